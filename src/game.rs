@@ -1,0 +1,218 @@
+//! The one interface every algorithm sees.
+//!
+//! In the spirit of OpenSpiel's `State`: whose turn it is (or that the game is
+//! over), the legal moves, applying a move, and the returns at the end. The
+//! interpreter of `.game` files implements it (`runtime::Interpreted`), and so
+//! do hand-written native games in `benches/` and `tests/`, so that both run
+//! through exactly the same algorithm code.
+
+use std::fmt::{self, Debug};
+use std::hash::Hash;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+
+/// Index of a player, `0..num_players()`, in the order the game declares them.
+pub type Player = usize;
+
+/// Who acts in a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// One player chooses a move.
+    Player(Player),
+    /// The game is over; `Game::returns` is defined.
+    Terminal,
+}
+
+/// A game as the algorithms see it.
+///
+/// Contracts every implementation keeps (the conformance tests check them):
+/// - the state includes whose turn it is, so a state alone is a memo key;
+/// - in a non-terminal state `legal_moves` is non-empty and sorted the same
+///   way every time (the order is the game's own: declaration order, then
+///   ascending arguments);
+/// - `apply` is only called with a move that `legal_moves` returned;
+/// - `returns` is only called on terminal states.
+///
+/// Methods return `Result` because an interpreted rule can fail at run time
+/// (an index out of range, a division by zero); native games never fail.
+pub trait Game {
+    /// A compact, hashable position, including the player to move.
+    type State: Clone + Eq + Hash + Debug;
+    /// One move, cheap to copy.
+    type Move: Clone + Eq + Hash + Debug;
+
+    /// The game's name, as its file declares it.
+    fn name(&self) -> &str;
+
+    /// How many players take part.
+    fn num_players(&self) -> usize;
+
+    /// The name of player `p` (`MAX`, `A`, ...).
+    fn player_name(&self, p: Player) -> &str;
+
+    /// The position the game starts from.
+    fn initial_state(&self) -> Result<Self::State, GameError>;
+
+    /// Who acts in `state`, or `Turn::Terminal` when the game is over.
+    fn turn(&self, state: &Self::State) -> Result<Turn, GameError>;
+
+    /// Clears `out` and fills it with the legal moves in `state`, sorted.
+    fn legal_moves(&self, state: &Self::State, out: &mut Vec<Self::Move>) -> Result<(), GameError>;
+
+    /// Plays `mv` in `state`, in place.
+    fn apply(&self, state: &mut Self::State, mv: &Self::Move) -> Result<(), GameError>;
+
+    /// The utility of a terminal `state` for `player`.
+    fn returns(&self, state: &Self::State, player: Player) -> Result<f64, GameError>;
+
+    /// A move in the game's own notation: `(1, 3)` for Nim, `5` for the 1-9 game.
+    fn move_text(&self, mv: &Self::Move) -> String;
+
+    /// A position as people read it: `board: [0, 2, 3, 1]`. Without whose turn it is.
+    fn state_text(&self, state: &Self::State) -> String;
+
+    /// Reads a move typed by a person, in the notation of `move_text`
+    /// (spaces and brackets are forgiven). Only moves legal in `state` are found.
+    fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, String> {
+        let wanted = normalize_move_text(text);
+        let mut moves = Vec::new();
+        self.legal_moves(state, &mut moves).map_err(|e| e.to_string())?;
+        moves
+            .into_iter()
+            .find(|m| normalize_move_text(&self.move_text(m)) == wanted)
+            .ok_or_else(|| format!("`{}` is not a legal move here", text.trim()))
+    }
+}
+
+/// Drops spaces and outer brackets so that `(0,6)`, `( 0, 6 )` and `0,6` compare equal.
+pub fn normalize_move_text(text: &str) -> String {
+    let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    squeezed
+        .strip_prefix('(')
+        .and_then(|s| s.strip_suffix(')'))
+        .map(str::to_string)
+        .unwrap_or(squeezed)
+}
+
+/// A failure while running a game's rules: a kind, a message, and where it can be
+/// told, the rule in the `.game` file and the position it happened in.
+#[derive(Clone)]
+pub struct GameError(Box<GameErrorInner>);
+
+#[derive(Clone)]
+struct GameErrorInner {
+    code: &'static str,
+    message: String,
+    span: Option<SourceSpan>,
+    source: Option<NamedSource<String>>,
+    state: Option<String>,
+    help: Option<String>,
+}
+
+impl GameError {
+    /// A run-time error with a stable `code` such as `gdl::runtime::index`.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        GameError(Box::new(GameErrorInner {
+            code,
+            message: message.into(),
+            span: None,
+            source: None,
+            state: None,
+            help: None,
+        }))
+    }
+
+    /// Points the error at a place in the `.game` file.
+    pub fn at(mut self, span: SourceSpan) -> Self {
+        if self.0.span.is_none() {
+            self.0.span = Some(span);
+        }
+        self
+    }
+
+    /// Attaches the text of the `.game` file, so the span renders.
+    pub fn with_source(mut self, source: NamedSource<String>) -> Self {
+        if self.0.source.is_none() {
+            self.0.source = Some(source);
+        }
+        self
+    }
+
+    /// Records the position the rule was running in.
+    pub fn in_state(mut self, state: impl Into<String>) -> Self {
+        if self.0.state.is_none() {
+            self.0.state = Some(state.into());
+        }
+        self
+    }
+
+    /// Adds a hint about the fix.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.0.help = Some(help.into());
+        self
+    }
+
+    /// The stable code, e.g. `gdl::runtime::index`.
+    pub fn code_str(&self) -> &'static str {
+        self.0.code
+    }
+
+    /// The message alone, without position or source.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// Whether the error already points into a source file.
+    pub fn has_span(&self) -> bool {
+        self.0.span.is_some()
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)?;
+        if let Some(state) = &self.0.state {
+            write!(f, " (in position {state})")?;
+        }
+        Ok(())
+    }
+}
+
+impl Debug for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GameError({}: {})", self.0.code, self)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl Diagnostic for GameError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.0.code))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.0.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        match (&self.0.span, &self.0.source) {
+            (Some(_), Some(src)) => Some(src as &dyn miette::SourceCode),
+            _ => None,
+        }
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.0.source.as_ref()?;
+        let span = self.0.span?;
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(
+            Some("while running this".to_string()),
+            span,
+        ))))
+    }
+}
+
+/// The value of a terminal state for every player, in player order.
+pub fn all_returns<G: Game>(game: &G, state: &G::State) -> Result<Vec<f64>, GameError> {
+    (0..game.num_players()).map(|p| game.returns(state, p)).collect()
+}

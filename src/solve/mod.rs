@@ -1,0 +1,1 @@
+//! Algorithms, generic over `Game`.
