@@ -6,6 +6,20 @@
 //! ```text
 //! .game ──syntax::parse──▶ AST ──compile──▶ IR ──runtime──▶ impl Game ──solve──▶ report
 //! ```
+//!
+//! ```
+//! use gdl::game::Game;
+//! let text = std::fs::read_to_string("games/nim.game").unwrap();
+//! let program = gdl::compile::load("nim.game", &text, &[("piles".into(), "1,2".into())]).unwrap();
+//! let game = gdl::runtime::Interpreted::new(program);
+//! let start = game.initial_state().unwrap();
+//! let solution = gdl::solve::solve(&game, &start, &Default::default()).unwrap();
+//! assert_eq!(solution.value, 1.0); // misère Nim [1, 2]: the first player wins
+//! ```
 
+pub mod compile;
 pub mod game;
+pub mod ir;
+pub mod runtime;
 pub mod solve;
+pub mod syntax;

@@ -1,0 +1,128 @@
+//! `CompileError`: one static error in a `.game` file, and the set of them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+
+use crate::syntax::ast::Span;
+
+/// One static error: a stable code, a message, a labelled span, maybe a hint.
+#[derive(Clone, Debug)]
+pub struct CompileError {
+    pub code: &'static str,
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub help: Option<String>,
+    /// Further places that explain the error (e.g. where a name was first declared).
+    pub notes: Vec<(Span, String)>,
+}
+
+impl CompileError {
+    pub fn new(code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
+        CompileError {
+            code,
+            message: message.into(),
+            span,
+            label: label.into(),
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_note(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.notes.push((span, label.into()));
+        self
+    }
+}
+
+/// Every error found in one file, with the file's text so they render with context.
+#[derive(Clone)]
+pub struct CompileErrors {
+    pub source: Arc<NamedSource<String>>,
+    pub errors: Vec<CompileError>,
+}
+
+impl CompileErrors {
+    pub fn new(source: Arc<NamedSource<String>>, errors: Vec<CompileError>) -> Self {
+        CompileErrors { source, errors }
+    }
+
+    /// Each error as a diagnostic of its own, carrying the source.
+    pub fn diagnostics(&self) -> impl Iterator<Item = SourceDiagnostic<'_>> {
+        self.errors.iter().map(|error| SourceDiagnostic {
+            error,
+            source: &self.source,
+        })
+    }
+}
+
+impl fmt::Debug for CompileErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.errors.iter().map(|e| &e.message)).finish()
+    }
+}
+
+impl fmt::Display for CompileErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.errors.len();
+        write!(
+            f,
+            "could not compile `{}`: {n} error{}",
+            self.source.name(),
+            if n == 1 { "" } else { "s" }
+        )
+    }
+}
+
+impl std::error::Error for CompileErrors {}
+
+/// A `CompileError` together with the file it points into.
+pub struct SourceDiagnostic<'a> {
+    error: &'a CompileError,
+    source: &'a NamedSource<String>,
+}
+
+impl fmt::Debug for SourceDiagnostic<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.error)
+    }
+}
+
+impl fmt::Display for SourceDiagnostic<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.error.message)
+    }
+}
+
+impl std::error::Error for SourceDiagnostic<'_> {}
+
+impl Diagnostic for SourceDiagnostic<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.error.code))
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.error.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(self.source as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let main = LabeledSpan::new_primary_with_span(Some(self.error.label.clone()), self.error.span);
+        let notes = self
+            .error
+            .notes
+            .iter()
+            .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), *s));
+        Some(Box::new(std::iter::once(main).chain(notes)))
+    }
+}

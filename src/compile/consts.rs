@@ -1,0 +1,464 @@
+//! Values known before the game starts: parameters, initial states, the
+//! conditions of `require`. They are computed here, once, from the syntax tree.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use indexmap::IndexMap;
+
+use super::CompileError;
+use crate::syntax::ast::{BinOp, Expr, ExprKind, FnDecl, Span, UnOp};
+
+/// A value computed at compile time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Player(usize),
+    List(Vec<Value>),
+    Set(BTreeSet<i64>),
+    /// `lo..=hi`
+    Range(i64, i64),
+}
+
+impl Value {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "int",
+            Value::Bool(_) => "bool",
+            Value::Player(_) => "player",
+            Value::List(_) => "list",
+            Value::Set(_) => "set",
+            Value::Range(..) => "range",
+        }
+    }
+
+    /// The elements of a list, set or range.
+    fn elements(&self) -> Option<Vec<Value>> {
+        match self {
+            Value::List(v) => Some(v.clone()),
+            Value::Set(s) => Some(s.iter().map(|&n| Value::Int(n)).collect()),
+            Value::Range(lo, hi) => Some((*lo..=*hi).map(Value::Int).collect()),
+            _ => None,
+        }
+    }
+}
+
+/// Writes a value as a `.game` file (and the command line) would: `[7, 5, 3, 1]`.
+pub struct ShowValue<'a>(pub &'a Value, pub &'a [String]);
+
+impl fmt::Display for ShowValue<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Player(p) => match self.1.get(*p) {
+                Some(name) => f.write_str(name),
+                None => write!(f, "player {p}"),
+            },
+            Value::List(items) => {
+                f.write_str("[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", ShowValue(v, self.1))?;
+                }
+                f.write_str("]")
+            }
+            Value::Set(items) => {
+                f.write_str("{")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("}")
+            }
+            Value::Range(lo, hi) => write!(f, "{lo}..{hi}"),
+        }
+    }
+}
+
+/// Names a constant expression may use.
+pub struct ConstEnv<'a> {
+    pub players: &'a IndexMap<String, usize>,
+    pub params: &'a IndexMap<String, Value>,
+    pub fns: &'a IndexMap<String, &'a FnDecl>,
+    /// Function arguments and generator variables, innermost last.
+    pub locals: Vec<(String, Value)>,
+    /// Guards against a function that calls itself forever.
+    pub depth: usize,
+}
+
+type R = Result<Value, CompileError>;
+
+fn err(span: Span, code: &'static str, message: impl Into<String>) -> CompileError {
+    CompileError::new(code, message, span, "here")
+}
+
+fn int(v: Value, span: Span) -> Result<i64, CompileError> {
+    match v {
+        Value::Int(n) => Ok(n),
+        other => Err(CompileError::new(
+            "gdl::compile::type_mismatch",
+            format!("expected an int, found a {}", other.kind()),
+            span,
+            format!("this is a {}", other.kind()),
+        )),
+    }
+}
+
+fn boolean(v: Value, span: Span) -> Result<bool, CompileError> {
+    match v {
+        Value::Bool(b) => Ok(b),
+        other => Err(CompileError::new(
+            "gdl::compile::type_mismatch",
+            format!("expected a bool, found a {}", other.kind()),
+            span,
+            format!("this is a {}", other.kind()),
+        )),
+    }
+}
+
+fn overflow(span: Span) -> CompileError {
+    err(span, "gdl::compile::overflow", "arithmetic overflow")
+}
+
+/// Largest list a constant expression may build, so `[0; 1000000000]` is an error, not a hang.
+const MAX_CONST_LEN: i64 = 100_000;
+
+impl ConstEnv<'_> {
+    pub fn eval(&mut self, e: &Expr) -> R {
+        match &e.kind {
+            ExprKind::Int(n) => Ok(Value::Int(*n)),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Name(name) => self.name(name, e.span),
+            ExprKind::Unary(UnOp::Neg, a) => {
+                let n = int(self.eval(a)?, a.span)?;
+                n.checked_neg().map(Value::Int).ok_or_else(|| overflow(e.span))
+            }
+            ExprKind::Unary(UnOp::Not, a) => Ok(Value::Bool(!boolean(self.eval(a)?, a.span)?)),
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::Index(a, i) => {
+                let list = self.eval(a)?;
+                let idx = int(self.eval(i)?, i.span)?;
+                match list {
+                    Value::List(items) => usize::try_from(idx)
+                        .ok()
+                        .and_then(|k| items.get(k).cloned())
+                        .ok_or_else(|| {
+                            err(
+                                i.span,
+                                "gdl::compile::index",
+                                format!("index {idx} is out of range for a list of length {}", items.len()),
+                            )
+                        }),
+                    other => Err(err(
+                        a.span,
+                        "gdl::compile::type_mismatch",
+                        format!("only a list can be indexed, this is a {}", other.kind()),
+                    )),
+                }
+            }
+            ExprKind::If(c, a, b) => {
+                if boolean(self.eval(c)?, c.span)? {
+                    self.eval(a)
+                } else {
+                    self.eval(b)
+                }
+            }
+            ExprKind::List(items) => Ok(Value::List(items.iter().map(|x| self.eval(x)).collect::<Result<_, _>>()?)),
+            ExprKind::Repeat(x, n) => {
+                let v = self.eval(x)?;
+                let count = int(self.eval(n)?, n.span)?;
+                if !(0..=MAX_CONST_LEN).contains(&count) {
+                    return Err(err(
+                        n.span,
+                        "gdl::compile::length",
+                        format!("a list of length {count} is not possible (0 to {MAX_CONST_LEN})"),
+                    ));
+                }
+                Ok(Value::List(vec![v; count as usize]))
+            }
+            ExprKind::Set(items) => {
+                let mut set = BTreeSet::new();
+                for x in items {
+                    match self.eval(x)? {
+                        Value::Int(n) => {
+                            set.insert(n);
+                        }
+                        Value::Range(lo, hi) => {
+                            if hi - lo > MAX_CONST_LEN {
+                                return Err(err(x.span, "gdl::compile::length", "this range is too large for a set"));
+                            }
+                            set.extend(lo..=hi);
+                        }
+                        other => {
+                            return Err(err(
+                                x.span,
+                                "gdl::compile::type_mismatch",
+                                format!("a set holds ints, this is a {}", other.kind()),
+                            ));
+                        }
+                    }
+                }
+                Ok(Value::Set(set))
+            }
+            ExprKind::Call(name, args) => {
+                let vals: Vec<Value> = args.iter().map(|a| self.eval(a)).collect::<Result<_, _>>()?;
+                self.call(&name.name, name.span, vals, args, e.span)
+            }
+            ExprKind::Generator {
+                func,
+                body,
+                var,
+                coll,
+                filter,
+            } => {
+                let c = self.eval(coll)?;
+                let items = c.elements().ok_or_else(|| {
+                    err(
+                        coll.span,
+                        "gdl::compile::type_mismatch",
+                        format!("expected a list, set or range to go through, found a {}", c.kind()),
+                    )
+                })?;
+                let mut out = Vec::new();
+                for item in items {
+                    self.locals.push((var.name.clone(), item));
+                    let keep = match filter {
+                        Some(f) => self.eval(f).and_then(|v| boolean(v, f.span)),
+                        None => Ok(true),
+                    };
+                    let value = match keep {
+                        Ok(true) => self.eval(body).map(Some),
+                        Ok(false) => Ok(None),
+                        Err(e) => Err(e),
+                    };
+                    self.locals.pop();
+                    if let Some(v) = value? {
+                        out.push(v);
+                    }
+                }
+                let args = [Expr {
+                    kind: ExprKind::List(Vec::new()),
+                    span: e.span,
+                }];
+                self.call(&func.name, func.span, vec![Value::List(out)], &args, e.span)
+            }
+        }
+    }
+
+    fn name(&self, name: &str, span: Span) -> R {
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.params.get(name) {
+            return Ok(v.clone());
+        }
+        if let Some(&p) = self.players.get(name) {
+            return Ok(Value::Player(p));
+        }
+        if name.chars().all(|c| c.is_ascii_digit()) {
+            return Err(err(span, "gdl::compile::overflow", "this number is too large"));
+        }
+        Err(CompileError::new(
+            "gdl::compile::not_constant",
+            format!("`{name}` is not known before the game starts"),
+            span,
+            "not a parameter",
+        )
+        .with_help("parameters, players and functions of them can be used here; state variables cannot"))
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> R {
+        use BinOp::*;
+        match op {
+            And | Or | Implies => {
+                let x = boolean(self.eval(a)?, a.span)?;
+                let short = match op {
+                    And => !x,
+                    Or => x,
+                    _ => !x,
+                };
+                if short {
+                    return Ok(Value::Bool(op != And));
+                }
+                Ok(Value::Bool(boolean(self.eval(b)?, b.span)?))
+            }
+            Eq | Ne => {
+                let x = self.eval(a)?;
+                let y = self.eval(b)?;
+                Ok(Value::Bool((x == y) == (op == Eq)))
+            }
+            In | NotIn => {
+                let x = self.eval(a)?;
+                let c = self.eval(b)?;
+                let items = c.elements().ok_or_else(|| {
+                    err(b.span, "gdl::compile::type_mismatch", format!("`in` needs a collection, found a {}", c.kind()))
+                })?;
+                Ok(Value::Bool(items.contains(&x) == (op == In)))
+            }
+            Concat => match (self.eval(a)?, self.eval(b)?) {
+                (Value::List(mut x), Value::List(y)) => {
+                    x.extend(y);
+                    Ok(Value::List(x))
+                }
+                (x, y) => Err(err(
+                    span,
+                    "gdl::compile::type_mismatch",
+                    format!("`++` joins two lists, found a {} and a {}", x.kind(), y.kind()),
+                )),
+            },
+            _ => {
+                let x = int(self.eval(a)?, a.span)?;
+                let y = int(self.eval(b)?, b.span)?;
+                let v = match op {
+                    Lt => return Ok(Value::Bool(x < y)),
+                    Le => return Ok(Value::Bool(x <= y)),
+                    Gt => return Ok(Value::Bool(x > y)),
+                    Ge => return Ok(Value::Bool(x >= y)),
+                    Range => return Ok(Value::Range(x, y)),
+                    RangeExcl => return Ok(Value::Range(x, y.saturating_sub(1))),
+                    Add => x.checked_add(y),
+                    Sub => x.checked_sub(y),
+                    Mul => x.checked_mul(y),
+                    Div | Rem if y == 0 => {
+                        return Err(err(b.span, "gdl::compile::division_by_zero", "division by zero"));
+                    }
+                    Div => Some(x.div_euclid(y)),
+                    Rem => Some(x.rem_euclid(y)),
+                    _ => unreachable!(),
+                };
+                v.map(Value::Int).ok_or_else(|| overflow(span))
+            }
+        }
+    }
+
+    fn call(&mut self, name: &str, name_span: Span, vals: Vec<Value>, args: &[Expr], span: Span) -> R {
+        let arity = |n: usize| -> Result<(), CompileError> {
+            if vals.len() == n {
+                Ok(())
+            } else {
+                Err(super::lower::arity_error(name, n, vals.len(), span))
+            }
+        };
+        let ints = |v: &Value, s: Span| -> Result<Vec<i64>, CompileError> {
+            let items = v.elements().ok_or_else(|| {
+                err(s, "gdl::compile::type_mismatch", format!("`{name}` needs a collection, found a {}", v.kind()))
+            })?;
+            items.into_iter().map(|x| int(x, s)).collect()
+        };
+        match name {
+            "len" | "count" => {
+                arity(1)?;
+                let items = vals[0].elements().ok_or_else(|| {
+                    err(args[0].span, "gdl::compile::type_mismatch", format!("`{name}` needs a collection"))
+                })?;
+                let n = if name == "count" {
+                    items.iter().filter(|v| **v != Value::Bool(false)).count()
+                } else {
+                    items.len()
+                };
+                Ok(Value::Int(n as i64))
+            }
+            "sum" => {
+                arity(1)?;
+                let xs = ints(&vals[0], args[0].span)?;
+                xs.iter()
+                    .try_fold(0i64, |acc, &x| acc.checked_add(x))
+                    .map(Value::Int)
+                    .ok_or_else(|| overflow(span))
+            }
+            "min" | "max" => {
+                let xs = if vals.len() == 1 {
+                    ints(&vals[0], args[0].span)?
+                } else {
+                    vals.iter().zip(args).map(|(v, a)| int(v.clone(), a.span)).collect::<Result<_, _>>()?
+                };
+                let m = if name == "min" { xs.iter().min() } else { xs.iter().max() };
+                m.map(|&n| Value::Int(n))
+                    .ok_or_else(|| err(span, "gdl::compile::empty", format!("`{name}` of nothing")))
+            }
+            "any" | "all" => {
+                arity(1)?;
+                let items = vals[0].elements().unwrap_or_default();
+                let bools: Vec<bool> = items.into_iter().map(|v| boolean(v, span)).collect::<Result<_, _>>()?;
+                Ok(Value::Bool(if name == "any" {
+                    bools.iter().any(|b| *b)
+                } else {
+                    bools.iter().all(|b| *b)
+                }))
+            }
+            "abs" => {
+                arity(1)?;
+                let x = int(vals[0].clone(), args[0].span)?;
+                x.checked_abs().map(Value::Int).ok_or_else(|| overflow(span))
+            }
+            _ => {
+                let Some(f) = self.fns.get(name).copied() else {
+                    return Err(super::lower::unknown_function(name, name_span, self.fns.keys()));
+                };
+                arity(f.params.len())?;
+                if self.depth > 64 {
+                    return Err(err(span, "gdl::compile::recursion", format!("`{name}` calls itself too deeply")));
+                }
+                let saved = std::mem::take(&mut self.locals);
+                self.locals = f.params.iter().map(|(p, _)| p.name.clone()).zip(vals).collect();
+                self.depth += 1;
+                let result = self.eval(&f.body);
+                self.depth -= 1;
+                self.locals = saved;
+                result
+            }
+        }
+    }
+}
+
+/// Reads a parameter's value from the command line, in the same notation as
+/// the file: `4`, `true`, `7,5,3,1` or `[7, 5, 3, 1]`.
+pub fn parse_flag_value(text: &str, example: &Value, players: &[String]) -> Result<Value, String> {
+    let t = text.trim();
+    match example {
+        Value::Int(_) => t.parse::<i64>().map(Value::Int).map_err(|_| format!("`{t}` is not a whole number")),
+        Value::Bool(_) => match t {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(format!("`{t}` is not true or false")),
+        },
+        Value::Player(_) => players
+            .iter()
+            .position(|p| p == t)
+            .map(Value::Player)
+            .ok_or_else(|| format!("`{t}` is not a player ({})", players.join(", "))),
+        Value::List(items) => {
+            let inner = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(t).trim();
+            if inner.is_empty() {
+                return Ok(Value::List(Vec::new()));
+            }
+            let elem = items.first().cloned().unwrap_or(Value::Int(0));
+            if !matches!(elem, Value::Int(_) | Value::Bool(_) | Value::Player(_)) {
+                return Err("only lists of numbers can be given on the command line".into());
+            }
+            inner
+                .split(',')
+                .map(|part| parse_flag_value(part, &elem, players))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::List)
+        }
+        Value::Set(_) => {
+            let inner = t.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or(t).trim();
+            if inner.is_empty() {
+                return Ok(Value::Set(BTreeSet::new()));
+            }
+            inner
+                .split(',')
+                .map(|p| p.trim().parse::<i64>().map_err(|_| format!("`{}` is not a whole number", p.trim())))
+                .collect::<Result<BTreeSet<_>, _>>()
+                .map(Value::Set)
+        }
+        Value::Range(..) => Err("a range cannot be given on the command line".into()),
+    }
+}

@@ -1,0 +1,1200 @@
+//! Lowering of the rules (functions, moves, end clauses) to IR, with type checks.
+
+use std::fmt;
+
+use super::{CompileError, Compiler, Value};
+use crate::ir::{self, AggOp, ArithOp, CmpOp, Coll, Layout, Place, Stmt};
+use crate::syntax::ast::{self, BinOp, ExprKind, Span, UnOp};
+
+/// Names the language defines; a declaration may not reuse them.
+pub const BUILTINS: &[&str] = &[
+    "current", "previous", "len", "sum", "count", "min", "max", "any", "all", "abs", "next",
+];
+
+/// The static type of an expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    Int,
+    Bool,
+    Player,
+    List(Box<Ty>),
+    Set,
+    Range,
+    /// An expression already reported as wrong; it matches anything, so one
+    /// mistake gives one error.
+    Error,
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Int => f.write_str("int"),
+            Ty::Bool => f.write_str("bool"),
+            Ty::Player => f.write_str("player"),
+            Ty::List(t) => write!(f, "list<{t}>"),
+            Ty::Set => f.write_str("set"),
+            Ty::Range => f.write_str("range"),
+            Ty::Error => f.write_str("?"),
+        }
+    }
+}
+
+impl Ty {
+    fn matches(&self, other: &Ty) -> bool {
+        match (self, other) {
+            (Ty::Error, _) | (_, Ty::Error) => true,
+            (Ty::List(a), Ty::List(b)) => a.matches(b),
+            (a, b) => a == b,
+        }
+    }
+
+    fn is_scalar(&self) -> bool {
+        matches!(self, Ty::Int | Ty::Bool | Ty::Player | Ty::Error)
+    }
+}
+
+fn ty_of_layout(l: &Layout) -> Ty {
+    match l {
+        Layout::Int => Ty::Int,
+        Layout::Bool => Ty::Bool,
+        Layout::Player => Ty::Player,
+        Layout::Set { .. } => Ty::Set,
+        Layout::List { elem, .. } => Ty::List(Box::new(ty_of_layout(elem))),
+    }
+}
+
+pub(super) fn value_has_type(v: &Value, t: &Ty) -> bool {
+    match (v, t) {
+        (Value::Int(_), Ty::Int) | (Value::Bool(_), Ty::Bool) | (Value::Player(_), Ty::Player) => true,
+        (Value::Set(_), Ty::Set) => true,
+        (Value::List(items), Ty::List(elem)) => items.iter().all(|i| value_has_type(i, elem)),
+        _ => false,
+    }
+}
+
+/// A value of type `t`, used to read a parameter given on the command line that has no default.
+pub(super) fn example_value(t: &Ty) -> Value {
+    match t {
+        Ty::Bool => Value::Bool(false),
+        Ty::Player => Value::Player(0),
+        Ty::List(elem) => Value::List(vec![example_value(elem)]),
+        Ty::Set => Value::Set(Default::default()),
+        _ => Value::Int(0),
+    }
+}
+
+/// What a name stands for inside a rule.
+#[derive(Clone, Debug)]
+pub enum Binding {
+    Local(usize, Ty),
+    /// A loop over a list of lists binds its variable to an element in place.
+    Alias(Place, Layout),
+}
+
+/// A lowered expression and what kind of thing it is.
+enum Typed {
+    Scalar(ir::Expr, Ty),
+    /// A list or set in the state.
+    Place(Place, Layout),
+    Range(ir::Expr, ir::Expr),
+    /// A list of scalars known by value (a parameter, a literal).
+    Literal(Vec<ir::Expr>, Ty),
+    Error,
+}
+
+/// What iterating a collection binds its variable to.
+enum Elem {
+    Scalar(Ty),
+    Alias(Place, Layout),
+}
+
+pub(super) fn arity_error(name: &str, want: usize, got: usize, span: Span) -> CompileError {
+    CompileError::new(
+        "gdl::compile::arity",
+        format!(
+            "`{name}` takes {want} argument{}, but {got} {} given",
+            if want == 1 { "" } else { "s" },
+            if got == 1 { "was" } else { "were" }
+        ),
+        span,
+        format!("{got} given"),
+    )
+}
+
+pub(super) fn unknown_function<'k>(name: &str, span: Span, known: impl Iterator<Item = &'k String>) -> CompileError {
+    let mut candidates: Vec<&str> = known.map(String::as_str).collect();
+    candidates.extend(["len", "sum", "count", "min", "max", "any", "all", "abs", "next"]);
+    let e = CompileError::new(
+        "gdl::compile::unknown_function",
+        format!("there is no function `{name}`"),
+        span,
+        "unknown function",
+    );
+    match closest(name, candidates.into_iter()) {
+        Some(best) => e.with_help(format!("did you mean `{best}`?")),
+        None => e,
+    }
+}
+
+/// The candidate nearest to `name` by edit distance, if near enough to suggest.
+fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    candidates
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, c)| *d <= (name.len().max(c.len()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+fn mismatch(span: Span, want: &str, found: &Ty) -> CompileError {
+    CompileError::new(
+        "gdl::compile::type_mismatch",
+        format!("expected {want}, found {}", article(found)),
+        span,
+        format!("this is {}", article(found)),
+    )
+}
+
+fn article(t: &Ty) -> String {
+    match t {
+        Ty::Int => "an int".into(),
+        other => format!("a {other}"),
+    }
+}
+
+fn arith(op: BinOp) -> Option<ArithOp> {
+    Some(match op {
+        BinOp::Add => ArithOp::Add,
+        BinOp::Sub => ArithOp::Sub,
+        BinOp::Mul => ArithOp::Mul,
+        BinOp::Div => ArithOp::Div,
+        BinOp::Rem => ArithOp::Rem,
+        _ => return None,
+    })
+}
+
+impl Compiler<'_> {
+    // ------------------------------------------------------------ frames
+
+    fn begin_frame(&mut self) {
+        self.scopes.clear();
+        self.next_local = 0;
+        self.max_locals = 0;
+    }
+
+    fn alloc_local(&mut self) -> usize {
+        let l = self.next_local;
+        self.next_local += 1;
+        self.max_locals = self.max_locals.max(self.next_local);
+        l
+    }
+
+    /// Runs `f` in a nested scope: names and locals declared inside are dropped after.
+    fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let (names, locals) = (self.scopes.len(), self.next_local);
+        let out = f(self);
+        self.scopes.truncate(names);
+        self.next_local = locals;
+        out
+    }
+
+    // ------------------------------------------------------------ items
+
+    pub(super) fn lower_fns(&mut self) -> Vec<ir::Function> {
+        let decls: Vec<_> = self.fn_decls.values().copied().collect();
+        decls
+            .into_iter()
+            .map(|f| {
+                self.begin_frame();
+                for (name, t) in &f.params {
+                    let ty = self.ty_of(t);
+                    if !ty.is_scalar() {
+                        self.error(CompileError::new(
+                            "gdl::compile::fn_param",
+                            "function arguments must be int, bool or player",
+                            t.span(),
+                            "not a scalar type",
+                        ));
+                    }
+                    let l = self.alloc_local();
+                    self.scopes.push((name.name.clone(), Binding::Local(l, ty)));
+                }
+                let ret = self.ty_of(&f.ret);
+                let body = self.scalar_of(&f.body, &ret);
+                ir::Function {
+                    name: f.name.name.clone(),
+                    params: f.params.len(),
+                    locals: self.max_locals,
+                    body,
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn lower_moves(&mut self) -> Vec<ir::MoveKind> {
+        let file = self.file;
+        let mut seen: Vec<&ast::Ident> = Vec::new();
+        let mut out = Vec::new();
+        for m in &file.moves {
+            if let Some(first) = seen.iter().find(|s| s.name == m.name.name) {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::duplicate",
+                        format!("the move `{}` is declared twice", m.name.name),
+                        m.name.span,
+                        "again here",
+                    )
+                    .with_note(first.span, "first here"),
+                );
+            }
+            seen.push(&m.name);
+            if m.args.len() > ir::MAX_MOVE_ARGS {
+                self.error(CompileError::new(
+                    "gdl::compile::move_args",
+                    format!("a move takes at most {} arguments", ir::MAX_MOVE_ARGS),
+                    m.name.span,
+                    format!("{} arguments", m.args.len()),
+                ));
+                continue;
+            }
+            self.begin_frame();
+            // Arguments take the first locals, in order, before any other.
+            let arg_locals: Vec<usize> = m.args.iter().map(|_| self.alloc_local()).collect();
+            let mut args = Vec::new();
+            for ((name, domain), &local) in m.args.iter().zip(&arg_locals) {
+                let (coll, elem) = match self.coll(domain) {
+                    Some(c) => c,
+                    None => (Coll::Literal(Vec::new()), Elem::Scalar(Ty::Error)),
+                };
+                let ty = match elem {
+                    Elem::Scalar(t) => t,
+                    Elem::Alias(..) => {
+                        self.error(CompileError::new(
+                            "gdl::compile::move_args",
+                            "a move argument must be drawn from numbers, players or bools, not lists",
+                            domain.span,
+                            "a list of lists",
+                        ));
+                        Ty::Error
+                    }
+                };
+                let layout = match ty {
+                    Ty::Bool => Layout::Bool,
+                    Ty::Player => Layout::Player,
+                    _ => Layout::Int,
+                };
+                self.scopes.push((name.name.clone(), Binding::Local(local, ty)));
+                args.push(ir::MoveArg {
+                    name: name.name.clone(),
+                    local,
+                    domain: coll,
+                    layout,
+                });
+            }
+            let requires = m.requires.iter().map(|r| self.scalar_of(r, &Ty::Bool)).collect();
+            let body = self.stmts(&m.body);
+            out.push(ir::MoveKind {
+                name: m.name.name.clone(),
+                span: m.span,
+                args,
+                requires,
+                body,
+                locals: self.max_locals,
+            });
+        }
+        out
+    }
+
+    pub(super) fn lower_ends(&mut self) -> Vec<ir::End> {
+        let file = self.file;
+        let mut out = Vec::new();
+        for e in &file.ends {
+            self.begin_frame();
+            let cond = match &e.cond {
+                ast::EndCond::NoMoves(_) => ir::EndCond::NoMoves,
+                ast::EndCond::Expr(x) => ir::EndCond::Expr(self.scalar_of(x, &Ty::Bool)),
+            };
+            let mut result: Option<(usize, Span)> = None;
+            let mut player = None;
+            let mut payoff = None;
+            for (i, o) in e.outcomes.iter().enumerate() {
+                let span = match o {
+                    ast::Outcome::Winner(x) | ast::Outcome::Loser(x) | ast::Outcome::Payoff(x) => x.span,
+                    ast::Outcome::Draw(s) => *s,
+                };
+                match o {
+                    ast::Outcome::Payoff(x) => {
+                        if payoff.is_some() {
+                            self.error(CompileError::new(
+                                "gdl::compile::outcome",
+                                "the payoff is given twice",
+                                span,
+                                "again here",
+                            ));
+                        }
+                        payoff = Some(self.scalar_of(x, &Ty::Int));
+                        continue;
+                    }
+                    ast::Outcome::Winner(x) | ast::Outcome::Loser(x) => {
+                        player = Some(self.scalar_of(x, &Ty::Player));
+                    }
+                    ast::Outcome::Draw(_) => {}
+                }
+                if let Some((_, first)) = result {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::outcome",
+                            "an end clause has one result: a winner, a loser, or a draw",
+                            span,
+                            "a second result",
+                        )
+                        .with_note(first, "the first"),
+                    );
+                }
+                result = Some((i, span));
+            }
+            let outcome = match result.map(|(i, _)| &e.outcomes[i]) {
+                Some(ast::Outcome::Winner(_)) => ir::Outcome::Winner {
+                    player: player.unwrap_or(ir::Expr::Const(0)),
+                    payoff,
+                },
+                Some(ast::Outcome::Loser(_)) => ir::Outcome::Loser {
+                    player: player.unwrap_or(ir::Expr::Const(0)),
+                    payoff,
+                },
+                Some(_) => ir::Outcome::Draw,
+                None => {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::outcome",
+                            "this end clause does not say who won",
+                            e.span,
+                            "no outcome",
+                        )
+                        .with_help("add `winner PLAYER`, `loser PLAYER` or `draw` inside the braces"),
+                    );
+                    ir::Outcome::Draw
+                }
+            };
+            out.push(ir::End {
+                cond,
+                outcome,
+                locals: self.max_locals,
+                span: e.span,
+            });
+        }
+        out
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn stmts(&mut self, body: &[ast::Stmt]) -> Vec<Stmt> {
+        self.scoped(|c| body.iter().filter_map(|s| c.stmt(s)).collect())
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
+        match s {
+            ast::Stmt::Let { name, value, .. } => {
+                let (e, ty) = self.scalar(value);
+                if !ty.is_scalar() {
+                    return None;
+                }
+                let l = self.alloc_local();
+                self.scopes.push((name.name.clone(), Binding::Local(l, ty)));
+                Some(Stmt::SetLocal {
+                    local: l,
+                    op: None,
+                    value: e,
+                    span: value.span,
+                })
+            }
+            ast::Stmt::Assign { place, op, value, span } => self.assign(place, *op, value, *span),
+            ast::Stmt::If {
+                cond, then, otherwise, ..
+            } => {
+                let cond = self.scalar_of(cond, &Ty::Bool);
+                let then = self.stmts(then);
+                let otherwise = self.stmts(otherwise);
+                Some(Stmt::If { cond, then, otherwise })
+            }
+            ast::Stmt::For { var, coll, body, .. } => {
+                let (coll, elem) = self.coll(coll)?;
+                self.scoped(|c| {
+                    let l = c.alloc_local();
+                    let binding = match elem {
+                        Elem::Scalar(t) => Binding::Local(l, t),
+                        Elem::Alias(list, layout) => Binding::Alias(c.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout),
+                    };
+                    c.scopes.push((var.name.clone(), binding));
+                    let body = c.stmts(body);
+                    Some(Stmt::For { var: l, coll, body })
+                })
+            }
+            ast::Stmt::Call {
+                target,
+                method,
+                args,
+                span,
+            } => self.method(target, method, args, *span),
+        }
+    }
+
+    fn assign(&mut self, place: &ast::Expr, op: Option<BinOp>, value: &ast::Expr, span: Span) -> Option<Stmt> {
+        let op = op.and_then(arith);
+        if let ExprKind::Name(name) = &place.kind {
+            if let Some((_, Binding::Local(l, ty))) = self.scopes.iter().rev().find(|(n, _)| n == name).cloned() {
+                let want = if op.is_some() { Ty::Int } else { ty.clone() };
+                if op.is_some() && !ty.matches(&Ty::Int) {
+                    self.error(mismatch(place.span, "an int", &ty));
+                }
+                let value = self.scalar_of(value, &want);
+                return Some(Stmt::SetLocal {
+                    local: l,
+                    op,
+                    value,
+                    span,
+                });
+            }
+            if ["current", "previous"].contains(&name.as_str()) || self.params.contains_key(name) || self.players.contains_key(name) {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::not_assignable",
+                        format!("`{name}` cannot be changed"),
+                        place.span,
+                        "not a state variable",
+                    )
+                    .with_help("only state variables (`state ...`) and `let` names can be assigned"),
+                );
+                return None;
+            }
+        }
+        match self.expr(place) {
+            Typed::Scalar(ir::Expr::Cell(off), ty) => {
+                let want = if op.is_some() { Ty::Int } else { ty.clone() };
+                if op.is_some() && !ty.matches(&Ty::Int) {
+                    self.error(mismatch(place.span, "an int", &ty));
+                }
+                let value = self.scalar_of(value, &want);
+                Some(Stmt::Store {
+                    place: Place::Static(off),
+                    op,
+                    value,
+                    span,
+                })
+            }
+            Typed::Scalar(ir::Expr::Load(p), ty) => {
+                let want = if op.is_some() { Ty::Int } else { ty.clone() };
+                if op.is_some() && !ty.matches(&Ty::Int) {
+                    self.error(mismatch(place.span, "an int", &ty));
+                }
+                let value = self.scalar_of(value, &want);
+                Some(Stmt::Store {
+                    place: *p,
+                    op,
+                    value,
+                    span,
+                })
+            }
+            Typed::Error => None,
+            Typed::Place(_, layout) => {
+                let what = if matches!(layout, Layout::Set { .. }) { "set" } else { "list" };
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::not_assignable",
+                        format!("a whole {what} cannot be assigned"),
+                        place.span,
+                        format!("this is a {what}"),
+                    )
+                    .with_help(if what == "set" {
+                        "change it with .add(x), .remove(x) or .clear()"
+                    } else {
+                        "assign its elements one by one, or use .push(x) and .clear()"
+                    }),
+                );
+                None
+            }
+            _ => {
+                self.error(CompileError::new(
+                    "gdl::compile::not_assignable",
+                    "this cannot be assigned to",
+                    place.span,
+                    "not a state variable",
+                ));
+                None
+            }
+        }
+    }
+
+    fn method(&mut self, target: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Stmt> {
+        let (place, layout) = match self.expr(target) {
+            Typed::Place(p, l) => (p, l),
+            Typed::Error => return None,
+            _ => {
+                self.error(CompileError::new(
+                    "gdl::compile::method",
+                    format!("`.{}` needs a list or a set of the state", method.name),
+                    target.span,
+                    "not a list or set",
+                ));
+                return None;
+            }
+        };
+        let want_args = if method.name == "clear" { 0 } else { 1 };
+        let known = match layout {
+            Layout::Set { .. } => ["add", "remove", "clear"].contains(&method.name.as_str()),
+            _ => ["push", "clear"].contains(&method.name.as_str()),
+        };
+        if !known {
+            let help = match layout {
+                Layout::Set { .. } => "a set has .add(x), .remove(x) and .clear()",
+                _ => "a list has .push(x) and .clear()",
+            };
+            self.error(
+                CompileError::new(
+                    "gdl::compile::method",
+                    format!("there is no method `.{}` here", method.name),
+                    method.span,
+                    "unknown method",
+                )
+                .with_help(help),
+            );
+            return None;
+        }
+        if args.len() != want_args {
+            self.error(arity_error(&method.name, want_args, args.len(), span));
+            return None;
+        }
+        match (method.name.as_str(), &layout) {
+            ("clear", _) => Some(Stmt::Clear {
+                words: layout.size(),
+                is_set: matches!(layout, Layout::Set { .. }),
+                place,
+            }),
+            ("add" | "remove", Layout::Set { lo, hi }) => {
+                let value = self.scalar_of(&args[0], &Ty::Int);
+                let (lo, hi) = (*lo, *hi);
+                Some(if method.name == "add" {
+                    Stmt::SetAdd {
+                        set: place,
+                        lo,
+                        hi,
+                        value,
+                        span,
+                    }
+                } else {
+                    Stmt::SetRemove {
+                        set: place,
+                        lo,
+                        hi,
+                        value,
+                        span,
+                    }
+                })
+            }
+            ("push", Layout::List { elem, cap }) => {
+                if !elem.is_scalar() {
+                    self.error(CompileError::new(
+                        "gdl::compile::method",
+                        "only lists of ints, bools or players can be pushed to",
+                        target.span,
+                        "a list of lists",
+                    ));
+                    return None;
+                }
+                let value = self.scalar_of(&args[0], &ty_of_layout(elem));
+                Some(Stmt::Push {
+                    list: place,
+                    cap: *cap,
+                    value,
+                    span,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    /// Lowers `e`, which must be a scalar of type `want`.
+    fn scalar_of(&mut self, e: &ast::Expr, want: &Ty) -> ir::Expr {
+        let (x, ty) = self.scalar(e);
+        if !ty.matches(want) {
+            self.error(mismatch(e.span, &article(want), &ty));
+        }
+        x
+    }
+
+    /// Lowers `e`, which must be an int, bool or player.
+    fn scalar(&mut self, e: &ast::Expr) -> (ir::Expr, Ty) {
+        match self.expr(e) {
+            Typed::Scalar(x, t) => (x, t),
+            Typed::Error => (ir::Expr::Const(0), Ty::Error),
+            Typed::Place(_, l) => {
+                let t = ty_of_layout(&l);
+                self.error(mismatch(e.span, "a single value", &t));
+                (ir::Expr::Const(0), Ty::Error)
+            }
+            Typed::Range(..) => {
+                self.error(mismatch(e.span, "a single value", &Ty::Range));
+                (ir::Expr::Const(0), Ty::Error)
+            }
+            Typed::Literal(_, t) => {
+                self.error(mismatch(e.span, "a single value", &Ty::List(Box::new(t))));
+                (ir::Expr::Const(0), Ty::Error)
+            }
+        }
+    }
+
+    /// Lowers `e` as something to iterate over.
+    fn coll(&mut self, e: &ast::Expr) -> Option<(Coll, Elem)> {
+        match self.expr(e) {
+            Typed::Range(lo, hi) => Some((Coll::Range { lo, hi }, Elem::Scalar(Ty::Int))),
+            Typed::Literal(items, t) => Some((Coll::Literal(items), Elem::Scalar(t))),
+            Typed::Place(place, Layout::Set { lo, hi }) => Some((Coll::Set { place, lo, hi }, Elem::Scalar(Ty::Int))),
+            Typed::Place(place, Layout::List { elem, .. }) => {
+                if elem.is_scalar() {
+                    Some((Coll::List { place }, Elem::Scalar(ty_of_layout(&elem))))
+                } else {
+                    Some((Coll::Indices { place: place.clone() }, Elem::Alias(place, *elem)))
+                }
+            }
+            Typed::Error => None,
+            Typed::Scalar(_, t) => {
+                self.error(
+                    mismatch(e.span, "a range, list or set", &t)
+                        .with_help("write a range as `1..9` (both ends included) or `0..<n` (n excluded)"),
+                );
+                None
+            }
+            Typed::Place(..) => None,
+        }
+    }
+
+    /// The element `index` of the list at `list`, laid out as `elem`.
+    fn elem_place(&self, list: Place, index: ir::Expr, elem: &Layout, span: Span) -> Place {
+        Place::Elem {
+            list: Box::new(list),
+            index,
+            elem_size: elem.size(),
+            span,
+        }
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> Typed {
+        match &e.kind {
+            ExprKind::Int(n) => Typed::Scalar(ir::Expr::Const(*n), Ty::Int),
+            ExprKind::Bool(b) => Typed::Scalar(ir::Expr::Const(i64::from(*b)), Ty::Bool),
+            ExprKind::Name(name) => self.name(name, e.span),
+            ExprKind::Unary(op, a) => {
+                let (want, x) = match op {
+                    UnOp::Neg => (Ty::Int, self.scalar_of(a, &Ty::Int)),
+                    UnOp::Not => (Ty::Bool, self.scalar_of(a, &Ty::Bool)),
+                };
+                let out = match (op, x) {
+                    (UnOp::Neg, ir::Expr::Const(n)) if n != i64::MIN => ir::Expr::Const(-n),
+                    (UnOp::Not, ir::Expr::Const(n)) => ir::Expr::Const(i64::from(n == 0)),
+                    (UnOp::Neg, x) => ir::Expr::Neg(Box::new(x)),
+                    (UnOp::Not, x) => ir::Expr::Not(Box::new(x)),
+                };
+                Typed::Scalar(out, want)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::Index(list, index) => self.index(list, index, e.span),
+            ExprKind::If(c, a, b) => {
+                let c = self.scalar_of(c, &Ty::Bool);
+                let (x, tx) = self.scalar(a);
+                let (y, ty) = self.scalar(b);
+                if !tx.matches(&ty) {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::type_mismatch",
+                            format!("the two branches differ: {} and {}", article(&tx), article(&ty)),
+                            b.span,
+                            format!("this is {}", article(&ty)),
+                        )
+                        .with_note(a.span, format!("this is {}", article(&tx))),
+                    );
+                }
+                let t = if tx == Ty::Error { ty } else { tx };
+                Typed::Scalar(ir::Expr::If(Box::new(c), Box::new(x), Box::new(y)), t)
+            }
+            ExprKind::List(items) => {
+                let mut out = Vec::new();
+                let mut t = Ty::Error;
+                for item in items {
+                    let (x, ti) = self.scalar(item);
+                    if !ti.matches(&t) {
+                        self.error(mismatch(item.span, &article(&t), &ti));
+                    }
+                    if t == Ty::Error {
+                        t = ti;
+                    }
+                    out.push(x);
+                }
+                Typed::Literal(out, t)
+            }
+            ExprKind::Repeat(..) | ExprKind::Set(..) => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::not_here",
+                        "this kind of value can only be written in a parameter or an initial state",
+                        e.span,
+                        "not allowed in a rule",
+                    )
+                    .with_help("change a list's elements one by one, or a set with .add(x) / .remove(x)"),
+                );
+                Typed::Error
+            }
+            ExprKind::Call(name, args) => self.call(name, args, e.span),
+            ExprKind::Generator {
+                func,
+                body,
+                var,
+                coll,
+                filter,
+            } => self.generator(func, body, var, coll, filter.as_deref(), e.span),
+        }
+    }
+
+    fn name(&mut self, name: &str, span: Span) -> Typed {
+        if let Some((_, b)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
+            return match b.clone() {
+                Binding::Local(l, t) => Typed::Scalar(ir::Expr::Local(l), t),
+                Binding::Alias(p, l) => Typed::Place(p, l),
+            };
+        }
+        if let Some(v) = self.vars.get(name) {
+            return if v.layout.is_scalar() {
+                Typed::Scalar(ir::Expr::Cell(v.offset), ty_of_layout(&v.layout))
+            } else {
+                Typed::Place(Place::Static(v.offset), v.layout.clone())
+            };
+        }
+        if let Some(v) = self.params.get(name).cloned() {
+            return match v {
+                Value::Int(n) => Typed::Scalar(ir::Expr::Const(n), Ty::Int),
+                Value::Bool(b) => Typed::Scalar(ir::Expr::Const(i64::from(b)), Ty::Bool),
+                Value::Player(p) => Typed::Scalar(ir::Expr::Const(p as i64), Ty::Player),
+                Value::Range(lo, hi) => Typed::Range(ir::Expr::Const(lo), ir::Expr::Const(hi)),
+                Value::Set(items) => Typed::Literal(items.iter().map(|&n| ir::Expr::Const(n)).collect(), Ty::Int),
+                Value::List(items) => {
+                    let mut t = Ty::Int;
+                    let mut out = Vec::new();
+                    for item in items {
+                        match item {
+                            Value::Int(n) => out.push(ir::Expr::Const(n)),
+                            Value::Bool(b) => {
+                                t = Ty::Bool;
+                                out.push(ir::Expr::Const(i64::from(b)));
+                            }
+                            Value::Player(p) => {
+                                t = Ty::Player;
+                                out.push(ir::Expr::Const(p as i64));
+                            }
+                            _ => {
+                                self.error(CompileError::new(
+                                    "gdl::compile::not_here",
+                                    format!("the parameter `{name}` is a list of lists; rules can only use it through a state variable"),
+                                    span,
+                                    "used here",
+                                ));
+                                return Typed::Error;
+                            }
+                        }
+                    }
+                    Typed::Literal(out, t)
+                }
+            };
+        }
+        if let Some(&p) = self.players.get(name) {
+            return Typed::Scalar(ir::Expr::Const(p as i64), Ty::Player);
+        }
+        match name {
+            "current" => return Typed::Scalar(ir::Expr::Cell(ir::TURN_CELL), Ty::Player),
+            "previous" => return Typed::Scalar(ir::Expr::Cell(ir::PREVIOUS_CELL), Ty::Player),
+            _ => {}
+        }
+        if name.chars().all(|c| c.is_ascii_digit()) {
+            self.error(CompileError::new(
+                "gdl::compile::overflow",
+                "this number is too large",
+                span,
+                "too large",
+            ));
+            return Typed::Error;
+        }
+        let known: Vec<&str> = self
+            .scopes
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .chain(self.vars.keys().map(String::as_str))
+            .chain(self.params.keys().map(String::as_str))
+            .chain(self.players.keys().map(String::as_str))
+            .chain(["current", "previous"])
+            .collect();
+        let mut err = CompileError::new(
+            "gdl::compile::unknown_name",
+            format!("unknown name `{name}`"),
+            span,
+            "not declared",
+        );
+        if let Some(best) = closest(name, known.iter().copied()) {
+            err = err.with_help(format!("did you mean `{best}`?"));
+        } else if self.file.states.iter().any(|s| s.name.name == name) || self.file.params.iter().any(|p| p.name.name == name) {
+            err = err.with_help("it is declared, but its declaration has an error");
+        }
+        self.error(err);
+        Typed::Error
+    }
+
+    fn index(&mut self, list: &ast::Expr, index: &ast::Expr, span: Span) -> Typed {
+        let base = self.expr(list);
+        let (i, ti) = self.scalar(index);
+        if !(ti.matches(&Ty::Int) || ti == Ty::Player) {
+            self.error(mismatch(index.span, "an int", &ti));
+        }
+        match base {
+            Typed::Place(p, Layout::List { elem, .. }) => {
+                let place = self.elem_place(p, i, &elem, span);
+                if elem.is_scalar() {
+                    Typed::Scalar(ir::Expr::Load(Box::new(place)), ty_of_layout(&elem))
+                } else {
+                    Typed::Place(place, *elem)
+                }
+            }
+            Typed::Literal(items, t) => match i {
+                ir::Expr::Const(k) if k >= 0 && (k as usize) < items.len() => {
+                    Typed::Scalar(items.into_iter().nth(k as usize).unwrap(), t)
+                }
+                _ => {
+                    self.error(CompileError::new(
+                        "gdl::compile::not_here",
+                        "a parameter list can only be indexed by a constant in range; copy it into a state variable to index it freely",
+                        span,
+                        "here",
+                    ));
+                    Typed::Error
+                }
+            },
+            Typed::Error => Typed::Error,
+            Typed::Place(_, l) => {
+                self.error(mismatch(list.span, "a list", &ty_of_layout(&l)).with_help("sets have no order; test membership with `x in set`"));
+                Typed::Error
+            }
+            Typed::Scalar(_, t) => {
+                self.error(mismatch(list.span, "a list", &t));
+                Typed::Error
+            }
+            Typed::Range(..) => {
+                self.error(mismatch(list.span, "a list", &Ty::Range));
+                Typed::Error
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> Typed {
+        use BinOp::*;
+        match op {
+            Range | RangeExcl => {
+                let lo = self.scalar_of(a, &Ty::Int);
+                let hi = self.scalar_of(b, &Ty::Int);
+                let hi = if op == RangeExcl {
+                    fold_arith(ArithOp::Sub, hi, ir::Expr::Const(1), span)
+                } else {
+                    hi
+                };
+                Typed::Range(lo, hi)
+            }
+            In | NotIn => {
+                let (x, tx) = self.scalar(a);
+                let Some((coll, elem)) = self.coll(b) else {
+                    return Typed::Error;
+                };
+                if let Elem::Scalar(te) = &elem {
+                    if !tx.matches(te) {
+                        self.error(mismatch(a.span, &article(te), &tx));
+                    }
+                }
+                let test = ir::Expr::Contains(Box::new(coll), Box::new(x));
+                Typed::Scalar(
+                    if op == In { test } else { ir::Expr::Not(Box::new(test)) },
+                    Ty::Bool,
+                )
+            }
+            And | Or | Implies => {
+                let x = self.scalar_of(a, &Ty::Bool);
+                let y = self.scalar_of(b, &Ty::Bool);
+                let e = match op {
+                    And => ir::Expr::And(Box::new(x), Box::new(y)),
+                    Or => ir::Expr::Or(Box::new(x), Box::new(y)),
+                    _ => ir::Expr::Or(Box::new(ir::Expr::Not(Box::new(x))), Box::new(y)),
+                };
+                Typed::Scalar(e, Ty::Bool)
+            }
+            Eq | Ne => {
+                let (x, tx) = self.scalar(a);
+                let (y, ty) = self.scalar(b);
+                if !tx.matches(&ty) {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::type_mismatch",
+                            format!("cannot compare {} with {}", article(&tx), article(&ty)),
+                            span,
+                            "compared here",
+                        )
+                        .with_note(a.span, format!("this is {}", article(&tx)))
+                        .with_note(b.span, format!("this is {}", article(&ty))),
+                    );
+                }
+                let cmp = if op == Eq { CmpOp::Eq } else { CmpOp::Ne };
+                Typed::Scalar(fold_cmp(cmp, x, y), Ty::Bool)
+            }
+            Lt | Le | Gt | Ge => {
+                let x = self.scalar_of(a, &Ty::Int);
+                let y = self.scalar_of(b, &Ty::Int);
+                let cmp = match op {
+                    Lt => CmpOp::Lt,
+                    Le => CmpOp::Le,
+                    Gt => CmpOp::Gt,
+                    _ => CmpOp::Ge,
+                };
+                Typed::Scalar(fold_cmp(cmp, x, y), Ty::Bool)
+            }
+            Concat => {
+                self.error(CompileError::new(
+                    "gdl::compile::not_here",
+                    "`++` can only join lists in a parameter or an initial state",
+                    span,
+                    "not allowed in a rule",
+                ));
+                Typed::Error
+            }
+            Add | Sub | Mul | Div | Rem => {
+                let x = self.scalar_of(a, &Ty::Int);
+                let y = self.scalar_of(b, &Ty::Int);
+                Typed::Scalar(fold_arith(arith(op).unwrap(), x, y, span), Ty::Int)
+            }
+        }
+    }
+
+    fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Typed {
+        let n = name.name.as_str();
+        let one = |c: &mut Self| -> bool {
+            if args.len() == 1 {
+                true
+            } else {
+                c.error(arity_error(n, 1, args.len(), span));
+                false
+            }
+        };
+        match n {
+            "len" => {
+                if !one(self) {
+                    return Typed::Error;
+                }
+                match self.coll(&args[0]) {
+                    Some((coll, _)) => Typed::Scalar(ir::Expr::Len(Box::new(coll)), Ty::Int),
+                    None => Typed::Error,
+                }
+            }
+            "sum" | "count" | "any" | "all" | "min" | "max" if args.len() == 1 => {
+                let Some((coll, elem)) = self.coll(&args[0]) else {
+                    return Typed::Error;
+                };
+                let op = agg_op(n);
+                let var = self.alloc_local();
+                let ty = match elem {
+                    Elem::Scalar(t) => t,
+                    Elem::Alias(..) => {
+                        self.error(mismatch(args[0].span, "a collection of single values", &Ty::List(Box::new(Ty::List(Box::new(Ty::Int))))));
+                        Ty::Error
+                    }
+                };
+                let want = match op {
+                    AggOp::Any | AggOp::All => Ty::Bool,
+                    AggOp::Count => ty.clone(),
+                    _ => Ty::Int,
+                };
+                if !ty.matches(&want) {
+                    self.error(mismatch(args[0].span, &format!("a collection of {want}s"), &Ty::List(Box::new(ty))));
+                }
+                self.next_local -= 1;
+                Typed::Scalar(
+                    ir::Expr::Agg {
+                        op,
+                        var,
+                        coll: Box::new(coll),
+                        body: Box::new(if op == AggOp::Count { ir::Expr::Const(1) } else { ir::Expr::Local(var) }),
+                        filter: None,
+                        span,
+                    },
+                    if matches!(op, AggOp::Any | AggOp::All) { Ty::Bool } else { Ty::Int },
+                )
+            }
+            "min" | "max" if args.len() >= 2 => {
+                let mut items = args.iter().map(|a| self.scalar_of(a, &Ty::Int)).collect::<Vec<_>>();
+                let mut acc = items.remove(0);
+                for x in items {
+                    // min(a, b) = if a <= b then a else b; operands are pure, so repeating them is safe.
+                    let cmp = if n == "min" { CmpOp::Le } else { CmpOp::Ge };
+                    acc = ir::Expr::If(
+                        Box::new(ir::Expr::Cmp(cmp, Box::new(acc.clone()), Box::new(x.clone()))),
+                        Box::new(acc),
+                        Box::new(x),
+                    );
+                }
+                Typed::Scalar(acc, Ty::Int)
+            }
+            "abs" => {
+                if !one(self) {
+                    return Typed::Error;
+                }
+                let x = self.scalar_of(&args[0], &Ty::Int);
+                let neg = ir::Expr::Cmp(CmpOp::Lt, Box::new(x.clone()), Box::new(ir::Expr::Const(0)));
+                Typed::Scalar(ir::Expr::If(Box::new(neg), Box::new(ir::Expr::Neg(Box::new(x.clone()))), Box::new(x)), Ty::Int)
+            }
+            "next" => {
+                if !one(self) {
+                    return Typed::Error;
+                }
+                let p = self.scalar_of(&args[0], &Ty::Player);
+                let count = self.players.len().max(1) as i64;
+                let succ = fold_arith(ArithOp::Add, p, ir::Expr::Const(1), span);
+                Typed::Scalar(fold_arith(ArithOp::Rem, succ, ir::Expr::Const(count), span), Ty::Player)
+            }
+            "sum" | "count" | "any" | "all" | "min" | "max" => {
+                self.error(arity_error(n, 1, args.len(), span));
+                Typed::Error
+            }
+            _ => {
+                let Some(sig) = self.fn_sigs.get(n).cloned() else {
+                    let known: Vec<String> = self.fn_sigs.keys().cloned().collect();
+                    self.error(unknown_function(n, name.span, known.iter()));
+                    return Typed::Error;
+                };
+                if args.len() != sig.params.len() {
+                    self.error(arity_error(n, sig.params.len(), args.len(), span));
+                    return Typed::Error;
+                }
+                let args = args.iter().zip(&sig.params).map(|(a, t)| self.scalar_of(a, t)).collect();
+                Typed::Scalar(
+                    ir::Expr::Call {
+                        func: sig.index,
+                        args,
+                        span,
+                    },
+                    sig.ret,
+                )
+            }
+        }
+    }
+
+    fn generator(
+        &mut self,
+        func: &ast::Ident,
+        body: &ast::Expr,
+        var: &ast::Ident,
+        coll: &ast::Expr,
+        filter: Option<&ast::Expr>,
+        span: Span,
+    ) -> Typed {
+        let n = func.name.as_str();
+        if !["sum", "count", "any", "all", "min", "max"].contains(&n) {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::generator",
+                    format!("`{n}(... for ...)` is not an aggregate"),
+                    func.span,
+                    "not sum, count, min, max, any or all",
+                )
+                .with_help("a generator works with sum, count, min, max, any and all"),
+            );
+            return Typed::Error;
+        }
+        let Some((c, elem)) = self.coll(coll) else {
+            return Typed::Error;
+        };
+        let op = agg_op(n);
+        self.scoped(|this| {
+            let l = this.alloc_local();
+            let binding = match elem {
+                Elem::Scalar(t) => Binding::Local(l, t),
+                Elem::Alias(list, layout) => Binding::Alias(this.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout),
+            };
+            this.scopes.push((var.name.clone(), binding));
+            let filter = filter.map(|f| Box::new(this.scalar_of(f, &Ty::Bool)));
+            let (b, tb) = this.scalar(body);
+            let (b, want) = match op {
+                AggOp::Any | AggOp::All => (b, Ty::Bool),
+                // count(x for x in c if p) counts the elements that pass; a bool body is a filter too.
+                AggOp::Count if tb == Ty::Bool => (b, Ty::Bool),
+                AggOp::Count => (ir::Expr::Const(1), tb.clone()),
+                _ => (b, Ty::Int),
+            };
+            if !tb.matches(&want) {
+                this.error(mismatch(body.span, &article(&want), &tb));
+            }
+            Typed::Scalar(
+                ir::Expr::Agg {
+                    op,
+                    var: l,
+                    coll: Box::new(c),
+                    body: Box::new(b),
+                    filter,
+                    span,
+                },
+                if matches!(op, AggOp::Any | AggOp::All) { Ty::Bool } else { Ty::Int },
+            )
+        })
+    }
+}
+
+fn agg_op(name: &str) -> AggOp {
+    match name {
+        "sum" => AggOp::Sum,
+        "count" | "len" => AggOp::Count,
+        "min" => AggOp::Min,
+        "max" => AggOp::Max,
+        "any" => AggOp::Any,
+        _ => AggOp::All,
+    }
+}
+
+/// `a op b`, computed now when both are constants and it cannot fail.
+fn fold_arith(op: ArithOp, a: ir::Expr, b: ir::Expr, span: Span) -> ir::Expr {
+    if let (ir::Expr::Const(x), ir::Expr::Const(y)) = (&a, &b) {
+        let v = match op {
+            ArithOp::Add => x.checked_add(*y),
+            ArithOp::Sub => x.checked_sub(*y),
+            ArithOp::Mul => x.checked_mul(*y),
+            ArithOp::Div if *y != 0 => Some(x.div_euclid(*y)),
+            ArithOp::Rem if *y != 0 => Some(x.rem_euclid(*y)),
+            _ => None,
+        };
+        if let Some(v) = v {
+            return ir::Expr::Const(v);
+        }
+    }
+    ir::Expr::Arith(op, Box::new(a), Box::new(b), span)
+}
+
+fn fold_cmp(op: CmpOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
+    if let (ir::Expr::Const(x), ir::Expr::Const(y)) = (&a, &b) {
+        return ir::Expr::Const(i64::from(crate::runtime::compare(op, *x, *y)));
+    }
+    ir::Expr::Cmp(op, Box::new(a), Box::new(b))
+}

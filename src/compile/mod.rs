@@ -1,0 +1,632 @@
+//! Syntax tree → checked IR. Binds the parameters, lays out the state, resolves
+//! every name to a slot, checks types, and reports every error of a file at once.
+
+mod compile_error;
+mod consts;
+mod lower;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use miette::NamedSource;
+
+pub use compile_error::{CompileError, CompileErrors, SourceDiagnostic};
+pub use consts::{ShowValue, Value};
+
+use crate::ir::{self, FIRST_VAR_CELL, Layout, Program};
+use crate::syntax::ast::{self, FnDecl, GameFile, Span, TypeExpr};
+use consts::ConstEnv;
+use lower::{Binding, Ty};
+
+/// A parameter as the command line shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamInfo {
+    pub name: String,
+    /// The declared type, as written: `list<int>`.
+    pub ty: String,
+    /// The default, as written in the file; `None` when the parameter must be given.
+    pub default: Option<String>,
+    /// The valid range, as written.
+    pub range: Option<String>,
+    pub doc: String,
+}
+
+/// Parses and compiles a `.game` file's text with the given parameter values
+/// (`("pits", "4")`), which are read in the notation of the file.
+pub fn load(name: &str, text: &str, bindings: &[(String, String)]) -> Result<Program, CompileErrors> {
+    let source = Arc::new(NamedSource::new(name, text.to_string()));
+    let file = crate::syntax::parse(text).map_err(|e| CompileErrors::new(source.clone(), vec![e]))?;
+    compile(&file, source, bindings)
+}
+
+/// The parameters a file declares, for building command-line flags.
+pub fn params_of(file: &GameFile, text: &str) -> Vec<ParamInfo> {
+    let slice = |s: Span| text.get(s.start..s.end).unwrap_or("").to_string();
+    file.params
+        .iter()
+        .map(|p| ParamInfo {
+            name: p.name.name.clone(),
+            ty: slice(p.ty.span()),
+            default: p.default.as_ref().map(|d| slice(d.span)),
+            range: p.range.as_ref().map(|r| slice(r.span)),
+            doc: p.doc.clone(),
+        })
+        .collect()
+}
+
+/// Compiles a parsed file.
+pub fn compile(
+    file: &GameFile,
+    source: Arc<NamedSource<String>>,
+    bindings: &[(String, String)],
+) -> Result<Program, CompileErrors> {
+    let mut c = Compiler::new(file);
+    let program = c.run(source.clone(), bindings);
+    if c.errors.is_empty() {
+        Ok(program)
+    } else {
+        c.errors.sort_by_key(|e| (e.span.start, e.span.end));
+        Err(CompileErrors::new(source, c.errors))
+    }
+}
+
+/// The signature of a user function.
+#[derive(Clone, Debug)]
+pub(crate) struct FnSig {
+    index: usize,
+    params: Vec<Ty>,
+    ret: Ty,
+}
+
+pub(crate) struct Compiler<'a> {
+    file: &'a GameFile,
+    errors: Vec<CompileError>,
+    players: IndexMap<String, usize>,
+    params: IndexMap<String, Value>,
+    fn_decls: IndexMap<String, &'a FnDecl>,
+    fn_sigs: IndexMap<String, FnSig>,
+    vars: IndexMap<String, ir::Var>,
+    /// Names in scope in the current function, move or end clause, innermost last.
+    scopes: Vec<(String, Binding)>,
+    next_local: usize,
+    max_locals: usize,
+}
+
+impl<'a> Compiler<'a> {
+    fn new(file: &'a GameFile) -> Self {
+        Compiler {
+            file,
+            errors: Vec::new(),
+            players: IndexMap::new(),
+            params: IndexMap::new(),
+            fn_decls: IndexMap::new(),
+            fn_sigs: IndexMap::new(),
+            vars: IndexMap::new(),
+            scopes: Vec::new(),
+            next_local: 0,
+            max_locals: 0,
+        }
+    }
+
+    fn error(&mut self, e: CompileError) {
+        self.errors.push(e);
+    }
+
+    fn run(&mut self, source: Arc<NamedSource<String>>, bindings: &[(String, String)]) -> Program {
+        self.declare_players();
+        self.declare_fns();
+        let params = self.bind_params(bindings);
+        if self.errors.is_empty() {
+            self.check_requires();
+        }
+        let mut initial = vec![0; FIRST_VAR_CELL];
+        initial[ir::PREVIOUS_CELL] = -1;
+        if self.errors.is_empty() {
+            self.layout_state(&mut initial);
+        }
+        let fns = self.lower_fns();
+        let moves = self.lower_moves();
+        let ends = self.lower_ends();
+        if self.file.moves.is_empty() {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::no_moves",
+                    "the game declares no moves",
+                    self.file.name_span,
+                    "this game",
+                )
+                .with_help("add a move: `move take(n in 1..3) { ... }`"),
+            );
+        }
+        if self.file.ends.is_empty() {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::no_end",
+                    "the game never ends: it has no `end when` clause",
+                    self.file.name_span,
+                    "this game",
+                )
+                .with_help("add one, e.g. `end when no moves { winner previous }`"),
+            );
+        }
+        Program {
+            name: self.file.name.clone(),
+            players: self.players.keys().cloned().collect(),
+            source,
+            params,
+            cell_count: initial.len(),
+            initial,
+            vars: self.vars.values().cloned().collect(),
+            fns,
+            moves,
+            ends,
+        }
+    }
+
+    fn declare_players(&mut self) {
+        for p in &self.file.players {
+            if let Some(&first) = self.players.get(&p.name) {
+                let first_span = self.file.players[first].span;
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::duplicate",
+                        format!("the player `{}` is declared twice", p.name),
+                        p.span,
+                        "again here",
+                    )
+                    .with_note(first_span, "first here"),
+                );
+            } else {
+                self.players.insert(p.name.clone(), self.players.len());
+            }
+        }
+        if self.file.players.is_empty() {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::no_players",
+                    "the game declares no players",
+                    self.file.name_span,
+                    "this game",
+                )
+                .with_help("add a line such as `players MAX, MIN`"),
+            );
+        }
+    }
+
+    fn declare_fns(&mut self) {
+        for f in &self.file.fns {
+            if self.check_new_name(&f.name) {
+                let params = f.params.iter().map(|(_, t)| self.ty_of(t)).collect();
+                let ret = self.ty_of(&f.ret);
+                self.fn_sigs.insert(
+                    f.name.name.clone(),
+                    FnSig {
+                        index: self.fn_sigs.len(),
+                        params,
+                        ret,
+                    },
+                );
+                self.fn_decls.insert(f.name.name.clone(), f);
+            }
+        }
+    }
+
+    /// Reports a name declared twice; true when `name` is new.
+    fn check_new_name(&mut self, name: &ast::Ident) -> bool {
+        let previous = self
+            .file
+            .params
+            .iter()
+            .map(|p| &p.name)
+            .chain(self.file.states.iter().map(|s| &s.name))
+            .chain(self.file.fns.iter().map(|f| &f.name))
+            .chain(self.file.players.iter())
+            .find(|other| other.name == name.name && other.span.start < name.span.start);
+        match previous {
+            Some(first) => {
+                let first = first.span;
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::duplicate",
+                        format!("`{}` is declared twice", name.name),
+                        name.span,
+                        "declared again here",
+                    )
+                    .with_note(first, "first declared here"),
+                );
+                false
+            }
+            None if lower::BUILTINS.contains(&name.name.as_str()) => {
+                self.error(CompileError::new(
+                    "gdl::compile::reserved",
+                    format!("`{}` is a built-in name", name.name),
+                    name.span,
+                    "choose another name",
+                ));
+                false
+            }
+            None => true,
+        }
+    }
+
+    fn const_env(&self) -> ConstEnv<'_> {
+        ConstEnv {
+            players: &self.players,
+            params: &self.params,
+            fns: &self.fn_decls,
+            locals: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    fn eval_const(&self, e: &ast::Expr) -> Result<Value, CompileError> {
+        self.const_env().eval(e)
+    }
+
+    /// Binds each parameter to its value from the command line or its default,
+    /// and checks it against the declared type and range.
+    fn bind_params(&mut self, bindings: &[(String, String)]) -> Vec<(String, String)> {
+        let players: Vec<String> = self.players.keys().cloned().collect();
+        for (name, _) in bindings {
+            if !self.file.params.iter().any(|p| &p.name.name == name) {
+                let known: Vec<&str> = self.file.params.iter().map(|p| p.name.name.as_str()).collect();
+                let help = if known.is_empty() {
+                    "this game has no parameters".to_string()
+                } else {
+                    format!("its parameters are: {}", known.join(", "))
+                };
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::unknown_param",
+                        format!("the game has no parameter `{name}`"),
+                        self.file.name_span,
+                        "in this game",
+                    )
+                    .with_help(help),
+                );
+            }
+        }
+        let mut shown = Vec::new();
+        for p in &self.file.params {
+            if !self.check_new_name(&p.name) {
+                continue;
+            }
+            let ty = self.ty_of(&p.ty);
+            let default = match &p.default {
+                Some(d) => match self.eval_const(d) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        self.error(e);
+                        continue;
+                    }
+                },
+                None => None,
+            };
+            let given = bindings.iter().rev().find(|(n, _)| n == &p.name.name).map(|(_, v)| v);
+            let value = match (given, &default) {
+                (Some(text), _) => {
+                    let example = default.clone().unwrap_or_else(|| lower::example_value(&ty));
+                    match consts::parse_flag_value(text, &example, &players) {
+                        Ok(v) => v,
+                        Err(msg) => {
+                            self.error(CompileError::new(
+                                "gdl::compile::bad_param",
+                                format!("--{} {}: {msg}", p.name.name, text),
+                                p.span,
+                                format!("`{}` is declared here as {}", p.name.name, ty),
+                            ));
+                            continue;
+                        }
+                    }
+                }
+                (None, Some(v)) => v.clone(),
+                (None, None) => {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::missing_param",
+                            format!("the parameter `{}` has no default and was not given", p.name.name),
+                            p.span,
+                            "declared here",
+                        )
+                        .with_help(format!("give it on the command line: --{} VALUE", p.name.name)),
+                    );
+                    continue;
+                }
+            };
+            if !lower::value_has_type(&value, &ty) {
+                let where_ = if given.is_some() { "given" } else { "default" };
+                self.error(CompileError::new(
+                    "gdl::compile::type_mismatch",
+                    format!(
+                        "the {where_} value of `{}` is a {}, but its type is {ty}",
+                        p.name.name,
+                        value.kind()
+                    ),
+                    p.default.as_ref().map_or(p.span, |d| d.span),
+                    format!("expected {ty}"),
+                ));
+                continue;
+            }
+            if let Some(range) = &p.range {
+                match self.eval_const(range) {
+                    Ok(Value::Range(lo, hi)) => {
+                        let bad = match &value {
+                            Value::Int(n) => (*n < lo || *n > hi).then(|| n.to_string()),
+                            Value::List(items) => items.iter().find_map(|v| match v {
+                                Value::Int(n) if *n < lo || *n > hi => Some(n.to_string()),
+                                _ => None,
+                            }),
+                            _ => None,
+                        };
+                        if let Some(bad) = bad {
+                            let shown_value = ShowValue(&value, &players).to_string();
+                            let msg = match (&value, given) {
+                                (Value::List(_), Some(_)) => format!(
+                                    "--{} {shown_value}: {bad} is out of range; each element must be in {lo}..{hi}",
+                                    p.name.name
+                                ),
+                                (_, Some(_)) => format!(
+                                    "--{} {shown_value} is out of range: `{}` must be in {lo}..{hi}",
+                                    p.name.name, p.name.name
+                                ),
+                                _ => format!("the default of `{}` ({bad}) is outside its range {lo}..{hi}", p.name.name),
+                            };
+                            self.error(CompileError::new(
+                                "gdl::compile::param_range",
+                                msg,
+                                range.span,
+                                format!("valid values: {lo}..{hi}"),
+                            ));
+                            continue;
+                        }
+                    }
+                    Ok(other) => self.error(CompileError::new(
+                        "gdl::compile::type_mismatch",
+                        format!("a parameter's range must be a range like 1..9, found a {}", other.kind()),
+                        range.span,
+                        "not a range",
+                    )),
+                    Err(e) => self.error(e),
+                }
+            }
+            shown.push((p.name.name.clone(), ShowValue(&value, &players).to_string()));
+            self.params.insert(p.name.name.clone(), value);
+        }
+        shown
+    }
+
+    fn check_requires(&mut self) {
+        for r in &self.file.requires {
+            match self.eval_const(&r.cond) {
+                Ok(Value::Bool(true)) => {}
+                Ok(Value::Bool(false)) => {
+                    let values: Vec<String> = self
+                        .params
+                        .iter()
+                        .map(|(n, v)| {
+                            let players: Vec<String> = self.players.keys().cloned().collect();
+                            format!("{n} = {}", ShowValue(v, &players))
+                        })
+                        .collect();
+                    let message = match &r.message {
+                        Some(m) => format!("invalid parameters: {m}"),
+                        None => "invalid parameters: a requirement does not hold".to_string(),
+                    };
+                    self.error(
+                        CompileError::new("gdl::compile::requirement", message, r.cond.span, "this does not hold")
+                            .with_help(format!("the parameters are {}", values.join(", "))),
+                    );
+                }
+                Ok(other) => self.error(CompileError::new(
+                    "gdl::compile::type_mismatch",
+                    format!("`require` needs a bool, found a {}", other.kind()),
+                    r.cond.span,
+                    "not a bool",
+                )),
+                Err(e) => self.error(e),
+            }
+        }
+    }
+
+    /// Gives every state variable its cells and writes its initial value.
+    fn layout_state(&mut self, cells: &mut Vec<i64>) {
+        for s in &self.file.states {
+            if !self.check_new_name(&s.name) {
+                continue;
+            }
+            let value = match self.eval_const(&s.init) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.error(e);
+                    continue;
+                }
+            };
+            let ty = self.ty_of(&s.ty);
+            if !lower::value_has_type(&value, &ty) {
+                self.error(CompileError::new(
+                    "gdl::compile::type_mismatch",
+                    format!("the initial value of `{}` is a {}, but its type is {ty}", s.name.name, value.kind()),
+                    s.init.span,
+                    format!("expected {ty}"),
+                ));
+                continue;
+            }
+            let layout = match self.layout_of(&s.ty, &[&value]) {
+                Ok(l) => l,
+                Err(e) => {
+                    self.error(e);
+                    continue;
+                }
+            };
+            let offset = cells.len();
+            cells.resize(offset + layout.size(), 0);
+            if let Err(msg) = store_value(&layout, &value, &mut cells[offset..]) {
+                self.error(CompileError::new(
+                    "gdl::compile::initial_value",
+                    format!("the initial value of `{}` does not fit its type: {msg}", s.name.name),
+                    s.init.span,
+                    "this value",
+                ));
+                continue;
+            }
+            self.vars.insert(
+                s.name.name.clone(),
+                ir::Var {
+                    name: s.name.name.clone(),
+                    offset,
+                    layout,
+                },
+            );
+        }
+    }
+
+    /// The layout that holds every one of `values` with type `t`.
+    fn layout_of(&self, t: &TypeExpr, values: &[&Value]) -> Result<Layout, CompileError> {
+        Ok(match t {
+            TypeExpr::Int(_) => Layout::Int,
+            TypeExpr::Bool(_) => Layout::Bool,
+            TypeExpr::Player(_) => Layout::Player,
+            TypeExpr::Set { range, .. } => match self.eval_const(range)? {
+                Value::Range(lo, hi) if hi - lo <= 4096 => Layout::Set { lo, hi },
+                Value::Range(..) => {
+                    return Err(CompileError::new(
+                        "gdl::compile::set_range",
+                        "a set's range may span at most 4096 numbers",
+                        range.span,
+                        "too wide",
+                    ));
+                }
+                other => {
+                    return Err(CompileError::new(
+                        "gdl::compile::type_mismatch",
+                        format!("a set type needs a range such as `set<1..9>`, found a {}", other.kind()),
+                        range.span,
+                        "not a range",
+                    ));
+                }
+            },
+            TypeExpr::List { elem, capacity, .. } => {
+                let items: Vec<&Value> = values
+                    .iter()
+                    .flat_map(|v| match v {
+                        Value::List(items) => items.iter().collect::<Vec<_>>(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                let longest = values
+                    .iter()
+                    .map(|v| match v {
+                        Value::List(items) => items.len(),
+                        _ => 0,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                let cap = match capacity {
+                    None => longest,
+                    Some(c) => match self.eval_const(c)? {
+                        Value::Int(n) if (0..=4096).contains(&n) && n as usize >= longest => n as usize,
+                        Value::Int(n) if (0..=4096).contains(&n) => {
+                            return Err(CompileError::new(
+                                "gdl::compile::capacity",
+                                format!("this list holds at most {n} elements, but starts with {longest}"),
+                                c.span,
+                                "capacity",
+                            ));
+                        }
+                        Value::Int(n) => {
+                            return Err(CompileError::new(
+                                "gdl::compile::capacity",
+                                format!("a list's capacity must be 0 to 4096, not {n}"),
+                                c.span,
+                                "capacity",
+                            ));
+                        }
+                        other => {
+                            return Err(CompileError::new(
+                                "gdl::compile::type_mismatch",
+                                format!("a list's capacity must be an int, found a {}", other.kind()),
+                                c.span,
+                                "not an int",
+                            ));
+                        }
+                    },
+                };
+                Layout::List {
+                    elem: Box::new(self.layout_of(elem, &items)?),
+                    cap,
+                }
+            }
+        })
+    }
+
+    fn ty_of(&self, t: &TypeExpr) -> Ty {
+        match t {
+            TypeExpr::Int(_) => Ty::Int,
+            TypeExpr::Bool(_) => Ty::Bool,
+            TypeExpr::Player(_) => Ty::Player,
+            TypeExpr::List { elem, .. } => Ty::List(Box::new(self.ty_of(elem))),
+            TypeExpr::Set { .. } => Ty::Set,
+        }
+    }
+}
+
+/// Writes `value` into `cells` laid out as `layout`.
+pub(crate) fn store_value(layout: &Layout, value: &Value, cells: &mut [i64]) -> Result<(), String> {
+    match (layout, value) {
+        (Layout::Int, Value::Int(n)) => cells[0] = *n,
+        (Layout::Bool, Value::Bool(b)) => cells[0] = i64::from(*b),
+        (Layout::Player, Value::Player(p)) => cells[0] = *p as i64,
+        (Layout::Set { lo, hi }, Value::Set(items)) => {
+            cells[..layout.size()].fill(0);
+            for &n in items {
+                if n < *lo || n > *hi {
+                    return Err(format!("{n} is outside the set's range {lo}..{hi}"));
+                }
+                let bit = (n - lo) as usize;
+                cells[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        (Layout::List { elem, cap }, Value::List(items)) => {
+            if items.len() > *cap {
+                return Err(format!("{} elements do not fit in a list of at most {cap}", items.len()));
+            }
+            cells[..layout.size()].fill(0);
+            cells[0] = items.len() as i64;
+            let size = elem.size();
+            for (i, item) in items.iter().enumerate() {
+                store_value(elem, item, &mut cells[1 + i * size..1 + (i + 1) * size])?;
+            }
+        }
+        (_, v) => return Err(format!("a {} where a {layout:?} was expected", v.kind())),
+    }
+    Ok(())
+}
+
+/// Reads a value laid out as `layout` from `cells`.
+pub(crate) fn load_value(layout: &Layout, cells: &[i64]) -> Value {
+    match layout {
+        Layout::Int => Value::Int(cells[0]),
+        Layout::Bool => Value::Bool(cells[0] != 0),
+        Layout::Player => Value::Player(cells[0].max(0) as usize),
+        Layout::Set { lo, hi } => {
+            let mut set = BTreeSet::new();
+            for n in *lo..=*hi {
+                let bit = (n - lo) as usize;
+                if cells[bit / 64] >> (bit % 64) & 1 == 1 {
+                    set.insert(n);
+                }
+            }
+            Value::Set(set)
+        }
+        Layout::List { elem, cap } => {
+            let len = (cells[0].max(0) as usize).min(*cap);
+            let size = elem.size();
+            Value::List(
+                (0..len)
+                    .map(|i| load_value(elem, &cells[1 + i * size..1 + (i + 1) * size]))
+                    .collect(),
+            )
+        }
+    }
+}

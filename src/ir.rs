@@ -1,0 +1,262 @@
+//! The IR the interpreter runs: names resolved to slots, parameters folded to
+//! constants, types checked. Nothing here looks up a string at run time.
+//!
+//! A state is a flat array of `i64` cells. Cell 0 holds the player to move and
+//! cell 1 the player who moved last; the game's own variables follow, each at
+//! a fixed offset with a fixed [`Layout`].
+
+use std::sync::Arc;
+
+use miette::NamedSource;
+
+use crate::syntax::ast::Span;
+
+/// The cell that holds the player to move.
+pub const TURN_CELL: usize = 0;
+/// The cell that holds the player who made the last move (-1 before any move).
+pub const PREVIOUS_CELL: usize = 1;
+/// The first cell of the game's own variables.
+pub const FIRST_VAR_CELL: usize = 2;
+
+/// At most this many arguments per move, so a move is a small `Copy` value.
+pub const MAX_MOVE_ARGS: usize = 4;
+
+/// A compiled game, its parameters bound.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub players: Vec<String>,
+    pub source: Arc<NamedSource<String>>,
+    /// The parameters and the values they were bound to, for reports.
+    pub params: Vec<(String, String)>,
+    pub cell_count: usize,
+    pub initial: Vec<i64>,
+    pub vars: Vec<Var>,
+    pub fns: Vec<Function>,
+    pub moves: Vec<MoveKind>,
+    pub ends: Vec<End>,
+}
+
+/// A state variable: where it lives and how it is laid out.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub offset: usize,
+    pub layout: Layout,
+}
+
+/// How a value is stored in cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Int,
+    Bool,
+    Player,
+    /// A bitset of the numbers `lo..=hi`, 64 to a cell.
+    Set { lo: i64, hi: i64 },
+    /// A length cell, then room for `cap` elements.
+    List { elem: Box<Layout>, cap: usize },
+}
+
+impl Layout {
+    /// How many cells a value of this layout takes.
+    pub fn size(&self) -> usize {
+        match self {
+            Layout::Int | Layout::Bool | Layout::Player => 1,
+            Layout::Set { lo, hi } => set_words(*lo, *hi),
+            Layout::List { elem, cap } => 1 + cap * elem.size(),
+        }
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Layout::Int | Layout::Bool | Layout::Player)
+    }
+}
+
+/// Cells needed for a bitset over `lo..=hi`.
+pub fn set_words(lo: i64, hi: i64) -> usize {
+    if hi < lo { 1 } else { ((hi - lo) as usize / 64) + 1 }
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: usize,
+    pub locals: usize,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveKind {
+    pub name: String,
+    pub span: Span,
+    pub args: Vec<MoveArg>,
+    pub requires: Vec<Expr>,
+    pub body: Vec<Stmt>,
+    pub locals: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveArg {
+    pub name: String,
+    /// Arguments take the first locals, in order.
+    pub local: usize,
+    pub domain: Coll,
+    pub layout: Layout,
+}
+
+#[derive(Clone, Debug)]
+pub struct End {
+    pub cond: EndCond,
+    pub outcome: Outcome,
+    pub locals: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum EndCond {
+    NoMoves,
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Winner { player: Expr, payoff: Option<Expr> },
+    Loser { player: Expr, payoff: Option<Expr> },
+    Draw,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggOp {
+    Sum,
+    Count,
+    Min,
+    Max,
+    Any,
+    All,
+}
+
+/// An expression whose value fits a cell: an int, a bool (0 or 1), a player.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Const(i64),
+    Local(usize),
+    Cell(usize),
+    Load(Box<Place>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>, Span),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Len(Box<Coll>),
+    /// `op(body for var in coll if filter)`; `var` is a local.
+    Agg {
+        op: AggOp,
+        var: usize,
+        coll: Box<Coll>,
+        body: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        span: Span,
+    },
+    Contains(Box<Coll>, Box<Expr>),
+    Call {
+        func: usize,
+        args: Vec<Expr>,
+        span: Span,
+    },
+}
+
+/// Something to iterate over or test membership in.
+#[derive(Clone, Debug)]
+pub enum Coll {
+    /// `lo..=hi`
+    Range { lo: Expr, hi: Expr },
+    /// The values of a list of scalars.
+    List { place: Place },
+    /// The indexes `0..len` of a list (iterating a list of lists binds the index).
+    Indices { place: Place },
+    Set { place: Place, lo: i64, hi: i64 },
+    /// A literal list of values.
+    Literal(Vec<Expr>),
+}
+
+/// Where a value lives in the state.
+#[derive(Clone, Debug)]
+pub enum Place {
+    Static(usize),
+    /// Element `index` of the list whose length cell is at `list`.
+    Elem {
+        list: Box<Place>,
+        index: Expr,
+        elem_size: usize,
+        span: Span,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Store {
+        place: Place,
+        op: Option<ArithOp>,
+        value: Expr,
+        span: Span,
+    },
+    SetLocal {
+        local: usize,
+        op: Option<ArithOp>,
+        value: Expr,
+        span: Span,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    For {
+        var: usize,
+        coll: Coll,
+        body: Vec<Stmt>,
+    },
+    SetAdd {
+        set: Place,
+        lo: i64,
+        hi: i64,
+        value: Expr,
+        span: Span,
+    },
+    SetRemove {
+        set: Place,
+        lo: i64,
+        hi: i64,
+        value: Expr,
+        span: Span,
+    },
+    Push {
+        list: Place,
+        cap: usize,
+        value: Expr,
+        span: Span,
+    },
+    /// Empties a list (sets its length to 0) or a set (clears its words).
+    Clear { place: Place, words: usize, is_set: bool },
+}

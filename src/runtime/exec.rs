@@ -1,0 +1,386 @@
+//! Evaluation of IR expressions and statements on a state's cells.
+
+use smallvec::SmallVec;
+
+use crate::game::GameError;
+use crate::ir::{AggOp, ArithOp, CmpOp, Coll, Expr, Place, Program, Stmt};
+use crate::syntax::ast::Span;
+
+/// Collections are copied here before a loop runs, so a loop body may change
+/// the collection it goes through; up to 32 elements stay on the stack.
+pub(crate) type Items = SmallVec<[i64; 32]>;
+
+/// Locals of one function call or move; small frames stay on the stack.
+pub(crate) type Frame = SmallVec<[i64; 16]>;
+
+/// Deepest chain of function calls before a run is declared endless.
+const MAX_CALL_DEPTH: usize = 256;
+
+pub(crate) fn compare(op: CmpOp, x: i64, y: i64) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
+fn fault(code: &'static str, message: String, span: Span) -> GameError {
+    GameError::new(code, message).at(span.into())
+}
+
+/// Runs the rules of one program.
+pub(crate) struct Exec<'p> {
+    pub prog: &'p Program,
+    depth: std::cell::Cell<usize>,
+}
+
+impl<'p> Exec<'p> {
+    pub fn new(prog: &'p Program) -> Self {
+        Exec {
+            prog,
+            depth: std::cell::Cell::new(0),
+        }
+    }
+
+    pub fn eval(&self, e: &Expr, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        Ok(match e {
+            Expr::Const(n) => *n,
+            Expr::Local(l) => locals[*l],
+            Expr::Cell(c) => cells[*c],
+            Expr::Load(p) => cells[self.offset(p, cells, locals)?],
+            Expr::Neg(a) => {
+                let x = self.eval(a, cells, locals)?;
+                x.checked_neg().ok_or_else(|| GameError::new("gdl::runtime::overflow", "arithmetic overflow"))?
+            }
+            Expr::Not(a) => i64::from(self.eval(a, cells, locals)? == 0),
+            Expr::Arith(op, a, b, span) => {
+                let x = self.eval(a, cells, locals)?;
+                let y = self.eval(b, cells, locals)?;
+                arith(*op, x, y, *span)?
+            }
+            Expr::Cmp(op, a, b) => {
+                let x = self.eval(a, cells, locals)?;
+                let y = self.eval(b, cells, locals)?;
+                i64::from(compare(*op, x, y))
+            }
+            Expr::And(a, b) => i64::from(self.eval(a, cells, locals)? != 0 && self.eval(b, cells, locals)? != 0),
+            Expr::Or(a, b) => i64::from(self.eval(a, cells, locals)? != 0 || self.eval(b, cells, locals)? != 0),
+            Expr::If(c, a, b) => {
+                if self.eval(c, cells, locals)? != 0 {
+                    self.eval(a, cells, locals)?
+                } else {
+                    self.eval(b, cells, locals)?
+                }
+            }
+            Expr::Len(c) => self.len(c, cells, locals)?,
+            Expr::Agg {
+                op,
+                var,
+                coll,
+                body,
+                filter,
+                span,
+            } => {
+                let mut items = Items::new();
+                self.items(coll, cells, locals, &mut items)?;
+                let mut acc: Option<i64> = None;
+                for v in items {
+                    locals[*var] = v;
+                    if let Some(f) = filter {
+                        if self.eval(f, cells, locals)? == 0 {
+                            continue;
+                        }
+                    }
+                    let x = self.eval(body, cells, locals)?;
+                    acc = Some(match (op, acc) {
+                        (AggOp::Any, _) if x != 0 => return Ok(1),
+                        (AggOp::All, _) if x == 0 => return Ok(0),
+                        (AggOp::Any, _) => 0,
+                        (AggOp::All, _) => 1,
+                        (AggOp::Sum, a) => a.unwrap_or(0).checked_add(x).ok_or_else(|| {
+                            fault("gdl::runtime::overflow", "arithmetic overflow in a sum".into(), *span)
+                        })?,
+                        (AggOp::Count, a) => a.unwrap_or(0) + i64::from(x != 0),
+                        (AggOp::Min, a) => a.map_or(x, |a| a.min(x)),
+                        (AggOp::Max, a) => a.map_or(x, |a| a.max(x)),
+                    });
+                }
+                match (op, acc) {
+                    (AggOp::All, None) => 1,
+                    (AggOp::Any | AggOp::Sum | AggOp::Count, None) => 0,
+                    (AggOp::Min | AggOp::Max, None) => {
+                        let name = if *op == AggOp::Min { "min" } else { "max" };
+                        return Err(fault(
+                            "gdl::runtime::empty",
+                            format!("`{name}` of an empty collection"),
+                            *span,
+                        ));
+                    }
+                    (_, Some(v)) => v,
+                }
+            }
+            Expr::Contains(c, x) => {
+                let x = self.eval(x, cells, locals)?;
+                i64::from(self.contains(c, x, cells, locals)?)
+            }
+            Expr::Call { func, args, span } => {
+                let f = &self.prog.fns[*func];
+                let mut frame: Frame = SmallVec::from_elem(0, f.locals.max(args.len()));
+                for (slot, a) in frame.iter_mut().zip(args) {
+                    *slot = self.eval(a, cells, locals)?;
+                }
+                let depth = self.depth.get();
+                if depth >= MAX_CALL_DEPTH {
+                    return Err(fault(
+                        "gdl::runtime::recursion",
+                        format!("`{}` called itself {MAX_CALL_DEPTH} times deep: it does not stop", f.name),
+                        *span,
+                    )
+                    .with_help("a function that calls itself needs a case that does not"));
+                }
+                self.depth.set(depth + 1);
+                let v = self.eval(&f.body, cells, &mut frame);
+                self.depth.set(depth);
+                v?
+            }
+        })
+    }
+
+    /// The cell where a place starts, checking every index against its list's length.
+    pub fn offset(&self, p: &Place, cells: &[i64], locals: &mut [i64]) -> Result<usize, GameError> {
+        match p {
+            Place::Static(o) => Ok(*o),
+            Place::Elem {
+                list,
+                index,
+                elem_size,
+                span,
+            } => {
+                let base = self.offset(list, cells, locals)?;
+                let len = cells[base];
+                let i = self.eval(index, cells, locals)?;
+                if i < 0 || i >= len {
+                    return Err(fault(
+                        "gdl::runtime::index",
+                        format!(
+                            "index {i} is out of range: the list has {len} element{}",
+                            if len == 1 { "" } else { "s" }
+                        ),
+                        *span,
+                    )
+                    .with_help("lists are indexed from 0 to their length - 1"));
+                }
+                Ok(base + 1 + i as usize * elem_size)
+            }
+        }
+    }
+
+    fn len(&self, c: &Coll, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        Ok(match c {
+            Coll::Range { lo, hi } => {
+                let lo = self.eval(lo, cells, locals)?;
+                let hi = self.eval(hi, cells, locals)?;
+                (hi - lo + 1).max(0)
+            }
+            Coll::List { place } | Coll::Indices { place } => cells[self.offset(place, cells, locals)?],
+            Coll::Set { place, lo, hi } => {
+                let o = self.offset(place, cells, locals)?;
+                let words = crate::ir::set_words(*lo, *hi);
+                cells[o..o + words].iter().map(|w| i64::from(w.count_ones() as u8)).sum()
+            }
+            Coll::Literal(items) => items.len() as i64,
+        })
+    }
+
+    fn contains(&self, c: &Coll, x: i64, cells: &[i64], locals: &mut [i64]) -> Result<bool, GameError> {
+        Ok(match c {
+            Coll::Range { lo, hi } => self.eval(lo, cells, locals)? <= x && x <= self.eval(hi, cells, locals)?,
+            Coll::Set { place, lo, hi } => {
+                if x < *lo || x > *hi {
+                    return Ok(false);
+                }
+                let o = self.offset(place, cells, locals)?;
+                let bit = (x - lo) as usize;
+                cells[o + bit / 64] >> (bit % 64) & 1 == 1
+            }
+            Coll::List { place } => {
+                let o = self.offset(place, cells, locals)?;
+                let len = cells[o] as usize;
+                cells[o + 1..o + 1 + len].contains(&x)
+            }
+            Coll::Indices { place } => {
+                let o = self.offset(place, cells, locals)?;
+                0 <= x && x < cells[o]
+            }
+            Coll::Literal(items) => {
+                for e in items {
+                    if self.eval(e, cells, locals)? == x {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+        })
+    }
+
+    /// Copies the elements of `c`, in order, into `out`.
+    pub fn items(&self, c: &Coll, cells: &[i64], locals: &mut [i64], out: &mut Items) -> Result<(), GameError> {
+        out.clear();
+        match c {
+            Coll::Range { lo, hi } => {
+                let lo = self.eval(lo, cells, locals)?;
+                let hi = self.eval(hi, cells, locals)?;
+                if hi >= lo && hi - lo >= 1 << 20 {
+                    return Err(GameError::new(
+                        "gdl::runtime::range",
+                        format!("the range {lo}..{hi} is too long to go through"),
+                    ));
+                }
+                out.extend(lo..=hi);
+            }
+            Coll::List { place } => {
+                let o = self.offset(place, cells, locals)?;
+                let len = cells[o] as usize;
+                out.extend_from_slice(&cells[o + 1..o + 1 + len]);
+            }
+            Coll::Indices { place } => {
+                let o = self.offset(place, cells, locals)?;
+                out.extend(0..cells[o]);
+            }
+            Coll::Set { place, lo, hi } => {
+                let o = self.offset(place, cells, locals)?;
+                let words = crate::ir::set_words(*lo, *hi);
+                for (w, &word) in cells[o..o + words].iter().enumerate() {
+                    let mut bits = word as u64;
+                    while bits != 0 {
+                        let b = bits.trailing_zeros() as i64;
+                        out.push(lo + w as i64 * 64 + b);
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            Coll::Literal(items) => {
+                for e in items {
+                    let v = self.eval(e, cells, locals)?;
+                    out.push(v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn exec_all(&self, body: &[Stmt], cells: &mut [i64], locals: &mut [i64]) -> Result<(), GameError> {
+        for s in body {
+            self.exec(s, cells, locals)?;
+        }
+        Ok(())
+    }
+
+    fn exec(&self, s: &Stmt, cells: &mut [i64], locals: &mut [i64]) -> Result<(), GameError> {
+        match s {
+            Stmt::Store { place, op, value, span } => {
+                let o = self.offset(place, cells, locals)?;
+                let v = self.eval(value, cells, locals)?;
+                cells[o] = match op {
+                    None => v,
+                    Some(op) => arith(*op, cells[o], v, *span)?,
+                };
+            }
+            Stmt::SetLocal { local, op, value, span } => {
+                let v = self.eval(value, cells, locals)?;
+                locals[*local] = match op {
+                    None => v,
+                    Some(op) => arith(*op, locals[*local], v, *span)?,
+                };
+            }
+            Stmt::If { cond, then, otherwise } => {
+                if self.eval(cond, cells, locals)? != 0 {
+                    self.exec_all(then, cells, locals)?;
+                } else {
+                    self.exec_all(otherwise, cells, locals)?;
+                }
+            }
+            Stmt::For { var, coll, body } => {
+                let mut items = Items::new();
+                self.items(coll, cells, locals, &mut items)?;
+                for v in items {
+                    locals[*var] = v;
+                    self.exec_all(body, cells, locals)?;
+                }
+            }
+            Stmt::SetAdd {
+                set,
+                lo,
+                hi,
+                value,
+                span,
+            }
+            | Stmt::SetRemove {
+                set,
+                lo,
+                hi,
+                value,
+                span,
+            } => {
+                let o = self.offset(set, cells, locals)?;
+                let x = self.eval(value, cells, locals)?;
+                if x < *lo || x > *hi {
+                    return Err(fault(
+                        "gdl::runtime::set_range",
+                        format!("{x} is outside this set's range {lo}..{hi}"),
+                        *span,
+                    ));
+                }
+                let bit = (x - lo) as usize;
+                let mask = 1i64 << (bit % 64);
+                if matches!(s, Stmt::SetAdd { .. }) {
+                    cells[o + bit / 64] |= mask;
+                } else {
+                    cells[o + bit / 64] &= !mask;
+                }
+            }
+            Stmt::Push { list, cap, value, span } => {
+                let o = self.offset(list, cells, locals)?;
+                let v = self.eval(value, cells, locals)?;
+                let len = cells[o] as usize;
+                if len >= *cap {
+                    return Err(fault(
+                        "gdl::runtime::full",
+                        format!("the list is full: it holds at most {cap} elements"),
+                        *span,
+                    )
+                    .with_help("give the list a larger capacity in its type: `list<int, N>`"));
+                }
+                cells[o + 1 + len] = v;
+                cells[o] = len as i64 + 1;
+            }
+            Stmt::Clear { place, words, is_set } => {
+                let o = self.offset(place, cells, locals)?;
+                if *is_set {
+                    cells[o..o + words].fill(0);
+                } else {
+                    // Elements past the length are zeroed too, so equal lists are equal states.
+                    cells[o..o + words].fill(0);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn arith(op: ArithOp, x: i64, y: i64, span: Span) -> Result<i64, GameError> {
+    let v = match op {
+        ArithOp::Add => x.checked_add(y),
+        ArithOp::Sub => x.checked_sub(y),
+        ArithOp::Mul => x.checked_mul(y),
+        ArithOp::Div | ArithOp::Rem if y == 0 => {
+            return Err(fault("gdl::runtime::division_by_zero", "division by zero".into(), span));
+        }
+        ArithOp::Div => x.checked_div_euclid(y),
+        ArithOp::Rem => x.checked_rem_euclid(y),
+    };
+    v.ok_or_else(|| fault("gdl::runtime::overflow", "arithmetic overflow".into(), span))
+}

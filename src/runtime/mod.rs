@@ -1,0 +1,315 @@
+//! The interpreter: runs a compiled [`Program`] as a [`Game`].
+
+mod exec;
+mod position;
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use crate::compile::{ShowValue, load_value};
+use crate::game::{Game, GameError, Player, Turn};
+use crate::ir::{self, EndCond, MAX_MOVE_ARGS, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
+pub(crate) use exec::compare;
+use exec::{Exec, Frame, Items};
+pub use position::PositionError;
+
+/// A position: the cells of the program's state, the player to move included.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct State {
+    cells: Box<[i64]>,
+}
+
+impl State {
+    pub fn cells(&self) -> &[i64] {
+        &self.cells
+    }
+}
+
+/// A move: which `move` declaration, and its arguments.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Move {
+    kind: u16,
+    args: [i64; MAX_MOVE_ARGS],
+}
+
+impl Move {
+    pub fn kind(&self) -> usize {
+        self.kind as usize
+    }
+
+    pub fn args(&self) -> &[i64] {
+        &self.args
+    }
+}
+
+/// A `.game` file, compiled, as a [`Game`].
+#[derive(Clone, Debug)]
+pub struct Interpreted {
+    prog: Arc<Program>,
+}
+
+impl Interpreted {
+    pub fn new(prog: Program) -> Self {
+        Interpreted { prog: Arc::new(prog) }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    /// Adds the source file and the position to an error from the rules.
+    fn locate(&self, e: GameError, cells: &[i64]) -> GameError {
+        let state = self.position_text(cells);
+        e.with_source((*self.prog.source).clone()).in_state(state)
+    }
+
+    fn position_text(&self, cells: &[i64]) -> String {
+        let turn = cells[TURN_CELL];
+        let who = self.prog.players.get(turn as usize).map_or("nobody", String::as_str);
+        format!("{}; {who} to move", self.cells_text(cells))
+    }
+
+    fn cells_text(&self, cells: &[i64]) -> String {
+        let parts: Vec<String> = self
+            .prog
+            .vars
+            .iter()
+            .map(|v| {
+                let value = load_value(&v.layout, &cells[v.offset..v.offset + v.layout.size()]);
+                let shown = ShowValue(&value, &self.prog.players).to_string();
+                if self.prog.vars.len() == 1 {
+                    shown
+                } else {
+                    format!("{}: {shown}", v.name)
+                }
+            })
+            .collect();
+        parts.join(", ")
+    }
+
+    /// A position as `--from` reads it and solve prints it: the state, then whose move.
+    pub fn position(&self, state: &State) -> String {
+        self.position_text(&state.cells)
+    }
+
+    /// Reads a position written as gdl prints one (see `position`).
+    pub fn parse_position(&self, text: &str) -> Result<State, PositionError> {
+        position::parse(self, text)
+    }
+
+    /// Calls `found` with each legal move of kind `k`; stops early when it returns true.
+    fn moves_of_kind(
+        &self,
+        exec: &Exec,
+        k: usize,
+        cells: &[i64],
+        found: &mut dyn FnMut(Move) -> bool,
+    ) -> Result<bool, GameError> {
+        let mk = &self.prog.moves[k];
+        let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+        self.args_from(exec, k, 0, cells, &mut frame, found)
+    }
+
+    fn args_from(
+        &self,
+        exec: &Exec,
+        k: usize,
+        arg: usize,
+        cells: &[i64],
+        frame: &mut Frame,
+        found: &mut dyn FnMut(Move) -> bool,
+    ) -> Result<bool, GameError> {
+        let mk = &self.prog.moves[k];
+        if arg == mk.args.len() {
+            for r in &mk.requires {
+                if exec.eval(r, cells, frame)? == 0 {
+                    return Ok(false);
+                }
+            }
+            let mut args = [0; MAX_MOVE_ARGS];
+            args[..mk.args.len()].copy_from_slice(&frame[..mk.args.len()]);
+            return Ok(found(Move { kind: k as u16, args }));
+        }
+        let a = &mk.args[arg];
+        let mut items = Items::new();
+        exec.items(&a.domain, cells, frame, &mut items)?;
+        for v in items {
+            frame[a.local] = v;
+            if self.args_from(exec, k, arg + 1, cells, frame, found)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn has_move(&self, exec: &Exec, cells: &[i64]) -> Result<bool, GameError> {
+        for k in 0..self.prog.moves.len() {
+            if self.moves_of_kind(exec, k, cells, &mut |_| true)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The first end clause that holds, if any.
+    fn ended(&self, exec: &Exec, cells: &[i64]) -> Result<Option<&ir::End>, GameError> {
+        for end in &self.prog.ends {
+            let holds = match &end.cond {
+                EndCond::NoMoves => !self.has_move(exec, cells)?,
+                EndCond::Expr(e) => {
+                    let mut frame: Frame = SmallVec::from_elem(0, end.locals);
+                    exec.eval(e, cells, &mut frame)? != 0
+                }
+            };
+            if holds {
+                return Ok(Some(end));
+            }
+        }
+        Ok(None)
+    }
+
+    fn show_arg(&self, layout: &ir::Layout, v: i64) -> String {
+        match layout {
+            ir::Layout::Player => self.prog.players.get(v as usize).cloned().unwrap_or_else(|| v.to_string()),
+            ir::Layout::Bool => (v != 0).to_string(),
+            _ => v.to_string(),
+        }
+    }
+}
+
+impl Game for Interpreted {
+    type State = State;
+    type Move = Move;
+
+    fn name(&self) -> &str {
+        &self.prog.name
+    }
+
+    fn num_players(&self) -> usize {
+        self.prog.players.len()
+    }
+
+    fn player_name(&self, p: Player) -> &str {
+        self.prog.players.get(p).map_or("?", String::as_str)
+    }
+
+    fn initial_state(&self) -> Result<State, GameError> {
+        Ok(State {
+            cells: self.prog.initial.clone().into_boxed_slice(),
+        })
+    }
+
+    fn turn(&self, state: &State) -> Result<Turn, GameError> {
+        let exec = Exec::new(&self.prog);
+        match self.ended(&exec, &state.cells) {
+            Ok(Some(_)) => Ok(Turn::Terminal),
+            Ok(None) => Ok(Turn::Player(state.cells[TURN_CELL] as usize)),
+            Err(e) => Err(self.locate(e, &state.cells)),
+        }
+    }
+
+    fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.clear();
+        let exec = Exec::new(&self.prog);
+        for k in 0..self.prog.moves.len() {
+            self.moves_of_kind(&exec, k, &state.cells, &mut |m| {
+                out.push(m);
+                false
+            })
+            .map_err(|e| self.locate(e, &state.cells))?;
+        }
+        if out.is_empty() && matches!(self.turn(state)?, Turn::Player(_)) {
+            let who = self.player_name(state.cells[TURN_CELL] as usize).to_string();
+            let span = self.prog.moves.first().map_or(crate::syntax::ast::Span::default(), |m| m.span);
+            return Err(self
+                .locate(
+                    GameError::new(
+                        "gdl::runtime::no_moves",
+                        format!("{who} has no legal move, but no `end when` clause says the game is over"),
+                    )
+                    .at(span.into()),
+                    &state.cells,
+                )
+                .with_help("add `end when no moves { ... }`, or make the end condition cover this position"));
+        }
+        Ok(())
+    }
+
+    fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
+        let exec = Exec::new(&self.prog);
+        let mk = &self.prog.moves[mv.kind as usize];
+        let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+        frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
+        let cells = &mut state.cells;
+        let mover = cells[TURN_CELL];
+        if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
+            return Err(self.locate(e, cells));
+        }
+        cells[PREVIOUS_CELL] = mover;
+        cells[TURN_CELL] = (mover + 1) % self.prog.players.len() as i64;
+        Ok(())
+    }
+
+    fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
+        let exec = Exec::new(&self.prog);
+        let cells = &state.cells;
+        let end = match self.ended(&exec, cells) {
+            Ok(Some(end)) => end,
+            Ok(None) => {
+                return Err(self.locate(
+                    GameError::new("gdl::internal", "the returns of an unfinished game were asked for (a bug in gdl)"),
+                    cells,
+                ));
+            }
+            Err(e) => return Err(self.locate(e, cells)),
+        };
+        let mut frame: Frame = SmallVec::from_elem(0, end.locals);
+        let mut eval = |e: &ir::Expr| exec.eval(e, cells, &mut frame).map_err(|err| self.locate(err.at(end.span.into()), cells));
+        let (who, payoff, wins) = match &end.outcome {
+            Outcome::Draw => return Ok(0.0),
+            Outcome::Winner { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, true),
+            Outcome::Loser { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, false),
+        };
+        if who < 0 || who as usize >= self.prog.players.len() {
+            return Err(self.locate(
+                GameError::new(
+                    "gdl::runtime::no_player",
+                    "the outcome names no player: nobody has moved yet, so `previous` is nobody",
+                )
+                .at(end.span.into()),
+                cells,
+            ));
+        }
+        let v = payoff.unwrap_or(1) as f64;
+        let is_named = who as usize == player;
+        Ok(if is_named == wins { v } else { -v })
+    }
+
+    fn move_text(&self, mv: &Move) -> String {
+        let mk = &self.prog.moves[mv.kind as usize];
+        let args: Vec<String> = mk
+            .args
+            .iter()
+            .zip(mv.args)
+            .map(|(a, v)| self.show_arg(&a.layout, v))
+            .collect();
+        if self.prog.moves.len() > 1 {
+            if args.is_empty() {
+                mk.name.clone()
+            } else {
+                format!("{}({})", mk.name, args.join(", "))
+            }
+        } else {
+            match args.len() {
+                0 => mk.name.clone(),
+                1 => args[0].clone(),
+                _ => format!("({})", args.join(", ")),
+            }
+        }
+    }
+
+    fn state_text(&self, state: &State) -> String {
+        self.cells_text(&state.cells)
+    }
+}

@@ -1,0 +1,246 @@
+//! Reading a position typed by a person (`--from "[0, 2, 3, 1]; MIN to move"`),
+//! in exactly the notation gdl prints positions in.
+
+use std::collections::BTreeSet;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use thiserror::Error;
+
+use super::{Interpreted, State};
+use crate::compile::{Value, store_value};
+use crate::ir::{Layout, PREVIOUS_CELL, TURN_CELL};
+
+/// A position that could not be read, pointing at the place in the text.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{message}")]
+#[diagnostic(code(gdl::position))]
+pub struct PositionError {
+    message: String,
+    #[source_code]
+    text: NamedSource<String>,
+    #[label("{label}")]
+    span: SourceSpan,
+    label: String,
+    #[help]
+    help: Option<String>,
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    pos: usize,
+}
+
+type R<T> = Result<T, (usize, usize, String)>;
+
+impl Reader<'_> {
+    fn skip_ws(&mut self) {
+        while self.text[self.pos..].starts_with(char::is_whitespace) {
+            self.pos += self.text[self.pos..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip_ws();
+        self.text[self.pos..].chars().next()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn word(&mut self) -> &str {
+        self.skip_ws();
+        let start = self.pos;
+        let rest = &self.text[start..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len());
+        self.pos += len;
+        &self.text[start..start + len]
+    }
+
+    /// A value: a number, `true`/`false`, a player, `[...]` or `{...}`.
+    fn value(&mut self, players: &[String]) -> R<Value> {
+        let start = {
+            self.skip_ws();
+            self.pos
+        };
+        if self.eat('[') {
+            let mut items = Vec::new();
+            if !self.eat(']') {
+                loop {
+                    items.push(self.value(players)?);
+                    if self.eat(']') {
+                        break;
+                    }
+                    if !self.eat(',') {
+                        return Err((self.pos, self.pos + 1, "expected `,` or `]`".into()));
+                    }
+                }
+            }
+            return Ok(Value::List(items));
+        }
+        if self.eat('{') {
+            let mut items = BTreeSet::new();
+            if !self.eat('}') {
+                loop {
+                    match self.value(players)? {
+                        Value::Int(n) => {
+                            items.insert(n);
+                        }
+                        _ => return Err((start, self.pos, "a set holds numbers".into())),
+                    }
+                    if self.eat('}') {
+                        break;
+                    }
+                    if !self.eat(',') {
+                        return Err((self.pos, self.pos + 1, "expected `,` or `}`".into()));
+                    }
+                }
+            }
+            return Ok(Value::Set(items));
+        }
+        let w = self.word().to_string();
+        let end = self.pos;
+        if w.is_empty() {
+            return Err((start, start + 1, "expected a value".into()));
+        }
+        if let Ok(n) = w.parse::<i64>() {
+            return Ok(Value::Int(n));
+        }
+        match w.as_str() {
+            "true" => return Ok(Value::Bool(true)),
+            "false" => return Ok(Value::Bool(false)),
+            _ => {}
+        }
+        if let Some(p) = players.iter().position(|p| *p == w) {
+            return Ok(Value::Player(p));
+        }
+        Err((start, end, format!("`{w}` is not a value")))
+    }
+}
+
+pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionError> {
+    let prog = game.program();
+    let example = game.position(&game.initial_state_cells());
+    let fail = |(start, end, message): (usize, usize, String)| {
+        let end = end.max(start).min(text.len());
+        let start = start.min(end);
+        PositionError {
+            label: "here".into(),
+            message,
+            text: NamedSource::new("--from", text.to_string()),
+            span: (start, end - start).into(),
+            help: Some(format!("write a position as gdl prints one, e.g. `{example}`")),
+        }
+    };
+    let (state_part, turn_part) = match text.rfind(';') {
+        Some(i) => (&text[..i], Some((i + 1, &text[i + 1..]))),
+        None => (text, None),
+    };
+    let players = &prog.players;
+    let mut cells = prog.initial.clone();
+    let turn = match turn_part {
+        None => 0,
+        Some((offset, t)) => {
+            let name = t.trim().trim_end_matches("to move").trim();
+            match players.iter().position(|p| p == name) {
+                Some(p) => p,
+                None => {
+                    let at = offset + t.find(name).unwrap_or(0);
+                    return Err(fail((
+                        at,
+                        at + name.len().max(1),
+                        format!("`{name}` is not a player; the players are {}", players.join(", ")),
+                    )));
+                }
+            }
+        }
+    };
+    cells[TURN_CELL] = turn as i64;
+    cells[PREVIOUS_CELL] = ((turn + players.len() - 1) % players.len()) as i64;
+
+    let mut r = Reader { text: state_part, pos: 0 };
+    let mut given: Vec<Option<Value>> = vec![None; prog.vars.len()];
+    let mut next_var = 0;
+    loop {
+        if r.peek().is_none() {
+            break;
+        }
+        let before = r.pos;
+        // `name: value` or just `value`, in declaration order.
+        let w = r.word().to_string();
+        let index = if !w.is_empty() && r.eat(':') {
+            match prog.vars.iter().position(|v| v.name == w) {
+                Some(i) => i,
+                None => {
+                    let names: Vec<&str> = prog.vars.iter().map(|v| v.name.as_str()).collect();
+                    return Err(fail((
+                        before,
+                        r.pos,
+                        format!("the state has no `{w}`; it has {}", names.join(", ")),
+                    )));
+                }
+            }
+        } else {
+            r.pos = before;
+            next_var
+        };
+        if index >= prog.vars.len() {
+            return Err(fail((before, state_part.len(), "more values than the state has".into())));
+        }
+        let start = {
+            r.skip_ws();
+            r.pos
+        };
+        let value = r.value(players).map_err(fail)?;
+        let var = &prog.vars[index];
+        let slot = &mut cells[var.offset..var.offset + var.layout.size()];
+        let ok = fits(&var.layout, &value);
+        if let Err(msg) = ok.and_then(|_| store_value(&var.layout, &value, slot)) {
+            return Err(fail((start, r.pos, format!("`{}`: {msg}", var.name))));
+        }
+        given[index] = Some(value);
+        next_var = index + 1;
+        if r.peek().is_some() && !r.eat(',') {
+            return Err(fail((r.pos, r.pos + 1, "expected `,` between values".into())));
+        }
+    }
+    if let Some(missing) = given.iter().position(Option::is_none) {
+        return Err(fail((
+            0,
+            state_part.len(),
+            format!("the position does not give `{}`", prog.vars[missing].name),
+        )));
+    }
+    Ok(State {
+        cells: cells.into_boxed_slice(),
+    })
+}
+
+/// Checks the kinds of a value against a layout, with a message a person can act on.
+fn fits(layout: &Layout, v: &Value) -> Result<(), String> {
+    match (layout, v) {
+        (Layout::Int, Value::Int(_)) | (Layout::Bool, Value::Bool(_)) | (Layout::Player, Value::Player(_)) => Ok(()),
+        (Layout::Set { .. }, Value::Set(_)) => Ok(()),
+        (Layout::List { elem, .. }, Value::List(items)) => items.iter().try_for_each(|i| fits(elem, i)),
+        (Layout::Int, _) => Err(format!("expected a number, found a {}", v.kind())),
+        (Layout::Bool, _) => Err(format!("expected true or false, found a {}", v.kind())),
+        (Layout::Player, _) => Err(format!("expected a player, found a {}", v.kind())),
+        (Layout::Set { .. }, _) => Err(format!("expected a set like {{1, 2}}, found a {}", v.kind())),
+        (Layout::List { .. }, _) => Err(format!("expected a list like [1, 2], found a {}", v.kind())),
+    }
+}
+
+impl Interpreted {
+    fn initial_state_cells(&self) -> State {
+        State {
+            cells: self.program().initial.clone().into_boxed_slice(),
+        }
+    }
+}

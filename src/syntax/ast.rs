@@ -1,0 +1,306 @@
+//! The typed syntax tree of a `.game` file. Every node keeps its byte span.
+
+use std::fmt;
+
+/// A byte range in the source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(s: Span) -> Self {
+        (s.start, s.end - s.start).into()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A whole file.
+#[derive(Clone, Debug, Default)]
+pub struct GameFile {
+    pub name: String,
+    pub name_span: Span,
+    pub players: Vec<Ident>,
+    pub players_span: Option<Span>,
+    pub params: Vec<Param>,
+    pub requires: Vec<Require>,
+    pub states: Vec<StateVar>,
+    pub fns: Vec<FnDecl>,
+    pub moves: Vec<MoveDecl>,
+    pub ends: Vec<EndDecl>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub default: Option<Expr>,
+    pub range: Option<Expr>,
+    /// The `///` comment lines right above the declaration.
+    pub doc: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Require {
+    pub cond: Expr,
+    pub message: Option<String>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct StateVar {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub init: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    pub name: Ident,
+    pub params: Vec<(Ident, TypeExpr)>,
+    pub ret: TypeExpr,
+    pub body: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveDecl {
+    pub name: Ident,
+    /// Each argument and the collection it is drawn from.
+    pub args: Vec<(Ident, Expr)>,
+    pub requires: Vec<Expr>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct EndDecl {
+    pub cond: EndCond,
+    pub outcomes: Vec<Outcome>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum EndCond {
+    NoMoves(Span),
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Winner(Expr),
+    Loser(Expr),
+    Draw(Span),
+    Payoff(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum TypeExpr {
+    Int(Span),
+    Bool(Span),
+    Player(Span),
+    List {
+        elem: Box<TypeExpr>,
+        capacity: Option<Expr>,
+        span: Span,
+    },
+    Set {
+        range: Expr,
+        span: Span,
+    },
+}
+
+impl TypeExpr {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Int(s) | TypeExpr::Bool(s) | TypeExpr::Player(s) => *s,
+            TypeExpr::List { span, .. } | TypeExpr::Set { span, .. } => *span,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Let {
+        name: Ident,
+        value: Expr,
+        span: Span,
+    },
+    Assign {
+        place: Expr,
+        op: Option<BinOp>,
+        value: Expr,
+        span: Span,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+        span: Span,
+    },
+    For {
+        var: Ident,
+        coll: Expr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// `target.method(args)`
+    Call {
+        target: Expr,
+        method: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Implies,
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Range,
+    RangeExcl,
+    Concat,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Implies => "implies",
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::In => "in",
+            BinOp::NotIn => "not in",
+            BinOp::Range => "..",
+            BinOp::RangeExcl => "..<",
+            BinOp::Concat => "++",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Name(String),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    Call(Ident, Vec<Expr>),
+    /// `sum(body for var in coll if filter)`
+    Generator {
+        func: Ident,
+        body: Box<Expr>,
+        var: Ident,
+        coll: Box<Expr>,
+        filter: Option<Box<Expr>>,
+    },
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    List(Vec<Expr>),
+    Repeat(Box<Expr>, Box<Expr>),
+    Set(Vec<Expr>),
+}
+
+/// S-expressions, for snapshots of the parser's output.
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn list(f: &mut fmt::Formatter<'_>, open: &str, items: &[Expr], close: &str) -> fmt::Result {
+            f.write_str(open)?;
+            for (i, e) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{e}")?;
+            }
+            f.write_str(close)
+        }
+        match &self.kind {
+            ExprKind::Int(n) => write!(f, "{n}"),
+            ExprKind::Bool(b) => write!(f, "{b}"),
+            ExprKind::Name(n) => f.write_str(n),
+            ExprKind::Unary(UnOp::Neg, e) => write!(f, "(- {e})"),
+            ExprKind::Unary(UnOp::Not, e) => write!(f, "(not {e})"),
+            ExprKind::Binary(op, a, b) => write!(f, "({} {a} {b})", op.symbol()),
+            ExprKind::Index(a, i) => write!(f, "(index {a} {i})"),
+            ExprKind::Call(name, args) => {
+                write!(f, "({}", name.name)?;
+                for a in args {
+                    write!(f, " {a}")?;
+                }
+                f.write_str(")")
+            }
+            ExprKind::Generator {
+                func,
+                body,
+                var,
+                coll,
+                filter,
+            } => {
+                write!(f, "({} {body} for {} in {coll}", func.name, var.name)?;
+                if let Some(c) = filter {
+                    write!(f, " if {c}")?;
+                }
+                f.write_str(")")
+            }
+            ExprKind::If(c, a, b) => write!(f, "(if {c} {a} {b})"),
+            ExprKind::List(items) => list(f, "[", items, "]"),
+            ExprKind::Repeat(e, n) => write!(f, "[{e}; {n}]"),
+            ExprKind::Set(items) => list(f, "{", items, "}"),
+        }
+    }
+}

@@ -1,0 +1,508 @@
+//! pest parse tree → AST. No stage after this one sees a pest `Pair`.
+
+use std::sync::LazyLock;
+
+use pest::Parser as _;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest_derive::Parser;
+
+use super::ast::*;
+use crate::compile::CompileError;
+
+#[derive(Parser)]
+#[grammar = "../grammar/gdl.pest"]
+struct GdlParser;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::op_implies, Assoc::Right))
+        .op(Op::infix(Rule::op_or, Assoc::Left))
+        .op(Op::infix(Rule::op_and, Assoc::Left))
+        .op(Op::prefix(Rule::op_not))
+        .op(Op::infix(Rule::op_eq, Assoc::Left)
+            | Op::infix(Rule::op_ne, Assoc::Left)
+            | Op::infix(Rule::op_lt, Assoc::Left)
+            | Op::infix(Rule::op_le, Assoc::Left)
+            | Op::infix(Rule::op_gt, Assoc::Left)
+            | Op::infix(Rule::op_ge, Assoc::Left)
+            | Op::infix(Rule::op_in, Assoc::Left)
+            | Op::infix(Rule::op_not_in, Assoc::Left))
+        .op(Op::infix(Rule::op_range, Assoc::Left) | Op::infix(Rule::op_range_excl, Assoc::Left))
+        .op(Op::infix(Rule::op_concat, Assoc::Left))
+        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left)
+            | Op::infix(Rule::op_div, Assoc::Left)
+            | Op::infix(Rule::op_rem, Assoc::Left))
+        .op(Op::prefix(Rule::op_neg))
+        .op(Op::postfix(Rule::index))
+});
+
+/// Parses a whole `.game` source text.
+pub fn parse(source: &str) -> Result<GameFile, CompileError> {
+    let mut pairs = GdlParser::parse(Rule::file, source).map_err(syntax_error)?;
+    let file = pairs.next().expect("the file rule always yields one pair");
+    let mut game = GameFile::default();
+    for item in file.into_inner() {
+        match item.as_rule() {
+            Rule::game_decl => {
+                let name = item.into_inner().next().expect("game name");
+                game.name_span = span(&name);
+                game.name = match name.as_rule() {
+                    Rule::string => unquote(name.as_str()),
+                    _ => name.as_str().to_string(),
+                };
+            }
+            Rule::players_decl => {
+                let s = span(&item);
+                if game.players_span.is_some() {
+                    return Err(CompileError::new(
+                        "gdl::syntax::players_twice",
+                        "the players are declared twice",
+                        s,
+                        "declared again here",
+                    )
+                    .with_help("list every player in one `players` line"));
+                }
+                game.players_span = Some(s);
+                game.players = item.into_inner().map(ident).collect();
+            }
+            Rule::param_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                let name = ident(it.next().unwrap());
+                let ty = type_expr(it.next().unwrap());
+                let mut default = None;
+                let mut range = None;
+                for part in it {
+                    let value = Some(expr(part.clone().into_inner().next().unwrap()));
+                    match part.as_rule() {
+                        Rule::param_default => default = value,
+                        _ => range = value,
+                    }
+                }
+                let doc = doc_comment(source, s.start);
+                game.params.push(Param {
+                    name,
+                    ty,
+                    default,
+                    range,
+                    doc,
+                    span: s,
+                });
+            }
+            Rule::require_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                let cond = expr(it.next().unwrap());
+                let message = it.next().map(|p| unquote(p.as_str()));
+                game.requires.push(Require {
+                    cond,
+                    message,
+                    span: s,
+                });
+            }
+            Rule::state_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                game.states.push(StateVar {
+                    name: ident(it.next().unwrap()),
+                    ty: type_expr(it.next().unwrap()),
+                    init: expr(it.next().unwrap()),
+                    span: s,
+                });
+            }
+            Rule::fn_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner().peekable();
+                let name = ident(it.next().unwrap());
+                let mut params = Vec::new();
+                while let Some(p) = it.next_if(|p| p.as_rule() == Rule::fn_param) {
+                    let mut pi = p.into_inner();
+                    params.push((ident(pi.next().unwrap()), type_expr(pi.next().unwrap())));
+                }
+                let ret = type_expr(it.next().unwrap());
+                let body = expr(it.next().unwrap());
+                game.fns.push(FnDecl {
+                    name,
+                    params,
+                    ret,
+                    body,
+                    span: s,
+                });
+            }
+            Rule::move_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                let name = ident(it.next().unwrap());
+                let mut args = Vec::new();
+                let mut requires = Vec::new();
+                let mut body = Vec::new();
+                for p in it {
+                    match p.as_rule() {
+                        Rule::move_arg => {
+                            let mut ai = p.into_inner();
+                            args.push((ident(ai.next().unwrap()), expr(ai.next().unwrap())));
+                        }
+                        Rule::requires_clause => requires.push(expr(p.into_inner().next().unwrap())),
+                        Rule::block => body = block(p),
+                        r => unreachable!("move part {r:?}"),
+                    }
+                }
+                game.moves.push(MoveDecl {
+                    name,
+                    args,
+                    requires,
+                    body,
+                    span: s,
+                });
+            }
+            Rule::end_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                let c = it.next().unwrap();
+                let cond = match c.as_rule() {
+                    Rule::no_moves => EndCond::NoMoves(span(&c)),
+                    _ => EndCond::Expr(expr(c)),
+                };
+                let outcomes = it.map(outcome).collect();
+                game.ends.push(EndDecl {
+                    cond,
+                    outcomes,
+                    span: s,
+                });
+            }
+            Rule::EOI => {}
+            r => unreachable!("item {r:?}"),
+        }
+    }
+    Ok(game)
+}
+
+fn outcome(p: Pair<Rule>) -> Outcome {
+    let s = span(&p);
+    match p.as_rule() {
+        Rule::winner_outcome => Outcome::Winner(expr(p.into_inner().next().unwrap())),
+        Rule::loser_outcome => Outcome::Loser(expr(p.into_inner().next().unwrap())),
+        Rule::payoff_outcome => Outcome::Payoff(expr(p.into_inner().next().unwrap())),
+        Rule::draw_outcome => Outcome::Draw(s),
+        r => unreachable!("outcome {r:?}"),
+    }
+}
+
+fn span(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn ident(p: Pair<Rule>) -> Ident {
+    Ident {
+        name: p.as_str().to_string(),
+        span: span(&p),
+    }
+}
+
+fn unquote(s: &str) -> String {
+    s.trim_matches('"').to_string()
+}
+
+/// The `///` lines directly above byte `start`, joined.
+fn doc_comment(source: &str, start: usize) -> String {
+    let before = &source[..start];
+    let mut lines: Vec<&str> = Vec::new();
+    for line in before.lines().rev().skip(usize::from(!before.ends_with('\n'))) {
+        match line.trim().strip_prefix("///") {
+            Some(doc) => lines.push(doc.trim()),
+            None => break,
+        }
+    }
+    lines.reverse();
+    lines.join(" ")
+}
+
+fn type_expr(p: Pair<Rule>) -> TypeExpr {
+    let inner = p.into_inner().next().expect("a type");
+    let s = span(&inner);
+    match inner.as_rule() {
+        Rule::int_type => TypeExpr::Int(s),
+        Rule::bool_type => TypeExpr::Bool(s),
+        Rule::player_type => TypeExpr::Player(s),
+        Rule::list_type => {
+            let mut it = inner.into_inner();
+            let elem = Box::new(type_expr(it.next().unwrap()));
+            let capacity = it.next().map(expr);
+            TypeExpr::List {
+                elem,
+                capacity,
+                span: s,
+            }
+        }
+        Rule::set_type => TypeExpr::Set {
+            range: expr(inner.into_inner().next().unwrap()),
+            span: s,
+        },
+        r => unreachable!("type {r:?}"),
+    }
+}
+
+fn block(p: Pair<Rule>) -> Vec<Stmt> {
+    p.into_inner().map(stmt).collect()
+}
+
+fn stmt(p: Pair<Rule>) -> Stmt {
+    let s = span(&p);
+    let rule = p.as_rule();
+    let mut it = p.into_inner();
+    match rule {
+        Rule::let_stmt => Stmt::Let {
+            name: ident(it.next().unwrap()),
+            value: expr(it.next().unwrap()),
+            span: s,
+        },
+        Rule::assign_stmt => {
+            let place_expr = place(it.next().unwrap());
+            let op = match it.next().unwrap().as_str() {
+                "+=" => Some(BinOp::Add),
+                "-=" => Some(BinOp::Sub),
+                "*=" => Some(BinOp::Mul),
+                "/=" => Some(BinOp::Div),
+                "%=" => Some(BinOp::Rem),
+                _ => None,
+            };
+            Stmt::Assign {
+                place: place_expr,
+                op,
+                value: expr(it.next().unwrap()),
+                span: s,
+            }
+        }
+        Rule::if_stmt => {
+            let cond = expr(it.next().unwrap());
+            let then = block(it.next().unwrap());
+            let otherwise = match it.next() {
+                None => Vec::new(),
+                Some(e) if e.as_rule() == Rule::if_stmt => vec![stmt(e)],
+                Some(e) => block(e),
+            };
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+                span: s,
+            }
+        }
+        Rule::for_stmt => Stmt::For {
+            var: ident(it.next().unwrap()),
+            coll: expr(it.next().unwrap()),
+            body: block(it.next().unwrap()),
+            span: s,
+        },
+        Rule::call_stmt => Stmt::Call {
+            target: place(it.next().unwrap()),
+            method: ident(it.next().unwrap()),
+            args: it.map(expr).collect(),
+            span: s,
+        },
+        r => unreachable!("statement {r:?}"),
+    }
+}
+
+/// `a[i][j]` as an expression tree of indexes.
+fn place(p: Pair<Rule>) -> Expr {
+    let mut it = p.into_inner();
+    let first = ident(it.next().unwrap());
+    let mut e = Expr {
+        span: first.span,
+        kind: ExprKind::Name(first.name),
+    };
+    for index in it {
+        let i = expr(index);
+        let s = e.span.to(i.span).to(Span::new(i.span.end, i.span.end + 1));
+        e = Expr {
+            kind: ExprKind::Index(Box::new(e), Box::new(i)),
+            span: s,
+        };
+    }
+    e
+}
+
+fn expr(p: Pair<Rule>) -> Expr {
+    pratt(p.into_inner())
+}
+
+fn pratt(pairs: Pairs<Rule>) -> Expr {
+    PRATT
+        .map_primary(primary)
+        .map_prefix(|op, e| {
+            let s = span(&op).to(e.span);
+            let op = if op.as_rule() == Rule::op_neg {
+                UnOp::Neg
+            } else {
+                UnOp::Not
+            };
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(e)),
+                span: s,
+            }
+        })
+        .map_postfix(|e, op| {
+            let s = e.span.to(span(&op));
+            let i = expr(op.into_inner().next().unwrap());
+            Expr {
+                kind: ExprKind::Index(Box::new(e), Box::new(i)),
+                span: s,
+            }
+        })
+        .map_infix(|a, op, b| {
+            let op = match op.as_rule() {
+                Rule::op_implies => BinOp::Implies,
+                Rule::op_or => BinOp::Or,
+                Rule::op_and => BinOp::And,
+                Rule::op_eq => BinOp::Eq,
+                Rule::op_ne => BinOp::Ne,
+                Rule::op_lt => BinOp::Lt,
+                Rule::op_le => BinOp::Le,
+                Rule::op_gt => BinOp::Gt,
+                Rule::op_ge => BinOp::Ge,
+                Rule::op_in => BinOp::In,
+                Rule::op_not_in => BinOp::NotIn,
+                Rule::op_range => BinOp::Range,
+                Rule::op_range_excl => BinOp::RangeExcl,
+                Rule::op_concat => BinOp::Concat,
+                Rule::op_add => BinOp::Add,
+                Rule::op_sub => BinOp::Sub,
+                Rule::op_mul => BinOp::Mul,
+                Rule::op_div => BinOp::Div,
+                Rule::op_rem => BinOp::Rem,
+                r => unreachable!("operator {r:?}"),
+            };
+            let s = a.span.to(b.span);
+            Expr {
+                kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                span: s,
+            }
+        })
+        .parse(pairs)
+}
+
+fn primary(p: Pair<Rule>) -> Expr {
+    let s = span(&p);
+    let kind = match p.as_rule() {
+        Rule::expr => return expr(p),
+        Rule::int => match p.as_str().parse::<i64>() {
+            Ok(n) => ExprKind::Int(n),
+            // Too large for a number: the compiler reports it (`Name` of digits).
+            Err(_) => ExprKind::Name(p.as_str().to_string()),
+        },
+        Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+        Rule::ident => ExprKind::Name(p.as_str().to_string()),
+        Rule::if_expr => {
+            let mut it = p.into_inner();
+            let c = expr(it.next().unwrap());
+            let a = expr(it.next().unwrap());
+            let b = expr(it.next().unwrap());
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        Rule::call => {
+            let mut it = p.into_inner();
+            let name = ident(it.next().unwrap());
+            match it.peek().map(|p| p.as_rule()) {
+                Some(Rule::generator) => {
+                    let mut g = it.next().unwrap().into_inner();
+                    let body = Box::new(expr(g.next().unwrap()));
+                    let var = ident(g.next().unwrap());
+                    let coll = Box::new(expr(g.next().unwrap()));
+                    let filter = g.next().map(|f| Box::new(expr(f)));
+                    ExprKind::Generator {
+                        func: name,
+                        body,
+                        var,
+                        coll,
+                        filter,
+                    }
+                }
+                _ => ExprKind::Call(name, it.map(expr).collect()),
+            }
+        }
+        Rule::list_repeat => {
+            let mut it = p.into_inner();
+            let e = expr(it.next().unwrap());
+            let n = expr(it.next().unwrap());
+            ExprKind::Repeat(Box::new(e), Box::new(n))
+        }
+        Rule::list_lit => ExprKind::List(p.into_inner().map(expr).collect()),
+        Rule::set_lit => ExprKind::Set(p.into_inner().map(expr).collect()),
+        r => unreachable!("primary {r:?}"),
+    };
+    Expr { kind, span: s }
+}
+
+/// Turns pest's error into our diagnostic, with the expected tokens in words.
+fn syntax_error(e: pest::error::Error<Rule>) -> CompileError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((a, b)) => (a, b),
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut words: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
+            words.sort_unstable();
+            words.dedup();
+            words
+        }
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = if expected.is_empty() {
+        "syntax error".to_string()
+    } else {
+        format!("syntax error: expected {}", join_or(&expected))
+    };
+    CompileError::new("gdl::syntax::error", message, Span::new(start, end), "here")
+}
+
+fn join_or(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// What a rule is called in an error message; `None` for rules too small to name.
+fn rule_name(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::EOI => "end of file",
+        Rule::game_decl => "`game NAME`",
+        Rule::players_decl => "`players`",
+        Rule::param_decl => "`param`",
+        Rule::require_decl => "`require`",
+        Rule::state_decl => "`state`",
+        Rule::fn_decl => "`fn`",
+        Rule::move_decl => "`move`",
+        Rule::end_decl => "`end when`",
+        Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
+        Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => {
+            "an expression"
+        }
+        Rule::ident => "a name",
+        Rule::string => "a \"string\"",
+        Rule::block => "`{`",
+        Rule::stmt | Rule::let_stmt | Rule::if_stmt | Rule::for_stmt | Rule::assign_stmt | Rule::call_stmt => {
+            "a statement"
+        }
+        Rule::assign_op => "`=`",
+        Rule::outcome | Rule::winner_outcome | Rule::loser_outcome | Rule::draw_outcome | Rule::payoff_outcome => {
+            "an outcome (winner, loser, draw, payoff)"
+        }
+        Rule::requires_clause => "`requires`",
+        Rule::param_default => "`=`",
+        Rule::param_range => "`in`",
+        Rule::move_arg => "a move argument (`x in ...`)",
+        Rule::no_moves => "`no moves`",
+        Rule::generator => "`for`",
+        Rule::infix | Rule::op_add | Rule::op_and | Rule::op_or | Rule::op_eq => "an operator",
+        Rule::index => "`[`",
+        _ => return None,
+    })
+}
