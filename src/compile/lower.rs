@@ -846,6 +846,10 @@ impl Compiler<'_> {
             .chain(self.players.keys().map(String::as_str))
             .chain(["current", "previous"])
             .collect();
+        if self.file.states.iter().any(|s| s.name.name == name) || self.file.params.iter().any(|p| p.name.name == name) {
+            // Declared, but its declaration failed and was reported already.
+            return Typed::Error;
+        }
         let mut err = CompileError::new(
             "gdl::compile::unknown_name",
             format!("unknown name `{name}`"),
@@ -854,8 +858,6 @@ impl Compiler<'_> {
         );
         if let Some(best) = closest(name, known.iter().copied()) {
             err = err.with_help(format!("did you mean `{best}`?"));
-        } else if self.file.states.iter().any(|s| s.name.name == name) || self.file.params.iter().any(|p| p.name.name == name) {
-            err = err.with_help("it is declared, but its declaration has an error");
         }
         self.error(err);
         Typed::Error

@@ -237,7 +237,11 @@ impl<'a> Compiler<'a> {
                 );
                 false
             }
-            None if lower::BUILTINS.contains(&name.name.as_str()) => {
+            // Variables may not hide `current` and `previous`; functions may not hide the built-in functions.
+            None if ["current", "previous"].contains(&name.name.as_str())
+                || (self.file.fns.iter().any(|f| f.name.span == name.span)
+                    && lower::BUILTINS.contains(&name.name.as_str())) =>
+            {
                 self.error(CompileError::new(
                     "gdl::compile::reserved",
                     format!("`{}` is a built-in name", name.name),
@@ -313,7 +317,7 @@ impl<'a> Compiler<'a> {
                             self.error(CompileError::new(
                                 "gdl::compile::bad_param",
                                 format!("--{} {}: {msg}", p.name.name, text),
-                                p.span,
+                                p.name.span.to(p.ty.span()),
                                 format!("`{}` is declared here as {}", p.name.name, ty),
                             ));
                             continue;
@@ -326,7 +330,7 @@ impl<'a> Compiler<'a> {
                         CompileError::new(
                             "gdl::compile::missing_param",
                             format!("the parameter `{}` has no default and was not given", p.name.name),
-                            p.span,
+                            p.name.span.to(p.ty.span()),
                             "declared here",
                         )
                         .with_help(format!("give it on the command line: --{} VALUE", p.name.name)),

@@ -78,7 +78,8 @@ impl Interpreted {
             .map(|v| {
                 let value = load_value(&v.layout, &cells[v.offset..v.offset + v.layout.size()]);
                 let shown = ShowValue(&value, &self.prog.players).to_string();
-                if self.prog.vars.len() == 1 {
+                // A lone list or set is the whole board: `[7, 5, 3, 1]`, as the seeds write it.
+                if self.prog.vars.len() == 1 && !v.layout.is_scalar() {
                     shown
                 } else {
                     format!("{}: {shown}", v.name)

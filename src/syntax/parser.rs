@@ -81,6 +81,14 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                         _ => range = value,
                     }
                 }
+                // `= 4 in 1..16` parses as the test `4 in (1..16)`: split it
+                // into the default and the range, which is what it means here.
+                if let (Some(d), None) = (&default, &range) {
+                    if let ExprKind::Binary(BinOp::In, value, r) = &d.kind {
+                        range = Some((**r).clone());
+                        default = Some((**value).clone());
+                    }
+                }
                 let doc = doc_comment(source, s.start);
                 game.params.push(Param {
                     name,
