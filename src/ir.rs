@@ -52,9 +52,15 @@ pub enum Layout {
     Bool,
     Player,
     /// A bitset of the numbers `lo..=hi`, 64 to a cell.
-    Set { lo: i64, hi: i64 },
+    Set {
+        lo: i64,
+        hi: i64,
+    },
     /// A length cell, then room for `cap` elements.
-    List { elem: Box<Layout>, cap: usize },
+    List {
+        elem: Box<Layout>,
+        cap: usize,
+    },
 }
 
 impl Layout {
@@ -190,12 +196,23 @@ pub enum Expr {
 #[derive(Clone, Debug)]
 pub enum Coll {
     /// `lo..=hi`
-    Range { lo: Expr, hi: Expr },
+    Range {
+        lo: Expr,
+        hi: Expr,
+    },
     /// The values of a list of scalars.
-    List { place: Place },
+    List {
+        place: Place,
+    },
     /// The indexes `0..len` of a list (iterating a list of lists binds the index).
-    Indices { place: Place },
-    Set { place: Place, lo: i64, hi: i64 },
+    Indices {
+        place: Place,
+    },
+    Set {
+        place: Place,
+        lo: i64,
+        hi: i64,
+    },
     /// A literal list of values.
     Literal(Vec<Expr>),
 }
@@ -258,5 +275,9 @@ pub enum Stmt {
         span: Span,
     },
     /// Empties a list (sets its length to 0) or a set (clears its words).
-    Clear { place: Place, words: usize, is_set: bool },
+    Clear {
+        place: Place,
+        words: usize,
+        is_set: bool,
+    },
 }

@@ -17,9 +17,14 @@
 //! assert_eq!(solution.value, 1.0); // misère Nim [1, 2]: the first player wins
 //! ```
 
+// Errors are rare and cold here; boxing them to shrink `Result` buys nothing.
+#![allow(clippy::result_large_err)]
+
+pub mod cli;
 pub mod compile;
 pub mod game;
 pub mod ir;
+pub mod report;
 pub mod runtime;
 pub mod solve;
 pub mod syntax;

@@ -169,7 +169,9 @@ impl ConstEnv<'_> {
                     self.eval(b)
                 }
             }
-            ExprKind::List(items) => Ok(Value::List(items.iter().map(|x| self.eval(x)).collect::<Result<_, _>>()?)),
+            ExprKind::List(items) => Ok(Value::List(
+                items.iter().map(|x| self.eval(x)).collect::<Result<_, _>>()?,
+            )),
             ExprKind::Repeat(x, n) => {
                 let v = self.eval(x)?;
                 let count = int(self.eval(n)?, n.span)?;
@@ -297,7 +299,11 @@ impl ConstEnv<'_> {
                 let x = self.eval(a)?;
                 let c = self.eval(b)?;
                 let items = c.elements().ok_or_else(|| {
-                    err(b.span, "gdl::compile::type_mismatch", format!("`in` needs a collection, found a {}", c.kind()))
+                    err(
+                        b.span,
+                        "gdl::compile::type_mismatch",
+                        format!("`in` needs a collection, found a {}", c.kind()),
+                    )
                 })?;
                 Ok(Value::Bool(items.contains(&x) == (op == In)))
             }
@@ -347,7 +353,11 @@ impl ConstEnv<'_> {
         };
         let ints = |v: &Value, s: Span| -> Result<Vec<i64>, CompileError> {
             let items = v.elements().ok_or_else(|| {
-                err(s, "gdl::compile::type_mismatch", format!("`{name}` needs a collection, found a {}", v.kind()))
+                err(
+                    s,
+                    "gdl::compile::type_mismatch",
+                    format!("`{name}` needs a collection, found a {}", v.kind()),
+                )
             })?;
             items.into_iter().map(|x| int(x, s)).collect()
         };
@@ -355,7 +365,11 @@ impl ConstEnv<'_> {
             "len" | "count" => {
                 arity(1)?;
                 let items = vals[0].elements().ok_or_else(|| {
-                    err(args[0].span, "gdl::compile::type_mismatch", format!("`{name}` needs a collection"))
+                    err(
+                        args[0].span,
+                        "gdl::compile::type_mismatch",
+                        format!("`{name}` needs a collection"),
+                    )
                 })?;
                 let n = if name == "count" {
                     items.iter().filter(|v| **v != Value::Bool(false)).count()
@@ -376,9 +390,16 @@ impl ConstEnv<'_> {
                 let xs = if vals.len() == 1 {
                     ints(&vals[0], args[0].span)?
                 } else {
-                    vals.iter().zip(args).map(|(v, a)| int(v.clone(), a.span)).collect::<Result<_, _>>()?
+                    vals.iter()
+                        .zip(args)
+                        .map(|(v, a)| int(v.clone(), a.span))
+                        .collect::<Result<_, _>>()?
                 };
-                let m = if name == "min" { xs.iter().min() } else { xs.iter().max() };
+                let m = if name == "min" {
+                    xs.iter().min()
+                } else {
+                    xs.iter().max()
+                };
                 m.map(|&n| Value::Int(n))
                     .ok_or_else(|| err(span, "gdl::compile::empty", format!("`{name}` of nothing")))
             }
@@ -403,7 +424,11 @@ impl ConstEnv<'_> {
                 };
                 arity(f.params.len())?;
                 if self.depth > 64 {
-                    return Err(err(span, "gdl::compile::recursion", format!("`{name}` calls itself too deeply")));
+                    return Err(err(
+                        span,
+                        "gdl::compile::recursion",
+                        format!("`{name}` calls itself too deeply"),
+                    ));
                 }
                 let saved = std::mem::take(&mut self.locals);
                 self.locals = f.params.iter().map(|(p, _)| p.name.clone()).zip(vals).collect();
@@ -422,7 +447,10 @@ impl ConstEnv<'_> {
 pub fn parse_flag_value(text: &str, example: &Value, players: &[String]) -> Result<Value, String> {
     let t = text.trim();
     match example {
-        Value::Int(_) => t.parse::<i64>().map(Value::Int).map_err(|_| format!("`{t}` is not a whole number")),
+        Value::Int(_) => t
+            .parse::<i64>()
+            .map(Value::Int)
+            .map_err(|_| format!("`{t}` is not a whole number")),
         Value::Bool(_) => match t {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
@@ -434,7 +462,11 @@ pub fn parse_flag_value(text: &str, example: &Value, players: &[String]) -> Resu
             .map(Value::Player)
             .ok_or_else(|| format!("`{t}` is not a player ({})", players.join(", "))),
         Value::List(items) => {
-            let inner = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(t).trim();
+            let inner = t
+                .strip_prefix('[')
+                .and_then(|s| s.strip_suffix(']'))
+                .unwrap_or(t)
+                .trim();
             if inner.is_empty() {
                 return Ok(Value::List(Vec::new()));
             }
@@ -449,13 +481,21 @@ pub fn parse_flag_value(text: &str, example: &Value, players: &[String]) -> Resu
                 .map(Value::List)
         }
         Value::Set(_) => {
-            let inner = t.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or(t).trim();
+            let inner = t
+                .strip_prefix('{')
+                .and_then(|s| s.strip_suffix('}'))
+                .unwrap_or(t)
+                .trim();
             if inner.is_empty() {
                 return Ok(Value::Set(BTreeSet::new()));
             }
             inner
                 .split(',')
-                .map(|p| p.trim().parse::<i64>().map_err(|_| format!("`{}` is not a whole number", p.trim())))
+                .map(|p| {
+                    p.trim()
+                        .parse::<i64>()
+                        .map_err(|_| format!("`{}` is not a whole number", p.trim()))
+                })
                 .collect::<Result<BTreeSet<_>, _>>()
                 .map(Value::Set)
         }

@@ -437,7 +437,9 @@ impl Compiler<'_> {
                     let l = c.alloc_local();
                     let binding = match elem {
                         Elem::Scalar(t) => Binding::Local(l, t),
-                        Elem::Alias(list, layout) => Binding::Alias(c.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout),
+                        Elem::Alias(list, layout) => {
+                            Binding::Alias(c.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout)
+                        }
                     };
                     c.scopes.push((var.name.clone(), binding));
                     let body = c.stmts(body);
@@ -469,7 +471,10 @@ impl Compiler<'_> {
                     span,
                 });
             }
-            if ["current", "previous"].contains(&name.as_str()) || self.params.contains_key(name) || self.players.contains_key(name) {
+            if ["current", "previous"].contains(&name.as_str())
+                || self.params.contains_key(name)
+                || self.players.contains_key(name)
+            {
                 self.error(
                     CompileError::new(
                         "gdl::compile::not_assignable",
@@ -511,7 +516,11 @@ impl Compiler<'_> {
             }
             Typed::Error => None,
             Typed::Place(_, layout) => {
-                let what = if matches!(layout, Layout::Set { .. }) { "set" } else { "list" };
+                let what = if matches!(layout, Layout::Set { .. }) {
+                    "set"
+                } else {
+                    "list"
+                };
                 self.error(
                     CompileError::new(
                         "gdl::compile::not_assignable",
@@ -846,7 +855,8 @@ impl Compiler<'_> {
             .chain(self.players.keys().map(String::as_str))
             .chain(["current", "previous"])
             .collect();
-        if self.file.states.iter().any(|s| s.name.name == name) || self.file.params.iter().any(|p| p.name.name == name) {
+        if self.file.states.iter().any(|s| s.name.name == name) || self.file.params.iter().any(|p| p.name.name == name)
+        {
             // Declared, but its declaration failed and was reported already.
             return Typed::Error;
         }
@@ -894,7 +904,10 @@ impl Compiler<'_> {
             },
             Typed::Error => Typed::Error,
             Typed::Place(_, l) => {
-                self.error(mismatch(list.span, "a list", &ty_of_layout(&l)).with_help("sets have no order; test membership with `x in set`"));
+                self.error(
+                    mismatch(list.span, "a list", &ty_of_layout(&l))
+                        .with_help("sets have no order; test membership with `x in set`"),
+                );
                 Typed::Error
             }
             Typed::Scalar(_, t) => {
@@ -932,10 +945,7 @@ impl Compiler<'_> {
                     }
                 }
                 let test = ir::Expr::Contains(Box::new(coll), Box::new(x));
-                Typed::Scalar(
-                    if op == In { test } else { ir::Expr::Not(Box::new(test)) },
-                    Ty::Bool,
-                )
+                Typed::Scalar(if op == In { test } else { ir::Expr::Not(Box::new(test)) }, Ty::Bool)
             }
             And | Or | Implies => {
                 let x = self.scalar_of(a, &Ty::Bool);
@@ -1022,7 +1032,11 @@ impl Compiler<'_> {
                 let ty = match elem {
                     Elem::Scalar(t) => t,
                     Elem::Alias(..) => {
-                        self.error(mismatch(args[0].span, "a collection of single values", &Ty::List(Box::new(Ty::List(Box::new(Ty::Int))))));
+                        self.error(mismatch(
+                            args[0].span,
+                            "a collection of single values",
+                            &Ty::List(Box::new(Ty::List(Box::new(Ty::Int)))),
+                        ));
                         Ty::Error
                     }
                 };
@@ -1032,7 +1046,11 @@ impl Compiler<'_> {
                     _ => Ty::Int,
                 };
                 if !ty.matches(&want) {
-                    self.error(mismatch(args[0].span, &format!("a collection of {want}s"), &Ty::List(Box::new(ty))));
+                    self.error(mismatch(
+                        args[0].span,
+                        &format!("a collection of {want}s"),
+                        &Ty::List(Box::new(ty)),
+                    ));
                 }
                 self.next_local -= 1;
                 Typed::Scalar(
@@ -1040,11 +1058,19 @@ impl Compiler<'_> {
                         op,
                         var,
                         coll: Box::new(coll),
-                        body: Box::new(if op == AggOp::Count { ir::Expr::Const(1) } else { ir::Expr::Local(var) }),
+                        body: Box::new(if op == AggOp::Count {
+                            ir::Expr::Const(1)
+                        } else {
+                            ir::Expr::Local(var)
+                        }),
                         filter: None,
                         span,
                     },
-                    if matches!(op, AggOp::Any | AggOp::All) { Ty::Bool } else { Ty::Int },
+                    if matches!(op, AggOp::Any | AggOp::All) {
+                        Ty::Bool
+                    } else {
+                        Ty::Int
+                    },
                 )
             }
             "min" | "max" if args.len() >= 2 => {
@@ -1067,7 +1093,10 @@ impl Compiler<'_> {
                 }
                 let x = self.scalar_of(&args[0], &Ty::Int);
                 let neg = ir::Expr::Cmp(CmpOp::Lt, Box::new(x.clone()), Box::new(ir::Expr::Const(0)));
-                Typed::Scalar(ir::Expr::If(Box::new(neg), Box::new(ir::Expr::Neg(Box::new(x.clone()))), Box::new(x)), Ty::Int)
+                Typed::Scalar(
+                    ir::Expr::If(Box::new(neg), Box::new(ir::Expr::Neg(Box::new(x.clone()))), Box::new(x)),
+                    Ty::Int,
+                )
             }
             "next" => {
                 if !one(self) {
@@ -1092,7 +1121,11 @@ impl Compiler<'_> {
                     self.error(arity_error(n, sig.params.len(), args.len(), span));
                     return Typed::Error;
                 }
-                let args = args.iter().zip(&sig.params).map(|(a, t)| self.scalar_of(a, t)).collect();
+                let args = args
+                    .iter()
+                    .zip(&sig.params)
+                    .map(|(a, t)| self.scalar_of(a, t))
+                    .collect();
                 Typed::Scalar(
                     ir::Expr::Call {
                         func: sig.index,
@@ -1135,7 +1168,9 @@ impl Compiler<'_> {
             let l = this.alloc_local();
             let binding = match elem {
                 Elem::Scalar(t) => Binding::Local(l, t),
-                Elem::Alias(list, layout) => Binding::Alias(this.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout),
+                Elem::Alias(list, layout) => {
+                    Binding::Alias(this.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout)
+                }
             };
             this.scopes.push((var.name.clone(), binding));
             let filter = filter.map(|f| Box::new(this.scalar_of(f, &Ty::Bool)));
@@ -1159,7 +1194,11 @@ impl Compiler<'_> {
                     filter,
                     span,
                 },
-                if matches!(op, AggOp::Any | AggOp::All) { Ty::Bool } else { Ty::Int },
+                if matches!(op, AggOp::Any | AggOp::All) {
+                    Ty::Bool
+                } else {
+                    Ty::Int
+                },
             )
         })
     }

@@ -374,7 +374,10 @@ impl<'a> Compiler<'a> {
                                     "--{} {shown_value} is out of range: `{}` must be in {lo}..{hi}",
                                     p.name.name, p.name.name
                                 ),
-                                _ => format!("the default of `{}` ({bad}) is outside its range {lo}..{hi}", p.name.name),
+                                _ => format!(
+                                    "the default of `{}` ({bad}) is outside its range {lo}..{hi}",
+                                    p.name.name
+                                ),
                             };
                             self.error(CompileError::new(
                                 "gdl::compile::param_range",
@@ -387,7 +390,10 @@ impl<'a> Compiler<'a> {
                     }
                     Ok(other) => self.error(CompileError::new(
                         "gdl::compile::type_mismatch",
-                        format!("a parameter's range must be a range like 1..9, found a {}", other.kind()),
+                        format!(
+                            "a parameter's range must be a range like 1..9, found a {}",
+                            other.kind()
+                        ),
                         range.span,
                         "not a range",
                     )),
@@ -450,7 +456,11 @@ impl<'a> Compiler<'a> {
             if !lower::value_has_type(&value, &ty) {
                 self.error(CompileError::new(
                     "gdl::compile::type_mismatch",
-                    format!("the initial value of `{}` is a {}, but its type is {ty}", s.name.name, value.kind()),
+                    format!(
+                        "the initial value of `{}` is a {}, but its type is {ty}",
+                        s.name.name,
+                        value.kind()
+                    ),
                     s.init.span,
                     format!("expected {ty}"),
                 ));
@@ -593,7 +603,10 @@ pub(crate) fn store_value(layout: &Layout, value: &Value, cells: &mut [i64]) -> 
         }
         (Layout::List { elem, cap }, Value::List(items)) => {
             if items.len() > *cap {
-                return Err(format!("{} elements do not fit in a list of at most {cap}", items.len()));
+                return Err(format!(
+                    "{} elements do not fit in a list of at most {cap}",
+                    items.len()
+                ));
             }
             cells[..layout.size()].fill(0);
             cells[0] = items.len() as i64;

@@ -53,7 +53,8 @@ impl<'p> Exec<'p> {
             Expr::Load(p) => cells[self.offset(p, cells, locals)?],
             Expr::Neg(a) => {
                 let x = self.eval(a, cells, locals)?;
-                x.checked_neg().ok_or_else(|| GameError::new("gdl::runtime::overflow", "arithmetic overflow"))?
+                x.checked_neg()
+                    .ok_or_else(|| GameError::new("gdl::runtime::overflow", "arithmetic overflow"))?
             }
             Expr::Not(a) => i64::from(self.eval(a, cells, locals)? == 0),
             Expr::Arith(op, a, b, span) => {
@@ -136,7 +137,10 @@ impl<'p> Exec<'p> {
                 if depth >= MAX_CALL_DEPTH {
                     return Err(fault(
                         "gdl::runtime::recursion",
-                        format!("`{}` called itself {MAX_CALL_DEPTH} times deep: it does not stop", f.name),
+                        format!(
+                            "`{}` called itself {MAX_CALL_DEPTH} times deep: it does not stop",
+                            f.name
+                        ),
                         *span,
                     )
                     .with_help("a function that calls itself needs a case that does not"));
@@ -189,7 +193,10 @@ impl<'p> Exec<'p> {
             Coll::Set { place, lo, hi } => {
                 let o = self.offset(place, cells, locals)?;
                 let words = crate::ir::set_words(*lo, *hi);
-                cells[o..o + words].iter().map(|w| i64::from(w.count_ones() as u8)).sum()
+                cells[o..o + words]
+                    .iter()
+                    .map(|w| i64::from(w.count_ones() as u8))
+                    .sum()
             }
             Coll::Literal(items) => items.len() as i64,
         })

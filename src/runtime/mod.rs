@@ -172,7 +172,12 @@ impl Interpreted {
 
     fn show_arg(&self, layout: &ir::Layout, v: i64) -> String {
         match layout {
-            ir::Layout::Player => self.prog.players.get(v as usize).cloned().unwrap_or_else(|| v.to_string()),
+            ir::Layout::Player => self
+                .prog
+                .players
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_else(|| v.to_string()),
             ir::Layout::Bool => (v != 0).to_string(),
             _ => v.to_string(),
         }
@@ -222,7 +227,11 @@ impl Game for Interpreted {
         }
         if out.is_empty() && matches!(self.turn(state)?, Turn::Player(_)) {
             let who = self.player_name(state.cells[TURN_CELL] as usize).to_string();
-            let span = self.prog.moves.first().map_or(crate::syntax::ast::Span::default(), |m| m.span);
+            let span = self
+                .prog
+                .moves
+                .first()
+                .map_or(crate::syntax::ast::Span::default(), |m| m.span);
             return Err(self
                 .locate(
                     GameError::new(
@@ -259,14 +268,20 @@ impl Game for Interpreted {
             Ok(Some(end)) => end,
             Ok(None) => {
                 return Err(self.locate(
-                    GameError::new("gdl::internal", "the returns of an unfinished game were asked for (a bug in gdl)"),
+                    GameError::new(
+                        "gdl::internal",
+                        "the returns of an unfinished game were asked for (a bug in gdl)",
+                    ),
                     cells,
                 ));
             }
             Err(e) => return Err(self.locate(e, cells)),
         };
         let mut frame: Frame = SmallVec::from_elem(0, end.locals);
-        let mut eval = |e: &ir::Expr| exec.eval(e, cells, &mut frame).map_err(|err| self.locate(err.at(end.span.into()), cells));
+        let mut eval = |e: &ir::Expr| {
+            exec.eval(e, cells, &mut frame)
+                .map_err(|err| self.locate(err.at(end.span.into()), cells))
+        };
         let (who, payoff, wins) = match &end.outcome {
             Outcome::Draw => return Ok(0.0),
             Outcome::Winner { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, true),

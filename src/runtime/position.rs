@@ -165,7 +165,10 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
     cells[TURN_CELL] = turn as i64;
     cells[PREVIOUS_CELL] = ((turn + players.len() - 1) % players.len()) as i64;
 
-    let mut r = Reader { text: state_part, pos: 0 };
+    let mut r = Reader {
+        text: state_part,
+        pos: 0,
+    };
     let mut given: Vec<Option<Value>> = vec![None; prog.vars.len()];
     let mut next_var = 0;
     loop {
@@ -192,7 +195,11 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
             next_var
         };
         if index >= prog.vars.len() {
-            return Err(fail((before, state_part.len(), "more values than the state has".into())));
+            return Err(fail((
+                before,
+                state_part.len(),
+                "more values than the state has".into(),
+            )));
         }
         let start = {
             r.skip_ws();

@@ -1,1 +1,27 @@
-//! Algorithms, generic over `Game`.
+//! Algorithms, generic over [`Game`](crate::game::Game).
+//!
+//! [`solve`] finds the value of a position for a two-player, turn-taking,
+//! zero-sum game (player 0 maximizes its utility, player 1 minimizes it),
+//! every optimal move and the principal line; [`explain`] gives every legal
+//! move its exact value. Both run minimax or alpha-beta, with or without a
+//! memo table, as [`SolveOptions`] says.
+//!
+//! One file per algorithm: `minimax`, `alphabeta`, `memo` (the transposition
+//! table); `solver` holds what they share and the search at the root.
+//!
+//! The game graph must be acyclic (a position cannot recur in one game);
+//! every game the language describes so far is.
+
+mod alphabeta;
+mod memo;
+mod minimax;
+mod options;
+mod score;
+mod solution;
+mod solve_error;
+mod solver;
+
+pub use options::{Algorithm, SolveOptions};
+pub use solution::{MoveValue, Solution};
+pub use solve_error::SolveError;
+pub use solver::{Solver, explain, solve};

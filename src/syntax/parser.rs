@@ -104,11 +104,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 let mut it = item.into_inner();
                 let cond = expr(it.next().unwrap());
                 let message = it.next().map(|p| unquote(p.as_str()));
-                game.requires.push(Require {
-                    cond,
-                    message,
-                    span: s,
-                });
+                game.requires.push(Require { cond, message, span: s });
             }
             Rule::state_decl => {
                 let s = span(&item);
@@ -490,9 +486,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::move_decl => "`move`",
         Rule::end_decl => "`end when`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
-        Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => {
-            "an expression"
-        }
+        Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => "an expression",
         Rule::ident => "a name",
         Rule::string => "a \"string\"",
         Rule::block => "`{`",

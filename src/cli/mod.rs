@@ -1,0 +1,262 @@
+//! The command line: one module per subcommand. Parameters declared in a
+//! `.game` file become flags of the subcommand that loads it (`--pits 4`).
+//!
+//! Exit codes: 0 success; 1 the rules failed at run time, or a search hit a
+//! limit; 2 bad input (a usage error, a game file that does not compile, a
+//! parameter out of range, a malformed position).
+
+mod check;
+mod solve;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::compile::{self, ParamInfo};
+use crate::report::diagnostic;
+use crate::runtime::{Interpreted, State};
+
+/// Success.
+pub const EXIT_OK: i32 = 0;
+/// The rules failed at run time, or a search stopped at a limit.
+pub const EXIT_RUNTIME: i32 = 1;
+/// Bad input: usage, a broken game file, a bad parameter or position.
+pub const EXIT_INPUT: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "gdl",
+    version,
+    about = "Describe small games as text, and solve them",
+    after_help = "Parameters declared in a game file become flags: `gdl solve games/nimcala.game --pits 4 --tokens 4`.\n`gdl COMMAND FILE --help` lists them."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Parse and compile a game file, and summarize it
+    Check(GameArgs),
+    /// Solve a game exactly: its value, every optimal move, the principal line
+    Solve(solve::SolveArgs),
+}
+
+/// What every command that loads a game takes.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The .game file
+    pub file: PathBuf,
+}
+
+/// A failed command: what to print, and the exit code.
+pub struct Failure {
+    pub code: i32,
+    pub text: String,
+}
+
+impl Failure {
+    pub fn input(text: impl Into<String>) -> Self {
+        Failure {
+            code: EXIT_INPUT,
+            text: text.into(),
+        }
+    }
+
+    pub fn runtime(text: impl Into<String>) -> Self {
+        Failure {
+            code: EXIT_RUNTIME,
+            text: text.into(),
+        }
+    }
+}
+
+/// What a command needs besides its arguments.
+pub struct Context<'w> {
+    pub out: &'w mut dyn Write,
+    /// Colour and terminal-only output (progress) are on.
+    pub color: bool,
+    /// Parameter values from the command line, in the file's notation.
+    pub bindings: Vec<(String, String)>,
+}
+
+impl Context<'_> {
+    /// Renders a diagnostic for this output.
+    pub fn render(&self, d: &dyn miette::Diagnostic) -> String {
+        diagnostic::render(d, self.color)
+    }
+}
+
+/// Runs `gdl` with these arguments; returns the exit code.
+pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut cmd = Cli::command();
+    let mut params: Vec<ParamInfo> = Vec::new();
+    if let Some((sub, file)) = prescan(&args) {
+        // The flags of a game's parameters exist only once its file is read; a
+        // file that cannot be read or parsed is reported when it is loaded.
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            if let Ok(ast) = crate::syntax::parse(&text) {
+                params = compile::params_of(&ast, &text);
+            }
+        }
+        let mut clashes = Vec::new();
+        cmd = cmd.mut_subcommand(&sub, |mut sc| {
+            for p in &params {
+                let taken = p.name == "help"
+                    || sc
+                        .get_arguments()
+                        .any(|a| a.get_long() == Some(p.name.as_str()) || a.get_id() == p.name.as_str());
+                if taken {
+                    clashes.push(p.name.clone());
+                    continue;
+                }
+                sc = sc.arg(param_arg(p));
+            }
+            sc
+        });
+        if let Some(name) = clashes.first() {
+            let _ = writeln!(
+                err,
+                "error: the game's parameter `{name}` has the name of one of gdl's own flags (--{name}); rename the parameter"
+            );
+            return EXIT_INPUT;
+        }
+    }
+    let matches = match cmd.try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => {
+            let text = if color {
+                e.render().ansi().to_string()
+            } else {
+                e.render().to_string()
+            };
+            return if e.use_stderr() {
+                let _ = write!(err, "{text}");
+                EXIT_INPUT
+            } else {
+                let _ = write!(out, "{text}");
+                EXIT_OK
+            };
+        }
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = write!(err, "{e}");
+            return EXIT_INPUT;
+        }
+    };
+    let sub_matches = matches.subcommand().map(|(_, m)| m);
+    let bindings = sub_matches.map(|m| param_values(m, &params)).unwrap_or_default();
+    let mut ctx = Context { out, color, bindings };
+    let result = match &cli.command {
+        Command::Check(a) => check::run(a, &mut ctx),
+        Command::Solve(a) => solve::run(a, &mut ctx),
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(f) => {
+            let _ = write!(err, "{}", f.text);
+            if !f.text.ends_with('\n') {
+                let _ = writeln!(err);
+            }
+            f.code
+        }
+    }
+}
+
+/// The subcommand and the game file, found before the real parse so that the
+/// file's parameters can become flags. The file is the first argument after the
+/// subcommand that is not a flag or a flag's value.
+fn prescan(args: &[OsString]) -> Option<(String, PathBuf)> {
+    let cmd = Cli::command();
+    let mut it = args.iter().skip(1).map(|a| a.to_string_lossy().into_owned());
+    let sub = it.find(|a| !a.starts_with('-'))?;
+    let sc = cmd.find_subcommand(&sub)?;
+    let mut rest = it.peekable();
+    while let Some(a) = rest.next() {
+        if a == "--" {
+            return rest.next().map(|f| (sub.clone(), PathBuf::from(f)));
+        }
+        if let Some(flag) = a.strip_prefix("--") {
+            if flag.contains('=') {
+                continue;
+            }
+            // A flag gdl knows to be a switch takes no value; any other flag
+            // (gdl's own or a game parameter's) is followed by its value.
+            let is_switch = sc
+                .get_arguments()
+                .any(|x| x.get_long() == Some(flag) && !x.get_action().takes_values());
+            if !is_switch {
+                rest.next();
+            }
+            continue;
+        }
+        if a.starts_with('-') && a.len() > 1 {
+            continue;
+        }
+        return Some((sub.clone(), PathBuf::from(a)));
+    }
+    None
+}
+
+fn param_id(name: &str) -> String {
+    format!("param:{name}")
+}
+
+fn param_arg(p: &ParamInfo) -> Arg {
+    let mut help = if p.doc.is_empty() {
+        format!("The game's parameter `{}` ({})", p.name, p.ty)
+    } else {
+        p.doc.clone()
+    };
+    match &p.default {
+        Some(d) => help.push_str(&format!(" [default: {d}]")),
+        None => help.push_str(" [required]"),
+    }
+    if let Some(r) = &p.range {
+        help.push_str(&format!(" [range: {r}]"));
+    }
+    Arg::new(param_id(&p.name))
+        .long(p.name.clone())
+        .value_name(p.ty.to_uppercase())
+        .allow_hyphen_values(true)
+        .help(help)
+        .help_heading("Game parameters (from the file)")
+}
+
+fn param_values(m: &ArgMatches, params: &[ParamInfo]) -> Vec<(String, String)> {
+    params
+        .iter()
+        .filter_map(|p| {
+            m.try_get_one::<String>(&param_id(&p.name))
+                .ok()
+                .flatten()
+                .map(|v| (p.name.clone(), v.clone()))
+        })
+        .collect()
+}
+
+/// Reads and compiles a game file with the parameters given on the command line.
+pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::input(format!("error: cannot read {}: {e}", file.display())))?;
+    let name = file.display().to_string();
+    match compile::load(&name, &text, &ctx.bindings) {
+        Ok(p) => Ok(Interpreted::new(p)),
+        Err(errors) => Err(Failure::input(diagnostic::render_compile_errors(&errors, ctx.color))),
+    }
+}
+
+/// The starting position: `--from` if given, else the game's initial state.
+pub fn start_position(game: &Interpreted, from: Option<&str>, ctx: &Context) -> Result<State, Failure> {
+    use crate::game::Game;
+    match from {
+        Some(text) => game.parse_position(text).map_err(|e| Failure::input(ctx.render(&e))),
+        None => game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e))),
+    }
+}

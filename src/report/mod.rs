@@ -1,0 +1,5 @@
+//! What people read: diagnostics, summaries, solve reports.
+
+pub mod diagnostic;
+pub mod solve;
+pub mod summary;

@@ -1,0 +1,64 @@
+//! Plain minimax, with or without the memo table.
+
+use super::memo::{Bound, Entry};
+use super::score::Score;
+use super::solve_error::SolveError;
+use super::solver::Solver;
+use crate::game::Game;
+
+impl<G: Game> Solver<'_, G> {
+    /// The exact score of `state`: the best child's for the player to move.
+    ///
+    /// Player 0 maximizes and player 1 minimizes, whoever moved last, so a
+    /// player may move several times in a row. With the memo table every
+    /// state is searched once; every entry is exact.
+    pub(super) fn minimax(&mut self, state: &G::State) -> Result<Score, SolveError> {
+        self.enter(state)?;
+        if let Some(memo) = &mut self.memo
+            && let Some(entry) = memo.get(state)
+            && entry.bound == Bound::Exact
+        {
+            memo.hits += 1;
+            return Ok(entry.score);
+        }
+
+        let best = match self.mover(state)? {
+            None => self.terminal_score(state)?,
+            Some(maximize) => {
+                let ps = self.opts.prefer_short;
+                let mut moves = self.move_bufs.pop().unwrap_or_default();
+                self.fill_moves(state, &mut moves)?;
+                let mut child = match self.state_bufs.pop() {
+                    Some(mut c) => {
+                        c.clone_from(state);
+                        c
+                    }
+                    None => state.clone(),
+                };
+                let mut best = if maximize { Score::MIN } else { Score::MAX };
+                for mv in &moves {
+                    child.clone_from(state);
+                    self.game.apply(&mut child, mv)?;
+                    let s = self.minimax(&child)?.up(ps);
+                    if Score::better(maximize, s, best) {
+                        best = s;
+                    }
+                }
+                self.move_bufs.push(moves);
+                self.state_bufs.push(child);
+                best
+            }
+        };
+
+        if let Some(memo) = &mut self.memo {
+            memo.store(
+                state,
+                Entry {
+                    score: best,
+                    bound: Bound::Exact,
+                },
+            );
+        }
+        Ok(best)
+    }
+}

@@ -1,0 +1,50 @@
+//! `SolveOptions`: which search to run and within what limits.
+
+use std::time::Duration;
+
+/// The search algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// Plain minimax: every node of the tree (or of the graph, with the memo table).
+    Minimax,
+    /// Alpha-beta: the same value, pruning branches that cannot change it.
+    #[default]
+    AlphaBeta,
+}
+
+/// How to solve a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveOptions {
+    /// Minimax or alpha-beta.
+    pub algorithm: Algorithm,
+    /// Keep a transposition table keyed by the state (which includes the player to move).
+    pub memo: bool,
+    /// Among equal outcomes, win as fast as possible and lose as slowly as
+    /// possible (seed Extension A). Draws carry no preference. The reported
+    /// value stays the game's own utility.
+    pub prefer_short: bool,
+    /// Count the distinct states visited. With the memo table this is free
+    /// (its size); without it a set of state hashes is kept, which costs
+    /// time, so benchmarks turn it off.
+    pub count_states: bool,
+    /// Stop with [`SolveError::Budget`](super::SolveError::Budget) after this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop with [`SolveError::Budget`](super::SolveError::Budget) after this long
+    /// (the clock is read every few thousand nodes).
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for SolveOptions {
+    /// Alpha-beta with the memo table, no preference by length, states
+    /// counted, no limits.
+    fn default() -> Self {
+        SolveOptions {
+            algorithm: Algorithm::AlphaBeta,
+            memo: true,
+            prefer_short: false,
+            count_states: true,
+            max_nodes: None,
+            time_limit: None,
+        }
+    }
+}

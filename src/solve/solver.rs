@@ -1,0 +1,323 @@
+//! `Solver`: the state shared by every search of one solve (counters, limits,
+//! buffers, the memo table), the root search and the principal line.
+
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashSet, FxHasher};
+
+use super::memo::{Bound, Entry, Memo};
+use super::options::{Algorithm, SolveOptions};
+use super::score::Score;
+use super::solution::{MoveValue, Solution};
+use super::solve_error::SolveError;
+use crate::game::{Game, GameError, Turn};
+
+/// The clock is read once every this many nodes (a power of two).
+const CLOCK_EVERY: u64 = 4096;
+
+/// Solves positions of one game with one set of options.
+///
+/// [`solve`] and [`explain`] make a fresh one per call; keep one instead to
+/// solve many positions of the same game (an agent playing a whole game):
+/// the memo table is kept between calls, counters and limits are per call.
+pub struct Solver<'g, G: Game> {
+    pub(super) game: &'g G,
+    pub(super) opts: SolveOptions,
+    /// Move lists, one per level of recursion in use; popped and pushed back
+    /// so that no node allocates once the stack is warm.
+    pub(super) move_bufs: Vec<Vec<G::Move>>,
+    /// Child states to reuse with `clone_from`, likewise.
+    pub(super) state_bufs: Vec<G::State>,
+    pub(super) memo: Option<Memo<G::State>>,
+    /// Hashes of the states seen, when counting states without the memo table.
+    seen: Option<FxHashSet<u64>>,
+    pub(super) nodes: u64,
+    max_nodes: u64,
+    started: Instant,
+}
+
+/// Solves `root`: its value for player 0, every optimal move, the principal
+/// line and what the search cost.
+pub fn solve<G: Game>(game: &G, root: &G::State, opts: &SolveOptions) -> Result<Solution<G::Move>, SolveError> {
+    Solver::new(game, opts.clone())?.solve(root)
+}
+
+/// Every legal move at `root`, in legal-move order, with its exact value for
+/// player 0 and the line that proves it. Empty when `root` is terminal.
+pub fn explain<G: Game>(game: &G, root: &G::State, opts: &SolveOptions) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
+    Solver::new(game, opts.clone())?.explain(root)
+}
+
+impl<'g, G: Game> Solver<'g, G> {
+    /// A solver for `game`; fails unless the game has two players.
+    pub fn new(game: &'g G, opts: SolveOptions) -> Result<Self, SolveError> {
+        if game.num_players() != 2 {
+            return Err(SolveError::Unsupported(format!(
+                "{} has {} players; minimax and alpha-beta need exactly two",
+                game.name(),
+                game.num_players()
+            )));
+        }
+        let memo = opts.memo.then(Memo::new);
+        Ok(Solver {
+            game,
+            opts,
+            move_bufs: Vec::new(),
+            state_bufs: Vec::new(),
+            memo,
+            seen: None,
+            nodes: 0,
+            max_nodes: u64::MAX,
+            started: Instant::now(),
+        })
+    }
+
+    /// See [`solve`].
+    pub fn solve(&mut self, root: &G::State) -> Result<Solution<G::Move>, SolveError> {
+        self.start();
+        let ps = self.opts.prefer_short;
+        self.enter(root)?;
+        let (score, best_moves) = match self.mover(root)? {
+            None => (self.terminal_score(root)?, Vec::new()),
+            Some(maximize) => {
+                let moves = self.legal_moves_of(root)?;
+                let mut best: Option<Score> = None;
+                let mut best_moves = Vec::new();
+                let mut child = root.clone();
+                for mv in moves {
+                    child.clone_from(root);
+                    self.game.apply(&mut child, &mv)?;
+                    // The first child with a full window; the others with a
+                    // window that only just admits a tie with the best so far,
+                    // so every tie and every improvement comes back exact.
+                    let (alpha, beta) = match best {
+                        None => (Score::MIN, Score::MAX),
+                        Some(b) if maximize => (b.just_below(), Score::MAX),
+                        Some(b) => (Score::MIN, b.just_above()),
+                    };
+                    let s = self.value(&child, alpha.down(ps), beta.down(ps))?.up(ps);
+                    match best {
+                        Some(b) if s == b => best_moves.push(mv),
+                        Some(b) if !Score::better(maximize, s, b) => {}
+                        _ => {
+                            best = Some(s);
+                            best_moves.clear();
+                            best_moves.push(mv);
+                        }
+                    }
+                }
+                (best.expect("legal_moves_of returns at least one move"), best_moves)
+            }
+        };
+        if let Some(memo) = &mut self.memo {
+            memo.store(
+                root,
+                Entry {
+                    score,
+                    bound: Bound::Exact,
+                },
+            );
+        }
+        let pv = self.principal_line(root, score)?;
+        Ok(Solution {
+            value: score.value,
+            best_moves,
+            length: pv.len(),
+            pv,
+            nodes: self.nodes,
+            states: self.states(),
+            memo_entries: self.memo.as_ref().map_or(0, Memo::len),
+            memo_hits: self.memo.as_ref().map_or(0, |m| m.hits),
+            seconds: self.started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// See [`explain`].
+    pub fn explain(&mut self, root: &G::State) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
+        self.start();
+        self.enter(root)?;
+        if self.mover(root)?.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        let mut child = root.clone();
+        for mv in self.legal_moves_of(root)? {
+            child.clone_from(root);
+            self.game.apply(&mut child, &mv)?;
+            let s = self.value(&child, Score::MIN, Score::MAX)?;
+            let line = self.principal_line(&child, s)?;
+            out.push(MoveValue {
+                mv,
+                value: s.value,
+                line,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Nodes searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Resets the per-call counters and limits.
+    fn start(&mut self) {
+        self.nodes = 0;
+        self.started = Instant::now();
+        self.max_nodes = self.opts.max_nodes.unwrap_or(u64::MAX);
+        if let Some(memo) = &mut self.memo {
+            memo.hits = 0;
+        }
+        self.seen = (self.opts.count_states && self.memo.is_none()).then(FxHashSet::default);
+    }
+
+    fn states(&self) -> u64 {
+        match (&self.memo, &self.seen) {
+            (Some(memo), _) => memo.len() as u64,
+            (None, Some(seen)) => seen.len() as u64,
+            (None, None) => 0,
+        }
+    }
+
+    /// The score of `state` under the fail-soft contract for the window
+    /// `(alpha, beta)`: exact when strictly inside it; otherwise a bound on
+    /// the same side of the window as the true score.
+    pub(super) fn value(&mut self, state: &G::State, alpha: Score, beta: Score) -> Result<Score, SolveError> {
+        match self.opts.algorithm {
+            Algorithm::Minimax => self.minimax(state),
+            Algorithm::AlphaBeta => self.alphabeta(state, alpha, beta),
+        }
+    }
+
+    /// The line from `from`, whose exact score is `score`: at each position
+    /// the first move whose child's exact score is the position's, to the end.
+    fn principal_line(&mut self, from: &G::State, mut score: Score) -> Result<Vec<G::Move>, SolveError> {
+        let ps = self.opts.prefer_short;
+        let mut line = Vec::new();
+        let mut state = from.clone();
+        let mut child = from.clone();
+        while self.mover(&state)?.is_some() {
+            let target = score.down(ps);
+            let mut next = None;
+            for mv in self.legal_moves_of(&state)? {
+                child.clone_from(&state);
+                self.game.apply(&mut child, &mv)?;
+                // A window around the target: the answer is exact iff it hits.
+                if self.value(&child, target.just_below(), target.just_above())? == target {
+                    next = Some(mv);
+                    break;
+                }
+            }
+            let Some(mv) = next else {
+                return Err(self.inconsistent(&state, "no move reaches the position's value"));
+            };
+            line.push(mv);
+            std::mem::swap(&mut state, &mut child);
+            score = target;
+        }
+        if self.terminal_score(&state)? != score {
+            return Err(self.inconsistent(&state, "the line ends with a different value"));
+        }
+        Ok(line)
+    }
+
+    fn inconsistent(&self, state: &G::State, what: &str) -> SolveError {
+        SolveError::Inconsistent(format!(
+            "{what} in {} (are the rules deterministic?)",
+            self.game.state_text(state)
+        ))
+    }
+
+    /// Counts a node, enforces the limits, and records the state when
+    /// counting states without the memo table.
+    #[inline]
+    pub(super) fn enter(&mut self, state: &G::State) -> Result<(), SolveError> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err(SolveError::Budget {
+                what: "nodes",
+                limit: self.max_nodes.to_string(),
+                nodes: self.nodes - 1,
+            });
+        }
+        if self.nodes % CLOCK_EVERY == 0 {
+            self.check_clock()?;
+        }
+        if let Some(seen) = &mut self.seen {
+            let mut h = FxHasher::default();
+            state.hash(&mut h);
+            seen.insert(h.finish());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn check_clock(&self) -> Result<(), SolveError> {
+        match self.opts.time_limit {
+            Some(limit) if self.started.elapsed() >= limit => Err(SolveError::Budget {
+                what: "time",
+                limit: format_duration(limit),
+                nodes: self.nodes,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// `Some(true)` when player 0 (who maximizes) moves, `Some(false)` for
+    /// player 1, `None` when the game is over.
+    #[inline]
+    pub(super) fn mover(&self, state: &G::State) -> Result<Option<bool>, SolveError> {
+        match self.game.turn(state)? {
+            Turn::Terminal => Ok(None),
+            Turn::Player(0) => Ok(Some(true)),
+            Turn::Player(1) => Ok(Some(false)),
+            Turn::Player(p) => Err(SolveError::Unsupported(format!(
+                "player {p} is to move in {}, but the game has two players",
+                self.game.state_text(state)
+            ))),
+        }
+    }
+
+    /// The score of a terminal state: player 0's utility, nothing to prefer.
+    #[inline]
+    pub(super) fn terminal_score(&self, state: &G::State) -> Result<Score, SolveError> {
+        let value = self.game.returns(state, 0)?;
+        if value.is_nan() {
+            return Err(GameError::new("gdl::solve::nan", "the game's utility is not a number")
+                .in_state(self.game.state_text(state))
+                .into());
+        }
+        Ok(Score::terminal(value))
+    }
+
+    /// Fills `out` with the legal moves of a non-terminal state; an empty list is an error.
+    #[inline]
+    pub(super) fn fill_moves(&self, state: &G::State, out: &mut Vec<G::Move>) -> Result<(), SolveError> {
+        self.game.legal_moves(state, out)?;
+        if out.is_empty() {
+            return Err(no_moves(self.game, state).into());
+        }
+        Ok(())
+    }
+
+    fn legal_moves_of(&self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
+        let mut moves = Vec::new();
+        self.fill_moves(state, &mut moves)?;
+        Ok(moves)
+    }
+}
+
+/// The error for a position that is not terminal but has no legal move.
+fn no_moves<G: Game>(game: &G, state: &G::State) -> GameError {
+    GameError::new(
+        "gdl::runtime::no_moves",
+        "the game is not over, but the player to move has no legal move",
+    )
+    .in_state(game.state_text(state))
+    .with_help("end the game when no move is possible (e.g. `end when no moves`)")
+}
+
+fn format_duration(d: Duration) -> String {
+    format!("{}s", d.as_secs_f64())
+}

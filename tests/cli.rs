@@ -1,0 +1,178 @@
+//! The real `gdl` binary: arguments in; standard output, standard error and
+//! exit code out.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn gdl_with_input(args: &[&str], input: Option<&str>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gdl runs");
+    if let Some(text) = input {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn gdl(args: &[&str]) -> Run {
+    gdl_with_input(args, None)
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let r = gdl(&all);
+    assert_eq!(r.code, 0, "gdl {args:?} failed:\n{}", r.stderr);
+    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
+}
+
+/// Snapshot settings: snapshots/ at the top, timings masked.
+macro_rules! snap {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            filters => vec![(r"time        \d+\.\d+ s", "time        [time] s")],
+        }, {
+            insta::assert_snapshot!($name, $value);
+        });
+    };
+}
+
+#[test]
+fn solve_reports_every_game() {
+    let cases: [(&str, &[&str]); 4] = [
+        ("solve_nim", &["solve", "games/nim.game"]),
+        (
+            "solve_nim_normal",
+            &["solve", "games/nim-normal.game", "--piles", "3,4,5"],
+        ),
+        (
+            "solve_nimcala_4_4",
+            &["solve", "games/nimcala.game", "--pits", "4", "--tokens", "4"],
+        ),
+        ("solve_select19", &["solve", "games/select19.game"]),
+    ];
+    for (name, args) in cases {
+        let r = gdl(args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        snap!(name, r.stdout);
+    }
+}
+
+#[test]
+fn solve_json_has_the_documented_fields_and_all_searches_agree() {
+    for args in [
+        &["solve", "games/nim.game", "--piles", "1,3,5"][..],
+        &["solve", "games/nim.game", "--from", "[0, 2, 3, 1]; MIN to move"],
+        &["solve", "games/nimcala.game", "--pits", "3", "--tokens", "5"],
+        &["solve", "games/nimcala.game", "--pits", "5", "--tokens", "3"],
+        &[
+            "solve",
+            "games/select19.game",
+            "--from",
+            "free: {1, 2, 3, 4, 7, 8, 9}, last: 6; A to move",
+        ],
+    ] {
+        let base = json(args);
+        for key in ["value", "best_moves", "pv", "nodes", "states", "seconds"] {
+            assert!(base.get(key).is_some(), "{key} missing in {base}");
+        }
+        assert!(!base["best_moves"].as_array().unwrap().is_empty());
+        for extra in [
+            &["--no-memo"][..],
+            &["--algorithm", "minimax"],
+            &["--algorithm", "minimax", "--no-memo"],
+        ] {
+            let mut all = args.to_vec();
+            all.extend_from_slice(extra);
+            let other = json(&all);
+            assert_eq!(other["value"], base["value"], "{all:?}");
+            assert_eq!(other["best_moves"], base["best_moves"], "{all:?}");
+        }
+    }
+}
+
+#[test]
+fn nim_from_seed_position_matches_bouton() {
+    // [0, 2, 3, 1] with MIN to move: nim-sum 2^3^1 = 0 and a pile above 1, so the mover loses.
+    let v = json(&["solve", "games/nim.game", "--from", "[0, 2, 3, 1]; MIN to move"]);
+    assert_eq!(v["to_move"], "MIN");
+    assert_eq!(v["value"], 1.0, "MAX (the first player) wins");
+}
+
+#[test]
+fn parameters_become_flags_with_help() {
+    let r = gdl(&["solve", "games/nimcala.game", "--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("--pits <INT>"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("How many pits the board has [default: 4] [range: 1..16]"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("--tokens <INT>"));
+}
+
+#[test]
+fn bad_input_gives_a_clear_error_and_exit_code_2() {
+    let cases: [(&str, &[&str]); 7] = [
+        (
+            "err_param_out_of_range",
+            &["solve", "games/nimcala.game", "--pits", "40"],
+        ),
+        (
+            "err_param_not_a_number",
+            &["solve", "games/nimcala.game", "--tokens", "many"],
+        ),
+        ("err_unknown_flag", &["solve", "games/nimcala.game", "--pitz", "4"]),
+        ("err_bad_from", &["solve", "games/nim.game", "--from", "[0, 2, x, 1]"]),
+        (
+            "err_from_wrong_player",
+            &["solve", "games/nim.game", "--from", "[0, 2, 3, 1]; MAXX to move"],
+        ),
+        ("err_missing_file", &["solve", "games/nope.game"]),
+        ("err_broken_file", &["check", "tests/inputs/err/several_errors.game"]),
+    ];
+    for (name, args) in cases {
+        let r = gdl(args);
+        assert_eq!(r.code, 2, "{args:?}\n{}", r.stderr);
+        assert!(r.stdout.is_empty());
+        assert!(!r.stderr.contains("panicked"));
+        snap!(name, r.stderr);
+    }
+}
+
+#[test]
+fn a_search_over_its_budget_stops_with_exit_code_1() {
+    let r = gdl(&["solve", "games/nim.game", "--no-memo", "--max-nodes", "1000"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("1000"), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn check_summarizes_a_game() {
+    let r = gdl(&["check", "games/nimcala.game", "--pits", "5"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    snap!("check_nimcala", r.stdout);
+}

@@ -1,0 +1,265 @@
+//! The language end to end: every game file compiles and plays by the shared
+//! conformance rules; every broken file gives the diagnostics in snapshots/.
+
+use gdl::compile;
+use gdl::game::{Game, Turn, all_returns};
+use gdl::report::diagnostic;
+use gdl::runtime::Interpreted;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn load(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
+    let text = std::fs::read_to_string(path).unwrap();
+    let bindings: Vec<(String, String)> = bindings.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    match compile::load(path, &text, &bindings) {
+        Ok(p) => Interpreted::new(p),
+        Err(e) => panic!(
+            "{path} does not compile:\n{}",
+            diagnostic::render_compile_errors(&e, false)
+        ),
+    }
+}
+
+fn game_files() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir("games")
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".game"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Plays `games` seeded random games and checks the contracts of `Game` on every step.
+fn conformance(game: &Interpreted, games: usize, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    let mut again = Vec::new();
+    for _ in 0..games {
+        let mut s = game.initial_state().unwrap();
+        let mut plies = 0;
+        loop {
+            // A position reads back as itself.
+            let text = game.position(&s);
+            let back = game.parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(game.position(&back), text);
+            match game.turn(&s).unwrap() {
+                Turn::Terminal => {
+                    let r = all_returns(game, &s).unwrap();
+                    assert_eq!(r.len(), game.num_players());
+                    assert_eq!(
+                        r.iter().sum::<f64>(),
+                        0.0,
+                        "{}: returns {r:?} are not zero-sum",
+                        game.name()
+                    );
+                    assert!(r.iter().any(|&v| v != 0.0) || r.iter().all(|&v| v == 0.0));
+                    game.legal_moves(&s, &mut moves).unwrap();
+                    break;
+                }
+                Turn::Player(p) => {
+                    assert!(p < game.num_players());
+                    game.legal_moves(&s, &mut moves).unwrap();
+                    assert!(!moves.is_empty(), "{}: no moves in {text}", game.name());
+                    game.legal_moves(&s, &mut again).unwrap();
+                    assert_eq!(moves, again, "legal moves must come in the same order every time");
+                    let mut unique = moves.clone();
+                    unique.sort();
+                    unique.dedup();
+                    assert_eq!(unique.len(), moves.len(), "a move is listed twice in {text}");
+                    // Each move reads back from its own notation.
+                    let m = moves[rng.random_range(0..moves.len())];
+                    assert_eq!(game.parse_move(&s, &game.move_text(&m)), Ok(m));
+                    let before = s.clone();
+                    game.apply(&mut s, &m).unwrap();
+                    assert_ne!(before, s, "a move must change the state (at least whose turn it is)");
+                    plies += 1;
+                    assert!(plies < 10_000, "{}: a random game did not end", game.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_game_file_compiles_and_plays_by_the_rules() {
+    let files = game_files();
+    assert!(files.len() >= 4, "{files:?}");
+    for f in &files {
+        conformance(&load(f, &[]), 300, 1);
+    }
+}
+
+#[test]
+fn parameters_change_the_game_and_still_play_by_the_rules() {
+    for (pits, tokens) in [(1, 1), (1, 7), (2, 3), (5, 2), (8, 10), (16, 40)] {
+        let (p, t) = (pits.to_string(), tokens.to_string());
+        let g = load("games/nimcala.game", &[("pits", &p), ("tokens", &t)]);
+        let s = g.initial_state().unwrap();
+        let mut expected = vec!["0".to_string(); pits];
+        expected[0] = t.clone();
+        assert_eq!(g.state_text(&s), format!("[{}]", expected.join(", ")));
+        conformance(&g, 50, 2);
+    }
+    for piles in ["1", "0,3", "7,5,3,1", "[2, 2, 2, 2, 2, 2]"] {
+        conformance(&load("games/nim.game", &[("piles", piles)]), 50, 3);
+        conformance(&load("games/nim-normal.game", &[("piles", piles)]), 50, 3);
+    }
+}
+
+#[test]
+fn legal_moves_follow_the_seed_documents() {
+    // Seed 001: the moves of board [0, 2, 3, 1].
+    let nim = load("games/nim.game", &[]);
+    let s = nim.parse_position("[0, 2, 3, 1]; MIN to move").unwrap();
+    let mut moves = Vec::new();
+    nim.legal_moves(&s, &mut moves).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| nim.move_text(m)).collect();
+    assert_eq!(texts, ["(1, 1)", "(1, 2)", "(2, 1)", "(2, 2)", "(2, 3)", "(3, 1)"]);
+
+    // Seed 002: after 3 tokens from pit 1 of a 4-pit, 5-token board, five moves.
+    let nimcala = load("games/nimcala.game", &[("pits", "4"), ("tokens", "5")]);
+    let mut s = nimcala.initial_state().unwrap();
+    let m = nimcala.parse_move(&s, "(1, 3)").unwrap();
+    nimcala.apply(&mut s, &m).unwrap();
+    assert_eq!(nimcala.state_text(&s), "[2, 1, 1, 1]");
+    nimcala.legal_moves(&s, &mut moves).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| nimcala.move_text(m)).collect();
+    assert_eq!(texts, ["(1, 1)", "(1, 2)", "(2, 1)", "(3, 1)", "(4, 1)"]);
+    // All five tokens from pit 1: three are sown, two leave the board.
+    let mut s = nimcala.initial_state().unwrap();
+    let m = nimcala.parse_move(&s, "(1, 5)").unwrap();
+    nimcala.apply(&mut s, &m).unwrap();
+    assert_eq!(nimcala.state_text(&s), "[0, 1, 1, 1]");
+
+    // Seed 003: after 1, only even numbers of at least 5; after 6, anything free.
+    let g = load("games/select19.game", &[]);
+    let mut s = g.initial_state().unwrap();
+    g.legal_moves(&s, &mut moves).unwrap();
+    assert_eq!(moves.len(), 9);
+    let m = g.parse_move(&s, "1").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    g.legal_moves(&s, &mut moves).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| g.move_text(m)).collect();
+    assert_eq!(texts, ["6", "8"]);
+    let m = g.parse_move(&s, "6").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    g.legal_moves(&s, &mut moves).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| g.move_text(m)).collect();
+    assert_eq!(texts, ["2", "3", "4", "5", "7", "8", "9"]);
+}
+
+#[test]
+fn the_player_who_cannot_pick_loses_the_last_number() {
+    let g = load("games/select19.game", &[]);
+    // B picked 3 last; A may only pick even numbers of at least 5, and none is free.
+    let s = g
+        .parse_position("free: {1, 2, 4, 5, 7, 9}, last: 3; A to move")
+        .unwrap();
+    assert_eq!(g.turn(&s).unwrap(), Turn::Terminal);
+    assert_eq!(all_returns(&g, &s).unwrap(), vec![-3.0, 3.0]);
+}
+
+#[test]
+fn misere_and_normal_nim_differ_only_in_who_wins_the_end() {
+    let misere = load("games/nim.game", &[("piles", "1")]);
+    let normal = load("games/nim-normal.game", &[("piles", "1")]);
+    for g in [&misere, &normal] {
+        let mut s = g.initial_state().unwrap();
+        let m = g.parse_move(&s, "(0, 1)").unwrap();
+        g.apply(&mut s, &m).unwrap();
+        assert_eq!(g.turn(&s).unwrap(), Turn::Terminal);
+    }
+    let end = |g: &Interpreted| {
+        let mut s = g.initial_state().unwrap();
+        let m = g.parse_move(&s, "(0, 1)").unwrap();
+        g.apply(&mut s, &m).unwrap();
+        all_returns(g, &s).unwrap()
+    };
+    assert_eq!(end(&misere), vec![-1.0, 1.0]);
+    assert_eq!(end(&normal), vec![1.0, -1.0]);
+}
+
+#[test]
+fn broken_game_files_give_diagnostics() {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::glob!("inputs/err/*.game", |path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let name = format!("tests/inputs/err/{}", path.file_name().unwrap().to_string_lossy());
+            let errors = compile::load(&name, &text, &[]).expect_err("a broken file must not compile");
+            // Every error carries a stable code and a span inside the file.
+            for e in &errors.errors {
+                assert!(e.code.starts_with("gdl::"), "{}", e.code);
+                assert!(e.span.end <= text.len());
+            }
+            insta::assert_snapshot!(diagnostic::render_compile_errors(&errors, false));
+        });
+    });
+}
+
+#[test]
+fn parameter_values_are_checked_against_their_declarations() {
+    let text = std::fs::read_to_string("games/nimcala.game").unwrap();
+    let cases = [
+        (vec![("pits", "40")], "gdl::compile::param_range"),
+        (vec![("pits", "four")], "gdl::compile::bad_param"),
+        (vec![("pitz", "4")], "gdl::compile::unknown_param"),
+        (vec![("tokens", "0")], "gdl::compile::param_range"),
+    ];
+    for (bindings, code) in cases {
+        let b: Vec<(String, String)> = bindings.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect();
+        let errors = compile::load("nimcala.game", &text, &b).expect_err("must be rejected");
+        assert_eq!(errors.errors[0].code, code, "{bindings:?}");
+    }
+    let nim = std::fs::read_to_string("games/nim.game").unwrap();
+    for (piles, code) in [
+        ("7,50", "gdl::compile::param_range"),
+        ("", "gdl::compile::requirement"),
+        ("1,x", "gdl::compile::bad_param"),
+    ] {
+        let errors = compile::load("nim.game", &nim, &[("piles".into(), piles.into())]).expect_err(piles);
+        assert_eq!(errors.errors[0].code, code, "{piles}");
+    }
+}
+
+#[test]
+fn bad_positions_are_reported_at_the_place() {
+    let g = load("games/nim.game", &[]);
+    for bad in [
+        "[1, 2, x, 4]",
+        "[1, 2",
+        "[1, 2, 3, 4, 5]; MAX",
+        "[1, 2]; NOBODY to move",
+        "{1, 2}",
+        "board: [1], extra: 3",
+    ] {
+        assert!(g.parse_position(bad).is_err(), "{bad} must be rejected");
+    }
+    assert!(g.parse_position("board: [0, 2, 3, 1]; MIN to move").is_ok());
+    assert!(g.parse_position("[0,2,3,1]").is_ok());
+}
+
+#[test]
+fn runtime_errors_point_at_the_rule() {
+    let text = "game Broken\nplayers A, B\nstate xs: list<int> = [1, 2]\nstate n: int = 0\n\
+                move step(k in 1..2) {\n    xs[n + 2] = k\n}\nend when n > 5 { draw }\n";
+    let g = Interpreted::new(compile::load("broken.game", text, &[]).unwrap());
+    let mut s = g.initial_state().unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&s, &mut moves).unwrap();
+    let err = g.apply(&mut s, &moves[0]).unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::index");
+    assert!(err.has_span());
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("runtime_index_error", diagnostic::render(&err, false));
+    });
+
+    let stuck = "game Stuck\nplayers A, B\nstate n: int = 0\nmove step(k in 1..2) requires n < 3 { n += k }\nend when n == 100 { draw }\n";
+    let g = Interpreted::new(compile::load("stuck.game", stuck, &[]).unwrap());
+    let s = g.parse_position("n: 3; B to move").unwrap();
+    let err = g.legal_moves(&s, &mut moves).unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::no_moves");
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("runtime_no_moves_error", diagnostic::render(&err, false));
+    });
+}
