@@ -19,6 +19,12 @@ pub type Player = usize;
 pub enum Turn {
     /// One player chooses a move.
     Player(Player),
+    /// Every player chooses a move at once, in secret (`legal_moves_of`,
+    /// then `apply_joint` with one move per player).
+    Simultaneous,
+    /// Chance acts: `chance_outcomes` lists what may happen and how likely;
+    /// `apply` plays the outcome.
+    Chance,
     /// The game is over; `Game::returns` is defined.
     Terminal,
 }
@@ -71,15 +77,98 @@ pub trait Game {
     /// A position as people read it: `board: [0, 2, 3, 1]`. Without whose turn it is.
     fn state_text(&self, state: &Self::State) -> String;
 
+    /// The legal moves of `player` in `state`: at a `Turn::Player(player)` node
+    /// the same as `legal_moves`; at a `Turn::Simultaneous` node, that player's
+    /// own choices.
+    fn legal_moves_of(&self, state: &Self::State, player: Player, out: &mut Vec<Self::Move>) -> Result<(), GameError> {
+        match self.turn(state)? {
+            Turn::Player(p) if p == player => self.legal_moves(state, out),
+            _ => {
+                out.clear();
+                Ok(())
+            }
+        }
+    }
+
+    /// Plays one move per player at once, at a `Turn::Simultaneous` node;
+    /// `moves[p]` is player `p`'s move.
+    fn apply_joint(&self, state: &mut Self::State, moves: &[Self::Move]) -> Result<(), GameError> {
+        let _ = (state, moves);
+        Err(GameError::new(
+            "gdl::internal",
+            "this game has no simultaneous moves (a bug in gdl)",
+        ))
+    }
+
+    /// At a `Turn::Chance` node: every outcome and its probability (they sum to 1).
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Move, f64)>) -> Result<(), GameError> {
+        let _ = state;
+        out.clear();
+        Err(GameError::new(
+            "gdl::internal",
+            "this game has no chance moves (a bug in gdl)",
+        ))
+    }
+
+    /// What `player` sees of `state`, as text: equal for two states exactly when
+    /// the player cannot tell them apart. For a game without hidden information,
+    /// the whole position.
+    fn observation(&self, state: &Self::State, player: Player) -> String {
+        let _ = player;
+        self.state_text(state)
+    }
+
+    /// A state that `player` cannot tell from `state`, with everything hidden
+    /// from them drawn at random (determinization). Without hidden information,
+    /// `state` itself.
+    fn sample_hidden(
+        &self,
+        state: &Self::State,
+        player: Player,
+        rng: &mut dyn rand::RngCore,
+    ) -> Result<Self::State, GameError> {
+        let _ = (player, rng);
+        Ok(state.clone())
+    }
+
+    /// Final scores, for games decided by points (X Nimmt!: the fewest points
+    /// win); `None` for games decided by a winner. Only for terminal states.
+    fn scores(&self, state: &Self::State) -> Result<Option<Vec<f64>>, GameError> {
+        let _ = state;
+        Ok(None)
+    }
+
+    /// Whether the lowest score wins (see `scores`).
+    fn lowest_score_wins(&self) -> bool {
+        false
+    }
+
     /// Reads a move typed by a person, in the notation of `move_text`
     /// (spaces and brackets are forgiven). Only moves legal in `state` are found.
+    /// At a simultaneous node, use `parse_move_of`.
     fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, String> {
-        let wanted = normalize_move_text(text);
         let mut moves = Vec::new();
         self.legal_moves(state, &mut moves).map_err(|e| e.to_string())?;
+        find_move(self, &moves, text)
+    }
+
+    /// Reads a move of `player` typed by a person, at any node where they choose.
+    fn parse_move_of(&self, state: &Self::State, player: Player, text: &str) -> Result<Self::Move, String> {
+        let mut moves = Vec::new();
+        self.legal_moves_of(state, player, &mut moves)
+            .map_err(|e| e.to_string())?;
+        find_move(self, &moves, text)
+    }
+}
+
+/// The move among `moves` written as `text` (spaces and brackets forgiven).
+fn find_move<G: Game + ?Sized>(game: &G, moves: &[G::Move], text: &str) -> Result<G::Move, String> {
+    let wanted = normalize_move_text(text);
+    {
         moves
-            .into_iter()
-            .find(|m| normalize_move_text(&self.move_text(m)) == wanted)
+            .iter()
+            .find(|m| normalize_move_text(&game.move_text(m)) == wanted)
+            .cloned()
             .ok_or_else(|| format!("`{}` is not a legal move here", text.trim()))
     }
 }

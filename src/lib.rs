@@ -22,6 +22,7 @@
 
 pub mod cli;
 pub mod compile;
+pub mod fsutil;
 pub mod game;
 pub mod ir;
 pub mod report;

@@ -57,6 +57,33 @@ fn conformance(game: &Interpreted, games: usize, seed: u64) {
                     game.legal_moves(&s, &mut moves).unwrap();
                     break;
                 }
+                Turn::Chance => {
+                    let mut outcomes = Vec::new();
+                    game.chance_outcomes(&s, &mut outcomes).unwrap();
+                    assert!(
+                        !outcomes.is_empty(),
+                        "{}: a chance node with no outcome in {text}",
+                        game.name()
+                    );
+                    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+                    assert!((total - 1.0).abs() < 1e-9, "chance probabilities sum to {total}");
+                    let (m, _) = outcomes[rng.random_range(0..outcomes.len())];
+                    game.apply(&mut s, &m).unwrap();
+                }
+                Turn::Simultaneous => {
+                    let mut joint = Vec::new();
+                    for p in 0..game.num_players() {
+                        game.legal_moves_of(&s, p, &mut moves).unwrap();
+                        assert!(!moves.is_empty(), "{}: player {p} has no move in {text}", game.name());
+                        let m = moves[rng.random_range(0..moves.len())];
+                        assert_eq!(game.parse_move_of(&s, p, &game.move_text(&m)), Ok(m));
+                        joint.push(m);
+                    }
+                    // What a player sees does not depend on what the others hold.
+                    let sampled = game.sample_hidden(&s, 0, &mut rng).unwrap();
+                    assert_eq!(game.observation(&sampled, 0), game.observation(&s, 0));
+                    game.apply_joint(&mut s, &joint).unwrap();
+                }
                 Turn::Player(p) => {
                     assert!(p < game.num_players());
                     game.legal_moves(&s, &mut moves).unwrap();
@@ -73,10 +100,10 @@ fn conformance(game: &Interpreted, games: usize, seed: u64) {
                     let before = s.clone();
                     game.apply(&mut s, &m).unwrap();
                     assert_ne!(before, s, "a move must change the state (at least whose turn it is)");
-                    plies += 1;
-                    assert!(plies < 10_000, "{}: a random game did not end", game.name());
                 }
             }
+            plies += 1;
+            assert!(plies < 10_000, "{}: a random game did not end", game.name());
         }
     }
 }

@@ -94,6 +94,7 @@ impl<'g, G: Game> Reference<'g, G> {
         }
         let r = match self.game.turn(s).unwrap() {
             Turn::Terminal => (self.game.returns(s, 0).unwrap(), 0),
+            Turn::Simultaneous | Turn::Chance => unreachable!("the reference search covers turn-taking games"),
             Turn::Player(p) => {
                 let kids: Vec<(f64, usize)> = children(self.game, s).iter().map(|(_, c)| self.eval(c)).collect();
                 let values = kids.iter().map(|k| k.0);

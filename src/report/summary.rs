@@ -65,9 +65,12 @@ pub fn render(game: &Interpreted) -> Result<String, GameError> {
         Turn::Terminal => {
             let _ = writeln!(s, "            (the game is over before it starts)");
         }
-        Turn::Player(_) => {
+        Turn::Chance => {
+            let _ = writeln!(s, "            chance moves first");
+        }
+        Turn::Simultaneous | Turn::Player(_) => {
             let mut moves = Vec::new();
-            game.legal_moves(&start, &mut moves)?;
+            game.legal_moves_of(&start, 0, &mut moves)?;
             let shown: Vec<String> = moves.iter().take(12).map(|m| game.move_text(m)).collect();
             let more = if moves.len() > 12 { ", ..." } else { "" };
             let _ = writeln!(s, "            {} legal moves: {}{more}", moves.len(), shown.join(", "));

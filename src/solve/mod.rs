@@ -12,6 +12,7 @@
 //! The game graph must be acyclic (a position cannot recur in one game);
 //! every game the language describes so far is.
 
+pub mod agent;
 mod alphabeta;
 mod memo;
 mod minimax;

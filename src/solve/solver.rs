@@ -276,6 +276,11 @@ impl<'g, G: Game> Solver<'g, G> {
                 "player {p} is to move in {}, but the game has two players",
                 self.game.state_text(state)
             ))),
+            Turn::Simultaneous | Turn::Chance => Err(SolveError::Unsupported(format!(
+                "{} has simultaneous or chance moves; the exact solver handles turn-taking games \
+                 (use a search agent for this one)",
+                self.game.name()
+            ))),
         }
     }
 
