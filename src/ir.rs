@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use miette::NamedSource;
 
-use crate::syntax::ast::Span;
+pub use crate::syntax::ast::{MoveBy, Span, Visibility};
 
 /// The cell that holds the player to move.
 pub const TURN_CELL: usize = 0;
@@ -35,6 +35,9 @@ pub struct Program {
     pub fns: Vec<Function>,
     pub moves: Vec<MoveKind>,
     pub ends: Vec<End>,
+    /// Whether any move is made by chance, or by all players at once.
+    pub has_chance: bool,
+    pub has_simultaneous: bool,
 }
 
 /// A state variable: where it lives and how it is laid out.
@@ -43,6 +46,7 @@ pub struct Var {
     pub name: String,
     pub offset: usize,
     pub layout: Layout,
+    pub visibility: Visibility,
 }
 
 /// How a value is stored in cells.
@@ -93,8 +97,13 @@ pub struct Function {
 
 #[derive(Clone, Debug)]
 pub struct MoveKind {
+    pub by: MoveBy,
     pub name: String,
     pub span: Span,
+    /// For a simultaneous move: the local that holds the player choosing (`me`).
+    pub me_local: Option<usize>,
+    /// For a simultaneous move: runs once, after every player's body.
+    pub then: Vec<Stmt>,
     pub args: Vec<MoveArg>,
     pub requires: Vec<Expr>,
     pub body: Vec<Stmt>,
@@ -126,9 +135,20 @@ pub enum EndCond {
 
 #[derive(Clone, Debug)]
 pub enum Outcome {
-    Winner { player: Expr, payoff: Option<Expr> },
-    Loser { player: Expr, payoff: Option<Expr> },
+    Winner {
+        player: Expr,
+        payoff: Option<Expr>,
+    },
+    Loser {
+        player: Expr,
+        payoff: Option<Expr>,
+    },
     Draw,
+    /// A score per player (a `per player int`) decides: the lowest wins, or the highest.
+    Score {
+        lowest: bool,
+        scores: Place,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

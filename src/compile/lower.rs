@@ -8,7 +8,7 @@ use crate::syntax::ast::{self, BinOp, ExprKind, Span, UnOp};
 
 /// Names the language defines; a declaration may not reuse them.
 pub const BUILTINS: &[&str] = &[
-    "current", "previous", "len", "sum", "count", "min", "max", "any", "all", "abs", "next",
+    "current", "previous", "players", "me", "len", "sum", "count", "min", "max", "any", "all", "abs", "next", "last",
 ];
 
 /// The static type of an expression.
@@ -123,7 +123,7 @@ pub(super) fn arity_error(name: &str, want: usize, got: usize, span: Span) -> Co
 
 pub(super) fn unknown_function<'k>(name: &str, span: Span, known: impl Iterator<Item = &'k String>) -> CompileError {
     let mut candidates: Vec<&str> = known.map(String::as_str).collect();
-    candidates.extend(["len", "sum", "count", "min", "max", "any", "all", "abs", "next"]);
+    candidates.extend(["len", "sum", "count", "min", "max", "any", "all", "abs", "next", "last"]);
     let e = CompileError::new(
         "gdl::compile::unknown_function",
         format!("there is no function `{name}`"),
@@ -274,6 +274,11 @@ impl Compiler<'_> {
             self.begin_frame();
             // Arguments take the first locals, in order, before any other.
             let arg_locals: Vec<usize> = m.args.iter().map(|_| self.alloc_local()).collect();
+            let me_local = (m.by == ast::MoveBy::Simultaneous).then(|| {
+                let l = self.alloc_local();
+                self.scopes.push(("me".to_string(), Binding::Local(l, Ty::Player)));
+                l
+            });
             let mut args = Vec::new();
             for ((name, domain), &local) in m.args.iter().zip(&arg_locals) {
                 let (coll, elem) = match self.coll(domain) {
@@ -307,7 +312,42 @@ impl Compiler<'_> {
             }
             let requires = m.requires.iter().map(|r| self.scalar_of(r, &Ty::Bool)).collect();
             let body = self.stmts(&m.body);
+            let then = match (&m.then, m.by) {
+                (Some((block, _)), ast::MoveBy::Simultaneous) => {
+                    // Runs once for all players: no argument and no `me` is in scope.
+                    let saved = std::mem::take(&mut self.scopes);
+                    let then = self.stmts(block);
+                    self.scopes = saved;
+                    then
+                }
+                (Some((_, span)), _) => {
+                    self.error(CompileError::new(
+                        "gdl::compile::then",
+                        "only a simultaneous move has a `then` block",
+                        *span,
+                        "runs after every player's move",
+                    ));
+                    Vec::new()
+                }
+                (None, _) => Vec::new(),
+            };
+            if m.by == ast::MoveBy::Simultaneous
+                && file.moves.iter().filter(|x| x.by == ast::MoveBy::Simultaneous).count() > 1
+            {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::simultaneous",
+                        "a game has at most one simultaneous move",
+                        m.name.span,
+                        "a second one",
+                    )
+                    .with_help("give the one move an argument that tells the choices apart"),
+                );
+            }
             out.push(ir::MoveKind {
+                by: m.by,
+                me_local,
+                then,
                 name: m.name.name.clone(),
                 span: m.span,
                 args,
@@ -331,10 +371,11 @@ impl Compiler<'_> {
             let mut result: Option<(usize, Span)> = None;
             let mut player = None;
             let mut payoff = None;
+            let mut score = None;
             for (i, o) in e.outcomes.iter().enumerate() {
                 let span = match o {
                     ast::Outcome::Winner(x) | ast::Outcome::Loser(x) | ast::Outcome::Payoff(x) => x.span,
-                    ast::Outcome::Draw(s) => *s,
+                    ast::Outcome::Draw(s) | ast::Outcome::Score { span: s, .. } => *s,
                 };
                 match o {
                     ast::Outcome::Payoff(x) => {
@@ -353,6 +394,9 @@ impl Compiler<'_> {
                         player = Some(self.scalar_of(x, &Ty::Player));
                     }
                     ast::Outcome::Draw(_) => {}
+                    ast::Outcome::Score { scores, .. } => {
+                        score = self.score_place(scores);
+                    }
                 }
                 if let Some((_, first)) = result {
                     self.error(
@@ -376,6 +420,13 @@ impl Compiler<'_> {
                     player: player.unwrap_or(ir::Expr::Const(0)),
                     payoff,
                 },
+                Some(ast::Outcome::Score { lowest, .. }) => match score {
+                    Some(place) => ir::Outcome::Score {
+                        lowest: *lowest,
+                        scores: place,
+                    },
+                    None => ir::Outcome::Draw,
+                },
                 Some(_) => ir::Outcome::Draw,
                 None => {
                     self.error(
@@ -398,6 +449,27 @@ impl Compiler<'_> {
             });
         }
         out
+    }
+
+    /// The `per player int` that a `lowest ... wins` clause ranks by.
+    fn score_place(&mut self, e: &ast::Expr) -> Option<Place> {
+        let players = self.players.len();
+        match self.expr(e) {
+            Typed::Place(place, Layout::List { elem, cap }) if *elem == Layout::Int && cap == players => Some(place),
+            Typed::Error => None,
+            _ => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::score",
+                        "a score outcome needs one int per player",
+                        e.span,
+                        "not a `per player int`",
+                    )
+                    .with_help("declare it as `state points: per player int = 0`"),
+                );
+                None
+            }
+        }
     }
 
     // ------------------------------------------------------------ statements
@@ -835,6 +907,22 @@ impl Compiler<'_> {
         match name {
             "current" => return Typed::Scalar(ir::Expr::Cell(ir::TURN_CELL), Ty::Player),
             "previous" => return Typed::Scalar(ir::Expr::Cell(ir::PREVIOUS_CELL), Ty::Player),
+            "players" => {
+                let all = (0..self.players.len()).map(|p| ir::Expr::Const(p as i64)).collect();
+                return Typed::Literal(all, Ty::Player);
+            }
+            "me" => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::me",
+                        "`me` is only known inside a simultaneous move",
+                        span,
+                        "not in a simultaneous move",
+                    )
+                    .with_help("`me` is the player choosing a `simultaneous move`; elsewhere use `current`"),
+                );
+                return Typed::Error;
+            }
             _ => {}
         }
         if name.chars().all(|c| c.is_ascii_digit()) {
@@ -1086,6 +1174,29 @@ impl Compiler<'_> {
                     );
                 }
                 Typed::Scalar(acc, Ty::Int)
+            }
+            "last" => {
+                if !one(self) {
+                    return Typed::Error;
+                }
+                match self.expr(&args[0]) {
+                    Typed::Place(place, Layout::List { elem, .. }) if elem.is_scalar() => {
+                        let len = ir::Expr::Len(Box::new(Coll::List { place: place.clone() }));
+                        let index = ir::Expr::Arith(ArithOp::Sub, Box::new(len), Box::new(ir::Expr::Const(1)), span);
+                        let at = self.elem_place(place, index, &elem, span);
+                        Typed::Scalar(ir::Expr::Load(Box::new(at)), ty_of_layout(&elem))
+                    }
+                    Typed::Error => Typed::Error,
+                    _ => {
+                        self.error(CompileError::new(
+                            "gdl::compile::type_mismatch",
+                            "`last` needs a list of the state",
+                            args[0].span,
+                            "not a list",
+                        ));
+                        Typed::Error
+                    }
+                }
             }
             "abs" => {
                 if !one(self) {

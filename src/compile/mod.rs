@@ -117,6 +117,7 @@ impl<'a> Compiler<'a> {
         self.declare_players();
         self.declare_fns();
         let params = self.bind_params(bindings);
+        self.count_players();
         if self.errors.is_empty() {
             self.check_requires();
         }
@@ -159,6 +160,8 @@ impl<'a> Compiler<'a> {
             initial,
             vars: self.vars.values().cloned().collect(),
             fns,
+            has_chance: moves.iter().any(|m| m.by == ir::MoveBy::Chance),
+            has_simultaneous: moves.iter().any(|m| m.by == ir::MoveBy::Simultaneous),
             moves,
             ends,
         }
@@ -181,7 +184,7 @@ impl<'a> Compiler<'a> {
                 self.players.insert(p.name.clone(), self.players.len());
             }
         }
-        if self.file.players.is_empty() {
+        if self.file.players.is_empty() && self.file.player_count.is_none() {
             self.error(
                 CompileError::new(
                     "gdl::compile::no_players",
@@ -191,6 +194,33 @@ impl<'a> Compiler<'a> {
                 )
                 .with_help("add a line such as `players MAX, MIN`"),
             );
+        }
+    }
+
+    /// `players count P`: names the players P1, P2, ... once the parameters are known.
+    fn count_players(&mut self) {
+        let Some(count) = &self.file.player_count else {
+            return;
+        };
+        match self.eval_const(count) {
+            Ok(Value::Int(n)) if (1..=64).contains(&n) => {
+                for i in 1..=n {
+                    self.players.insert(format!("P{i}"), self.players.len());
+                }
+            }
+            Ok(Value::Int(n)) => self.error(CompileError::new(
+                "gdl::compile::players",
+                format!("a game has 1 to 64 players, not {n}"),
+                count.span,
+                "the number of players",
+            )),
+            Ok(other) => self.error(CompileError::new(
+                "gdl::compile::type_mismatch",
+                format!("the number of players must be an int, found a {}", other.kind()),
+                count.span,
+                "not an int",
+            )),
+            Err(e) => self.error(e),
         }
     }
 
@@ -238,7 +268,7 @@ impl<'a> Compiler<'a> {
                 false
             }
             // Variables may not hide `current` and `previous`; functions may not hide the built-in functions.
-            None if ["current", "previous"].contains(&name.name.as_str())
+            None if ["current", "previous", "players", "me"].contains(&name.name.as_str())
                 || (self.file.fns.iter().any(|f| f.name.span == name.span)
                     && lower::BUILTINS.contains(&name.name.as_str())) =>
             {
@@ -453,17 +483,44 @@ impl<'a> Compiler<'a> {
                 }
             };
             let ty = self.ty_of(&s.ty);
-            if !lower::value_has_type(&value, &ty) {
+            // A per-player variable starts with the same value for everyone.
+            let (checked, first, value) = match &s.ty {
+                TypeExpr::PerPlayer(inner, _) => {
+                    let copies = Value::List(vec![value.clone(); self.players.len()]);
+                    (self.ty_of(inner), value, copies)
+                }
+                _ => (ty.clone(), value.clone(), value),
+            };
+            if !lower::value_has_type(&first, &checked) {
+                let shown = if matches!(s.ty, TypeExpr::PerPlayer(..)) {
+                    format!("per player {checked}")
+                } else {
+                    checked.to_string()
+                };
                 self.error(CompileError::new(
                     "gdl::compile::type_mismatch",
                     format!(
-                        "the initial value of `{}` is a {}, but its type is {ty}",
+                        "the initial value of `{}` is a {}, but its type is {shown}",
                         s.name.name,
-                        value.kind()
+                        first.kind()
                     ),
                     s.init.span,
-                    format!("expected {ty}"),
+                    format!("expected {checked}"),
                 ));
+                continue;
+            }
+            if s.visibility == ast::Visibility::Private && !matches!(s.ty, TypeExpr::PerPlayer(..)) {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::private",
+                        format!("`{}` is private, but not per player: whose would it be?", s.name.name),
+                        s.ty.span(),
+                        "not `per player ...`",
+                    )
+                    .with_help(
+                        "write `private state hands: per player set<1..K> = {}`, or `hidden` for what nobody sees",
+                    ),
+                );
                 continue;
             }
             let layout = match self.layout_of(&s.ty, &[&value]) {
@@ -490,6 +547,7 @@ impl<'a> Compiler<'a> {
                     name: s.name.name.clone(),
                     offset,
                     layout,
+                    visibility: s.visibility,
                 },
             );
         }
@@ -501,6 +559,19 @@ impl<'a> Compiler<'a> {
             TypeExpr::Int(_) => Layout::Int,
             TypeExpr::Bool(_) => Layout::Bool,
             TypeExpr::Player(_) => Layout::Player,
+            TypeExpr::PerPlayer(inner, _) => {
+                let items: Vec<&Value> = values
+                    .iter()
+                    .flat_map(|v| match v {
+                        Value::List(items) => items.iter().collect::<Vec<_>>(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                Layout::List {
+                    elem: Box::new(self.layout_of(inner, &items)?),
+                    cap: self.players.len(),
+                }
+            }
             TypeExpr::Set { range, .. } => match self.eval_const(range)? {
                 Value::Range(lo, hi) if hi - lo <= 4096 => Layout::Set { lo, hi },
                 Value::Range(..) => {
@@ -581,6 +652,7 @@ impl<'a> Compiler<'a> {
             TypeExpr::Player(_) => Ty::Player,
             TypeExpr::List { elem, .. } => Ty::List(Box::new(self.ty_of(elem))),
             TypeExpr::Set { .. } => Ty::Set,
+            TypeExpr::PerPlayer(inner, _) => Ty::List(Box::new(self.ty_of(inner))),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 mod exec;
 mod position;
+mod visibility;
 
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use smallvec::SmallVec;
 
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
-use crate::ir::{self, EndCond, MAX_MOVE_ARGS, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
+use crate::ir::{self, EndCond, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
 pub(crate) use exec::compare;
 use exec::{Exec, Frame, Items};
 pub use position::PositionError;
@@ -104,12 +105,49 @@ impl Interpreted {
         &self,
         exec: &Exec,
         k: usize,
+        me: Player,
         cells: &[i64],
         found: &mut dyn FnMut(Move) -> bool,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+        if let Some(l) = mk.me_local {
+            frame[l] = me as i64;
+        }
         self.args_from(exec, k, 0, cells, &mut frame, found)
+    }
+
+    /// Calls `found` with each legal move made `by`, for player `me`; stops early when it returns true.
+    fn moves_by(
+        &self,
+        exec: &Exec,
+        by: MoveBy,
+        me: Player,
+        cells: &[i64],
+        found: &mut dyn FnMut(Move) -> bool,
+    ) -> Result<bool, GameError> {
+        for (k, mk) in self.prog.moves.iter().enumerate() {
+            if mk.by == by && self.moves_of_kind(exec, k, me, cells, found)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn any_move_by(&self, exec: &Exec, by: MoveBy, me: Player, cells: &[i64]) -> Result<bool, GameError> {
+        self.moves_by(exec, by, me, cells, &mut |_| true)
+    }
+
+    /// Who acts, assuming the game is not over: chance while a chance move is
+    /// legal, then everyone at once while a simultaneous move is, else the player to move.
+    fn actor(&self, exec: &Exec, cells: &[i64]) -> Result<Turn, GameError> {
+        if self.prog.has_chance && self.any_move_by(exec, MoveBy::Chance, 0, cells)? {
+            return Ok(Turn::Chance);
+        }
+        if self.prog.has_simultaneous && self.any_move_by(exec, MoveBy::Simultaneous, 0, cells)? {
+            return Ok(Turn::Simultaneous);
+        }
+        Ok(Turn::Player(cells[TURN_CELL] as usize))
     }
 
     fn args_from(
@@ -144,13 +182,12 @@ impl Interpreted {
         Ok(false)
     }
 
+    /// Whether anyone can move: the player to move, chance, or (at once) everyone.
     fn has_move(&self, exec: &Exec, cells: &[i64]) -> Result<bool, GameError> {
-        for k in 0..self.prog.moves.len() {
-            if self.moves_of_kind(exec, k, cells, &mut |_| true)? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        let current = cells[TURN_CELL] as usize;
+        Ok(self.any_move_by(exec, MoveBy::Turn, current, cells)?
+            || (self.prog.has_chance && self.any_move_by(exec, MoveBy::Chance, 0, cells)?)
+            || (self.prog.has_simultaneous && self.any_move_by(exec, MoveBy::Simultaneous, 0, cells)?))
     }
 
     /// The first end clause that holds, if any.
@@ -168,6 +205,16 @@ impl Interpreted {
             }
         }
         Ok(None)
+    }
+
+    /// The values of a per-player score list.
+    fn score_values(&self, exec: &Exec, scores: &ir::Place, cells: &[i64]) -> Result<Vec<f64>, GameError> {
+        let mut frame: Frame = SmallVec::new();
+        let o = exec
+            .offset(scores, cells, &mut frame)
+            .map_err(|e| self.locate(e, cells))?;
+        let n = cells[o] as usize;
+        Ok(cells[o + 1..o + 1 + n].iter().map(|&v| v as f64).collect())
     }
 
     fn show_arg(&self, layout: &ir::Layout, v: i64) -> String {
@@ -208,23 +255,28 @@ impl Game for Interpreted {
 
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
         let exec = Exec::new(&self.prog);
-        match self.ended(&exec, &state.cells) {
+        let turn = match self.ended(&exec, &state.cells) {
             Ok(Some(_)) => Ok(Turn::Terminal),
-            Ok(None) => Ok(Turn::Player(state.cells[TURN_CELL] as usize)),
-            Err(e) => Err(self.locate(e, &state.cells)),
-        }
+            Ok(None) => self.actor(&exec, &state.cells),
+            Err(e) => Err(e),
+        };
+        turn.map_err(|e| self.locate(e, &state.cells))
     }
 
     fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
         out.clear();
         let exec = Exec::new(&self.prog);
-        for k in 0..self.prog.moves.len() {
-            self.moves_of_kind(&exec, k, &state.cells, &mut |m| {
-                out.push(m);
-                false
-            })
-            .map_err(|e| self.locate(e, &state.cells))?;
-        }
+        let current = state.cells[TURN_CELL] as usize;
+        let by = match self.turn(state)? {
+            Turn::Chance => MoveBy::Chance,
+            Turn::Simultaneous => MoveBy::Simultaneous,
+            _ => MoveBy::Turn,
+        };
+        self.moves_by(&exec, by, current, &state.cells, &mut |m| {
+            out.push(m);
+            false
+        })
+        .map_err(|e| self.locate(e, &state.cells))?;
         if out.is_empty() && matches!(self.turn(state)?, Turn::Player(_)) {
             let who = self.player_name(state.cells[TURN_CELL] as usize).to_string();
             let span = self
@@ -249,6 +301,12 @@ impl Game for Interpreted {
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
         let exec = Exec::new(&self.prog);
         let mk = &self.prog.moves[mv.kind as usize];
+        if mk.by == MoveBy::Simultaneous {
+            return Err(GameError::new(
+                "gdl::internal",
+                "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
+            ));
+        }
         let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
         frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
         let cells = &mut state.cells;
@@ -256,9 +314,114 @@ impl Game for Interpreted {
         if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
             return Err(self.locate(e, cells));
         }
-        cells[PREVIOUS_CELL] = mover;
-        cells[TURN_CELL] = (mover + 1) % self.prog.players.len() as i64;
+        // Chance does not take a turn.
+        if mk.by == MoveBy::Turn {
+            cells[PREVIOUS_CELL] = mover;
+            cells[TURN_CELL] = (mover + 1) % self.prog.players.len() as i64;
+        }
         Ok(())
+    }
+
+    fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
+        match self.turn(state)? {
+            Turn::Simultaneous => {
+                out.clear();
+                let exec = Exec::new(&self.prog);
+                self.moves_by(&exec, MoveBy::Simultaneous, player, &state.cells, &mut |m| {
+                    out.push(m);
+                    false
+                })
+                .map_err(|e| self.locate(e, &state.cells))?;
+                Ok(())
+            }
+            Turn::Player(p) if p == player => self.legal_moves(state, out),
+            _ => {
+                out.clear();
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
+        let exec = Exec::new(&self.prog);
+        if moves.len() != self.prog.players.len() {
+            return Err(GameError::new(
+                "gdl::internal",
+                format!(
+                    "{} moves for {} players (a bug in gdl)",
+                    moves.len(),
+                    self.prog.players.len()
+                ),
+            ));
+        }
+        let cells = &mut state.cells;
+        let mut last_kind = None;
+        // Each player's body in turn order, then the `then` block once.
+        for (p, mv) in moves.iter().enumerate() {
+            let mk = &self.prog.moves[mv.kind as usize];
+            let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+            frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
+            if let Some(l) = mk.me_local {
+                frame[l] = p as i64;
+            }
+            if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
+                return Err(self.locate(e, cells));
+            }
+            last_kind = Some(mk);
+        }
+        if let Some(mk) = last_kind {
+            let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+            if let Err(e) = exec.exec_all(&mk.then, cells, &mut frame) {
+                return Err(self.locate(e, cells));
+            }
+        }
+        Ok(())
+    }
+
+    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        out.clear();
+        let exec = Exec::new(&self.prog);
+        self.moves_by(&exec, MoveBy::Chance, 0, &state.cells, &mut |m| {
+            out.push((m, 0.0));
+            false
+        })
+        .map_err(|e| self.locate(e, &state.cells))?;
+        let p = 1.0 / out.len().max(1) as f64;
+        for o in out.iter_mut() {
+            o.1 = p;
+        }
+        Ok(())
+    }
+
+    fn observation(&self, state: &State, player: Player) -> String {
+        visibility::observation(self, &state.cells, player)
+    }
+
+    fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
+        Ok(State {
+            cells: visibility::sample_hidden(self, &state.cells, player, rng).into_boxed_slice(),
+        })
+    }
+
+    fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+        let exec = Exec::new(&self.prog);
+        match self
+            .ended(&exec, &state.cells)
+            .map_err(|e| self.locate(e, &state.cells))?
+        {
+            Some(ir::End {
+                outcome: Outcome::Score { scores, .. },
+                ..
+            }) => Ok(Some(self.score_values(&exec, scores, &state.cells)?)),
+            _ => Ok(None),
+        }
+    }
+
+    fn lowest_score_wins(&self) -> bool {
+        self.prog
+            .ends
+            .iter()
+            .any(|e| matches!(e.outcome, Outcome::Score { lowest: true, .. }))
     }
 
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
@@ -284,6 +447,17 @@ impl Game for Interpreted {
         };
         let (who, payoff, wins) = match &end.outcome {
             Outcome::Draw => return Ok(0.0),
+            Outcome::Score { lowest, scores } => {
+                // Zero-sum: a player's margin over the others' average score.
+                let values = self.score_values(&exec, scores, cells)?;
+                let n = values.len();
+                if n < 2 {
+                    return Ok(0.0);
+                }
+                let others = (values.iter().sum::<f64>() - values[player]) / (n - 1) as f64;
+                let margin = values[player] - others;
+                return Ok(if *lowest { -margin } else { margin });
+            }
             Outcome::Winner { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, true),
             Outcome::Loser { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, false),
         };
@@ -310,7 +484,10 @@ impl Game for Interpreted {
             .zip(mv.args)
             .map(|(a, v)| self.show_arg(&a.layout, v))
             .collect();
-        if self.prog.moves.len() > 1 {
+        // The name is shown where it tells moves apart: among several kinds made by
+        // the same hand, and always for chance (`deal(5)`).
+        let same_hand = self.prog.moves.iter().filter(|m| m.by == mk.by).count();
+        if same_hand > 1 || mk.by == MoveBy::Chance {
             if args.is_empty() {
                 mk.name.clone()
             } else {

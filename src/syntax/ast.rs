@@ -38,6 +38,8 @@ pub struct GameFile {
     pub name: String,
     pub name_span: Span,
     pub players: Vec<Ident>,
+    /// `players count P`: the expression giving the number of players.
+    pub player_count: Option<Expr>,
     pub players_span: Option<Span>,
     pub params: Vec<Param>,
     pub requires: Vec<Require>,
@@ -65,8 +67,32 @@ pub struct Require {
     pub span: Span,
 }
 
+/// Who may see a state variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Visibility {
+    #[default]
+    Public,
+    /// Seen by nobody (a shuffled deck).
+    Hidden,
+    /// A per-player value, each entry seen by its own player only (a hand).
+    Private,
+}
+
+/// Who makes a kind of move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MoveBy {
+    /// The player to move; then the turn passes on.
+    #[default]
+    Turn,
+    /// Chance, uniformly among the legal moves.
+    Chance,
+    /// Every player at once, in secret.
+    Simultaneous,
+}
+
 #[derive(Clone, Debug)]
 pub struct StateVar {
+    pub visibility: Visibility,
     pub name: Ident,
     pub ty: TypeExpr,
     pub init: Expr,
@@ -84,11 +110,14 @@ pub struct FnDecl {
 
 #[derive(Clone, Debug)]
 pub struct MoveDecl {
+    pub by: MoveBy,
     pub name: Ident,
     /// Each argument and the collection it is drawn from.
     pub args: Vec<(Ident, Expr)>,
     pub requires: Vec<Expr>,
     pub body: Vec<Stmt>,
+    /// A simultaneous move's `then` block: runs once, after every player's body.
+    pub then: Option<(Vec<Stmt>, Span)>,
     pub span: Span,
 }
 
@@ -111,6 +140,12 @@ pub enum Outcome {
     Loser(Expr),
     Draw(Span),
     Payoff(Expr),
+    /// `lowest points wins` (`lowest` true) or `highest points wins`.
+    Score {
+        lowest: bool,
+        scores: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -127,13 +162,15 @@ pub enum TypeExpr {
         range: Expr,
         span: Span,
     },
+    /// `per player T`
+    PerPlayer(Box<TypeExpr>, Span),
 }
 
 impl TypeExpr {
     pub fn span(&self) -> Span {
         match self {
             TypeExpr::Int(s) | TypeExpr::Bool(s) | TypeExpr::Player(s) => *s,
-            TypeExpr::List { span, .. } | TypeExpr::Set { span, .. } => *span,
+            TypeExpr::List { span, .. } | TypeExpr::Set { span, .. } | TypeExpr::PerPlayer(_, span) => *span,
         }
     }
 }

@@ -65,10 +65,15 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     .with_help("list every player in one `players` line"));
                 }
                 game.players_span = Some(s);
-                game.players = item.into_inner().map(ident).collect();
+                for p in item.into_inner() {
+                    match p.as_rule() {
+                        Rule::players_count => game.player_count = Some(expr(p.into_inner().next().unwrap())),
+                        _ => game.players.push(ident(p)),
+                    }
+                }
             }
             Rule::param_decl => {
-                let s = span(&item);
+                let s = item_span(&item);
                 let mut it = item.into_inner();
                 let name = ident(it.next().unwrap());
                 let ty = type_expr(it.next().unwrap());
@@ -100,7 +105,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 });
             }
             Rule::require_decl => {
-                let s = span(&item);
+                let s = item_span(&item);
                 let mut it = item.into_inner();
                 let cond = expr(it.next().unwrap());
                 let message = it.next().map(|p| unquote(p.as_str()));
@@ -108,8 +113,14 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
             }
             Rule::state_decl => {
                 let s = span(&item);
-                let mut it = item.into_inner();
+                let mut it = item.into_inner().peekable();
+                let visibility = match it.next_if(|p| p.as_rule() == Rule::visibility) {
+                    Some(v) if v.as_str() == "hidden" => Visibility::Hidden,
+                    Some(_) => Visibility::Private,
+                    None => Visibility::Public,
+                };
                 game.states.push(StateVar {
+                    visibility,
                     name: ident(it.next().unwrap()),
                     ty: type_expr(it.next().unwrap()),
                     init: expr(it.next().unwrap()),
@@ -136,9 +147,15 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 });
             }
             Rule::move_decl => {
-                let s = span(&item);
-                let mut it = item.into_inner();
+                let s = item_span(&item);
+                let mut it = item.into_inner().peekable();
+                let by = match it.next_if(|p| p.as_rule() == Rule::move_kind) {
+                    Some(k) if k.as_str() == "chance" => MoveBy::Chance,
+                    Some(_) => MoveBy::Simultaneous,
+                    None => MoveBy::Turn,
+                };
                 let name = ident(it.next().unwrap());
+                let mut then = None;
                 let mut args = Vec::new();
                 let mut requires = Vec::new();
                 let mut body = Vec::new();
@@ -150,10 +167,16 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                         }
                         Rule::requires_clause => requires.push(expr(p.into_inner().next().unwrap())),
                         Rule::block => body = block(p),
+                        Rule::then_block => {
+                            let ts = span(&p);
+                            then = Some((block(p.into_inner().next().unwrap()), ts));
+                        }
                         r => unreachable!("move part {r:?}"),
                     }
                 }
                 game.moves.push(MoveDecl {
+                    by,
+                    then,
                     name,
                     args,
                     requires,
@@ -190,6 +213,15 @@ fn outcome(p: Pair<Rule>) -> Outcome {
         Rule::loser_outcome => Outcome::Loser(expr(p.into_inner().next().unwrap())),
         Rule::payoff_outcome => Outcome::Payoff(expr(p.into_inner().next().unwrap())),
         Rule::draw_outcome => Outcome::Draw(s),
+        Rule::score_outcome => {
+            let mut it = p.into_inner();
+            let lowest = it.next().unwrap().as_str() == "lowest";
+            Outcome::Score {
+                lowest,
+                scores: expr(it.next().unwrap()),
+                span: s,
+            }
+        }
         r => unreachable!("outcome {r:?}"),
     }
 }
@@ -197,6 +229,17 @@ fn outcome(p: Pair<Rule>) -> Outcome {
 fn span(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
     Span::new(s.start(), s.end())
+}
+
+/// A declaration's span without the blank lines and comments that an optional
+/// trailing part (`in 1..9`, `then { }`) skipped over before it failed to match.
+fn item_span(p: &Pair<Rule>) -> Span {
+    let end = p
+        .clone()
+        .into_inner()
+        .last()
+        .map_or(p.as_span().end(), |last| last.as_span().end());
+    Span::new(p.as_span().start(), end)
 }
 
 fn ident(p: Pair<Rule>) -> Ident {
@@ -245,6 +288,7 @@ fn type_expr(p: Pair<Rule>) -> TypeExpr {
             range: expr(inner.into_inner().next().unwrap()),
             span: s,
         },
+        Rule::per_player_type => TypeExpr::PerPlayer(Box::new(type_expr(inner.into_inner().next().unwrap())), s),
         r => unreachable!("type {r:?}"),
     }
 }
@@ -494,9 +538,13 @@ fn rule_name(r: Rule) -> Option<&'static str> {
             "a statement"
         }
         Rule::assign_op => "`=`",
-        Rule::outcome | Rule::winner_outcome | Rule::loser_outcome | Rule::draw_outcome | Rule::payoff_outcome => {
-            "an outcome (winner, loser, draw, payoff)"
-        }
+        Rule::outcome
+        | Rule::winner_outcome
+        | Rule::loser_outcome
+        | Rule::draw_outcome
+        | Rule::payoff_outcome
+        | Rule::score_outcome => "an outcome (winner, loser, draw, payoff, lowest ... wins)",
+        Rule::then_block => "`then`",
         Rule::requires_clause => "`requires`",
         Rule::param_default => "`=`",
         Rule::param_range => "`in`",

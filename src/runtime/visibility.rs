@@ -1,0 +1,101 @@
+//! What each player sees (`hidden` and `private` state), and determinization:
+//! drawing at random everything a player cannot see.
+
+use rand::seq::SliceRandom;
+
+use super::Interpreted;
+use crate::compile::{ShowValue, Value, load_value};
+use crate::ir::{Layout, TURN_CELL, Visibility};
+
+/// The cells a player cannot see: a hidden variable, or another player's entry
+/// of a private one. Each is `(offset, layout)`.
+fn unseen(game: &Interpreted, player: usize) -> Vec<(usize, &Layout)> {
+    let mut out = Vec::new();
+    for v in &game.program().vars {
+        match (v.visibility, &v.layout) {
+            (Visibility::Hidden, layout) => out.push((v.offset, layout)),
+            (Visibility::Private, Layout::List { elem, cap }) => {
+                for p in (0..*cap).filter(|&p| p != player) {
+                    out.push((v.offset + 1 + p * elem.size(), &**elem));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The position as `player` sees it: what they cannot see is `?`.
+pub(super) fn observation(game: &Interpreted, cells: &[i64], player: usize) -> String {
+    let prog = game.program();
+    let players = &prog.players;
+    let parts: Vec<String> = prog
+        .vars
+        .iter()
+        .map(|v| {
+            let shown = match (v.visibility, &v.layout) {
+                (Visibility::Public, l) => {
+                    ShowValue(&load_value(l, &cells[v.offset..v.offset + l.size()]), players).to_string()
+                }
+                (Visibility::Hidden, _) => "?".to_string(),
+                (Visibility::Private, Layout::List { elem, cap }) => {
+                    let entries: Vec<String> = (0..*cap)
+                        .map(|p| {
+                            if p == player {
+                                let at = v.offset + 1 + p * elem.size();
+                                ShowValue(&load_value(elem, &cells[at..at + elem.size()]), players).to_string()
+                            } else {
+                                "?".to_string()
+                            }
+                        })
+                        .collect();
+                    format!("[{}]", entries.join(", "))
+                }
+                (Visibility::Private, _) => "?".to_string(),
+            };
+            format!("{}: {shown}", v.name)
+        })
+        .collect();
+    let who = players.get(cells[TURN_CELL] as usize).map_or("nobody", String::as_str);
+    format!("{}; {who} to move", parts.join(", "))
+}
+
+/// A copy of `cells` in which every set or list `player` cannot see holds a
+/// random draw from the elements of all of them together, each keeping its
+/// size: the cards in the deck and in the other hands, dealt again.
+pub(super) fn sample_hidden(game: &Interpreted, cells: &[i64], player: usize, rng: &mut dyn rand::RngCore) -> Vec<i64> {
+    let slots = unseen(game, player);
+    let mut pool = Vec::new();
+    let mut sizes = Vec::new();
+    for &(offset, layout) in &slots {
+        let items = match load_value(layout, &cells[offset..offset + layout.size()]) {
+            Value::Set(s) => s.into_iter().collect::<Vec<_>>(),
+            Value::List(items) => items
+                .into_iter()
+                .filter_map(|v| if let Value::Int(n) = v { Some(n) } else { None })
+                .collect(),
+            _ => Vec::new(),
+        };
+        sizes.push(items.len());
+        pool.extend(items);
+    }
+    pool.shuffle(rng);
+    let mut out = cells.to_vec();
+    let mut next = 0;
+    for (&(offset, layout), &size) in slots.iter().zip(&sizes) {
+        let drawn = &pool[next..next + size];
+        next += size;
+        let value = match layout {
+            Layout::Set { .. } => Value::Set(drawn.iter().copied().collect()),
+            Layout::List { elem, .. } if **elem == Layout::Int => {
+                Value::List(drawn.iter().map(|&n| Value::Int(n)).collect())
+            }
+            _ => continue,
+        };
+        // Elements outside a set's range cannot be dealt into it: keep the truth.
+        if crate::compile::store_value(layout, &value, &mut out[offset..offset + layout.size()]).is_err() {
+            return cells.to_vec();
+        }
+    }
+    out
+}
