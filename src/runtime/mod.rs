@@ -90,6 +90,15 @@ impl Interpreted {
         parts.join(", ")
     }
 
+    /// The value of the state variable `name`, if there is one.
+    pub fn value_of(&self, state: &State, name: &str) -> Option<crate::compile::Value> {
+        let v = self.prog.vars.iter().find(|v| v.name == name)?;
+        Some(load_value(
+            &v.layout,
+            &state.cells[v.offset..v.offset + v.layout.size()],
+        ))
+    }
+
     /// A position as `--from` reads it and solve prints it: the state, then whose move.
     pub fn position(&self, state: &State) -> String {
         self.position_text(&state.cells)

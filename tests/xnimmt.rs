@@ -1,0 +1,255 @@
+//! games/xnimmt.game against the rules of seed 000, on hand-made situations,
+//! and on many random games of many configurations.
+
+use gdl::compile::{self, Value};
+use gdl::game::{Game, Turn};
+use gdl::runtime::{Interpreted, State};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn load(bindings: &[(&str, String)]) -> Result<Interpreted, compile::CompileErrors> {
+    let text = std::fs::read_to_string("games/xnimmt.game").unwrap();
+    let b: Vec<(String, String)> = bindings.iter().map(|(a, v)| (a.to_string(), v.clone())).collect();
+    compile::load("xnimmt.game", &text, &b).map(Interpreted::new)
+}
+
+fn game(p: usize, k: usize, r: usize, n: usize, x: usize) -> Interpreted {
+    load(&[
+        ("P", p.to_string()),
+        ("K", k.to_string()),
+        ("R", r.to_string()),
+        ("N", n.to_string()),
+        ("X", x.to_string()),
+    ])
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Seed 000's point values, written independently of the game file.
+fn points(card: i64, k: i64) -> i64 {
+    if card == k / 2 {
+        7
+    } else if card % 7 == 0 {
+        5
+    } else if card % 5 == 0 {
+        3
+    } else if card % 3 == 0 {
+        2
+    } else {
+        1
+    }
+}
+
+fn ints(v: Value) -> Vec<i64> {
+    match v {
+        Value::List(items) => items
+            .into_iter()
+            .map(|i| match i {
+                Value::Int(n) => n,
+                other => panic!("{other:?}"),
+            })
+            .collect(),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn rows(g: &Interpreted, s: &State) -> Vec<Vec<i64>> {
+    match g.value_of(s, "rows").unwrap() {
+        Value::List(rows) => rows.into_iter().map(ints).collect(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A two-player position mid-game: the deal done, these hands and rows.
+fn position(g: &Interpreted, hands: [&str; 2], rows: &str, dealt: usize) -> State {
+    let text = format!(
+        "deck: {{}}, hands: [{{{}}}, {{{}}}], rows: {rows}, collected: [0, 0], played: [0, 0], dealt: {dealt}, round: 0, starts: {{}}",
+        hands[0], hands[1]
+    );
+    g.parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Both players play these cards at once.
+fn play(g: &Interpreted, s: &State, cards: [i64; 2]) -> State {
+    assert_eq!(g.turn(s).unwrap(), Turn::Simultaneous);
+    let moves: Vec<_> = (0..2)
+        .map(|p| g.parse_move_of(s, p, &cards[p].to_string()).unwrap())
+        .collect();
+    let mut next = s.clone();
+    g.apply_joint(&mut next, &moves).unwrap();
+    next
+}
+
+#[test]
+fn card_values_of_a_17_card_deck() {
+    // One row holding card c; P1 plays 1, below every row, and so takes the row: c's points.
+    let g = game(2, 17, 1, 1, 4);
+    for c in 2..=17 {
+        let b = if c == 17 { 16 } else { 17 };
+        let s = position(&g, ["1", &b.to_string()], &format!("[[{c}]]"), 3);
+        let after = play(&g, &s, [1, b]);
+        assert_eq!(
+            ints(g.value_of(&after, "collected").unwrap()),
+            vec![points(c, 17), 0],
+            "card {c}"
+        );
+    }
+    // As the seed says: card 15 is worth 3, card 8 of a 17-card deck 7.
+    assert_eq!((points(15, 17), points(8, 17)), (3, 7));
+}
+
+#[test]
+fn a_card_goes_after_the_largest_last_card_below_it_and_the_xth_card_takes_the_row() {
+    // Seed 000's figure 2, in kind: 8 fits only after 2; 17 goes after 16 as the
+    // 4th card of its row, so its player takes the three cards before it.
+    let g = game(2, 17, 3, 2, 4);
+    let s = position(&g, ["8, 3", "17, 6"], "[[2], [10, 13], [4, 15, 16]]", 7);
+    let after = play(&g, &s, [8, 17]);
+    assert_eq!(rows(&g, &after), vec![vec![2, 8], vec![10, 13], vec![17]]);
+    let taken = points(4, 17) + points(15, 17) + points(16, 17);
+    assert_eq!(ints(g.value_of(&after, "collected").unwrap()), vec![0, taken]);
+    assert_eq!(ints(g.value_of(&after, "played").unwrap()), vec![8, 17]);
+}
+
+#[test]
+fn no_row_fits_takes_the_row_with_fewest_points_the_first_on_a_tie() {
+    let g = game(2, 17, 3, 2, 4);
+    // Rows worth 1, 1, 1: P1's card 1 fits nowhere and takes the first row.
+    let s = position(&g, ["1, 3", "16, 6"], "[[4], [2], [11]]", 7);
+    let after = play(&g, &s, [1, 16]);
+    assert_eq!(rows(&g, &after), vec![vec![1], vec![2], vec![11, 16]]);
+    assert_eq!(ints(g.value_of(&after, "collected").unwrap()), vec![1, 0]);
+    // Rows worth 3 (10), 3 (5) and 2 (12): the cheapest is the third.
+    let s = position(&g, ["1, 3", "16, 6"], "[[10], [5], [12]]", 7);
+    let after = play(&g, &s, [1, 16]);
+    // 16 then goes after the largest last card below it: 10.
+    assert_eq!(rows(&g, &after), vec![vec![10, 16], vec![5], vec![1]]);
+    assert_eq!(ints(g.value_of(&after, "collected").unwrap()), vec![2, 0]);
+}
+
+#[test]
+fn cards_are_placed_in_ascending_order_not_seat_order() {
+    let g = game(2, 17, 1, 2, 4);
+    // The row is full (3 cards): the lower card, P2's 10, comes first and takes it.
+    let s = position(&g, ["12, 1", "10, 2"], "[[3, 6, 9]]", 5);
+    let after = play(&g, &s, [12, 10]);
+    assert_eq!(rows(&g, &after), vec![vec![10, 12]]);
+    assert_eq!(ints(g.value_of(&after, "collected").unwrap()), vec![0, 6]);
+}
+
+#[test]
+fn the_variant_lets_a_row_hold_x_cards() {
+    let text = std::fs::read_to_string("games/xnimmt.game").unwrap();
+    let b = [("R", "1"), ("N", "2"), ("holds", "4")].map(|(a, v)| (a.to_string(), v.to_string()));
+    let g = Interpreted::new(compile::load("xnimmt.game", &text, &b).unwrap());
+    let s = position(&g, ["12, 1", "10, 2"], "[[3, 6, 9]]", 5);
+    let after = play(&g, &s, [12, 10]);
+    // 10 is the 4th card and stays; 12 is the 5th and takes the four before it.
+    assert_eq!(rows(&g, &after), vec![vec![12]]);
+    assert_eq!(ints(g.value_of(&after, "collected").unwrap()), vec![2 + 2 + 2 + 3, 0]);
+}
+
+#[test]
+fn the_last_round_leaves_no_choice_and_the_fewest_points_win() {
+    let g = game(2, 17, 1, 1, 4);
+    let s = position(&g, ["5", "9"], "[[3]]", 3);
+    for p in 0..2 {
+        let mut moves = Vec::new();
+        g.legal_moves_of(&s, p, &mut moves).unwrap();
+        assert_eq!(moves.len(), 1);
+    }
+    let end = play(&g, &s, [5, 9]);
+    assert_eq!(g.turn(&end).unwrap(), Turn::Terminal);
+    assert_eq!(rows(&g, &end), vec![vec![3, 5, 9]]);
+    assert_eq!(g.scores(&end).unwrap(), Some(vec![0.0, 0.0]));
+    assert!(g.lowest_score_wins());
+    assert_eq!((g.returns(&end, 0).unwrap(), g.returns(&end, 1).unwrap()), (0.0, 0.0));
+}
+
+#[test]
+fn a_player_sees_their_own_hand_and_not_the_others() {
+    let g = game(2, 17, 3, 2, 4);
+    let s = position(&g, ["8, 3", "17, 6"], "[[2], [10, 13], [4, 15, 16]]", 7);
+    let seen = g.observation(&s, 0);
+    assert!(seen.contains("hands: [{3, 8}, ?]"), "{seen}");
+    assert!(seen.contains("deck: ?"), "{seen}");
+    let mut rng = StdRng::seed_from_u64(3);
+    for _ in 0..20 {
+        let other = g.sample_hidden(&s, 0, &mut rng).unwrap();
+        assert_eq!(g.observation(&other, 0), seen);
+    }
+}
+
+#[test]
+fn invalid_configurations_are_clear_errors() {
+    let cases: [(&[(&str, &str)], &str); 4] = [
+        (&[("K", "12")], "gdl::compile::requirement"),
+        (&[("P", "4"), ("N", "5")], "gdl::compile::requirement"),
+        (&[("P", "1")], "gdl::compile::param_range"),
+        (&[("X", "0")], "gdl::compile::param_range"),
+    ];
+    for (bindings, code) in cases {
+        let b: Vec<(&str, String)> = bindings.iter().map(|(a, v)| (*a, v.to_string())).collect();
+        let e = load(&b)
+            .err()
+            .unwrap_or_else(|| panic!("{bindings:?} must be rejected"));
+        assert_eq!(e.errors[0].code, code, "{bindings:?}");
+    }
+}
+
+/// Plays random games of many valid configurations: none fails, and every
+/// point dealt ends up either collected or on the table.
+#[test]
+fn random_games_of_many_configurations_keep_every_point() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let configs = [
+        (2, 17, 3, 5, 4),
+        (2, 25, 4, 6, 5),
+        (2, 13, 2, 4, 3),
+        (3, 17, 3, 4, 4),
+        (4, 40, 4, 8, 6),
+        (2, 5, 1, 2, 2),
+        (5, 104, 4, 10, 6),
+    ];
+    for (p, k, r, n, x) in configs {
+        let g = game(p, k, r, n, x);
+        for _ in 0..40 {
+            let mut s = g.initial_state().unwrap();
+            let mut moves = Vec::new();
+            loop {
+                match g.turn(&s).unwrap() {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        let mut outcomes = Vec::new();
+                        g.chance_outcomes(&s, &mut outcomes).unwrap();
+                        let (m, _) = outcomes[rng.random_range(0..outcomes.len())];
+                        g.apply(&mut s, &m).unwrap();
+                    }
+                    Turn::Simultaneous => {
+                        let mut joint = Vec::new();
+                        for q in 0..p {
+                            g.legal_moves_of(&s, q, &mut moves).unwrap();
+                            joint.push(moves[rng.random_range(0..moves.len())]);
+                        }
+                        g.apply_joint(&mut s, &joint).unwrap();
+                    }
+                    Turn::Player(_) => panic!("X Nimmt! has no turn-taking moves"),
+                }
+            }
+            let deck: Vec<i64> = match g.value_of(&s, "deck").unwrap() {
+                Value::Set(d) => d.into_iter().collect(),
+                other => panic!("{other:?}"),
+            };
+            let k = k as i64;
+            let dealt_points: i64 = (1..=k).filter(|c| !deck.contains(c)).map(|c| points(c, k)).sum();
+            let collected: i64 = ints(g.value_of(&s, "collected").unwrap()).iter().sum();
+            let table: i64 = rows(&g, &s).iter().flatten().map(|&c| points(c, k)).sum();
+            assert_eq!(collected + table, dealt_points, "P{p} K{k} R{r} N{n} X{x}");
+            assert_eq!(deck.len() as i64, k - (p * n + r) as i64);
+            for row in rows(&g, &s) {
+                assert!(!row.is_empty() && row.len() < x, "{row:?}");
+            }
+            let returns: f64 = (0..p).map(|q| g.returns(&s, q).unwrap()).sum();
+            assert!(returns.abs() < 1e-9, "returns sum to {returns}");
+        }
+    }
+}
