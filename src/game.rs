@@ -138,6 +138,13 @@ pub trait Game {
         Ok(None)
     }
 
+    /// The scores as they stand now, in any state, for games decided by
+    /// points; `None` for games decided by a winner. Heuristics read it.
+    fn running_scores(&self, state: &Self::State) -> Result<Option<Vec<f64>>, GameError> {
+        let _ = state;
+        Ok(None)
+    }
+
     /// Whether the lowest score wins (see `scores`).
     fn lowest_score_wins(&self) -> bool {
         false

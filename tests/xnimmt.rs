@@ -253,3 +253,72 @@ fn random_games_of_many_configurations_keep_every_point() {
         }
     }
 }
+
+/// Plays `games` games of `search` (seat alternating) against random players;
+/// returns (search's average points, the others' average points).
+fn search_against_random(g: &Interpreted, games: usize, samples: usize) -> (f64, f64) {
+    use gdl::solve::agent::Agent;
+    use gdl::solve::search::{SearchAgent, SearchBudget};
+    use gdl::solve::simulate::{Scratch, sample_chance};
+    let p = g.num_players();
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut search = SearchAgent::new(SearchBudget { samples, time: None }, 5);
+    let (mut mine, mut theirs) = (0.0, 0.0);
+    let mut scratch = Scratch::default();
+    for i in 0..games {
+        let seat = i % p;
+        let mut s = g.initial_state().unwrap();
+        let mut moves = Vec::new();
+        loop {
+            match g.turn(&s).unwrap() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let m = sample_chance(g, &s, &mut rng, &mut scratch).unwrap();
+                    g.apply(&mut s, &m).unwrap();
+                }
+                Turn::Simultaneous => {
+                    let mut joint = Vec::new();
+                    for q in 0..p {
+                        g.legal_moves_of(&s, q, &mut moves).unwrap();
+                        joint.push(if q == seat {
+                            search.choose(g, &s, q, &moves).unwrap().mv
+                        } else {
+                            moves[rng.random_range(0..moves.len())]
+                        });
+                    }
+                    g.apply_joint(&mut s, &joint).unwrap();
+                }
+                Turn::Player(_) => unreachable!(),
+            }
+        }
+        let scores = g.scores(&s).unwrap().unwrap();
+        mine += scores[seat];
+        theirs += (0..p).filter(|&q| q != seat).map(|q| scores[q]).sum::<f64>() / (p - 1) as f64;
+    }
+    (mine / games as f64, theirs / games as f64)
+}
+
+#[test]
+fn the_search_agent_collects_far_fewer_points_than_random() {
+    // Measured with 100 worlds per move over 200 games: 4.2 points against
+    // random's 10.8 at the defaults. Here, a smaller budget and fewer games,
+    // with a margin for chance: under 70% of random's points.
+    for (p, k) in [(2, 17), (3, 20)] {
+        let g = game(p, k, 3, 5, 4);
+        let (mine, theirs) = search_against_random(&g, 40, 30);
+        assert!(mine < 0.7 * theirs, "P{p}: search {mine:.2} against random {theirs:.2}");
+    }
+}
+
+#[test]
+fn the_greedy_agent_avoids_the_card_that_takes_a_row() {
+    use gdl::solve::agent::Agent;
+    use gdl::solve::search::GreedyAgent;
+    let g = game(2, 17, 3, 2, 4);
+    // P1 holds 17 (the 4th card of the last row: takes 3 cards) and 9 (safe after 8).
+    let s = position(&g, ["9, 17", "1, 3"], "[[8], [10, 13], [4, 15, 16]]", 7);
+    let mut moves = Vec::new();
+    g.legal_moves_of(&s, 0, &mut moves).unwrap();
+    let choice = GreedyAgent::new(10, 1).choose(&g, &s, 0, &moves).unwrap();
+    assert_eq!(g.move_text(&choice.mv), "9");
+}

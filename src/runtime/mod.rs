@@ -426,6 +426,17 @@ impl Game for Interpreted {
         }
     }
 
+    fn running_scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+        let exec = Exec::new(&self.prog);
+        match self.prog.ends.iter().find_map(|e| match &e.outcome {
+            Outcome::Score { scores, .. } => Some(scores),
+            _ => None,
+        }) {
+            Some(scores) => Ok(Some(self.score_values(&exec, scores, &state.cells)?)),
+            None => Ok(None),
+        }
+    }
+
     fn lowest_score_wins(&self) -> bool {
         self.prog
             .ends

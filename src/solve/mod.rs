@@ -18,6 +18,8 @@ mod memo;
 mod minimax;
 mod options;
 mod score;
+pub mod search;
+pub mod simulate;
 mod solution;
 mod solve_error;
 mod solver;

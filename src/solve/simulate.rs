@@ -1,0 +1,108 @@
+//! Random play to the end of a game, through every kind of node: the building
+//! block of Monte Carlo evaluation.
+
+use rand::Rng;
+
+use crate::game::{Game, GameError, Turn};
+
+/// Longest game a playout follows before calling the rules endless.
+pub const MAX_PLAYOUT_PLIES: usize = 100_000;
+
+/// Buffers reused across steps, so a playout allocates nothing per step.
+pub struct Scratch<M> {
+    pub(crate) moves: Vec<M>,
+    pub(crate) joint: Vec<M>,
+    pub(crate) outcomes: Vec<(M, f64)>,
+}
+
+impl<M> Default for Scratch<M> {
+    fn default() -> Self {
+        Scratch {
+            moves: Vec::new(),
+            joint: Vec::new(),
+            outcomes: Vec::new(),
+        }
+    }
+}
+
+/// Samples a chance outcome by its probability.
+pub fn sample_chance<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+    scratch: &mut Scratch<G::Move>,
+) -> Result<G::Move, GameError> {
+    game.chance_outcomes(state, &mut scratch.outcomes)?;
+    if scratch.outcomes.is_empty() {
+        return Err(
+            GameError::new("gdl::runtime::no_moves", "a chance node with no outcome").in_state(game.state_text(state)),
+        );
+    }
+    let mut x: f64 = rng.random();
+    for (m, p) in &scratch.outcomes {
+        if x < *p {
+            return Ok(m.clone());
+        }
+        x -= p;
+    }
+    Ok(scratch.outcomes.last().map(|(m, _)| m.clone()).expect("not empty"))
+}
+
+/// Plays one step at random; false when the game is already over.
+pub fn random_step<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut R,
+    scratch: &mut Scratch<G::Move>,
+) -> Result<bool, GameError> {
+    match game.turn(state)? {
+        Turn::Terminal => return Ok(false),
+        Turn::Chance => {
+            let m = sample_chance(game, state, rng, scratch)?;
+            game.apply(state, &m)?;
+        }
+        Turn::Player(_) => {
+            game.legal_moves(state, &mut scratch.moves)?;
+            let m = scratch.moves[rng.random_range(0..scratch.moves.len())].clone();
+            game.apply(state, &m)?;
+        }
+        Turn::Simultaneous => {
+            scratch.joint.clear();
+            for p in 0..game.num_players() {
+                game.legal_moves_of(state, p, &mut scratch.moves)?;
+                if scratch.moves.is_empty() {
+                    return Err(GameError::new(
+                        "gdl::runtime::no_moves",
+                        format!("{} has no move at a simultaneous node", game.player_name(p)),
+                    )
+                    .in_state(game.state_text(state)));
+                }
+                scratch
+                    .joint
+                    .push(scratch.moves[rng.random_range(0..scratch.moves.len())].clone());
+            }
+            game.apply_joint(state, &scratch.joint)?;
+        }
+    }
+    Ok(true)
+}
+
+/// Plays at random until the game ends.
+pub fn random_playout<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut R,
+    scratch: &mut Scratch<G::Move>,
+) -> Result<(), GameError> {
+    for _ in 0..MAX_PLAYOUT_PLIES {
+        if !random_step(game, state, rng, scratch)? {
+            return Ok(());
+        }
+    }
+    Err(GameError::new(
+        "gdl::runtime::endless",
+        format!("a game ran {MAX_PLAYOUT_PLIES} moves without ending"),
+    )
+    .in_state(game.state_text(state))
+    .with_help("check that every `end when` clause can become true"))
+}
