@@ -13,6 +13,15 @@ pub(crate) type Items = SmallVec<[i64; 32]>;
 /// Locals of one function call or move; small frames stay on the stack.
 pub(crate) type Frame = SmallVec<[i64; 16]>;
 
+/// A zeroed frame of `n` locals. (`SmallVec::from_elem` copies the whole
+/// inline buffer; this writes only the `n` slots, which showed in profiles.)
+#[inline]
+pub(crate) fn frame(n: usize) -> Frame {
+    let mut f = Frame::new();
+    f.resize(n, 0);
+    f
+}
+
 /// Deepest chain of function calls before a run is declared endless.
 const MAX_CALL_DEPTH: usize = 256;
 
@@ -85,20 +94,38 @@ impl<'p> Exec<'p> {
                 filter,
                 span,
             } => {
-                let mut items = Items::new();
-                self.items(coll, cells, locals, &mut items)?;
+                // The plain sum of a list of the state, as in `sum(board)`: no loop machinery.
+                if let (AggOp::Sum, Coll::List { place }, None, Expr::Local(l)) = (op, &**coll, filter, &**body) {
+                    if l == var {
+                        let o = self.offset(place, cells, locals)?;
+                        let len = cells[o] as usize;
+                        return cells[o + 1..o + 1 + len]
+                            .iter()
+                            .try_fold(0i64, |a, &x| a.checked_add(x))
+                            .ok_or_else(|| {
+                                fault("gdl::runtime::overflow", "arithmetic overflow in a sum".into(), *span)
+                            });
+                    }
+                }
                 let mut acc: Option<i64> = None;
-                for v in items {
+                let mut decided = None;
+                self.each(coll, cells, locals, |v, locals| {
                     locals[*var] = v;
                     if let Some(f) = filter {
                         if self.eval(f, cells, locals)? == 0 {
-                            continue;
+                            return Ok(false);
                         }
                     }
                     let x = self.eval(body, cells, locals)?;
                     acc = Some(match (op, acc) {
-                        (AggOp::Any, _) if x != 0 => return Ok(1),
-                        (AggOp::All, _) if x == 0 => return Ok(0),
+                        (AggOp::Any, _) if x != 0 => {
+                            decided = Some(1);
+                            return Ok(true);
+                        }
+                        (AggOp::All, _) if x == 0 => {
+                            decided = Some(0);
+                            return Ok(true);
+                        }
                         (AggOp::Any, _) => 0,
                         (AggOp::All, _) => 1,
                         (AggOp::Sum, a) => a.unwrap_or(0).checked_add(x).ok_or_else(|| {
@@ -108,6 +135,10 @@ impl<'p> Exec<'p> {
                         (AggOp::Min, a) => a.map_or(x, |a| a.min(x)),
                         (AggOp::Max, a) => a.map_or(x, |a| a.max(x)),
                     });
+                    Ok(false)
+                })?;
+                if let Some(v) = decided {
+                    return Ok(v);
                 }
                 match (op, acc) {
                     (AggOp::All, None) => 1,
@@ -129,7 +160,7 @@ impl<'p> Exec<'p> {
             }
             Expr::Call { func, args, span } => {
                 let f = &self.prog.fns[*func];
-                let mut frame: Frame = SmallVec::from_elem(0, f.locals.max(args.len()));
+                let mut frame = frame(f.locals.max(args.len()));
                 for (slot, a) in frame.iter_mut().zip(args) {
                     *slot = self.eval(a, cells, locals)?;
                 }
@@ -233,6 +264,65 @@ impl<'p> Exec<'p> {
         })
     }
 
+    /// Calls `f` with each element of `c`, in order, without copying the
+    /// collection (the state cannot change while an expression is evaluated);
+    /// stops when `f` returns true.
+    fn each<F>(&self, c: &Coll, cells: &[i64], locals: &mut [i64], mut f: F) -> Result<(), GameError>
+    where
+        F: FnMut(i64, &mut [i64]) -> Result<bool, GameError>,
+    {
+        match c {
+            Coll::Range { lo, hi } => {
+                let lo = self.eval(lo, cells, locals)?;
+                let hi = self.eval(hi, cells, locals)?;
+                for v in lo..=hi {
+                    if f(v, locals)? {
+                        break;
+                    }
+                }
+            }
+            Coll::List { place } => {
+                let o = self.offset(place, cells, locals)?;
+                for &v in &cells[o + 1..o + 1 + cells[o] as usize] {
+                    if f(v, locals)? {
+                        break;
+                    }
+                }
+            }
+            Coll::Indices { place } => {
+                let o = self.offset(place, cells, locals)?;
+                for v in 0..cells[o] {
+                    if f(v, locals)? {
+                        break;
+                    }
+                }
+            }
+            Coll::Set { place, lo, hi } => {
+                let o = self.offset(place, cells, locals)?;
+                let words = crate::ir::set_words(*lo, *hi);
+                for (w, &word) in cells[o..o + words].iter().enumerate() {
+                    let mut bits = word as u64;
+                    while bits != 0 {
+                        let b = bits.trailing_zeros() as i64;
+                        if f(lo + w as i64 * 64 + b, locals)? {
+                            return Ok(());
+                        }
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            Coll::Literal(items) => {
+                for e in items {
+                    let v = self.eval(e, cells, locals)?;
+                    if f(v, locals)? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Copies the elements of `c`, in order, into `out`.
     pub fn items(&self, c: &Coll, cells: &[i64], locals: &mut [i64], out: &mut Items) -> Result<(), GameError> {
         out.clear();
@@ -313,7 +403,7 @@ impl<'p> Exec<'p> {
             Stmt::For { var, coll, body } => {
                 let mut items = Items::new();
                 self.items(coll, cells, locals, &mut items)?;
-                for v in items {
+                for &v in items.iter() {
                     locals[*var] = v;
                     self.exec_all(body, cells, locals)?;
                 }

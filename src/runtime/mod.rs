@@ -119,7 +119,7 @@ impl Interpreted {
         found: &mut dyn FnMut(Move) -> bool,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
-        let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+        let mut frame = exec::frame(mk.locals);
         if let Some(l) = mk.me_local {
             frame[l] = me as i64;
         }
@@ -180,9 +180,21 @@ impl Interpreted {
             return Ok(found(Move { kind: k as u16, args }));
         }
         let a = &mk.args[arg];
+        // A range is walked directly; other collections are copied first.
+        if let ir::Coll::Range { lo, hi } = &a.domain {
+            let lo = exec.eval(lo, cells, frame)?;
+            let hi = exec.eval(hi, cells, frame)?;
+            for v in lo..=hi {
+                frame[a.local] = v;
+                if self.args_from(exec, k, arg + 1, cells, frame, found)? {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
         let mut items = Items::new();
         exec.items(&a.domain, cells, frame, &mut items)?;
-        for v in items {
+        for &v in items.iter() {
             frame[a.local] = v;
             if self.args_from(exec, k, arg + 1, cells, frame, found)? {
                 return Ok(true);
@@ -205,7 +217,7 @@ impl Interpreted {
             let holds = match &end.cond {
                 EndCond::NoMoves => !self.has_move(exec, cells)?,
                 EndCond::Expr(e) => {
-                    let mut frame: Frame = SmallVec::from_elem(0, end.locals);
+                    let mut frame = exec::frame(end.locals);
                     exec.eval(e, cells, &mut frame)? != 0
                 }
             };
@@ -276,10 +288,15 @@ impl Game for Interpreted {
         out.clear();
         let exec = Exec::new(&self.prog);
         let current = state.cells[TURN_CELL] as usize;
-        let by = match self.turn(state)? {
-            Turn::Chance => MoveBy::Chance,
-            Turn::Simultaneous => MoveBy::Simultaneous,
-            _ => MoveBy::Turn,
+        // Only a game with chance or simultaneous moves needs to ask who acts.
+        let by = if !(self.prog.has_chance || self.prog.has_simultaneous) {
+            MoveBy::Turn
+        } else {
+            match self.turn(state)? {
+                Turn::Chance => MoveBy::Chance,
+                Turn::Simultaneous => MoveBy::Simultaneous,
+                _ => MoveBy::Turn,
+            }
         };
         self.moves_by(&exec, by, current, &state.cells, &mut |m| {
             out.push(m);
@@ -316,7 +333,7 @@ impl Game for Interpreted {
                 "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
             ));
         }
-        let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+        let mut frame = exec::frame(mk.locals);
         frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
         let cells = &mut state.cells;
         let mover = cells[TURN_CELL];
@@ -368,7 +385,7 @@ impl Game for Interpreted {
         // Each player's body in turn order, then the `then` block once.
         for (p, mv) in moves.iter().enumerate() {
             let mk = &self.prog.moves[mv.kind as usize];
-            let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+            let mut frame = exec::frame(mk.locals);
             frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
             if let Some(l) = mk.me_local {
                 frame[l] = p as i64;
@@ -379,7 +396,7 @@ impl Game for Interpreted {
             last_kind = Some(mk);
         }
         if let Some(mk) = last_kind {
-            let mut frame: Frame = SmallVec::from_elem(0, mk.locals);
+            let mut frame = exec::frame(mk.locals);
             if let Err(e) = exec.exec_all(&mk.then, cells, &mut frame) {
                 return Err(self.locate(e, cells));
             }
@@ -460,7 +477,7 @@ impl Game for Interpreted {
             }
             Err(e) => return Err(self.locate(e, cells)),
         };
-        let mut frame: Frame = SmallVec::from_elem(0, end.locals);
+        let mut frame = exec::frame(end.locals);
         let mut eval = |e: &ir::Expr| {
             exec.eval(e, cells, &mut frame)
                 .map_err(|err| self.locate(err.at(end.span.into()), cells))
