@@ -411,6 +411,16 @@ impl Compiler<'_> {
                 }
                 result = Some((i, span));
             }
+            if let (Some((i, span)), Some(_)) = (result, &payoff) {
+                if matches!(e.outcomes[i], ast::Outcome::Draw(_) | ast::Outcome::Score { .. }) {
+                    self.error(CompileError::new(
+                        "gdl::compile::outcome",
+                        "a payoff goes with a winner or a loser; this outcome has none",
+                        span,
+                        "this outcome",
+                    ));
+                }
+            }
             let outcome = match result.map(|(i, _)| &e.outcomes[i]) {
                 Some(ast::Outcome::Winner(_)) => ir::Outcome::Winner {
                     player: player.unwrap_or(ir::Expr::Const(0)),
@@ -1137,16 +1147,18 @@ impl Compiler<'_> {
                     self.error(mismatch(
                         args[0].span,
                         &format!("a collection of {want}s"),
-                        &Ty::List(Box::new(ty)),
+                        &Ty::List(Box::new(ty.clone())),
                     ));
                 }
                 self.next_local -= 1;
+                // `count` of bools counts the true ones, as in a constant; of anything else, every element.
+                let counts_all = ty != Ty::Bool;
                 Typed::Scalar(
                     ir::Expr::Agg {
                         op,
                         var,
                         coll: Box::new(coll),
-                        body: Box::new(if op == AggOp::Count {
+                        body: Box::new(if op == AggOp::Count && counts_all {
                             ir::Expr::Const(1)
                         } else {
                             ir::Expr::Local(var)

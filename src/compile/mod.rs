@@ -180,6 +180,13 @@ impl<'a> Compiler<'a> {
                     )
                     .with_note(first_span, "first here"),
                 );
+            } else if ["current", "previous", "players", "me"].contains(&p.name.as_str()) {
+                self.error(CompileError::new(
+                    "gdl::compile::reserved",
+                    format!("`{}` is a built-in name", p.name),
+                    p.span,
+                    "choose another name",
+                ));
             } else {
                 self.players.insert(p.name.clone(), self.players.len());
             }
@@ -382,6 +389,16 @@ impl<'a> Compiler<'a> {
                 ));
                 continue;
             }
+            let checkable = ty == Ty::Int || ty == Ty::List(Box::new(Ty::Int));
+            if let (Some(range), false) = (&p.range, checkable) {
+                self.error(CompileError::new(
+                    "gdl::compile::param_range",
+                    format!("a range checks an int or a list of ints; `{}` is {ty}", p.name.name),
+                    range.span,
+                    "not checked",
+                ));
+                continue;
+            }
             if let Some(range) = &p.range {
                 match self.eval_const(range) {
                     Ok(Value::Range(lo, hi)) => {
@@ -573,7 +590,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             TypeExpr::Set { range, .. } => match self.eval_const(range)? {
-                Value::Range(lo, hi) if hi - lo <= 4096 => Layout::Set { lo, hi },
+                Value::Range(lo, hi) if hi - lo < 4096 => Layout::Set { lo, hi },
                 Value::Range(..) => {
                     return Err(CompileError::new(
                         "gdl::compile::set_range",
