@@ -1,5 +1,6 @@
 //! What people read: diagnostics, summaries, solve reports.
 
 pub mod diagnostic;
+pub mod plot;
 pub mod solve;
 pub mod summary;
