@@ -5,8 +5,12 @@
 //! limit; 2 bad input (a usage error, a game file that does not compile, a
 //! parameter out of range, a malformed position).
 
+mod agents;
 mod check;
+mod eval;
 mod solve;
+mod tournament;
+mod train;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -43,6 +47,12 @@ pub enum Command {
     Check(GameArgs),
     /// Solve a game exactly: its value, every optimal move, the principal line
     Solve(solve::SolveArgs),
+    /// Learn a game by Q-learning against itself, and save the Q-table
+    Train(train::TrainArgs),
+    /// Play many games between agents (optimal, random, q:FILE), seats alternating
+    Match(tournament::MatchArgs),
+    /// Judge a Q-table: agreement with the exact solution, games against optimal and random
+    Eval(eval::EvalArgs),
 }
 
 /// What every command that loads a game takes.
@@ -156,6 +166,9 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     let result = match &cli.command {
         Command::Check(a) => check::run(a, &mut ctx),
         Command::Solve(a) => solve::run(a, &mut ctx),
+        Command::Train(a) => train::run(a, &mut ctx),
+        Command::Match(a) => tournament::run(a, &mut ctx),
+        Command::Eval(a) => eval::run(a, &mut ctx),
     };
     match result {
         Ok(()) => EXIT_OK,
@@ -243,8 +256,16 @@ fn param_values(m: &ArgMatches, params: &[ParamInfo]) -> Vec<(String, String)> {
 
 /// Reads and compiles a game file with the parameters given on the command line.
 pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Failure::input(format!("error: cannot read {}: {e}", file.display())))?;
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        let why = if file.is_dir() {
+            "it is a directory, not a .game file".to_string()
+        } else if e.kind() == std::io::ErrorKind::InvalidData {
+            "it is not a text file (it is not valid UTF-8)".to_string()
+        } else {
+            e.to_string()
+        };
+        Failure::input(format!("error: cannot read {}: {why}", file.display()))
+    })?;
     let name = file.display().to_string();
     match compile::load(&name, &text, &ctx.bindings) {
         Ok(p) => Ok(Interpreted::new(p)),

@@ -3,4 +3,6 @@
 pub mod diagnostic;
 pub mod plot;
 pub mod solve;
+pub mod standings;
+pub mod stats;
 pub mod summary;

@@ -1,0 +1,143 @@
+//! `gdl eval FILE --q TABLE` (and `gdl train --evaluate`): how good a
+//! Q-table is: in how many reachable positions its greedy move is optimal by
+//! the exact solver, and how it fares against the optimal and the random
+//! agent from every seat.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::agents::make_agent;
+use super::{Context, Failure, GameArgs, load_game};
+use crate::game::Game;
+use crate::report::standings;
+use crate::runtime::Interpreted;
+use crate::solve::agent::{Agent, AgentSpec};
+use crate::solve::qeval::{self, Agreement};
+use crate::solve::qlearn::{QAgent, QTable};
+use crate::solve::{SolveError, qfile, tournament};
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The Q-table to evaluate, as `gdl train --out` wrote it
+    #[arg(long, value_name = "FILE")]
+    pub q: PathBuf,
+    /// Games against each opponent (half of them in each seat)
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub games: u64,
+    /// Seeds the opponents' random choices
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+}
+
+pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let game = load_game(&args.game.file, ctx)?;
+    let (table, training) = qfile::load(&args.q, &game).map_err(|e| Failure::input(ctx.render(&e)))?;
+    let header = format!(
+        "game        {}\ntable       {} ({} episodes; {} positions, {} values)\n",
+        title(&game),
+        args.q.display(),
+        training.total_episodes,
+        table.positions(),
+        table.len()
+    );
+    let name = format!("q:{}", args.q.display());
+    let text = report(&game, &table, &name, args.games, args.seed, ctx)?;
+    write!(ctx.out, "{header}\n{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+}
+
+/// The game's name with its parameters: `Nim (piles = [1, 3, 5, 7])`.
+pub fn title(game: &Interpreted) -> String {
+    let params = &game.program().params;
+    if params.is_empty() {
+        return game.name().to_string();
+    }
+    let list: Vec<String> = params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+    format!("{} ({})", game.name(), list.join(", "))
+}
+
+/// The evaluation of `table` as text: agreement, then the matches.
+pub fn report(
+    game: &Interpreted,
+    table: &QTable<Interpreted>,
+    name: &str,
+    games: u64,
+    seed: u64,
+    ctx: &Context,
+) -> Result<String, Failure> {
+    let fail = |e: SolveError| match e {
+        SolveError::Unsupported(_) => Failure::input(ctx.render(&e)),
+        other => Failure::runtime(ctx.render(&other)),
+    };
+    let root = game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    let a = qeval::agreement(game, table, &root).map_err(fail)?;
+    let mut out = agreement_text(&a);
+    out.push('\n');
+    out.push_str(&format!(
+        "the greedy Q agent against optimal and random play, {games} games each, seed {seed}:\n"
+    ));
+    let mut rows: Vec<Vec<String>> = vec![
+        [
+            "opponent",
+            "Q agent",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "win rate (95%)",
+            "avg utility (95%)",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+    ];
+    for (k, opponent) in [AgentSpec::Optimal, AgentSpec::Random].iter().enumerate() {
+        let mut agents: Vec<Box<dyn Agent<Interpreted> + '_>> = vec![
+            Box::new(QAgent::new(name, table.clone())),
+            make_agent(opponent, game, seed.wrapping_add(k as u64 + 1), ctx)?,
+        ];
+        let mut rng = StdRng::seed_from_u64(seed);
+        let tally = tournament::play_match(game, &mut agents, games, &mut rng, &mut |_| {})
+            .map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        for (s, seat) in tally.seats.iter().enumerate() {
+            let r = &tally.by_seat[0][s];
+            let mut row = standings::row(&opponent.to_string(), &format!("as {seat}"), r);
+            if s > 0 {
+                row[0].clear();
+            }
+            rows.push(row);
+        }
+    }
+    out.push_str(&standings::table(
+        &rows,
+        &[false, false, true, true, true, true, false, false],
+    ));
+    Ok(out)
+}
+
+fn agreement_text(a: &Agreement) -> String {
+    let w = a.positions.to_string().len();
+    let line = |what: &str, k: usize, n: usize| {
+        let pct = if n == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}%", 100.0 * k as f64 / n as f64)
+        };
+        vec![format!("  {what}"), format!("{k:>w$} of {n:>w$}"), pct]
+    };
+    let rows = vec![
+        line("in all reachable positions", a.optimal, a.positions),
+        line("where a winning move exists", a.winning_optimal, a.winning),
+        line("where the choice matters", a.choice_optimal, a.choice),
+    ];
+    format!(
+        "the greedy move is optimal, by the exact solver:\n{}  (the table never saw {} of the {} positions)\n",
+        standings::table(&rows, &[false, false, true]),
+        a.unseen,
+        a.positions
+    )
+}

@@ -1,0 +1,210 @@
+//! `gdl train FILE --episodes N --alpha A --epsilon E --seed S --out TABLE`:
+//! Q-learning by self-play, the table saved atomically; `--init` continues
+//! from a saved table, `--evaluate` judges the result. Ctrl-C stops training
+//! between two games and saves what was learned.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use clap::Args;
+
+use super::eval::{report, title};
+use super::{Context, Failure, GameArgs, load_game};
+use crate::game::Game;
+use crate::solve::qfile::{self, Training};
+use crate::solve::qlearn::{QLearnError, QLearner, QSettings, QTable, check_players};
+
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Training games to play against itself
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub episodes: u64,
+    /// The learning rate: how far each update moves a value towards its target
+    #[arg(long, value_name = "A", default_value_t = 0.5)]
+    pub alpha: f64,
+    /// The chance of a random move instead of the best one, while training
+    #[arg(long, value_name = "E", default_value_t = 0.1)]
+    pub epsilon: f64,
+    /// Seeds the random moves: the same seed learns the same table
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Where to save the table (JSON)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Continue from this saved table instead of an empty one
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<PathBuf>,
+    /// After training, compare the table with the exact solution and play it
+    /// against the optimal and the random agent
+    #[arg(long)]
+    pub evaluate: bool,
+    /// With --evaluate: games against each opponent
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub games: u64,
+}
+
+/// Set by Ctrl-C while a training runs.
+static STOP: AtomicBool = AtomicBool::new(false);
+/// Whether a training runs now: Ctrl-C then stops it gently; at any other
+/// time Ctrl-C ends the program as usual.
+static TRAINING: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once per process (a second install fails).
+fn catch_ctrl_c() {
+    static INSTALLED: OnceLock<bool> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        ctrlc::set_handler(|| {
+            if TRAINING.load(Ordering::SeqCst) {
+                STOP.store(true, Ordering::SeqCst);
+            } else {
+                std::process::exit(EXIT_INTERRUPTED);
+            }
+        })
+        .is_ok()
+    });
+}
+
+pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let game = load_game(&args.game.file, ctx)?;
+    let prog = game.program();
+    if prog.has_chance || prog.has_simultaneous {
+        let e = QLearnError::Unsupported(format!(
+            "{} has {} moves; Q-learning by self-play learns turn-taking games",
+            game.name(),
+            match (prog.has_chance, prog.has_simultaneous) {
+                (true, true) => "chance and simultaneous",
+                (true, false) => "chance",
+                _ => "simultaneous",
+            }
+        ));
+        return Err(Failure::input(ctx.render(&e)));
+    }
+    check_players(&game).map_err(|e| Failure::input(ctx.render(&e)))?;
+    let settings = QSettings {
+        alpha: args.alpha,
+        epsilon: args.epsilon,
+        seed: args.seed,
+    };
+    settings.check().map_err(|e| Failure::input(format!("error: {e}")))?;
+    // Found before training, not after it, so no training is wasted.
+    let folder = match args.out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(Failure::input(format!(
+            "error: cannot write {}: the folder {} does not exist",
+            args.out.display(),
+            folder.display()
+        )));
+    }
+    let (table, before) = match &args.init {
+        Some(path) => {
+            let (t, training) = qfile::load(path, &game).map_err(|e| Failure::input(ctx.render(&e)))?;
+            (t, training.total_episodes)
+        }
+        None => (QTable::new(), 0),
+    };
+    let mut learner = QLearner::new(&game, settings, table).map_err(|e| Failure::input(ctx.render(&e)))?;
+
+    let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.episodes));
+    catch_ctrl_c();
+    STOP.store(false, Ordering::SeqCst);
+    TRAINING.store(true, Ordering::SeqCst);
+    let started = Instant::now();
+    let result = learner.train(args.episodes, &STOP, &mut |done| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let done = match result {
+        Ok(done) => done,
+        Err(e) => {
+            TRAINING.store(false, Ordering::SeqCst);
+            return Err(match e {
+                QLearnError::Unsupported(_) | QLearnError::NotZeroSum { .. } => Failure::input(ctx.render(&e)),
+                other => Failure::runtime(ctx.render(&other)),
+            });
+        }
+    };
+    let interrupted = done < args.episodes;
+    let training = Training {
+        alpha: args.alpha,
+        epsilon: args.epsilon,
+        seed: args.seed,
+        episodes: done,
+        total_episodes: before + done,
+        interrupted,
+    };
+    let table = learner.into_table();
+    // Saved while Ctrl-C is still caught, so a second one cannot cut it short.
+    let saved = qfile::save(&args.out, &game, &table, &training);
+    TRAINING.store(false, Ordering::SeqCst);
+    saved.map_err(|e| Failure::input(ctx.render(&e)))?;
+
+    let rate = if seconds > 0.0 { done as f64 / seconds } else { 0.0 };
+    let mut text = format!("game        {}\n", title(&game));
+    if let Some(init) = &args.init {
+        text.push_str(&format!(
+            "continued   from {} ({before} episodes before)\n",
+            init.display()
+        ));
+    }
+    text.push_str(&format!(
+        "episodes    {done}{} (alpha {}, epsilon {}, seed {})\n",
+        if interrupted {
+            format!(" of {}: interrupted by Ctrl-C", args.episodes)
+        } else {
+            String::new()
+        },
+        args.alpha,
+        args.epsilon,
+        args.seed
+    ));
+    text.push_str(&format!(
+        "table       {} positions, {} values\ntime        {seconds:.3} s ({rate:.0} episodes/s)\nsaved       {}\n",
+        table.positions(),
+        table.len(),
+        args.out.display()
+    ));
+    let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
+    write!(ctx.out, "{text}").map_err(io)?;
+    if interrupted {
+        return Err(Failure {
+            code: EXIT_INTERRUPTED,
+            text: format!(
+                "training was interrupted after {done} of {} episodes; what was learned is saved in {}",
+                args.episodes,
+                args.out.display()
+            ),
+        });
+    }
+    if args.evaluate {
+        let name = format!("q:{}", args.out.display());
+        let eval = report(&game, &table, &name, args.games, args.seed, ctx)?;
+        write!(ctx.out, "\n{eval}").map_err(io)?;
+    }
+    Ok(())
+}
+
+fn progress_bar(episodes: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(episodes);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{wide_bar} {pos}/{len} episodes, {eta} left (Ctrl-C saves and stops)")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

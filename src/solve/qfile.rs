@@ -1,0 +1,382 @@
+//! A Q-table on disk: JSON that people can read and that stays valid across
+//! builds of gdl, because it names positions and moves as gdl prints them
+//! (`"[1, 3, 5, 7]; MAX to move"`, `"(3, 2)"`), never by internal numbers.
+//!
+//! The file records what the table is good for: the game's name, its
+//! parameters, a hash of the game file's text, and how it was trained. Loading
+//! checks each of them, so a table is never used for another game, other
+//! parameters, or rules that have changed since.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use indexmap::IndexMap;
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::qlearn::{QAgent, QTable};
+use crate::fsutil::write_atomic;
+use crate::game::{Game, Turn};
+use crate::runtime::Interpreted;
+
+/// What the `format` field of every Q-table file says.
+pub const FORMAT: &str = "gdl-qtable";
+/// The version of the layout below; a file of another version is refused.
+pub const VERSION: u32 = 1;
+
+/// How a table was trained (the last run, and in all).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Training {
+    pub alpha: f64,
+    pub epsilon: f64,
+    pub seed: u64,
+    /// Games played in the last run.
+    pub episodes: u64,
+    /// Games played in all runs, `--init` included.
+    pub total_episodes: u64,
+    /// Whether the last run was stopped (Ctrl-C) before all its games.
+    pub interrupted: bool,
+}
+
+/// The file, field by field, in the order it is written.
+#[derive(Serialize, Deserialize)]
+struct QFile {
+    format: String,
+    version: u32,
+    game: String,
+    /// The game file as it was named when training; for people only.
+    file: String,
+    /// FNV-1a (64 bits) of the game file's text, in hex: any change to the
+    /// rules (or comments) makes the table refuse to load.
+    source_hash: String,
+    params: IndexMap<String, String>,
+    players: Vec<String>,
+    training: Training,
+    positions: usize,
+    values: usize,
+    /// Position → move → value for the player to move there.
+    table: IndexMap<String, IndexMap<String, f64>>,
+}
+
+/// A Q-table that cannot be loaded or saved.
+#[derive(Debug, Error, Diagnostic)]
+pub enum QFileError {
+    #[error("cannot read the Q-table {path}: {reason}")]
+    #[diagnostic(code(gdl::qtable::unreadable))]
+    Unreadable { path: String, reason: String },
+
+    #[error("cannot write the Q-table {path}: {reason}")]
+    #[diagnostic(code(gdl::qtable::unwritable))]
+    Unwritable { path: String, reason: String },
+
+    #[error("{path} is not a valid Q-table: {reason}")]
+    #[diagnostic(
+        code(gdl::qtable::corrupt),
+        help("the file was damaged or edited; train a new table with `gdl train`")
+    )]
+    Corrupt {
+        path: String,
+        reason: String,
+        #[source_code]
+        src: Option<NamedSource<String>>,
+        #[label("here")]
+        at: Option<SourceSpan>,
+    },
+
+    #[error("{path} is not a gdl Q-table: {reason}")]
+    #[diagnostic(
+        code(gdl::qtable::format),
+        help("`gdl train --out FILE` writes Q-tables (format \"gdl-qtable\", version 1)")
+    )]
+    Format { path: String, reason: String },
+
+    #[error("{path} was trained for the game `{theirs}`, not `{ours}`")]
+    #[diagnostic(
+        code(gdl::qtable::other_game),
+        help("train a table for this game: gdl train FILE --out TABLE")
+    )]
+    OtherGame { path: String, theirs: String, ours: String },
+
+    #[error("{path} was trained with other parameters: {theirs}; this game has {ours}")]
+    #[diagnostic(code(gdl::qtable::other_params), help("{help}"))]
+    OtherParams {
+        path: String,
+        theirs: String,
+        ours: String,
+        help: String,
+    },
+
+    #[error("{path} was trained on another version of the rules of `{game}`: the game file has changed since")]
+    #[diagnostic(
+        code(gdl::qtable::changed_game),
+        help("train again on the file as it is now (`gdl train ... --init` cannot reuse the old table either)")
+    )]
+    ChangedGame { path: String, game: String },
+}
+
+/// FNV-1a, 64 bits: a hash whose value never changes between builds or
+/// platforms (std's hasher makes no such promise). It detects edits, it is
+/// not a defence against forgery.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn source_hash(game: &Interpreted) -> String {
+    format!("{:016x}", fnv1a64(game.program().source.inner().as_bytes()))
+}
+
+fn params_text(params: &[(String, String)]) -> String {
+    if params.is_empty() {
+        return "no parameters".into();
+    }
+    params
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes `table` for `game` to `path`, atomically. Positions are written in
+/// the order of their states, moves in legal-move order, so the same table
+/// always gives the same bytes.
+pub fn save(
+    path: &Path,
+    game: &Interpreted,
+    table: &QTable<Interpreted>,
+    training: &Training,
+) -> Result<(), QFileError> {
+    let unwritable = |reason: String| QFileError::Unwritable {
+        path: path.display().to_string(),
+        reason,
+    };
+    let mut states: Vec<_> = table.iter().collect();
+    states.sort_by(|a, b| a.0.cmp(b.0));
+    let initial = game
+        .initial_state()
+        .map_err(|e| unwritable(format!("the rules failed: {e}")))?;
+    let mut rows: IndexMap<String, IndexMap<String, f64>> = IndexMap::with_capacity(states.len());
+    let mut moves = Vec::new();
+    for (state, values) in states {
+        game.legal_moves(state, &mut moves)
+            .map_err(|e| unwritable(format!("the rules failed: {e}")))?;
+        let row: IndexMap<String, f64> = moves.iter().zip(values).map(|(m, v)| (game.move_text(m), *v)).collect();
+        let text = game.position(state);
+        // Two states print alike only when one is the start (where nobody has
+        // moved yet) and the other the same board later; the start wins.
+        if !rows.contains_key(&text) || *state == initial {
+            rows.insert(text, row);
+        }
+    }
+    let values: usize = rows.values().map(IndexMap::len).sum();
+    let prog = game.program();
+    let file = QFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        game: prog.name.clone(),
+        file: prog.source.name().to_string(),
+        source_hash: source_hash(game),
+        params: prog.params.iter().cloned().collect(),
+        players: prog.players.clone(),
+        training: training.clone(),
+        positions: rows.len(),
+        values,
+        table: rows,
+    };
+    let mut text = serde_json::to_string_pretty(&file).map_err(|e| unwritable(e.to_string()))?;
+    text.push('\n');
+    write_atomic(path, text.as_bytes()).map_err(|e| unwritable(e.to_string()))
+}
+
+/// Reads a Q-table for `game` from `path`, checking that it was made for this
+/// game, these parameters and these rules.
+pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Training), QFileError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| QFileError::Unreadable {
+        path: shown.clone(),
+        reason: e.to_string(),
+    })?;
+    let corrupt = |reason: String| QFileError::Corrupt {
+        path: shown.clone(),
+        reason,
+        src: None,
+        at: None,
+    };
+    // First as any JSON, so that a file that is not a Q-table at all is told
+    // apart from a damaged one.
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        let at = offset_of(&text, e.line(), e.column());
+        QFileError::Corrupt {
+            path: shown.clone(),
+            reason: format!("broken JSON: {}", strip_position(&e.to_string())),
+            src: Some(NamedSource::new(&shown, text.clone())),
+            at: Some(SourceSpan::new(at.into(), 0)),
+        }
+    })?;
+    let format = value.get("format").and_then(|f| f.as_str());
+    if format != Some(FORMAT) {
+        return Err(QFileError::Format {
+            path: shown,
+            reason: match format {
+                Some(f) => format!("its format is \"{f}\""),
+                None => "it has no \"format\": \"gdl-qtable\" field".into(),
+            },
+        });
+    }
+    match value.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(VERSION) => {}
+        Some(v) => {
+            return Err(QFileError::Format {
+                path: shown,
+                reason: format!("it is version {v} of the format; this gdl reads version {VERSION}"),
+            });
+        }
+        None => return Err(corrupt("the \"version\" field is missing or not a number".into())),
+    }
+    let file: QFile = serde_json::from_value(value).map_err(|e| corrupt(e.to_string()))?;
+    let prog = game.program();
+    if file.game != prog.name {
+        return Err(QFileError::OtherGame {
+            path: shown,
+            theirs: file.game,
+            ours: prog.name.clone(),
+        });
+    }
+    let theirs: Vec<(String, String)> = file.params.into_iter().collect();
+    if theirs != prog.params {
+        return Err(QFileError::OtherParams {
+            path: shown,
+            theirs: params_text(&theirs),
+            ours: params_text(&prog.params),
+            help: if theirs.is_empty() {
+                "train a table with these parameters".into()
+            } else {
+                format!(
+                    "load it with the parameters it was trained with ({}), or train a table with these",
+                    theirs
+                        .iter()
+                        .map(|(k, v)| format!("--{k} {}", flag_value(v)))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            },
+        });
+    }
+    if file.source_hash != source_hash(game) {
+        return Err(QFileError::ChangedGame {
+            path: shown,
+            game: prog.name.clone(),
+        });
+    }
+    // A position's text does not tell who moved last, so the start (where
+    // nobody has) reads back as a state where the last player moved; it is
+    // mapped back to the real start.
+    let initial = game
+        .initial_state()
+        .map_err(|e| corrupt(format!("the rules failed: {e}")))?;
+    let start_as_read = game.parse_position(&game.position(&initial)).ok();
+    let mut table = QTable::new();
+    let mut moves = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (position, row) in file.table {
+        let state = game
+            .parse_position(&position)
+            .map_err(|e| corrupt(format!("`{position}` is not a position of {}: {e}", prog.name)))?;
+        let state = if start_as_read.as_ref() == Some(&state) {
+            initial.clone()
+        } else {
+            state
+        };
+        let playing = matches!(game.turn(&state), Ok(Turn::Player(_)));
+        if !playing {
+            return Err(corrupt(format!("in `{position}` nobody has a move to choose")));
+        }
+        if table.get(&state).is_some() {
+            return Err(corrupt(format!("the position `{position}` is in the table twice")));
+        }
+        game.legal_moves(&state, &mut moves)
+            .map_err(|e| corrupt(format!("the rules failed in `{position}`: {e}")))?;
+        index.clear();
+        index.extend(moves.iter().enumerate().map(|(i, m)| (game.move_text(m), i)));
+        let mut values = vec![0.0; moves.len()];
+        for (mv, q) in row {
+            let Some(&i) = index.get(&mv) else {
+                return Err(corrupt(format!("`{mv}` is not a legal move in `{position}`")));
+            };
+            values[i] = q;
+        }
+        table.insert(state, values);
+    }
+    if table.positions() != file.positions || table.len() != file.values {
+        return Err(corrupt(format!(
+            "it says it holds {} positions and {} values, but holds {} and {}",
+            file.positions,
+            file.values,
+            table.positions(),
+            table.len()
+        )));
+    }
+    Ok((table, file.training))
+}
+
+/// Loads the agent `q:FILE` for `game`.
+pub fn load_agent(path: &Path, game: &Interpreted) -> Result<QAgent<Interpreted>, QFileError> {
+    let (table, _) = load(path, game)?;
+    Ok(QAgent::new(format!("q:{}", path.display()), table))
+}
+
+/// A parameter value as a flag takes it: `[1, 3, 5, 7]` is written `1,3,5,7`.
+fn flag_value(v: &str) -> String {
+    let inner = v.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(v);
+    inner.replace(' ', "")
+}
+
+/// The byte offset of a 1-based line and column.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (start + column.saturating_sub(1)).min(text.len())
+}
+
+/// serde_json ends its messages with " at line L column C"; the label shows that.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_is_the_published_function() {
+        // Test vectors of FNV-1a 64.
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn flag_values_drop_brackets_and_spaces() {
+        assert_eq!(flag_value("[1, 3, 5, 7]"), "1,3,5,7");
+        assert_eq!(flag_value("4"), "4");
+    }
+
+    #[test]
+    fn offsets_count_lines_from_one() {
+        let text = "ab\ncde\nf";
+        assert_eq!(offset_of(text, 1, 1), 0);
+        assert_eq!(offset_of(text, 2, 2), 4);
+        assert_eq!(offset_of(text, 9, 9), text.len());
+    }
+}
