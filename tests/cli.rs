@@ -176,3 +176,163 @@ fn check_summarizes_a_game() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     snap!("check_nimcala", r.stdout);
 }
+
+/// Each rule that fails at run time gives a diagnostic that points at the
+/// rule in the file and shows the position, and exit code 1 (issue 7).
+#[test]
+fn runtime_errors_point_at_the_rule() {
+    let cases = [
+        ("index_out_of_range", "gdl::runtime::index"),
+        ("division_by_zero", "gdl::runtime::division_by_zero"),
+        ("endless_recursion", "gdl::runtime::recursion"),
+        ("exponential_recursion", "gdl::runtime::steps"),
+        ("never_legal", "gdl::runtime::no_moves"),
+        ("back_and_forth", "gdl::solve::cycle"),
+        ("too_long", "gdl::solve::too_deep"),
+    ];
+    for (name, code) in cases {
+        let file = format!("tests/inputs/runtime/{name}.game");
+        let r = gdl(&["solve", &file]);
+        assert_eq!(r.code, 1, "{file}\n{}", r.stderr);
+        assert!(r.stdout.is_empty());
+        assert!(r.stderr.starts_with(code), "{file}:\n{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("[{file}:")),
+            "no place in the file:\n{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains("; ") && r.stderr.contains(" to"),
+            "no position:\n{}",
+            r.stderr
+        );
+        snap!(format!("runtime_{name}"), r.stderr);
+    }
+}
+
+/// A search that reaches a limit stops, says so, and reports what iterative
+/// deepening found within the same limits, marked as not proven.
+#[test]
+fn a_search_at_a_limit_reports_what_it_found_as_not_proven() {
+    for limit in [["--max-nodes", "5000"], ["--max-states", "300"]] {
+        let r = gdl(&[
+            "solve",
+            "games/nimcala.game",
+            "--pits",
+            "6",
+            "--tokens",
+            "9",
+            limit[0],
+            limit[1],
+        ]);
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
+        assert!(r.stderr.contains("NOT PROVEN"), "{}", r.stderr);
+        snap!(format!("limit{}", limit[0].replace('-', "_")), r.stderr);
+    }
+    // A time limit stops the search in about the time asked, deepening included.
+    let started = std::time::Instant::now();
+    let r = gdl(&[
+        "solve",
+        "games/nimcala.game",
+        "--pits",
+        "8",
+        "--tokens",
+        "20",
+        "--time-limit",
+        "0.5",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("the time limit of 0.5s was reached"), "{}", r.stderr);
+    assert!(started.elapsed().as_secs_f64() < 3.0, "{:?}", started.elapsed());
+    // Too small a budget for even one ply: said so.
+    let r = gdl(&["solve", "games/nim.game", "--piles", "1,2", "--max-nodes", "3"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("did not complete depth 1"), "{}", r.stderr);
+}
+
+/// The catalogue of bad command lines and unreadable files (issue 7): each
+/// message is snapshotted, exit code 2, nothing on stdout, no panic.
+#[test]
+fn a_catalogue_of_bad_command_lines() {
+    let dir = std::env::temp_dir().join(format!("gdl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = dir.join("binary.game");
+    std::fs::write(&binary, [0x67u8, 0x61, 0x6d, 0x65, 0x20, 0xff, 0xfe, 0x00, 0x9f]).unwrap();
+    let empty = dir.join("empty.game");
+    std::fs::write(&empty, "").unwrap();
+    let huge = dir.join("huge.game");
+    let mut text = String::from("game Huge\nplayers A, B\n");
+    while text.len() < 10 << 20 {
+        text.push_str("// a long comment line to make the file ten megabytes long............\n");
+    }
+    std::fs::write(&huge, &text).unwrap();
+    let (b, e, h, d) = (
+        binary.display().to_string(),
+        empty.display().to_string(),
+        huge.display().to_string(),
+        dir.display().to_string(),
+    );
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("err_no_file", vec!["solve"]),
+        ("err_unknown_command", vec!["slove", "games/nim.game"]),
+        (
+            "err_max_nodes_negative",
+            vec!["solve", "games/nim.game", "--max-nodes", "-5"],
+        ),
+        (
+            "err_max_states_not_a_number",
+            vec!["solve", "games/nim.game", "--max-states", "lots"],
+        ),
+        (
+            "err_time_limit_zero",
+            vec!["solve", "games/nim.game", "--time-limit", "0"],
+        ),
+        (
+            "err_time_limit_not_a_number",
+            vec!["solve", "games/nim.game", "--time-limit", "1s"],
+        ),
+        (
+            "err_algorithm_unknown",
+            vec!["solve", "games/nim.game", "--algorithm", "mcts"],
+        ),
+        ("err_from_empty", vec!["solve", "games/nim.game", "--from", ""]),
+        (
+            "err_from_too_long",
+            vec![
+                "solve",
+                "games/nim.game",
+                "--from",
+                "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]",
+            ],
+        ),
+        (
+            "err_param_huge",
+            vec!["solve", "games/nim.game", "--piles", "99999999999999999999"],
+        ),
+        (
+            "err_param_list_garbage",
+            vec!["solve", "games/nim.game", "--piles", "1,,2"],
+        ),
+        ("err_directory", vec!["check", &d]),
+    ];
+    for (name, args) in &cases {
+        let r = gdl(args);
+        assert_eq!(r.code, 2, "{args:?}\n{}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(!r.stderr.contains("panicked"));
+        let text = r.stderr.replace(&d, "[dir]");
+        snap!(*name, text);
+    }
+    for (name, file) in [
+        ("err_binary_file", &b),
+        ("err_empty_file", &e),
+        ("err_ten_megabyte_file", &h),
+    ] {
+        let r = gdl(&["check", file]);
+        assert_eq!(r.code, 2, "{file}\n{}", r.stderr);
+        assert!(!r.stderr.contains("panicked"));
+        snap!(name, r.stderr.replace(&d, "[dir]"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

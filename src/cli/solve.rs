@@ -1,15 +1,16 @@
 //! `gdl solve FILE`: the exact value of a position, every optimal move, the
 //! principal line, and what the search cost.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
 use super::{Context, Failure, GameArgs, load_game, start_position};
-use crate::game::Game;
+use crate::game::{Game, GameError};
 use crate::report::diagnostic;
 use crate::report::solve as report;
-use crate::solve::{self, Algorithm, SolveError, SolveOptions};
+use crate::runtime::{Interpreted, State};
+use crate::solve::{self, Algorithm, SolveError, SolveOptions, Solver};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum AlgorithmArg {
@@ -39,11 +40,14 @@ pub struct SolveArgs {
     #[arg(long)]
     pub json: bool,
     /// Stop after visiting this many nodes
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
     /// Stop after this many seconds
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Stop when the memo table holds this many states
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
 }
 
 pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -73,14 +77,27 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         memo: !args.no_memo,
         max_nodes: args.max_nodes,
         time_limit,
+        max_states: args.max_states,
         ..SolveOptions::default()
     };
     let color = ctx.color;
     let fail = |e: SolveError| match e {
         SolveError::Game(g) => Failure::runtime(diagnostic::render(&g, color)),
+        SolveError::Cycle { .. } | SolveError::TooDeep { .. } => {
+            Failure::runtime(diagnostic::render(&endless(&game, e), color))
+        }
         other => Failure::runtime(diagnostic::render(&other, color)),
     };
-    let solution = solve::solve(&game, &root, &opts).map_err(fail)?;
+    let solution = match solve::solve(&game, &root, &opts) {
+        Ok(s) => s,
+        Err(e @ SolveError::Budget { .. }) => {
+            let mut text = diagnostic::render(&e, color);
+            text.push('\n');
+            text.push_str(&deepen(&game, &root, &opts));
+            return Err(Failure::runtime(text));
+        }
+        Err(e) => return Err(fail(e)),
+    };
     let method = format!(
         "{}{}",
         match args.algorithm {
@@ -128,4 +145,100 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// A game that goes on forever (or too long) as a diagnostic pointing into
+/// the file: at the first move of the cycle, or at the end clauses that never held.
+fn endless(game: &Interpreted, e: SolveError) -> GameError {
+    let prog = game.program();
+    let (code, span, help) = match &e {
+        SolveError::Cycle { position, moves } => {
+            // Replay the cycle's first move to find its declaration.
+            let kind = game
+                .parse_position(position)
+                .ok()
+                .zip(moves.first())
+                .and_then(|(s, m)| game.parse_move(&s, m).ok())
+                .map(|m| m.kind());
+            let span = kind.and_then(|k| prog.moves.get(k)).map(|m| m.span);
+            (
+                "gdl::solve::cycle",
+                span,
+                "the exact solvers need a game that always ends: make every move bring the end closer \
+                 (e.g. count the moves in a state variable and add `end when moves == 100 { draw }`)",
+            )
+        }
+        _ => (
+            "gdl::solve::too_deep",
+            prog.ends.first().map(|end| end.span),
+            "check that every line of play reaches an `end when` clause; games this long are not small",
+        ),
+    };
+    let mut g = GameError::new(code, e.to_string()).with_help(help);
+    if let Some(span) = span {
+        g = g.at(span.into()).with_source((*prog.source).clone());
+    }
+    g
+}
+
+/// After a search stopped at a limit: iterative deepening within the same
+/// node limit and a quarter of the time limit, positions below the depth scored 0, and what its last complete
+/// depth found, marked as not proven (or as proven if no position was cut).
+fn deepen(game: &Interpreted, root: &State, opts: &SolveOptions) -> String {
+    let started = Instant::now();
+    let mut last: Option<(usize, f64, Vec<String>, bool)> = None;
+    let mut nodes = 0u64;
+    // Without the memo table a state limit means nothing: ten nodes per state instead.
+    let node_cap = opts.max_nodes.or(opts.max_states.map(|s| s.saturating_mul(10)));
+    for depth in 1..=opts.max_depth {
+        let mut o = opts.clone();
+        o.memo = false;
+        if let Some(n) = node_cap {
+            if nodes >= n {
+                break;
+            }
+            o.max_nodes = Some(n - nodes);
+        }
+        // A quarter of the time limit: the whole command takes at most 1.25 times it.
+        if let Some(t) = opts.time_limit.map(|t| t / 4) {
+            match t.checked_sub(started.elapsed()) {
+                Some(left) if !left.is_zero() => o.time_limit = Some(left),
+                _ => break,
+            }
+        }
+        let Ok(mut solver) = Solver::new(game, o) else { break };
+        solver.set_cutoff(Some(depth));
+        let r = solver.search_root(root);
+        nodes = (nodes + solver.nodes()).min(node_cap.unwrap_or(u64::MAX));
+        match r {
+            Ok((value, best)) => {
+                let proven = !solver.cutoff_reached();
+                last = Some((depth, value, best.iter().map(|m| game.move_text(m)).collect(), proven));
+                if proven {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    match last {
+        None => "iterative deepening within the same limits did not complete depth 1 either\n".to_string(),
+        Some((depth, value, best, proven)) => {
+            let status = if proven {
+                "proven: every line ends within this depth"
+            } else {
+                "NOT PROVEN: positions deeper than this were scored 0"
+            };
+            format!(
+                "searched again by iterative deepening ({nodes} nodes):\n\
+                 depth       {depth} move{}, the last depth completed\n\
+                 value       {value} (for {})\n\
+                 best moves  {}\n\
+                 status      {status}\n",
+                if depth == 1 { "" } else { "s" },
+                game.player_name(0),
+                best.join(", ")
+            )
+        }
+    }
 }

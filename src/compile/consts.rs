@@ -33,14 +33,24 @@ impl Value {
         }
     }
 
-    /// The elements of a list, set or range.
-    fn elements(&self) -> Option<Vec<Value>> {
-        match self {
+    /// The elements of a list, set or range; `None` for a single value. A
+    /// range of more than `MAX_CONST_LEN` numbers is an error at `span`.
+    fn elements(&self, span: Span) -> Result<Option<Vec<Value>>, CompileError> {
+        Ok(match self {
             Value::List(v) => Some(v.clone()),
             Value::Set(s) => Some(s.iter().map(|&n| Value::Int(n)).collect()),
-            Value::Range(lo, hi) => Some((*lo..=*hi).map(Value::Int).collect()),
+            Value::Range(lo, hi) => {
+                if i128::from(*hi) - i128::from(*lo) >= i128::from(MAX_CONST_LEN) {
+                    return Err(err(
+                        span,
+                        "gdl::compile::length",
+                        format!("the range {lo}..{hi} is too long to go through (at most {MAX_CONST_LEN} numbers)"),
+                    ));
+                }
+                Some((*lo..=*hi).map(Value::Int).collect())
+            }
             _ => None,
-        }
+        })
     }
 }
 
@@ -192,7 +202,7 @@ impl ConstEnv<'_> {
                             set.insert(n);
                         }
                         Value::Range(lo, hi) => {
-                            if hi - lo > MAX_CONST_LEN {
+                            if i128::from(hi) - i128::from(lo) > i128::from(MAX_CONST_LEN) {
                                 return Err(err(x.span, "gdl::compile::length", "this range is too large for a set"));
                             }
                             set.extend(lo..=hi);
@@ -220,7 +230,7 @@ impl ConstEnv<'_> {
                 filter,
             } => {
                 let c = self.eval(coll)?;
-                let items = c.elements().ok_or_else(|| {
+                let items = c.elements(coll.span)?.ok_or_else(|| {
                     err(
                         coll.span,
                         "gdl::compile::type_mismatch",
@@ -298,7 +308,10 @@ impl ConstEnv<'_> {
             In | NotIn => {
                 let x = self.eval(a)?;
                 let c = self.eval(b)?;
-                let items = c.elements().ok_or_else(|| {
+                if let (Value::Int(n), Value::Range(lo, hi)) = (&x, &c) {
+                    return Ok(Value::Bool((lo <= n && n <= hi) == (op == In)));
+                }
+                let items = c.elements(b.span)?.ok_or_else(|| {
                     err(
                         b.span,
                         "gdl::compile::type_mismatch",
@@ -352,7 +365,7 @@ impl ConstEnv<'_> {
             }
         };
         let ints = |v: &Value, s: Span| -> Result<Vec<i64>, CompileError> {
-            let items = v.elements().ok_or_else(|| {
+            let items = v.elements(s)?.ok_or_else(|| {
                 err(
                     s,
                     "gdl::compile::type_mismatch",
@@ -364,7 +377,7 @@ impl ConstEnv<'_> {
         match name {
             "len" | "count" => {
                 arity(1)?;
-                let items = vals[0].elements().ok_or_else(|| {
+                let items = vals[0].elements(args[0].span)?.ok_or_else(|| {
                     err(
                         args[0].span,
                         "gdl::compile::type_mismatch",
@@ -405,7 +418,7 @@ impl ConstEnv<'_> {
             }
             "any" | "all" => {
                 arity(1)?;
-                let items = vals[0].elements().unwrap_or_default();
+                let items = vals[0].elements(args[0].span)?.unwrap_or_default();
                 let bools: Vec<bool> = items.into_iter().map(|v| boolean(v, span)).collect::<Result<_, _>>()?;
                 Ok(Value::Bool(if name == "any" {
                     bools.iter().any(|b| *b)

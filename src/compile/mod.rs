@@ -590,7 +590,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             TypeExpr::Set { range, .. } => match self.eval_const(range)? {
-                Value::Range(lo, hi) if hi - lo < 4096 => Layout::Set { lo, hi },
+                Value::Range(lo, hi) if i128::from(hi) - i128::from(lo) < 4096 => Layout::Set { lo, hi },
                 Value::Range(..) => {
                     return Err(CompileError::new(
                         "gdl::compile::set_range",

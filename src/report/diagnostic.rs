@@ -14,12 +14,61 @@ pub fn render(diagnostic: &dyn Diagnostic, color: bool) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
         .with_links(false);
+    if let Some(plain) = too_wide_to_draw(diagnostic) {
+        return plain;
+    }
     let mut out = String::new();
     if handler.render_report(&mut out, diagnostic).is_err() {
         // Rendering only fails on a broken span; the message alone still helps.
         out = format!("error: {diagnostic}\n");
     }
     out
+}
+
+/// Labels further right than this on their line, longer than this, or on
+/// lines four times this long are not drawn: miette cannot pad to such
+/// widths (it panics), and nobody could read them.
+const MAX_DRAWN_COLUMN: usize = 1_000;
+
+/// A plain rendering, with the place as line and column, for a diagnostic
+/// whose label lies on an enormously long line; `None` for any other.
+fn too_wide_to_draw(d: &dyn Diagnostic) -> Option<String> {
+    let src = d.source_code()?;
+    let labels: Vec<_> = d.labels()?.collect();
+    let places: Vec<(usize, usize, usize)> = labels
+        .iter()
+        .filter_map(|l| {
+            let c = src.read_span(l.inner(), 0, 0).ok()?;
+            // The lines the label is on, whole: miette would print them all.
+            Some((c.line() + 1, c.column() + 1, l.len().max(c.data().len() / 4)))
+        })
+        .collect();
+    if !places
+        .iter()
+        .any(|&(_, col, len)| col > MAX_DRAWN_COLUMN || len > MAX_DRAWN_COLUMN)
+    {
+        return None;
+    }
+    let mut out = String::new();
+    if let Some(code) = d.code() {
+        out.push_str(&format!("{code}\n\n"));
+    }
+    out.push_str(&format!("  × {d}\n"));
+    for (label, (line, col, _)) in labels.iter().zip(&places) {
+        let name = src
+            .read_span(label.inner(), 0, 0)
+            .ok()
+            .and_then(|c| c.name().map(str::to_string))
+            .unwrap_or_default();
+        let what = label.label().map(|l| format!(": {l}")).unwrap_or_default();
+        out.push_str(&format!(
+            "  at {name}:{line}:{col}{what} (the line is too long to show)\n"
+        ));
+    }
+    if let Some(help) = d.help() {
+        out.push_str(&format!("  help: {help}\n"));
+    }
+    Some(out)
 }
 
 /// Renders every error of a compile, then one line that counts them.

@@ -36,6 +36,27 @@ pub(crate) fn compare(op: CmpOp, x: i64, y: i64) -> bool {
     }
 }
 
+/// The most loop steps and function calls one call into the rules may take
+/// (one move's body, one position's legal moves, ...): nested loops over long
+/// ranges, or a function that calls itself twice, would otherwise run for hours.
+const MAX_STEPS: u64 = 1 << 24;
+
+/// A range may be gone through only if it has at most 2^20 numbers.
+pub(crate) fn check_range(lo: i64, hi: i64) -> Result<(), GameError> {
+    if i128::from(hi) - i128::from(lo) >= 1 << 20 {
+        return Err(GameError::new(
+            "gdl::runtime::range",
+            format!("the range {lo}..{hi} is too long to go through (at most 2^20 numbers)"),
+        ));
+    }
+    Ok(())
+}
+
+/// How many numbers `lo..=hi` holds (0 if `hi < lo`), without overflowing.
+fn range_len(lo: i64, hi: i64) -> u64 {
+    u64::try_from((i128::from(hi) - i128::from(lo) + 1).max(0)).unwrap_or(u64::MAX)
+}
+
 fn fault(code: &'static str, message: String, span: Span) -> GameError {
     GameError::new(code, message).at(span.into())
 }
@@ -44,6 +65,8 @@ fn fault(code: &'static str, message: String, span: Span) -> GameError {
 pub(crate) struct Exec<'p> {
     pub prog: &'p Program,
     depth: std::cell::Cell<usize>,
+    /// Loop steps and calls left for this call into the rules (see `MAX_STEPS`).
+    steps: std::cell::Cell<u64>,
 }
 
 impl<'p> Exec<'p> {
@@ -51,6 +74,28 @@ impl<'p> Exec<'p> {
         Exec {
             prog,
             depth: std::cell::Cell::new(0),
+            steps: std::cell::Cell::new(MAX_STEPS),
+        }
+    }
+
+    /// Takes `n` steps from the budget of this call into the rules.
+    #[inline]
+    fn spend(&self, n: u64, span: Span) -> Result<(), GameError> {
+        match self.steps.get().checked_sub(n) {
+            Some(left) => {
+                self.steps.set(left);
+                Ok(())
+            }
+            None => {
+                let e = GameError::new(
+                    "gdl::runtime::steps",
+                    format!("the rules took more than {MAX_STEPS} loop steps and calls for one step of the game"),
+                )
+                .with_help(
+                    "loops nested over long ranges, or a function that calls itself more than once, take too long",
+                );
+                Err(if span == Span::default() { e } else { e.at(span.into()) })
+            }
         }
     }
 
@@ -176,6 +221,7 @@ impl<'p> Exec<'p> {
                     )
                     .with_help("a function that calls itself needs a case that does not"));
                 }
+                self.spend(1, *span)?;
                 self.depth.set(depth + 1);
                 let v = self.eval(&f.body, cells, &mut frame);
                 self.depth.set(depth);
@@ -218,7 +264,12 @@ impl<'p> Exec<'p> {
             Coll::Range { lo, hi } => {
                 let lo = self.eval(lo, cells, locals)?;
                 let hi = self.eval(hi, cells, locals)?;
-                (hi - lo + 1).max(0)
+                i64::try_from((i128::from(hi) - i128::from(lo) + 1).max(0)).map_err(|_| {
+                    GameError::new(
+                        "gdl::runtime::overflow",
+                        format!("the range {lo}..{hi} has more than 2^63 numbers"),
+                    )
+                })?
             }
             Coll::List { place } | Coll::Indices { place } => cells[self.offset(place, cells, locals)?],
             Coll::Set { place, lo, hi } => {
@@ -275,6 +326,8 @@ impl<'p> Exec<'p> {
             Coll::Range { lo, hi } => {
                 let lo = self.eval(lo, cells, locals)?;
                 let hi = self.eval(hi, cells, locals)?;
+                check_range(lo, hi)?;
+                self.spend(range_len(lo, hi), Span::default())?;
                 for v in lo..=hi {
                     if f(v, locals)? {
                         break;
@@ -330,12 +383,8 @@ impl<'p> Exec<'p> {
             Coll::Range { lo, hi } => {
                 let lo = self.eval(lo, cells, locals)?;
                 let hi = self.eval(hi, cells, locals)?;
-                if hi >= lo && hi - lo >= 1 << 20 {
-                    return Err(GameError::new(
-                        "gdl::runtime::range",
-                        format!("the range {lo}..{hi} is too long to go through"),
-                    ));
-                }
+                check_range(lo, hi)?;
+                self.spend(range_len(lo, hi), Span::default())?;
                 out.extend(lo..=hi);
             }
             Coll::List { place } => {

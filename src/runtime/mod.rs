@@ -15,6 +15,9 @@ pub(crate) use exec::compare;
 use exec::{Exec, Frame, Items};
 pub use position::PositionError;
 
+/// The most combinations of arguments one kind of move may try in one position.
+const MAX_ARG_CHOICES: u64 = 1 << 16;
+
 /// A position: the cells of the program's state, the player to move included.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct State {
@@ -123,7 +126,9 @@ impl Interpreted {
         if let Some(l) = mk.me_local {
             frame[l] = me as i64;
         }
-        self.args_from(exec, k, 0, cells, &mut frame, found)
+        // An error without a place of its own points at the move.
+        self.args_from(exec, k, 0, cells, &mut frame, &mut 0, found)
+            .map_err(|e| e.at(mk.span.into()))
     }
 
     /// Calls `found` with each legal move made `by`, for player `me`; stops early when it returns true.
@@ -159,6 +164,7 @@ impl Interpreted {
         Ok(Turn::Player(cells[TURN_CELL] as usize))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn args_from(
         &self,
         exec: &Exec,
@@ -166,10 +172,25 @@ impl Interpreted {
         arg: usize,
         cells: &[i64],
         frame: &mut Frame,
+        tried: &mut u64,
         found: &mut dyn FnMut(Move) -> bool,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         if arg == mk.args.len() {
+            // Arguments that multiply out to millions of choices would make
+            // every position take minutes: stop with an error instead.
+            *tried += 1;
+            if *tried > MAX_ARG_CHOICES {
+                return Err(GameError::new(
+                    "gdl::runtime::too_many_moves",
+                    format!(
+                        "move `{}` has more than {MAX_ARG_CHOICES} choices of arguments in this position",
+                        mk.name
+                    ),
+                )
+                .at(mk.span.into())
+                .with_help("narrow the collections its arguments are drawn from"));
+            }
             for r in &mk.requires {
                 if exec.eval(r, cells, frame)? == 0 {
                     return Ok(false);
@@ -184,9 +205,10 @@ impl Interpreted {
         if let ir::Coll::Range { lo, hi } = &a.domain {
             let lo = exec.eval(lo, cells, frame)?;
             let hi = exec.eval(hi, cells, frame)?;
+            exec::check_range(lo, hi).map_err(|e| e.at(mk.span.into()))?;
             for v in lo..=hi {
                 frame[a.local] = v;
-                if self.args_from(exec, k, arg + 1, cells, frame, found)? {
+                if self.args_from(exec, k, arg + 1, cells, frame, tried, found)? {
                     return Ok(true);
                 }
             }
@@ -196,7 +218,7 @@ impl Interpreted {
         exec.items(&a.domain, cells, frame, &mut items)?;
         for &v in items.iter() {
             frame[a.local] = v;
-            if self.args_from(exec, k, arg + 1, cells, frame, found)? {
+            if self.args_from(exec, k, arg + 1, cells, frame, tried, found)? {
                 return Ok(true);
             }
         }
@@ -218,7 +240,7 @@ impl Interpreted {
                 EndCond::NoMoves => !self.has_move(exec, cells)?,
                 EndCond::Expr(e) => {
                     let mut frame = exec::frame(end.locals);
-                    exec.eval(e, cells, &mut frame)? != 0
+                    exec.eval(e, cells, &mut frame).map_err(|e| e.at(end.span.into()))? != 0
                 }
             };
             if holds {
@@ -338,7 +360,7 @@ impl Game for Interpreted {
         let cells = &mut state.cells;
         let mover = cells[TURN_CELL];
         if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
-            return Err(self.locate(e, cells));
+            return Err(self.locate(e.at(mk.span.into()), cells));
         }
         // Chance does not take a turn.
         if mk.by == MoveBy::Turn {
@@ -391,14 +413,14 @@ impl Game for Interpreted {
                 frame[l] = p as i64;
             }
             if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
-                return Err(self.locate(e, cells));
+                return Err(self.locate(e.at(mk.span.into()), cells));
             }
             last_kind = Some(mk);
         }
         if let Some(mk) = last_kind {
             let mut frame = exec::frame(mk.locals);
             if let Err(e) = exec.exec_all(&mk.then, cells, &mut frame) {
-                return Err(self.locate(e, cells));
+                return Err(self.locate(e.at(mk.span.into()), cells));
             }
         }
         Ok(())

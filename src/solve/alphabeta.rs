@@ -60,6 +60,10 @@ impl<G: Game> Solver<'_, G> {
             return Ok(s);
         };
 
+        if self.depth >= self.cutoff {
+            self.cut = true;
+            return Ok(Score::terminal(0.0));
+        }
         let ps = self.opts.prefer_short;
         let mut moves = self.move_bufs.pop().unwrap_or_default();
         self.fill_moves(state, &mut moves)?;
@@ -74,7 +78,8 @@ impl<G: Game> Solver<'_, G> {
         for mv in &moves {
             child.clone_from(state);
             self.game.apply(&mut child, mv)?;
-            let s = self.alphabeta(&child, alpha.down(ps), beta.down(ps))?.up(ps);
+            let (a, b) = (alpha.down(ps), beta.down(ps));
+            let s = self.descend(&child, mv, |me, c| me.alphabeta(c, a, b))?.up(ps);
             if maximize {
                 if s > best {
                     best = s;

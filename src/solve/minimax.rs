@@ -24,6 +24,10 @@ impl<G: Game> Solver<'_, G> {
 
         let best = match self.mover(state)? {
             None => self.terminal_score(state)?,
+            Some(_) if self.depth >= self.cutoff => {
+                self.cut = true;
+                Score::terminal(0.0)
+            }
             Some(maximize) => {
                 let ps = self.opts.prefer_short;
                 let mut moves = self.move_bufs.pop().unwrap_or_default();
@@ -39,7 +43,7 @@ impl<G: Game> Solver<'_, G> {
                 for mv in &moves {
                     child.clone_from(state);
                     self.game.apply(&mut child, mv)?;
-                    let s = self.minimax(&child)?.up(ps);
+                    let s = self.descend(&child, mv, |me, c| me.minimax(c))?.up(ps);
                     if Score::better(maximize, s, best) {
                         best = s;
                     }

@@ -9,22 +9,30 @@
 //! One file per algorithm: `minimax`, `alphabeta`, `memo` (the transposition
 //! table); `solver` holds what they share and the search at the root.
 //!
-//! The game graph must be acyclic (a position cannot recur in one game);
-//! every game the language describes so far is.
+//! The game graph must be acyclic (a position cannot recur in one game).
+//! A line longer than `SolveOptions::max_depth` stops the search with
+//! `SolveError::Cycle` (when a position repeated on it) or
+//! `SolveError::TooDeep`, never with a stack overflow. With a depth cutoff
+//! (`Solver::set_cutoff`, used by iterative deepening when a budget runs out)
+//! positions at the cutoff are scored 0, and the result is not proven.
 
 pub mod agent;
 mod alphabeta;
 mod memo;
 mod minimax;
 mod options;
+pub mod qeval;
+pub mod qfile;
+pub mod qlearn;
 mod score;
 pub mod search;
 pub mod simulate;
 mod solution;
 mod solve_error;
 mod solver;
+pub mod tournament;
 
-pub use options::{Algorithm, SolveOptions};
+pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SolveOptions};
 pub use solution::{MoveValue, Solution};
 pub use solve_error::SolveError;
 pub use solver::{Solver, explain, solve};

@@ -32,7 +32,19 @@ pub struct SolveOptions {
     /// Stop with [`SolveError::Budget`](super::SolveError::Budget) after this long
     /// (the clock is read every few thousand nodes).
     pub time_limit: Option<Duration>,
+    /// Stop with [`SolveError::Budget`](super::SolveError::Budget) when the
+    /// memo table holds this many states.
+    pub max_states: Option<u64>,
+    /// The longest line searched. A game whose lines run longer (or that can
+    /// go on forever) stops with [`SolveError::Cycle`](super::SolveError::Cycle)
+    /// or [`SolveError::TooDeep`](super::SolveError::TooDeep) instead of
+    /// overflowing the stack.
+    pub max_depth: usize,
 }
+
+/// The default [`SolveOptions::max_depth`]: far longer than any small game,
+/// and well within the stack of the main thread.
+pub const DEFAULT_MAX_DEPTH: usize = 5_000;
 
 impl Default for SolveOptions {
     /// Alpha-beta with the memo table, no preference by length, states
@@ -45,6 +57,8 @@ impl Default for SolveOptions {
             count_states: true,
             max_nodes: None,
             time_limit: None,
+            max_states: None,
+            max_depth: DEFAULT_MAX_DEPTH,
         }
     }
 }

@@ -13,7 +13,7 @@ use super::solution::{MoveValue, Solution};
 use super::solve_error::SolveError;
 use crate::game::{Game, GameError, Turn};
 
-/// The clock is read once every this many nodes (a power of two).
+/// The clock is read at most every this many nodes.
 const CLOCK_EVERY: u64 = 4096;
 
 /// Solves positions of one game with one set of options.
@@ -34,7 +34,22 @@ pub struct Solver<'g, G: Game> {
     seen: Option<FxHashSet<u64>>,
     pub(super) nodes: u64,
     max_nodes: u64,
+    max_states: u64,
     started: Instant,
+    /// The clock is read again at this node count; the step between readings
+    /// adapts, so that slow nodes cannot overrun the time limit by much.
+    next_clock: u64,
+    clock_step: u64,
+    last_clock: Instant,
+    /// Plies from the root of the current search to the node being searched.
+    pub(super) depth: usize,
+    /// Positions at this depth are scored 0 without a search (iterative deepening).
+    pub(super) cutoff: usize,
+    /// Whether the cutoff scored some position since the last `start`.
+    pub(super) cut: bool,
+    /// The line to a position past the depth limit, deepest first, collected
+    /// as the error travels back up: (position, the move that led to it).
+    trace: Vec<(G::State, String)>,
 }
 
 /// Solves `root`: its value for player 0, every optimal move, the principal
@@ -69,47 +84,110 @@ impl<'g, G: Game> Solver<'g, G> {
             seen: None,
             nodes: 0,
             max_nodes: u64::MAX,
+            max_states: u64::MAX,
             started: Instant::now(),
+            next_clock: u64::MAX,
+            clock_step: 1,
+            last_clock: Instant::now(),
+            depth: 0,
+            cutoff: usize::MAX,
+            cut: false,
+            trace: Vec::new(),
         })
+    }
+
+    /// Scores every non-terminal position `plies` moves below the root 0,
+    /// without searching it (`None`: no cutoff). Results are then not proven
+    /// unless `cutoff_reached` stays false. Use it without the memo table.
+    pub fn set_cutoff(&mut self, plies: Option<usize>) {
+        self.cutoff = plies.unwrap_or(usize::MAX);
+    }
+
+    /// Whether the last call scored a position at the cutoff instead of searching it.
+    pub fn cutoff_reached(&self) -> bool {
+        self.cut
+    }
+
+    /// Searches `child`, reached by `mv`, one ply deeper, within the depth
+    /// limit; a search past the limit records its line on the way back up.
+    #[inline]
+    pub(super) fn descend(
+        &mut self,
+        child: &G::State,
+        mv: &G::Move,
+        search: impl FnOnce(&mut Self, &G::State) -> Result<Score, SolveError>,
+    ) -> Result<Score, SolveError> {
+        self.depth += 1;
+        let r = if self.depth > self.opts.max_depth {
+            Err(SolveError::TooDeep {
+                depth: self.opts.max_depth,
+                position: String::new(),
+            })
+        } else {
+            search(self, child)
+        };
+        self.depth -= 1;
+        if let Err(SolveError::TooDeep { .. }) = &r {
+            self.trace.push((child.clone(), self.game.move_text(mv)));
+        }
+        r
+    }
+
+    /// Turns a search that went past the depth limit into the error that
+    /// explains it: the cycle on its line if a position repeated, else the
+    /// position where it was cut.
+    fn diagnose(&mut self, root: &G::State, e: SolveError) -> SolveError {
+        let SolveError::TooDeep { depth, .. } = e else {
+            return e;
+        };
+        let mut line: Vec<(G::State, String)> = std::mem::take(&mut self.trace);
+        line.reverse();
+        let mut seen: rustc_hash::FxHashMap<&G::State, usize> = rustc_hash::FxHashMap::default();
+        seen.insert(root, 0);
+        for (j, (state, _)) in line.iter().enumerate() {
+            if let Some(&i) = seen.get(state) {
+                // Positions 0 (the root), 1, ... ; line[k] is position k + 1.
+                return SolveError::Cycle {
+                    position: self.position_text(state),
+                    moves: line[i..=j].iter().map(|(_, m)| m.clone()).collect(),
+                };
+            }
+            seen.insert(state, j + 1);
+        }
+        let last = line.last().map_or(root, |(s, _)| s);
+        SolveError::TooDeep {
+            depth,
+            position: self.position_text(last),
+        }
+    }
+
+    /// A position with whose move it is, as gdl prints one.
+    fn position_text(&self, state: &G::State) -> String {
+        let text = self.game.state_text(state);
+        match self.game.turn(state) {
+            Ok(Turn::Player(p)) => format!("{text}; {} to move", self.game.player_name(p)),
+            _ => text,
+        }
     }
 
     /// See [`solve`].
     pub fn solve(&mut self, root: &G::State) -> Result<Solution<G::Move>, SolveError> {
         self.start();
-        let ps = self.opts.prefer_short;
-        self.enter(root)?;
-        let (score, best_moves) = match self.mover(root)? {
-            None => (self.terminal_score(root)?, Vec::new()),
-            Some(maximize) => {
-                let moves = self.legal_moves_of(root)?;
-                let mut best: Option<Score> = None;
-                let mut best_moves = Vec::new();
-                let mut child = root.clone();
-                for mv in moves {
-                    child.clone_from(root);
-                    self.game.apply(&mut child, &mv)?;
-                    // The first child with a full window; the others with a
-                    // window that only just admits a tie with the best so far,
-                    // so every tie and every improvement comes back exact.
-                    let (alpha, beta) = match best {
-                        None => (Score::MIN, Score::MAX),
-                        Some(b) if maximize => (b.just_below(), Score::MAX),
-                        Some(b) => (Score::MIN, b.just_above()),
-                    };
-                    let s = self.value(&child, alpha.down(ps), beta.down(ps))?.up(ps);
-                    match best {
-                        Some(b) if s == b => best_moves.push(mv),
-                        Some(b) if !Score::better(maximize, s, b) => {}
-                        _ => {
-                            best = Some(s);
-                            best_moves.clear();
-                            best_moves.push(mv);
-                        }
-                    }
-                }
-                (best.expect("legal_moves_of returns at least one move"), best_moves)
-            }
-        };
+        let r = self.solve_from(root);
+        r.map_err(|e| self.diagnose(root, e))
+    }
+
+    /// The value of `root` for player 0 and its best moves, without the
+    /// principal line: the search at the root alone. With a cutoff
+    /// (`set_cutoff`) the answer is proven only if `cutoff_reached` is false.
+    pub fn search_root(&mut self, root: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
+        self.start();
+        let r = self.root_search(root).map(|(s, best)| (s.value, best));
+        r.map_err(|e| self.diagnose(root, e))
+    }
+
+    fn solve_from(&mut self, root: &G::State) -> Result<Solution<G::Move>, SolveError> {
+        let (score, best_moves) = self.root_search(root)?;
         if let Some(memo) = &mut self.memo {
             memo.store(
                 root,
@@ -133,9 +211,54 @@ impl<'g, G: Game> Solver<'g, G> {
         })
     }
 
+    fn root_search(&mut self, root: &G::State) -> Result<(Score, Vec<G::Move>), SolveError> {
+        let ps = self.opts.prefer_short;
+        self.enter(root)?;
+        let (score, best_moves) = match self.mover(root)? {
+            None => (self.terminal_score(root)?, Vec::new()),
+            Some(maximize) => {
+                let moves = self.legal_moves_of(root)?;
+                let mut best: Option<Score> = None;
+                let mut best_moves = Vec::new();
+                let mut child = root.clone();
+                for mv in moves {
+                    child.clone_from(root);
+                    self.game.apply(&mut child, &mv)?;
+                    // The first child with a full window; the others with a
+                    // window that only just admits a tie with the best so far,
+                    // so every tie and every improvement comes back exact.
+                    let (alpha, beta) = match best {
+                        None => (Score::MIN, Score::MAX),
+                        Some(b) if maximize => (b.just_below(), Score::MAX),
+                        Some(b) => (Score::MIN, b.just_above()),
+                    };
+                    let s = self
+                        .descend(&child, &mv, |me, c| me.value(c, alpha.down(ps), beta.down(ps)))?
+                        .up(ps);
+                    match best {
+                        Some(b) if s == b => best_moves.push(mv),
+                        Some(b) if !Score::better(maximize, s, b) => {}
+                        _ => {
+                            best = Some(s);
+                            best_moves.clear();
+                            best_moves.push(mv);
+                        }
+                    }
+                }
+                (best.expect("legal_moves_of returns at least one move"), best_moves)
+            }
+        };
+        Ok((score, best_moves))
+    }
+
     /// See [`explain`].
     pub fn explain(&mut self, root: &G::State) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
         self.start();
+        let r = self.explain_from(root);
+        r.map_err(|e| self.diagnose(root, e))
+    }
+
+    fn explain_from(&mut self, root: &G::State) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
         self.enter(root)?;
         if self.mover(root)?.is_none() {
             return Ok(Vec::new());
@@ -145,7 +268,7 @@ impl<'g, G: Game> Solver<'g, G> {
         for mv in self.legal_moves_of(root)? {
             child.clone_from(root);
             self.game.apply(&mut child, &mv)?;
-            let s = self.value(&child, Score::MIN, Score::MAX)?;
+            let s = self.descend(&child, &mv, |me, c| me.value(c, Score::MIN, Score::MAX))?;
             let line = self.principal_line(&child, s)?;
             out.push(MoveValue {
                 mv,
@@ -166,6 +289,13 @@ impl<'g, G: Game> Solver<'g, G> {
         self.nodes = 0;
         self.started = Instant::now();
         self.max_nodes = self.opts.max_nodes.unwrap_or(u64::MAX);
+        self.max_states = self.opts.max_states.unwrap_or(u64::MAX);
+        self.clock_step = 1;
+        self.last_clock = self.started;
+        self.next_clock = if self.opts.time_limit.is_some() { 1 } else { u64::MAX };
+        self.depth = 0;
+        self.cut = false;
+        self.trace.clear();
         if let Some(memo) = &mut self.memo {
             memo.hits = 0;
         }
@@ -241,8 +371,17 @@ impl<'g, G: Game> Solver<'g, G> {
                 nodes: self.nodes - 1,
             });
         }
-        if self.nodes % CLOCK_EVERY == 0 {
+        if self.nodes >= self.next_clock {
             self.check_clock()?;
+        }
+        if let Some(memo) = &self.memo
+            && memo.len() as u64 >= self.max_states
+        {
+            return Err(SolveError::Budget {
+                what: "states",
+                limit: self.max_states.to_string(),
+                nodes: self.nodes - 1,
+            });
         }
         if let Some(seen) = &mut self.seen {
             let mut h = FxHasher::default();
@@ -253,7 +392,17 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 
     #[cold]
-    fn check_clock(&self) -> Result<(), SolveError> {
+    fn check_clock(&mut self) -> Result<(), SolveError> {
+        // Read the clock about once a millisecond: twice as many nodes between
+        // readings while they come fast, half as many when they are slow.
+        let now = Instant::now();
+        self.clock_step = if now - self.last_clock < Duration::from_millis(1) {
+            (self.clock_step * 2).min(CLOCK_EVERY)
+        } else {
+            (self.clock_step / 2).max(1)
+        };
+        self.last_clock = now;
+        self.next_clock = self.nodes + self.clock_step;
         match self.opts.time_limit {
             Some(limit) if self.started.elapsed() >= limit => Err(SolveError::Budget {
                 what: "time",

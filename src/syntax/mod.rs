@@ -1,6 +1,7 @@
 //! The text of a `.game` file → a typed syntax tree with spans.
 
 pub mod ast;
+mod nesting;
 mod parser;
 
-pub use parser::parse;
+pub use nesting::{MAX_NESTING, MAX_SOURCE_LEN, parse};

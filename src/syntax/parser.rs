@@ -454,10 +454,12 @@ fn primary(p: Pair<Rule>) -> Expr {
         Rule::call => {
             let mut it = p.into_inner();
             let name = ident(it.next().unwrap());
-            match it.peek().map(|p| p.as_rule()) {
+            let rest: Vec<Pair<Rule>> = it.collect();
+            match rest.get(1).map(|p| p.as_rule()) {
                 Some(Rule::generator) => {
-                    let mut g = it.next().unwrap().into_inner();
-                    let body = Box::new(expr(g.next().unwrap()));
+                    let mut rest = rest.into_iter();
+                    let body = Box::new(expr(rest.next().unwrap()));
+                    let mut g = rest.next().unwrap().into_inner();
                     let var = ident(g.next().unwrap());
                     let coll = Box::new(expr(g.next().unwrap()));
                     let filter = g.next().map(|f| Box::new(expr(f)));
@@ -469,16 +471,21 @@ fn primary(p: Pair<Rule>) -> Expr {
                         filter,
                     }
                 }
-                _ => ExprKind::Call(name, it.map(expr).collect()),
+                _ => ExprKind::Call(name, rest.into_iter().map(expr).collect()),
             }
         }
-        Rule::list_repeat => {
-            let mut it = p.into_inner();
-            let e = expr(it.next().unwrap());
-            let n = expr(it.next().unwrap());
-            ExprKind::Repeat(Box::new(e), Box::new(n))
+        Rule::list_lit => {
+            let items: Vec<Pair<Rule>> = p.into_inner().collect();
+            match items.get(1).map(|p| p.as_rule()) {
+                Some(Rule::list_repeat) => {
+                    let mut it = items.into_iter();
+                    let e = expr(it.next().unwrap());
+                    let n = expr(it.next().unwrap().into_inner().next().unwrap());
+                    ExprKind::Repeat(Box::new(e), Box::new(n))
+                }
+                _ => ExprKind::List(items.into_iter().map(expr).collect()),
+            }
         }
-        Rule::list_lit => ExprKind::List(p.into_inner().map(expr).collect()),
         Rule::set_lit => ExprKind::Set(p.into_inner().map(expr).collect()),
         r => unreachable!("primary {r:?}"),
     };

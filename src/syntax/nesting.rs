@@ -1,0 +1,237 @@
+//! Guards against files nested far deeper than any game: the parser and every
+//! later pass recurse once per level of nesting, so a file of 100,000 `(` or
+//! a chain of 10,000 `+` would overflow the stack. The file is parsed on a
+//! thread with a large stack, and a syntax tree nested deeper than
+//! [`MAX_NESTING`] is refused with an error before any other pass sees it.
+
+use super::ast::*;
+use crate::compile::CompileError;
+
+/// The largest game file gdl reads, in bytes.
+pub const MAX_SOURCE_LEN: usize = 1 << 20;
+
+/// The deepest nesting of expressions, statements and types in a file. Each
+/// operator counts as a level: `1 + 1 + 1` is three levels deep.
+pub const MAX_NESTING: usize = 200;
+
+/// The parser's stack: enough for a file of `MAX_SOURCE_LEN` bytes nested as
+/// deeply as its length allows. Only the part that is used takes memory.
+const PARSE_STACK: usize = 1 << 30;
+
+/// Parses `source`, refusing files that are too large or nested too deeply.
+pub fn parse(source: &str) -> Result<GameFile, CompileError> {
+    if source.len() > MAX_SOURCE_LEN {
+        return Err(CompileError::new(
+            "gdl::syntax::too_large",
+            format!(
+                "this file has {} bytes; a game file may have at most {} (1 MiB)",
+                source.len(),
+                MAX_SOURCE_LEN
+            ),
+            Span::new(0, 0),
+            "the file starts here",
+        )
+        .with_help("is this the right file? a game's rules fit in a few kilobytes"));
+    }
+    // Small files cannot nest deeply enough to need the large stack.
+    if source.len() < 2_000 {
+        return checked(source);
+    }
+    let parsed = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("gdl-parse".into())
+            .stack_size(PARSE_STACK)
+            .spawn_scoped(s, || checked(source))
+            .ok()
+            .map(|h| h.join())
+    });
+    match parsed {
+        Some(Ok(result)) => result,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        // No thread could be made: parse here.
+        None => checked(source),
+    }
+}
+
+/// Parses, then checks the nesting; an over-deep tree is dropped on this thread.
+fn checked(source: &str) -> Result<GameFile, CompileError> {
+    let file = super::parser::parse(source)?;
+    match too_deep(&file) {
+        None => Ok(file),
+        Some(span) => Err(CompileError::new(
+            "gdl::syntax::too_deep",
+            format!("this is nested more than {MAX_NESTING} levels deep"),
+            span,
+            "too deep",
+        )
+        .with_help(
+            "split the expression with `let`, or into functions; every operator counts as a level, \
+             so a sum of hundreds of terms is too deep too",
+        )),
+    }
+}
+
+/// The place where the nesting first goes past `MAX_NESTING`, if it does.
+/// The walk stops there, so it never recurses deeper than the limit itself.
+fn too_deep(file: &GameFile) -> Option<Span> {
+    let mut w = Walk { found: None };
+    if let Some(e) = &file.player_count {
+        w.expr(e, 0);
+    }
+    for p in &file.params {
+        w.ty(&p.ty, 0);
+        for e in p.default.iter().chain(&p.range) {
+            w.expr(e, 0);
+        }
+    }
+    for r in &file.requires {
+        w.expr(&r.cond, 0);
+    }
+    for s in &file.states {
+        w.ty(&s.ty, 0);
+        w.expr(&s.init, 0);
+    }
+    for f in &file.fns {
+        for (_, t) in &f.params {
+            w.ty(t, 0);
+        }
+        w.ty(&f.ret, 0);
+        w.expr(&f.body, 0);
+    }
+    for m in &file.moves {
+        for (_, e) in &m.args {
+            w.expr(e, 0);
+        }
+        for e in &m.requires {
+            w.expr(e, 0);
+        }
+        w.block(&m.body, 0);
+        if let Some((then, _)) = &m.then {
+            w.block(then, 0);
+        }
+    }
+    for end in &file.ends {
+        if let EndCond::Expr(e) = &end.cond {
+            w.expr(e, 0);
+        }
+        for o in &end.outcomes {
+            match o {
+                Outcome::Winner(e) | Outcome::Loser(e) | Outcome::Payoff(e) => w.expr(e, 0),
+                Outcome::Score { scores, .. } => w.expr(scores, 0),
+                Outcome::Draw(_) => {}
+            }
+        }
+    }
+    w.found
+}
+
+struct Walk {
+    found: Option<Span>,
+}
+
+impl Walk {
+    /// Whether to go on into a node at `depth` spanning `span`.
+    fn enter(&mut self, depth: usize, span: Span) -> bool {
+        if self.found.is_some() {
+            return false;
+        }
+        if depth > MAX_NESTING {
+            self.found = Some(span);
+            return false;
+        }
+        true
+    }
+
+    fn ty(&mut self, t: &TypeExpr, depth: usize) {
+        if !self.enter(depth, t.span()) {
+            return;
+        }
+        match t {
+            TypeExpr::Int(_) | TypeExpr::Bool(_) | TypeExpr::Player(_) => {}
+            TypeExpr::List { elem, capacity, .. } => {
+                self.ty(elem, depth + 1);
+                if let Some(c) = capacity {
+                    self.expr(c, depth + 1);
+                }
+            }
+            TypeExpr::Set { range, .. } => self.expr(range, depth + 1),
+            TypeExpr::PerPlayer(inner, _) => self.ty(inner, depth + 1),
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt], depth: usize) {
+        for s in stmts {
+            self.stmt(s, depth);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize) {
+        let span = match s {
+            Stmt::Let { span, .. }
+            | Stmt::Assign { span, .. }
+            | Stmt::If { span, .. }
+            | Stmt::For { span, .. }
+            | Stmt::Call { span, .. } => *span,
+        };
+        if !self.enter(depth, span) {
+            return;
+        }
+        let d = depth + 1;
+        match s {
+            Stmt::Let { value, .. } => self.expr(value, d),
+            Stmt::Assign { place, value, .. } => {
+                self.expr(place, d);
+                self.expr(value, d);
+            }
+            Stmt::If {
+                cond, then, otherwise, ..
+            } => {
+                self.expr(cond, d);
+                self.block(then, d);
+                self.block(otherwise, d);
+            }
+            Stmt::For { coll, body, .. } => {
+                self.expr(coll, d);
+                self.block(body, d);
+            }
+            Stmt::Call { target, args, .. } => {
+                self.expr(target, d);
+                for a in args {
+                    self.expr(a, d);
+                }
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr, depth: usize) {
+        if !self.enter(depth, e.span) {
+            return;
+        }
+        let d = depth + 1;
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Unary(_, a) => self.expr(a, d),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Repeat(a, b) => {
+                self.expr(a, d);
+                self.expr(b, d);
+            }
+            ExprKind::Call(_, args) | ExprKind::List(args) | ExprKind::Set(args) => {
+                for a in args {
+                    self.expr(a, d);
+                }
+            }
+            ExprKind::Generator { body, coll, filter, .. } => {
+                self.expr(body, d);
+                self.expr(coll, d);
+                if let Some(f) = filter {
+                    self.expr(f, d);
+                }
+            }
+            ExprKind::If(c, a, b) => {
+                self.expr(c, d);
+                self.expr(a, d);
+                self.expr(b, d);
+            }
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! Fuzzing: random game files, written from the grammar or made by mutating
+//! the files in games/, are parsed, compiled, played out at random and solved
+//! within a small budget. Nothing may panic, hang or overflow the stack, and
+//! every error must be a diagnostic whose spans lie inside the file.
+//!
+//! `cargo test --test fuzz` runs a few hundred cases (seconds). The long run:
+//!
+//! ```sh
+//! GDL_FUZZ_CASES=1000000 cargo test --release --test fuzz -- --ignored --nocapture
+//! ```
+//!
+//! (`GDL_FUZZ_SEED` picks another sequence, `GDL_FUZZ_THREADS` the workers,
+//! 2 by default). Each worker writes the case it is running to
+//! `target/fuzz/current-N.game`, so that an abort (a stack overflow cannot be
+//! caught) leaves the culprit behind; failures are saved in
+//! `target/fuzz/failures/`. Crashing inputs, once fixed, go to
+//! `tests/inputs/fuzz/`, which `regressions_do_not_crash` runs every time.
+
+mod fuzzgen;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use fuzzgen::{Case, make_case};
+use gdl::compile;
+use gdl::game::{Game, GameError, Turn};
+use gdl::runtime::Interpreted;
+use gdl::solve::simulate::{Scratch, random_step};
+use gdl::solve::{self, Algorithm, SolveError, SolveOptions};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// The main thread of `gdl` has 8 MiB of stack; the fuzz workers get the same.
+const STACK: usize = 8 << 20;
+
+/// What went wrong with one case.
+type Finding = String;
+
+/// Renders a diagnostic the way gdl does, and fails if miette cannot (a span
+/// outside the file).
+fn render(d: &dyn Diagnostic) -> Result<String, Finding> {
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+    // gdl's own rendering, which must not panic.
+    let text = gdl::report::diagnostic::render(d, false);
+    if text.contains("line is too long to show") {
+        return Ok(text);
+    }
+    let mut out = String::new();
+    handler
+        .render_report(&mut out, d)
+        .map_err(|_| format!("the diagnostic `{d}` cannot be rendered (a span outside the file?)"))?;
+    Ok(out)
+}
+
+fn check_game_error(e: &GameError) -> Result<(), Finding> {
+    let code = e.code_str();
+    if !(code.starts_with("gdl::runtime::") || code.starts_with("gdl::solve::")) {
+        return Err(format!("run-time error with code {code}: {e}"));
+    }
+    if e.message().is_empty() {
+        return Err(format!("run-time error {code} without a message"));
+    }
+    render(e)?;
+    gdl::report::diagnostic::render(e, false);
+    Ok(())
+}
+
+fn check_solve_error(e: &SolveError) -> Result<(), Finding> {
+    match e {
+        SolveError::Game(g) => check_game_error(g),
+        SolveError::Inconsistent(m) => Err(format!("the solver contradicted itself: {m}")),
+        other => render(other).map(|_| ()),
+    }
+}
+
+/// Runs one case; `Err` says what is wrong.
+fn run_case(case: &Case) -> Result<bool, Finding> {
+    let text = &case.text;
+    let prog = match compile::load("fuzz.game", text, &case.bindings) {
+        Ok(p) => p,
+        Err(errors) => {
+            if errors.errors.is_empty() {
+                return Err("compile failed without an error".into());
+            }
+            for e in &errors.errors {
+                let spans = std::iter::once(e.span).chain(e.notes.iter().map(|(s, _)| *s));
+                for s in spans {
+                    if s.start > s.end || s.end > text.len() {
+                        return Err(format!(
+                            "{}: span {:?} outside the file of {} bytes",
+                            e.code,
+                            s,
+                            text.len()
+                        ));
+                    }
+                }
+                if !(e.code.starts_with("gdl::compile::") || e.code.starts_with("gdl::syntax::")) {
+                    return Err(format!("compile error with code {}", e.code));
+                }
+            }
+            for d in errors.diagnostics() {
+                render(&d)?;
+            }
+            // The CLI's own rendering, too.
+            gdl::report::diagnostic::render_compile_errors(&errors, false);
+            return Ok(false);
+        }
+    };
+    let game = Interpreted::new(prog);
+    let mut rng = StdRng::seed_from_u64(case.seed);
+    let root = match game.initial_state() {
+        Ok(s) => s,
+        Err(e) => return check_game_error(&e).map(|_| true),
+    };
+    let text_of_root = game.position(&root);
+    match game.parse_position(&text_of_root) {
+        // (Who moved last is not part of the text: compare what is printed.)
+        Ok(back) if game.position(&back) == text_of_root => {}
+        Ok(back) => {
+            return Err(format!(
+                "position `{text_of_root}` reads back as `{}`",
+                game.position(&back)
+            ));
+        }
+        Err(e) => return Err(format!("position `{text_of_root}` does not read back: {e}")),
+    }
+    // Rules may legally take a good fraction of a second per step (up to the
+    // interpreter's step budget); a case spends at most a few seconds on them.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut scratch = Scratch::default();
+    for _ in 0..2 {
+        let mut s = root.clone();
+        for _ in 0..60 {
+            match random_step(&game, &mut s, &mut rng, &mut scratch) {
+                Ok(true) => {}
+                Ok(false) => {
+                    for p in 0..game.num_players() {
+                        if let Err(e) = game.returns(&s, p) {
+                            check_game_error(&e)?;
+                        }
+                    }
+                    break;
+                }
+                Err(e) => {
+                    check_game_error(&e)?;
+                    break;
+                }
+            }
+            if Instant::now() > deadline {
+                return Ok(true);
+            }
+            // What a player sees, and a state sampled for them, never fail.
+            let _ = game.observation(&s, 0);
+            if let Err(e) = game.sample_hidden(&s, 0, &mut rng) {
+                check_game_error(&e)?;
+            }
+        }
+    }
+    // A small bounded solve of two-player turn-taking games.
+    if Instant::now() > deadline {
+        return Ok(true);
+    }
+    let solvable = game.num_players() == 2 && matches!(game.turn(&root), Ok(Turn::Player(_) | Turn::Terminal));
+    if solvable {
+        let algorithm = if case.seed % 2 == 0 {
+            Algorithm::AlphaBeta
+        } else {
+            Algorithm::Minimax
+        };
+        {
+            let opts = SolveOptions {
+                algorithm,
+                memo: case.seed % 3 != 0,
+                max_nodes: Some(300),
+                time_limit: Some(Duration::from_millis(500)),
+                ..SolveOptions::default()
+            };
+            match solve::solve(&game, &root, &opts) {
+                Ok(_) => {}
+                Err(SolveError::Unsupported(_) | SolveError::Budget { .. }) => {}
+                Err(e) => check_solve_error(&e)?,
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Runs a case, turning a panic into a finding.
+fn guarded(case: &Case) -> Result<bool, Finding> {
+    match catch_unwind(AssertUnwindSafe(|| run_case(case))) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            Err(format!("panic: {msg}"))
+        }
+    }
+}
+
+fn fuzz_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fuzz")
+}
+
+struct Report {
+    cases: u64,
+    compiled: u64,
+    failures: Vec<(u64, Finding, String)>,
+}
+
+/// Runs cases `0..n` of the sequence `seed` on `threads` workers.
+fn campaign(seed: u64, n: u64, threads: u64, save: bool) -> Report {
+    let corpus = Arc::new(fuzzgen::corpus());
+    let next = Arc::new(AtomicU64::new(0));
+    let compiled = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    if save {
+        std::fs::create_dir_all(fuzz_dir().join("failures")).unwrap();
+    }
+    // A watchdog: a case that runs for two minutes is a hang.
+    let clocks: Arc<Vec<AtomicU64>> = Arc::new((0..threads).map(|_| AtomicU64::new(u64::MAX)).collect());
+    {
+        let (clocks, done) = (clocks.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_secs(1));
+                let now = started.elapsed().as_secs();
+                for (w, c) in clocks.iter().enumerate() {
+                    let t = c.load(Ordering::Relaxed);
+                    if t != u64::MAX && now > t + 120 {
+                        eprintln!(
+                            "fuzz: worker {w} has run one case for two minutes: see target/fuzz/current-{w}.game"
+                        );
+                        std::process::exit(3);
+                    }
+                }
+            }
+        });
+    }
+    // GDL_FUZZ_SLOW=MS prints every case that takes longer.
+    let slow_ms: Option<u64> = std::env::var("GDL_FUZZ_SLOW").ok().and_then(|v| v.parse().ok());
+    let prev_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let workers: Vec<_> = (0..threads)
+        .map(|w| {
+            let (corpus, next, compiled, clocks) = (corpus.clone(), next.clone(), compiled.clone(), clocks.clone());
+            std::thread::Builder::new()
+                .stack_size(STACK)
+                .spawn(move || {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        let case = make_case(seed, i, &corpus);
+                        if save {
+                            let _ = std::fs::write(fuzz_dir().join(format!("current-{w}.game")), &case.text);
+                        }
+                        clocks[w as usize].store(started.elapsed().as_secs(), Ordering::Relaxed);
+                        let t0 = Instant::now();
+                        let r = guarded(&case);
+                        if slow_ms.is_some_and(|ms| t0.elapsed() > Duration::from_millis(ms)) {
+                            eprintln!("fuzz: case {i} took {:?}", t0.elapsed());
+                            let _ = std::fs::write(fuzz_dir().join(format!("slow-{i}.game")), &case.text);
+                        }
+                        clocks[w as usize].store(u64::MAX, Ordering::Relaxed);
+                        if r == Ok(true) {
+                            compiled.fetch_add(1, Ordering::Relaxed);
+                        }
+                        if let Err(f) = r {
+                            if save {
+                                let _ =
+                                    std::fs::write(fuzz_dir().join(format!("failures/{seed}-{i}.game")), &case.text);
+                            }
+                            eprintln!("fuzz: case {i} (seed {seed}): {f}");
+                            failures.push((i, f, case.text));
+                        }
+                        if save && w == 0 && i % 50_000 == 0 && i > 0 {
+                            eprintln!("fuzz: {i} cases, {:.0} s", started.elapsed().as_secs_f64());
+                        }
+                    }
+                    failures
+                })
+                .unwrap()
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for w in workers {
+        failures.extend(w.join().unwrap());
+    }
+    done.store(true, Ordering::Relaxed);
+    std::panic::set_hook(prev_hook);
+    Report {
+        cases: n,
+        compiled: compiled.load(Ordering::Relaxed),
+        failures,
+    }
+}
+
+fn summary(r: &Report) -> String {
+    let mut s = String::new();
+    for (i, f, text) in r.failures.iter().take(5) {
+        s.push_str(&format!("--- case {i}: {f}\n{text}\n"));
+    }
+    s
+}
+
+#[test]
+fn random_game_files_never_crash() {
+    let r = campaign(1, 1000, 2, false);
+    assert!(r.failures.is_empty(), "{} failures:\n{}", r.failures.len(), summary(&r));
+    // The generator must reach the interpreter, not only the parser.
+    assert!(
+        r.compiled >= r.cases / 10,
+        "only {} of {} cases compiled",
+        r.compiled,
+        r.cases
+    );
+}
+
+#[test]
+fn regressions_do_not_crash() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/fuzz");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "game"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            let mut bad = Vec::new();
+            for f in &files {
+                let bytes = std::fs::read(f).unwrap();
+                let case = Case {
+                    text: String::from_utf8_lossy(&bytes).into_owned(),
+                    bindings: Vec::new(),
+                    seed: 7,
+                };
+                if let Err(e) = guarded(&case) {
+                    bad.push(format!("{}: {e}", f.display()));
+                }
+            }
+            bad
+        })
+        .unwrap();
+    let bad = handle.join().unwrap();
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// The long campaign; see the top of the file.
+#[test]
+#[ignore]
+fn long_fuzz_campaign() {
+    let n = std::env::var("GDL_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let seed = std::env::var("GDL_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let threads = std::env::var("GDL_FUZZ_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let started = Instant::now();
+    let r = campaign(seed, n, threads, true);
+    eprintln!(
+        "fuzz: {} cases (seed {seed}), {} compiled, {} failures, {:.0} s",
+        r.cases,
+        r.compiled,
+        r.failures.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(r.failures.is_empty(), "{} failures:\n{}", r.failures.len(), summary(&r));
+}

@@ -1,0 +1,172 @@
+//! Properties on random small games: `.game` files written by a seeded
+//! generator (subtraction games, Nim and misère Nim with random rows, a
+//! counting race), each checked for
+//! - minimax = alpha-beta = memoized alpha-beta = memoized minimax (value and best moves);
+//! - every position gdl prints reads back as the same position;
+//! - a seeded random game, written down as move texts, replays to the same end.
+
+use gdl::compile;
+use gdl::game::{Game, Turn, all_returns};
+use gdl::runtime::Interpreted;
+use gdl::solve::{self, Algorithm, SolveOptions};
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+
+/// A small random game file.
+fn random_game(rng: &mut StdRng) -> String {
+    let end = if rng.random_bool(0.5) { "winner" } else { "loser" };
+    match rng.random_range(0..3) {
+        0 => {
+            // A subtraction game: take one of a set of amounts from a heap.
+            let heap = rng.random_range(0..=14);
+            let mut takes: Vec<i64> = (1..=4).filter(|_| rng.random_bool(0.6)).collect();
+            if takes.is_empty() {
+                takes.push(1);
+            }
+            let takes: Vec<String> = takes.iter().map(i64::to_string).collect();
+            format!(
+                "game Subtract\nplayers L, R\nstate heap: int = {heap}\n\
+                 move take(n in [{}]) requires n <= heap {{ heap -= n }}\n\
+                 end when no moves {{ {end} current }}\n",
+                takes.join(", ")
+            )
+        }
+        1 => {
+            // Nim with random rows, normal or misère.
+            // At least one object: at the empty board nobody has moved, and
+            // `previous` names nobody.
+            let mut rows: Vec<i64> = (0..rng.random_range(1..=3)).map(|_| rng.random_range(0..=3)).collect();
+            rows[0] = rows[0].max(1);
+            let rows: Vec<String> = rows.iter().map(i64::to_string).collect();
+            format!(
+                "game Nim\nplayers MAX, MIN\nstate board: list<int> = [{}]\n\
+                 move take(row in 0..<len(board), n in 1..board[row]) {{ board[row] -= n }}\n\
+                 end when sum(board) == 0 {{ {end} previous }}\n",
+                rows.join(", ")
+            )
+        }
+        _ => {
+            // A race to a target, adding 1..k; the payoff is the number of moves left unused.
+            let target = rng.random_range(1..=12);
+            let k = rng.random_range(1..=3);
+            format!(
+                "game Race\nplayers A, B\nstate total: int = 0\nstate moves: int = 0\n\
+                 move add(n in 1..{k}) requires total + n <= {target} {{ total += n\n moves += 1 }}\n\
+                 end when total == {target} {{ {end} previous payoff {target} - moves + 1 }}\n"
+            )
+        }
+    }
+}
+
+fn load(text: &str) -> Interpreted {
+    match compile::load("random.game", text, &[]) {
+        Ok(p) => Interpreted::new(p),
+        Err(e) => panic!("{text}\n{}", gdl::report::diagnostic::render_compile_errors(&e, false)),
+    }
+}
+
+#[test]
+fn all_searches_agree_on_random_small_games() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..500 {
+        let text = random_game(&mut rng);
+        let game = load(&text);
+        let root = game.initial_state().unwrap();
+        let mut answers = Vec::new();
+        for (algorithm, memo) in [
+            (Algorithm::Minimax, false),
+            (Algorithm::AlphaBeta, false),
+            (Algorithm::AlphaBeta, true),
+            (Algorithm::Minimax, true),
+        ] {
+            let opts = SolveOptions {
+                algorithm,
+                memo,
+                ..SolveOptions::default()
+            };
+            let s = solve::solve(&game, &root, &opts).unwrap_or_else(|e| panic!("{text}\n{e}"));
+            answers.push((s.value, s.best_moves, s.length));
+        }
+        for a in &answers[1..] {
+            assert_eq!(a.0, answers[0].0, "values differ:\n{text}");
+            assert_eq!(a.1, answers[0].1, "best moves differ:\n{text}");
+        }
+        // The principal line's length is the same for every search, too: it
+        // is followed from exact values.
+        assert!(answers.iter().all(|a| a.2 == answers[0].2), "{text}\n{answers:?}");
+    }
+}
+
+#[test]
+fn positions_read_back_and_seeded_games_replay() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut moves = Vec::new();
+    for round in 0..500 {
+        let text = random_game(&mut rng);
+        let game = load(&text);
+        // A seeded random game, written down as text.
+        let mut play = StdRng::seed_from_u64(round);
+        let mut s = game.initial_state().unwrap();
+        let mut written = Vec::new();
+        while let Turn::Player(_) = game.turn(&s).unwrap() {
+            let printed = game.position(&s);
+            let back = game
+                .parse_position(&printed)
+                .unwrap_or_else(|e| panic!("{text}\n{printed}: {e}"));
+            assert_eq!(game.position(&back), printed, "{text}");
+            assert_eq!(game.turn(&back).unwrap(), game.turn(&s).unwrap(), "{text}\n{printed}");
+            game.legal_moves(&s, &mut moves).unwrap();
+            let m = *moves.choose(&mut play).unwrap();
+            written.push(game.move_text(&m));
+            game.apply(&mut s, &m).unwrap();
+        }
+        let end = game.position(&s);
+        let returns = all_returns(&game, &s).unwrap();
+        // Replayed from the text alone, the game reaches the same end.
+        let mut r = game.initial_state().unwrap();
+        for t in &written {
+            let m = game.parse_move(&r, t).unwrap_or_else(|e| panic!("{text}\n{t}: {e}"));
+            game.apply(&mut r, &m).unwrap();
+        }
+        assert_eq!(game.position(&r), end, "{text}\n{written:?}");
+        assert_eq!(all_returns(&game, &r).unwrap(), returns);
+    }
+}
+
+/// A game longer than the depth limit stops with `TooDeep`, and one that can
+/// go back and forth with `Cycle`, on an ordinary test thread's stack, for
+/// every search: never a stack overflow.
+#[test]
+fn endless_and_overlong_games_stop_with_an_error() {
+    let long = load(
+        "game Long\nplayers A, B\nstate n: int = 100000\nmove tick() { n -= 1 }\nend when n == 0 { winner previous }\n",
+    );
+    let cycle = load(
+        "game Cycle\nplayers A, B\nstate pos: int = 0\nmove left() requires pos > -2 { pos -= 1 }\n\
+         move right() requires pos < 2 { pos += 1 }\nend when pos == 5 { winner previous }\n",
+    );
+    for (algorithm, memo) in [(Algorithm::Minimax, false), (Algorithm::AlphaBeta, true)] {
+        let opts = SolveOptions {
+            algorithm,
+            memo,
+            ..SolveOptions::default()
+        };
+        let e = solve::solve(&long, &long.initial_state().unwrap(), &opts).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                solve::SolveError::TooDeep {
+                    depth: solve::DEFAULT_MAX_DEPTH,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = solve::solve(&cycle, &cycle.initial_state().unwrap(), &opts).unwrap_err();
+        match e {
+            solve::SolveError::Cycle { moves, .. } => assert_eq!(moves.len() % 2, 0, "{moves:?}"),
+            other => panic!("{other}"),
+        }
+    }
+}
