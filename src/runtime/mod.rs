@@ -1,27 +1,46 @@
 //! The interpreter: runs a compiled [`Program`] as a [`Game`].
 
+mod compiled;
 mod exec;
 mod position;
 mod visibility;
 
 use std::sync::Arc;
 
-use smallvec::SmallVec;
-
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
-use crate::ir::{self, EndCond, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
+use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
+use compiled::Code;
 pub(crate) use exec::compare;
-use exec::{Exec, Frame, Items};
+use exec::{Exec, Items};
 pub use position::PositionError;
 
 /// The most combinations of arguments one kind of move may try in one position.
 const MAX_ARG_CHOICES: u64 = 1 << 16;
 
 /// A position: the cells of the program's state, the player to move included.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct State {
     cells: Box<[i64]>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            cells: self.cells.clone(),
+        }
+    }
+
+    /// The searches reuse one child state per level with `clone_from`: every
+    /// state of a game has the same length, so this copies without allocating.
+    #[inline(never)]
+    fn clone_from(&mut self, source: &Self) {
+        if self.cells.len() == source.cells.len() {
+            self.cells.copy_from_slice(&source.cells);
+        } else {
+            self.cells = source.cells.clone();
+        }
+    }
 }
 
 impl State {
@@ -51,11 +70,17 @@ impl Move {
 #[derive(Clone, Debug)]
 pub struct Interpreted {
     prog: Arc<Program>,
+    /// The rules the searches run at every node, compiled to closures.
+    code: Arc<Code>,
 }
 
 impl Interpreted {
     pub fn new(prog: Program) -> Self {
-        Interpreted { prog: Arc::new(prog) }
+        let code = Code::new(&prog);
+        Interpreted {
+            prog: Arc::new(prog),
+            code: Arc::new(code),
+        }
     }
 
     pub fn program(&self) -> &Program {
@@ -171,44 +196,30 @@ impl Interpreted {
         k: usize,
         arg: usize,
         cells: &[i64],
-        frame: &mut Frame,
+        frame: &mut [i64],
         tried: &mut u64,
         found: &mut dyn FnMut(Move) -> bool,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         if arg == mk.args.len() {
-            // Arguments that multiply out to millions of choices would make
-            // every position take minutes: stop with an error instead.
-            *tried += 1;
-            if *tried > MAX_ARG_CHOICES {
-                return Err(GameError::new(
-                    "gdl::runtime::too_many_moves",
-                    format!(
-                        "move `{}` has more than {MAX_ARG_CHOICES} choices of arguments in this position",
-                        mk.name
-                    ),
-                )
-                .at(mk.span.into())
-                .with_help("narrow the collections its arguments are drawn from"));
-            }
-            for r in &mk.requires {
-                if exec.eval(r, cells, frame)? == 0 {
-                    return Ok(false);
-                }
-            }
-            let mut args = [0; MAX_MOVE_ARGS];
-            args[..mk.args.len()].copy_from_slice(&frame[..mk.args.len()]);
-            return Ok(found(Move { kind: k as u16, args }));
+            return self.emit(exec, k, cells, frame, tried, found);
         }
         let a = &mk.args[arg];
+        // The last argument completes a move at each value: no call per value.
+        let last = arg + 1 == mk.args.len();
         // A range is walked directly; other collections are copied first.
-        if let ir::Coll::Range { lo, hi } = &a.domain {
-            let lo = exec.eval(lo, cells, frame)?;
-            let hi = exec.eval(hi, cells, frame)?;
+        if let Some((lo, hi)) = &self.code.moves[k].domains[arg] {
+            let lo = lo(exec, cells, frame)?;
+            let hi = hi(exec, cells, frame)?;
             exec::check_range(lo, hi).map_err(|e| e.at(mk.span.into()))?;
             for v in lo..=hi {
                 frame[a.local] = v;
-                if self.args_from(exec, k, arg + 1, cells, frame, tried, found)? {
+                let stop = if last {
+                    self.emit(exec, k, cells, frame, tried, found)?
+                } else {
+                    self.args_from(exec, k, arg + 1, cells, frame, tried, found)?
+                };
+                if stop {
                     return Ok(true);
                 }
             }
@@ -218,11 +229,46 @@ impl Interpreted {
         exec.items(&a.domain, cells, frame, &mut items)?;
         for &v in items.iter() {
             frame[a.local] = v;
-            if self.args_from(exec, k, arg + 1, cells, frame, tried, found)? {
+            let stop = if last {
+                self.emit(exec, k, cells, frame, tried, found)?
+            } else {
+                self.args_from(exec, k, arg + 1, cells, frame, tried, found)?
+            };
+            if stop {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Offers the move of kind `k` whose arguments are in `frame`, if its
+    /// `requires` hold; true when `found` says to stop.
+    #[inline(always)]
+    fn emit(
+        &self,
+        exec: &Exec,
+        k: usize,
+        cells: &[i64],
+        frame: &mut [i64],
+        tried: &mut u64,
+        found: &mut dyn FnMut(Move) -> bool,
+    ) -> Result<bool, GameError> {
+        let mk = &self.prog.moves[k];
+        // Arguments that multiply out to millions of choices would make
+        // every position take minutes: stop with an error instead.
+        *tried += 1;
+        if *tried > MAX_ARG_CHOICES {
+            return Err(too_many_moves(mk));
+        }
+        for r in &self.code.moves[k].requires {
+            if r(exec, cells, frame)? == 0 {
+                return Ok(false);
+            }
+        }
+        let mut args = [0; MAX_MOVE_ARGS];
+        let n = mk.args.len();
+        args[..n].copy_from_slice(&frame[..n]);
+        Ok(found(Move { kind: k as u16, args }))
     }
 
     /// Whether anyone can move: the player to move, chance, or (at once) everyone.
@@ -235,12 +281,12 @@ impl Interpreted {
 
     /// The first end clause that holds, if any.
     fn ended(&self, exec: &Exec, cells: &[i64]) -> Result<Option<&ir::End>, GameError> {
-        for end in &self.prog.ends {
-            let holds = match &end.cond {
-                EndCond::NoMoves => !self.has_move(exec, cells)?,
-                EndCond::Expr(e) => {
+        for (end, code) in self.prog.ends.iter().zip(&self.code.ends) {
+            let holds = match code {
+                None => !self.has_move(exec, cells)?,
+                Some(cond) => {
                     let mut frame = exec::frame(end.locals);
-                    exec.eval(e, cells, &mut frame).map_err(|e| e.at(end.span.into()))? != 0
+                    cond(exec, cells, &mut frame).map_err(|e| e.at(end.span.into()))? != 0
                 }
             };
             if holds {
@@ -252,7 +298,7 @@ impl Interpreted {
 
     /// The values of a per-player score list.
     fn score_values(&self, exec: &Exec, scores: &ir::Place, cells: &[i64]) -> Result<Vec<f64>, GameError> {
-        let mut frame: Frame = SmallVec::new();
+        let mut frame = exec::frame(0);
         let o = exec
             .offset(scores, cells, &mut frame)
             .map_err(|e| self.locate(e, cells))?;
@@ -272,6 +318,19 @@ impl Interpreted {
             _ => v.to_string(),
         }
     }
+}
+
+#[cold]
+fn too_many_moves(mk: &ir::MoveKind) -> GameError {
+    GameError::new(
+        "gdl::runtime::too_many_moves",
+        format!(
+            "move `{}` has more than {MAX_ARG_CHOICES} choices of arguments in this position",
+            mk.name
+        ),
+    )
+    .at(mk.span.into())
+    .with_help("narrow the collections its arguments are drawn from")
 }
 
 impl Game for Interpreted {
@@ -296,6 +355,8 @@ impl Game for Interpreted {
         })
     }
 
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
         let exec = Exec::new(&self.prog);
         let turn = match self.ended(&exec, &state.cells) {
@@ -306,6 +367,8 @@ impl Game for Interpreted {
         turn.map_err(|e| self.locate(e, &state.cells))
     }
 
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
     fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
         out.clear();
         let exec = Exec::new(&self.prog);
@@ -346,6 +409,8 @@ impl Game for Interpreted {
         Ok(())
     }
 
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
         let exec = Exec::new(&self.prog);
         let mk = &self.prog.moves[mv.kind as usize];
@@ -359,7 +424,7 @@ impl Game for Interpreted {
         frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
         let cells = &mut state.cells;
         let mover = cells[TURN_CELL];
-        if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
+        if let Err(e) = self.code.moves[mv.kind as usize].run(&exec, cells, &mut frame) {
             return Err(self.locate(e.at(mk.span.into()), cells));
         }
         // Chance does not take a turn.
@@ -483,6 +548,8 @@ impl Game for Interpreted {
             .any(|e| matches!(e.outcome, Outcome::Score { lowest: true, .. }))
     }
 
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
         let exec = Exec::new(&self.prog);
         let cells = &state.cells;

@@ -1,0 +1,77 @@
+//! One workload at a time, for a profiler: `cargo bench --bench profile --
+//! WORKLOAD GAME SIDE`, then run the built binary under
+//! `valgrind --tool=callgrind` (docs/PERFORMANCE.md shows how).
+//!
+//! WORKLOAD is `ab` (alpha-beta without memo), `memo` (alpha-beta with memo)
+//! or `playout` (random playouts); GAME is `nim`, `nimcala` or `select19`;
+//! SIDE is `native` or `interpreted`.
+
+#[path = "../tests/native/mod.rs"]
+mod native;
+
+use std::hint::black_box;
+
+use gdl::game::Game;
+use gdl::runtime::Interpreted;
+use gdl::solve::simulate::{Scratch, random_playout};
+use gdl::solve::{Algorithm, SolveOptions, solve};
+use native::{Nim, Nimcala, Select19};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+fn game_file(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
+    let text = std::fs::read_to_string(path).expect("run from the crate root");
+    let b: Vec<(String, String)> = bindings.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect();
+    Interpreted::new(gdl::compile::load(path, &text, &b).expect("the game files compile"))
+}
+
+fn run<G: Game>(game: &G, workload: &str, reps: usize) {
+    let root = game.initial_state().expect("the game starts");
+    match workload {
+        "ab" | "memo" => {
+            let opts = SolveOptions {
+                algorithm: Algorithm::AlphaBeta,
+                memo: workload == "memo",
+                count_states: false,
+                ..SolveOptions::default()
+            };
+            let mut nodes = 0;
+            for _ in 0..reps {
+                nodes += solve(black_box(game), &root, &opts).expect("solves").nodes;
+            }
+            println!("{nodes} nodes");
+        }
+        "playout" => {
+            let mut rng = SmallRng::seed_from_u64(1);
+            let mut scratch = Scratch::default();
+            let mut state = root.clone();
+            for _ in 0..reps {
+                state.clone_from(&root);
+                random_playout(black_box(game), &mut state, &mut rng, &mut scratch).expect("plays out");
+            }
+            println!("{reps} playouts");
+        }
+        other => panic!("unknown workload {other}"),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let [workload, game, side, reps] = <[String; 4]>::try_from(args)
+        .expect("usage: profile ab|memo|playout nim|nimcala|select19 native|interpreted REPS");
+    let reps: usize = reps.parse().expect("REPS is a number");
+    let native = side == "native";
+    match game.as_str() {
+        "nim" if native => run(&Nim::misere(&[7, 5, 3, 1]), &workload, reps),
+        "nim" => run(&game_file("games/nim.game", &[("piles", "7,5,3,1")]), &workload, reps),
+        "nimcala" if native => run(&Nimcala::new(4, 5), &workload, reps),
+        "nimcala" => run(
+            &game_file("games/nimcala.game", &[("pits", "4"), ("tokens", "5")]),
+            &workload,
+            reps,
+        ),
+        "select19" if native => run(&Select19, &workload, reps),
+        "select19" => run(&game_file("games/select19.game", &[]), &workload, reps),
+        other => panic!("unknown game {other}"),
+    }
+}
