@@ -1,143 +1,146 @@
-//! Nodes per second and time to solve, native games side by side with the
-//! same games interpreted from their `.game` files, through the same solver
-//! code, in the same run.
+//! The interpreter against hand-written Rust: each seed game natively
+//! (`tests/native`) and interpreted from its `.game` file, through the same
+//! algorithm code, side by side in one run.
 //!
-//! Run with `cargo bench --bench nodes`. Each figure is the median of several
-//! runs; the last column is interpreted speed / native speed (1.0 = as fast
-//! as hand-written Rust).
+//! Run with `cargo bench --bench nodes`. It prints, for Nim, Nimcala and the
+//! 1-9 game: alpha-beta nodes per second without memo, random playouts per
+//! second, the time of a memoized solve and the heap bytes per memo entry;
+//! then every Nimcala with pits <= 8 and tokens <= 10 solved with the memo;
+//! then X Nimmt! search decisions per second. Every speed is the median of
+//! `RUNS` runs; the ratio is interpreted speed / native speed (1.0 = as fast
+//! as hand-written code). docs/PERFORMANCE.md records the figures.
 
 #[path = "../tests/native/mod.rs"]
 mod native;
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use gdl::game::Game;
+use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
+use gdl::solve::agent::Agent;
+use gdl::solve::search::{SearchAgent, SearchBudget};
+use gdl::solve::simulate::{Scratch, random_playout, sample_chance};
 use gdl::solve::{Algorithm, SolveOptions, solve};
 use native::{Nim, Nimcala, Select19};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 
 /// Runs per figure; the median is reported.
-const RUNS: usize = 7;
+const RUNS: usize = 5;
 
-/// The shortest run: tiny solves are repeated until a run takes this long.
-const MIN_RUN: Duration = Duration::from_millis(20);
+/// The shortest run: quick work is repeated until a run takes this long.
+const MIN_RUN: Duration = Duration::from_millis(50);
 
-/// The median of `RUNS` solves of one position.
-#[derive(Clone, Copy, Debug)]
-struct Measure {
-    /// Nodes per solve (the same every run: the search is deterministic).
-    nodes: u64,
-    /// Median seconds per solve.
-    seconds: f64,
+/// Counts live heap bytes and their peak, to measure what a memo table holds.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(live, Ordering::Relaxed);
 }
 
-impl Measure {
-    fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 / self.seconds
+// SAFETY: every call is passed on to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        grew(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
 
-/// Solves `root` `runs` times and takes the median time. A run repeats the
-/// solve until it has taken at least `MIN_RUN` (a small position solves in
-/// microseconds) and counts the time per solve.
-fn measure<G: Game>(game: &G, root: &G::State, opts: &SolveOptions, runs: usize) -> Measure {
-    let mut times = Vec::with_capacity(runs);
-    let mut nodes = 0;
-    for _ in 0..runs {
-        let started = Instant::now();
-        let mut solves = 0u32;
-        while solves == 0 || started.elapsed() < MIN_RUN {
-            let sol = solve(black_box(game), black_box(root), opts).expect("the benchmark positions solve");
-            nodes = sol.nodes;
-            solves += 1;
-        }
-        times.push(started.elapsed().as_secs_f64() / f64::from(solves));
-    }
-    times.sort_by(f64::total_cmp);
-    Measure {
-        nodes,
-        seconds: times[times.len() / 2],
-    }
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
 }
 
-/// One line of a table: a position and search, natively and (when available) interpreted.
-struct Row {
-    name: String,
-    native: Measure,
-    interpreted: Option<Measure>,
+/// Runs `work` (which returns how many units it did) again and again for at
+/// least `MIN_RUN`, `RUNS` times; the median of units per second.
+fn rate(mut work: impl FnMut() -> u64) -> f64 {
+    median(
+        (0..RUNS)
+            .map(|_| {
+                let started = Instant::now();
+                let mut units = 0;
+                while units == 0 || started.elapsed() < MIN_RUN {
+                    units += work();
+                }
+                units as f64 / started.elapsed().as_secs_f64()
+            })
+            .collect(),
+    )
 }
 
-/// What a table shows of each measure.
-#[derive(Clone, Copy)]
-enum Show {
-    NodesPerSecond,
-    Seconds,
-}
-
-fn cell(m: Option<Measure>, show: Show) -> String {
-    match (m, show) {
-        (None, _) => "-".to_string(),
-        (Some(m), Show::NodesPerSecond) => format!("{:.2}M", m.nodes_per_second() / 1e6),
-        (Some(m), Show::Seconds) if m.seconds < 0.1 => format!("{:.3}ms", m.seconds * 1e3),
-        (Some(m), Show::Seconds) => format!("{:.3}s", m.seconds),
-    }
-}
-
-fn print_table(title: &str, show: Show, rows: &[Row]) {
-    let what = match show {
-        Show::NodesPerSecond => "nodes/s",
-        Show::Seconds => "time",
-    };
-    println!("{title}");
-    println!(
-        "  {:<44} {:>12} {:>16} {:>20} {:>13}",
-        "position",
-        "nodes",
-        format!("native {what}"),
-        format!("interpreted {what}"),
-        "interp/native"
-    );
-    for row in rows {
-        // interpreted / native speed: 1.0 is as fast as hand-written code.
-        let ratio = row
-            .interpreted
-            .map_or("-".to_string(), |i| format!("{:.3}", row.native.seconds / i.seconds));
-        println!(
-            "  {:<44} {:>12} {:>16} {:>20} {:>13}",
-            row.name,
-            row.native.nodes,
-            cell(Some(row.native), show),
-            cell(row.interpreted, show),
-            ratio
-        );
-    }
-    println!();
-}
-
-fn options(algorithm: Algorithm, memo: bool) -> SolveOptions {
+fn options(memo: bool) -> SolveOptions {
     SolveOptions {
-        algorithm,
+        algorithm: Algorithm::AlphaBeta,
         memo,
         count_states: false,
         ..SolveOptions::default()
     }
 }
 
-fn row<G: Game>(name: &str, game: &G, interpreted: &Interpreted, opts: &SolveOptions) -> Row {
-    let root = game.initial_state().expect("native games start");
-    let iroot = interpreted.initial_state().expect("the game files start");
-    let native = measure(game, &root, opts, RUNS);
-    let interp = measure(interpreted, &iroot, opts, RUNS);
-    // Both must have searched the same tree, or the comparison means nothing.
-    assert_eq!(
-        native.nodes, interp.nodes,
-        "{name}: native and interpreted searched different trees"
-    );
-    Row {
-        name: name.to_string(),
-        native,
-        interpreted: Some(interp),
+/// What one game costs under each algorithm.
+struct Figures {
+    /// Alpha-beta without memo: nodes per solve, nodes per second.
+    nodes: u64,
+    nodes_per_second: f64,
+    playouts_per_second: f64,
+    /// Alpha-beta with memo: seconds per solve, table entries, heap bytes per entry.
+    memo_seconds: f64,
+    memo_entries: usize,
+    bytes_per_entry: f64,
+}
+
+fn figures<G: Game>(game: &G) -> Figures {
+    let root = game.initial_state().expect("the game starts");
+    let (plain, memo) = (options(false), options(true));
+    let nodes = solve(game, &root, &plain).expect("solves").nodes;
+    let nodes_per_second = rate(|| solve(black_box(game), black_box(&root), &plain).expect("solves").nodes);
+
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut scratch = Scratch::default();
+    let mut state = root.clone();
+    let playouts_per_second = rate(|| {
+        for _ in 0..100 {
+            state.clone_from(&root);
+            random_playout(black_box(game), &mut state, &mut rng, &mut scratch).expect("plays out");
+        }
+        100
+    });
+
+    let memo_seconds = 1.0 / rate(|| u64::from(solve(black_box(game), &root, &memo).is_ok()));
+    // One more solve, counting the heap it holds at its peak: the table, mostly.
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let sol = solve(game, &root, &memo).expect("solves");
+    let memo_entries = sol.memo_entries;
+    let bytes_per_entry = (PEAK.load(Ordering::Relaxed) - before) as f64 / memo_entries as f64;
+    Figures {
+        nodes,
+        nodes_per_second,
+        playouts_per_second,
+        memo_seconds,
+        memo_entries,
+        bytes_per_entry,
     }
 }
 
@@ -148,52 +151,211 @@ fn game_file(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
     Interpreted::new(gdl::compile::load(path, &text, &b).expect("the game files compile"))
 }
 
+fn speed(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn time(s: f64) -> String {
+    if s < 0.1 {
+        format!("{:.3}ms", s * 1e3)
+    } else {
+        format!("{s:.3}s")
+    }
+}
+
+fn row(game: &str, what: &str, native: String, interpreted: String, ratio: f64) {
+    println!("  {game:<28} {what:<30} {native:>12} {interpreted:>12} {ratio:>8.3}");
+}
+
+/// A sweep of solves: total seconds, the slowest's seconds, its pits and tokens.
+type Sweep = (f64, f64, (usize, usize));
+
+/// Every Nimcala with pits <= 8 and tokens <= 10, solved with the memo once each.
+fn nimcala_sweep(solve_one: impl Fn(usize, usize) -> f64) -> Sweep {
+    let mut total = 0.0;
+    let mut slowest = (0.0, (0, 0));
+    for pits in 1..=8 {
+        for tokens in 1..=10 {
+            let s = solve_one(pits, tokens);
+            total += s;
+            if s > slowest.0 {
+                slowest = (s, (pits, tokens));
+            }
+        }
+    }
+    (total, slowest.0, slowest.1)
+}
+
+fn timed(f: impl FnOnce()) -> f64 {
+    let started = Instant::now();
+    f();
+    started.elapsed().as_secs_f64()
+}
+
+/// Search decisions per second in X Nimmt! (2 players, the defaults): player
+/// 0 decides with a 20-world search agent at every turn of random games.
+fn xnimmt_decisions(game: &Interpreted) -> f64 {
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut agent = SearchAgent::new(
+        SearchBudget {
+            samples: 20,
+            time: None,
+        },
+        5,
+    );
+    let mut scratch = Scratch::default();
+    let (mut moves, mut joint) = (Vec::new(), Vec::new());
+    rate(|| {
+        let mut decisions = 0;
+        let mut s = game.initial_state().expect("starts");
+        loop {
+            match game.turn(&s).expect("turn") {
+                Turn::Terminal => return decisions,
+                Turn::Chance => {
+                    let m = sample_chance(game, &s, &mut rng, &mut scratch).expect("chance");
+                    game.apply(&mut s, &m).expect("applies");
+                }
+                Turn::Simultaneous => {
+                    joint.clear();
+                    for p in 0..game.num_players() {
+                        game.legal_moves_of(&s, p, &mut moves).expect("moves");
+                        joint.push(if p == 0 {
+                            decisions += 1;
+                            agent.choose(game, &s, p, &moves).expect("chooses").mv
+                        } else {
+                            moves[rng.random_range(0..moves.len())]
+                        });
+                    }
+                    game.apply_joint(&mut s, &joint).expect("applies");
+                }
+                Turn::Player(p) => {
+                    game.legal_moves(&s, &mut moves).expect("moves");
+                    let mv = agent.choose(game, &s, p, &moves).expect("chooses").mv;
+                    decisions += 1;
+                    game.apply(&mut s, &mv).expect("applies");
+                }
+            }
+        }
+    })
+}
+
 fn main() {
-    let nim = Nim::misere(&[7, 5, 3, 1]);
-    let nim_file = game_file("games/nim.game", &[("piles", "7,5,3,1")]);
-    let nimcala44 = game_file("games/nimcala.game", &[("pits", "4"), ("tokens", "4")]);
-    let nimcala45 = game_file("games/nimcala.game", &[("pits", "4"), ("tokens", "5")]);
-    let select19 = game_file("games/select19.game", &[]);
-    let alphabeta = options(Algorithm::AlphaBeta, false);
-    let alphabeta_memo = options(Algorithm::AlphaBeta, true);
-    let minimax_memo = options(Algorithm::Minimax, true);
+    let games: [(&str, Figures, Figures); 3] = [
+        (
+            "misère Nim [7, 5, 3, 1]",
+            figures(&Nim::misere(&[7, 5, 3, 1])),
+            figures(&game_file("games/nim.game", &[("piles", "7,5,3,1")])),
+        ),
+        (
+            "Nimcala 4 pits 5 tokens",
+            figures(&Nimcala::new(4, 5)),
+            figures(&game_file("games/nimcala.game", &[("pits", "4"), ("tokens", "5")])),
+        ),
+        (
+            "1-9 selection",
+            figures(&Select19),
+            figures(&game_file("games/select19.game", &[])),
+        ),
+    ];
 
-    print_table(
-        &format!("Nodes per second, alpha-beta without memo (median of {RUNS} runs)"),
-        Show::NodesPerSecond,
-        &[
-            row("misère Nim [7, 5, 3, 1]", &nim, &nim_file, &alphabeta),
-            row("Nimcala 4 pits 4 tokens", &Nimcala::new(4, 4), &nimcala44, &alphabeta),
-            row("1-9 selection", &Select19, &select19, &alphabeta),
-        ],
+    println!("Native and interpreted, medians of {RUNS} runs; ratio = interpreted speed / native speed");
+    println!(
+        "  {:<28} {:<30} {:>12} {:>12} {:>8}",
+        "game", "figure", "native", "interpreted", "ratio"
     );
+    for (name, n, i) in &games {
+        // Both must have searched the same tree, or the comparison means nothing.
+        assert_eq!(
+            n.nodes, i.nodes,
+            "{name}: native and interpreted searched different trees"
+        );
+        assert_eq!(n.memo_entries, i.memo_entries, "{name}: different memo tables");
+        row(
+            name,
+            &format!("alpha-beta nodes/s ({} nodes)", n.nodes),
+            speed(n.nodes_per_second),
+            speed(i.nodes_per_second),
+            i.nodes_per_second / n.nodes_per_second,
+        );
+        row(
+            name,
+            "random playouts/s",
+            speed(n.playouts_per_second),
+            speed(i.playouts_per_second),
+            i.playouts_per_second / n.playouts_per_second,
+        );
+        row(
+            name,
+            &format!("memo solve time ({} entries)", n.memo_entries),
+            time(n.memo_seconds),
+            time(i.memo_seconds),
+            n.memo_seconds / i.memo_seconds,
+        );
+        row(
+            name,
+            "heap bytes per memo entry",
+            format!("{:.0}", n.bytes_per_entry),
+            format!("{:.0}", i.bytes_per_entry),
+            n.bytes_per_entry / i.bytes_per_entry,
+        );
+    }
+    println!();
 
-    print_table(
-        &format!("Time to solve misère Nim [7, 5, 3, 1] (median of {RUNS} runs)"),
-        Show::Seconds,
-        &[
-            row("alpha-beta, no memo", &nim, &nim_file, &alphabeta),
-            row("alpha-beta, memo", &nim, &nim_file, &alphabeta_memo),
-            row("minimax, memo", &nim, &nim_file, &minimax_memo),
-            row(
-                "alpha-beta, memo, prefer short",
-                &nim,
-                &nim_file,
-                &SolveOptions {
-                    prefer_short: true,
-                    ..alphabeta_memo.clone()
-                },
-            ),
-        ],
+    let memo = options(true);
+    let files: Vec<Vec<Interpreted>> = (1..=8)
+        .map(|pits| {
+            (1..=10)
+                .map(|tokens| {
+                    let (p, t) = (pits.to_string(), tokens.to_string());
+                    game_file("games/nimcala.game", &[("pits", &p), ("tokens", &t)])
+                })
+                .collect()
+        })
+        .collect();
+    let sweeps: Vec<_> = (0..RUNS)
+        .map(|_| {
+            let native = nimcala_sweep(|p, t| {
+                let g = Nimcala::new(p, t as u8);
+                let root = g.initial_state().expect("starts");
+                timed(|| {
+                    solve(&g, &root, &memo).expect("solves");
+                })
+            });
+            let interpreted = nimcala_sweep(|p, t| {
+                let g = &files[p - 1][t - 1];
+                let root = g.initial_state().expect("starts");
+                timed(|| {
+                    solve(g, &root, &memo).expect("solves");
+                })
+            });
+            (native, interpreted)
+        })
+        .collect();
+    let total = |f: fn(&(Sweep, Sweep)) -> f64| median(sweeps.iter().map(f).collect());
+    let slowest = sweeps[0].1.2;
+    println!("Nimcala, every pits <= 8 and tokens <= 10 (80 games), alpha-beta with memo, medians of {RUNS} sweeps");
+    let (nt, it) = (total(|s| s.0.0), total(|s| s.1.0));
+    let (ns, is) = (total(|s| s.0.1), total(|s| s.1.1));
+    row("all 80", "total solve time", time(nt), time(it), nt / it);
+    row(
+        &format!("slowest ({} pits {} tokens)", slowest.0, slowest.1),
+        "solve time",
+        time(ns),
+        time(is),
+        ns / is,
     );
+    println!();
 
-    print_table(
-        &format!("Time to solve Nimcala 4 pits 5 tokens (median of {RUNS} runs)"),
-        Show::Seconds,
-        &[
-            row("alpha-beta, no memo", &Nimcala::new(4, 5), &nimcala45, &alphabeta),
-            row("alpha-beta, memo", &Nimcala::new(4, 5), &nimcala45, &alphabeta_memo),
-            row("minimax, memo", &Nimcala::new(4, 5), &nimcala45, &minimax_memo),
-        ],
+    let xnimmt = game_file("games/xnimmt.game", &[]);
+    println!("X Nimmt! (2 players, defaults), search agent with 20 worlds per decision, median of {RUNS} runs");
+    println!(
+        "  interpreted: {} decisions/s; native: none (X Nimmt! exists only as games/xnimmt.game)",
+        speed(xnimmt_decisions(&xnimmt))
     );
 }
