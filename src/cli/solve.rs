@@ -39,6 +39,12 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// Win as fast as possible and lose as slowly as possible (the value is the same)
+    #[arg(long)]
+    pub fast: bool,
+    /// Show the memo table's size and hits, and the same solve with and without it side by side
+    #[arg(long)]
+    pub stats: bool,
     /// Stop after visiting this many nodes
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
@@ -75,6 +81,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             AlgorithmArg::Alphabeta => Algorithm::AlphaBeta,
         },
         memo: !args.no_memo,
+        prefer_short: args.fast,
         max_nodes: args.max_nodes,
         time_limit,
         max_states: args.max_states,
@@ -99,7 +106,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         Err(e) => return Err(fail(e)),
     };
     let method = format!(
-        "{}{}",
+        "{}{}{}",
         match args.algorithm {
             AlgorithmArg::Minimax => "minimax",
             AlgorithmArg::Alphabeta => "alpha-beta",
@@ -108,8 +115,18 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             " without memo"
         } else {
             " with a memo table of (state, player to move)"
+        },
+        if args.fast {
+            ", preferring fast wins and slow losses"
+        } else {
+            ""
         }
     );
+    let stats = if args.stats {
+        Some(stats(&game, &root, &opts, &solution).map_err(fail)?)
+    } else {
+        None
+    };
     let position = game.position(&root);
     let (state_part, turn_part) = position.rsplit_once("; ").unwrap_or((&position, ""));
     let header = report::Header {
@@ -118,6 +135,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         position: state_part.to_string(),
         to_move: turn_part.trim_end_matches(" to move").to_string(),
         method,
+        fast: args.fast,
     };
     let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
     if args.json {
@@ -135,21 +153,94 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 })
                 .collect();
         }
+        if let Some(st) = &stats {
+            value["stats"] = report::stats_json(st);
+        }
         writeln!(ctx.out, "{}", serde_json::to_string_pretty(&value).unwrap_or_default()).map_err(io)?;
     } else {
         write!(ctx.out, "{}", report::text(&game, &header, &solution)).map_err(io)?;
         if args.explain {
             let moves = solve::explain(&game, &root, &opts).map_err(fail)?;
             writeln!(ctx.out).map_err(io)?;
-            write!(ctx.out, "{}", report::explain_text(&game, solution.value, &moves)).map_err(io)?;
+            write!(ctx.out, "{}", report::explain_text(&game, &solution.best_moves, &moves)).map_err(io)?;
+        }
+        if let Some(st) = &stats {
+            writeln!(ctx.out).map_err(io)?;
+            write!(ctx.out, "{}", report::stats_text(st)).map_err(io)?;
         }
     }
     Ok(())
 }
 
+/// The most nodes the run without the memo table that `--stats` adds may
+/// search when no limit was given: without the table a search can take
+/// exponentially longer, and the comparison should not hang the command.
+const STATS_MAX_NODES: u64 = 100_000_000;
+
+/// `--stats`: the solve that was not run (without the table if the solve
+/// used it, with it otherwise), and both side by side.
+fn stats(
+    game: &Interpreted,
+    root: &State,
+    opts: &SolveOptions,
+    done: &solve::Solution<<Interpreted as Game>::Move>,
+) -> Result<report::Stats, SolveError> {
+    let mut other = opts.clone();
+    other.memo = !opts.memo;
+    // States are counted for free with the table; without it counting them costs time.
+    other.count_states = false;
+    if !other.memo && other.max_nodes.is_none() && other.time_limit.is_none() {
+        other.max_nodes = Some(STATS_MAX_NODES);
+    }
+    let started = Instant::now();
+    let (again, stopped) = match solve::solve(game, root, &other) {
+        Ok(s) => (Some(s), None),
+        Err(SolveError::Budget { what, limit, nodes }) => {
+            let run = report::Run {
+                nodes,
+                seconds: started.elapsed().as_secs_f64(),
+                stopped: Some(format!("{limit} {what}")),
+            };
+            (None, Some(run))
+        }
+        Err(e) => return Err(e),
+    };
+    let run_of = |s: &solve::Solution<_>| report::Run {
+        nodes: s.nodes,
+        seconds: s.seconds,
+        stopped: None,
+    };
+    let other_run = match (stopped, &again) {
+        (Some(run), _) => run,
+        (None, Some(s)) => run_of(s),
+        (None, None) => unreachable!("a solve either finishes or stops"),
+    };
+    let (with_memo, without_memo, memo_run) = if opts.memo {
+        (run_of(done), other_run, Some(done))
+    } else {
+        (other_run, run_of(done), again.as_ref())
+    };
+    let entries = memo_run.map_or(0, |s| s.memo_entries as u64);
+    let cells = root.cells().len() as u64;
+    // hashbrown keeps at most 7/8 of its buckets full, in a power of two of them.
+    let buckets = if entries == 0 {
+        0
+    } else {
+        (entries * 8 / 7 + 1).next_power_of_two()
+    };
+    let memo_bytes = buckets * Solver::<Interpreted>::memo_slot_bytes() as u64 + entries * cells * 8;
+    Ok(report::Stats {
+        memo_entries: entries as usize,
+        memo_bytes,
+        memo_hits: memo_run.map_or(0, |s| s.memo_hits),
+        with_memo,
+        without_memo,
+    })
+}
+
 /// A game that goes on forever (or too long) as a diagnostic pointing into
 /// the file: at the first move of the cycle, or at the end clauses that never held.
-fn endless(game: &Interpreted, e: SolveError) -> GameError {
+pub(super) fn endless(game: &Interpreted, e: SolveError) -> GameError {
     let prog = game.program();
     let (code, span, help) = match &e {
         SolveError::Cycle { position, moves } => {

@@ -279,6 +279,13 @@ impl<'g, G: Game> Solver<'g, G> {
         Ok(out)
     }
 
+    /// Bytes one memo table slot takes, besides what the state owns on the
+    /// heap: the state and its entry side by side, and the hash table's
+    /// control byte. For `--stats`' estimate of the table's memory.
+    pub fn memo_slot_bytes() -> usize {
+        std::mem::size_of::<(G::State, Entry)>() + 1
+    }
+
     /// Nodes searched by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
