@@ -11,6 +11,7 @@ mod eval;
 mod solve;
 mod tournament;
 mod train;
+mod tree;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -53,6 +54,8 @@ pub enum Command {
     Match(tournament::MatchArgs),
     /// Judge a Q-table: agreement with the exact solution, games against optimal and random
     Eval(eval::EvalArgs),
+    /// Draw the game tree to a depth, as text or Graphviz DOT, optionally with each node's value
+    Tree(tree::TreeArgs),
 }
 
 /// What every command that loads a game takes.
@@ -169,6 +172,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Train(a) => train::run(a, &mut ctx),
         Command::Match(a) => tournament::run(a, &mut ctx),
         Command::Eval(a) => eval::run(a, &mut ctx),
+        Command::Tree(a) => tree::run(a, &mut ctx),
     };
     match result {
         Ok(()) => EXIT_OK,

@@ -6,3 +6,4 @@ pub mod solve;
 pub mod standings;
 pub mod stats;
 pub mod summary;
+pub mod tree;

@@ -1,0 +1,118 @@
+//! `gdl tree FILE --depth D`: the game tree to depth D, as indented text or
+//! Graphviz DOT, optionally with each node's exact value.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::game::Game;
+use crate::report::solve::thousands;
+use crate::report::{diagnostic, tree as report};
+use crate::solve::{SolveError, SolveOptions, Solver};
+
+/// The most nodes drawn without `--force`.
+pub const MAX_NODES: u64 = 2_000;
+/// The most nodes drawn even with `--force`: counting stops here, so that a
+/// depth far too large answers at once instead of running out of memory.
+pub const MAX_FORCED_NODES: u64 = 1_000_000;
+/// The deepest tree: deeper ones are not trees a person reads.
+const MAX_DEPTH: u32 = 1_000;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    /// An indented tree for the terminal
+    Text,
+    /// Graphviz DOT (`dot -Tsvg tree.dot > tree.svg`)
+    Dot,
+}
+
+#[derive(Args, Debug)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// How many moves deep to draw the tree (0: the start alone)
+    #[arg(long, value_name = "D", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    pub depth: u32,
+    /// Give each node its exact value for the first player, and mark optimal moves with *
+    #[arg(long)]
+    pub values: bool,
+    /// Text for the terminal, or Graphviz DOT
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    /// Draw a tree of more than 2,000 nodes (at most 1,000,000)
+    #[arg(long)]
+    pub force: bool,
+    /// Write the tree to this file instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let game = load_game(&args.game.file, ctx)?;
+    let root = start_position(&game, args.from.as_deref(), ctx)?;
+    let depth = args.depth as usize;
+    if args.values && game.num_players() != 2 {
+        return Err(Failure::input(format!(
+            "error: --values needs a two-player game (the exact solver's); {} has {} players\n\
+             help: draw the tree without --values",
+            game.name(),
+            game.num_players()
+        )));
+    }
+    let cap = if args.force { MAX_FORCED_NODES } else { MAX_NODES };
+    let size = report::count(&game, &root, depth, MAX_FORCED_NODES).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    let total = size.as_ref().map(|per_depth| per_depth.iter().sum::<u64>());
+    match total {
+        None => {
+            return Err(Failure::input(format!(
+                "error: the tree to depth {depth} has more than {} nodes, too many to draw even with --force\n\
+                 help: lower --depth, or start deeper in the game with --from",
+                thousands(MAX_FORCED_NODES)
+            )));
+        }
+        Some(n) if n > cap => {
+            return Err(Failure::input(format!(
+                "error: the tree to depth {depth} has {} nodes; gdl draws at most {} without --force\n\
+                 help: add --force to draw it anyway, lower --depth, or start deeper in the game with --from",
+                thousands(n),
+                thousands(MAX_NODES)
+            )));
+        }
+        Some(_) => {}
+    }
+    let color = ctx.color;
+    let mut solver = if args.values {
+        let opts = SolveOptions {
+            count_states: false,
+            ..SolveOptions::default()
+        };
+        Some(Solver::new(&game, opts).map_err(|e| Failure::input(format!("error: {e}")))?)
+    } else {
+        None
+    };
+    let tree = report::build(&game, &root, depth, solver.as_mut()).map_err(|e| match e {
+        SolveError::Game(g) => Failure::runtime(diagnostic::render(&g, color)),
+        SolveError::Unsupported(why) => Failure::input(format!(
+            "error: --values needs the exact solver, which cannot solve this game: {why}\n\
+             help: draw the tree without --values"
+        )),
+        e @ (SolveError::Cycle { .. } | SolveError::TooDeep { .. }) => {
+            Failure::runtime(diagnostic::render(&super::solve::endless(&game, e), color))
+        }
+        other => Failure::runtime(diagnostic::render(&other, color)),
+    })?;
+    let text = match args.format {
+        Format::Text => report::text(&tree),
+        Format::Dot => report::dot(&tree),
+    };
+    match &args.out {
+        Some(path) => crate::fsutil::write_atomic(path, text.as_bytes())
+            .map_err(|e| Failure::runtime(format!("error: cannot write {}: {e}", path.display()))),
+        None => write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}"))),
+    }
+}
