@@ -6,6 +6,7 @@
 //! parameter out of range, a malformed position).
 
 mod agents;
+mod bench;
 mod check;
 mod eval;
 mod solve;
@@ -56,6 +57,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Draw the game tree to a depth, as text or Graphviz DOT, optionally with each node's value
     Tree(tree::TreeArgs),
+    /// How fast a game runs: random playouts/s, alpha-beta nodes/s, memoized solve time and table size
+    Bench(bench::BenchArgs),
 }
 
 /// What every command that loads a game takes.
@@ -173,6 +176,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Match(a) => tournament::run(a, &mut ctx),
         Command::Eval(a) => eval::run(a, &mut ctx),
         Command::Tree(a) => tree::run(a, &mut ctx),
+        Command::Bench(a) => bench::run(a, &mut ctx),
     };
     match result {
         Ok(()) => EXIT_OK,
