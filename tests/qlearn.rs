@@ -315,25 +315,36 @@ fn train_writes_the_same_file_for_the_same_seed() {
 
 #[test]
 fn bad_tables_and_games_give_clear_errors_and_exit_code_2() {
+    // Everything runs inside the scratch folder under short names: the messages then
+    // read the same on every machine (a long folder name would change where they wrap).
     let dir = scratch("cli_errors");
-    let good = s(&dir.join("nim1357.json"));
-    let r = gdl(&[
-        "train",
-        "games/nim.game",
-        "--piles",
-        "1,3,5,7",
-        "--episodes",
-        "500",
-        "--out",
-        &good,
-    ]);
+    for game in ["nim.game", "nimcala.game", "xnimmt.game"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(game),
+            dir.join(game),
+        )
+        .unwrap();
+    }
+    let good = "nim1357.json".to_string();
+    let r = gdl_in(
+        &dir,
+        &[
+            "train",
+            "nim.game",
+            "--piles",
+            "1,3,5,7",
+            "--episodes",
+            "500",
+            "--out",
+            &good,
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let text = std::fs::read_to_string(&good).unwrap();
+    let text = std::fs::read_to_string(dir.join(&good)).unwrap();
 
     let write = |name: &str, body: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, body).unwrap();
-        s(&p)
+        std::fs::write(dir.join(name), body).unwrap();
+        name.to_string()
     };
     let truncated = write("truncated.json", &text[..text.len() / 3]);
     let not_a_table = write("package.json", "{\"name\": \"left-pad\", \"version\": \"1.3.0\"}\n");
@@ -344,16 +355,19 @@ fn bad_tables_and_games_give_clear_errors_and_exit_code_2() {
         &text.replacen("\"[1, 3, 5, 7]; MAX to move\"", "\"[1, 3, 5]; MAX to move\"", 1),
     );
     let changed_rules = {
-        let src = std::fs::read_to_string("games/nim.game").unwrap();
-        let p = dir.join("nim.game");
-        std::fs::write(&p, src.replace("loser previous", "winner previous")).unwrap();
-        s(&p)
+        let src = std::fs::read_to_string(dir.join("nim.game")).unwrap();
+        std::fs::write(
+            dir.join("nim_changed.game"),
+            src.replace("loser previous", "winner previous"),
+        )
+        .unwrap();
+        "nim_changed.game".to_string()
     };
-    let missing = s(&dir.join("nope.json"));
-    let x = s(&dir.join("x.json"));
+    let missing = "nope.json".to_string();
+    let x = "x.json".to_string();
     let (qgood_first, qgood_second) = (format!("q:{good},random"), format!("random,q:{good}"));
     let eval = |table: &str| -> Vec<String> {
-        ["eval", "games/nim.game", "--piles", "1,3,5,7", "--q", table]
+        ["eval", "nim.game", "--piles", "1,3,5,7", "--q", table]
             .map(String::from)
             .to_vec()
     };
@@ -367,11 +381,11 @@ fn bad_tables_and_games_give_clear_errors_and_exit_code_2() {
         ("qtable_err_missing", eval(&missing)),
         (
             "qtable_err_other_params",
-            args(&["match", "games/nim.game", "--players", &qgood_first]),
+            args(&["match", "nim.game", "--players", &qgood_first]),
         ),
         (
             "qtable_err_other_game",
-            args(&["match", "games/nimcala.game", "--players", &qgood_second]),
+            args(&["match", "nimcala.game", "--players", &qgood_second]),
         ),
         (
             "qtable_err_changed_rules",
@@ -386,22 +400,19 @@ fn bad_tables_and_games_give_clear_errors_and_exit_code_2() {
                 &x,
             ]),
         ),
-        (
-            "train_err_simultaneous",
-            args(&["train", "games/xnimmt.game", "--out", &x]),
-        ),
+        ("train_err_simultaneous", args(&["train", "xnimmt.game", "--out", &x])),
         (
             "train_err_alpha",
-            args(&["train", "games/nim.game", "--alpha", "0", "--out", &x]),
+            args(&["train", "nim.game", "--alpha", "0", "--out", &x]),
         ),
         (
             "match_err_players",
-            args(&["match", "games/nim.game", "--players", "optimal,random,random"]),
+            args(&["match", "nim.game", "--players", "optimal,random,random"]),
         ),
     ];
     for (name, args) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let r = gdl(&args);
+        let r = gdl_in(&dir, &args);
         assert_eq!(r.code, 2, "{name}: {args:?}\n{}", r.stderr);
         assert!(r.stdout.is_empty(), "{name}: {}", r.stdout);
         assert!(!r.stderr.contains("panicked"), "{name}: {}", r.stderr);
