@@ -1,24 +1,93 @@
-//! Agents from their specs (`optimal`, `random`, `q:FILE`) for `match` and
-//! `eval`.
-//!
-//! `q:FILE` is built here from the Q-table file, which is checked against the
-//! game. The optimal and random agents below are minimal stand-ins, kept
-//! private, until the shared agent factory of `solve::agent` exists.
+//! Agents from their specs, for every command that plays games (`play`,
+//! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
+//! `search`, `search:N`, `greedy`, `q:FILE`.
 
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use clap::Args;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use super::human::Human;
 use super::{Context, Failure};
 use crate::game::{Game, Player};
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentError, AgentSpec, Choice};
+use crate::solve::agent::{Agent, AgentError, AgentSpec, Choice, Ties};
+use crate::solve::search::{GreedyAgent, SearchAgent, SearchBudget};
 use crate::solve::{SolveOptions, Solver, qfile};
 
-/// The agent `spec` for `game`; `seed` seeds whatever it draws at random.
+/// An agent of any kind for a game file.
+pub type BoxedAgent<'g> = Box<dyn Agent<Interpreted> + 'g>;
+
+/// Worlds the greedy agent draws per move to average its penalty.
+const GREEDY_SAMPLES: usize = 20;
+
+/// Options of the agents, shared by the commands that take `--players`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AgentArgs {
+    /// Time limit per move of `search` agents, in milliseconds; with `search:N`
+    /// the search stops at whichever comes first
+    #[arg(long = "budget-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub budget_ms: Option<u64>,
+}
+
+impl AgentArgs {
+    /// The search budget of `search` (`None`) or `search:N`.
+    pub fn search_budget(&self, samples: Option<usize>) -> SearchBudget {
+        let time = self.budget_ms.map(Duration::from_millis);
+        SearchBudget {
+            // With only a time limit, the clock alone decides.
+            samples: samples.unwrap_or(if time.is_some() {
+                usize::MAX
+            } else {
+                SearchBudget::default().samples
+            }),
+            time,
+        }
+    }
+}
+
+/// Where a `human` agent reads moves and writes prompts.
+pub struct Terminal<'io> {
+    pub input: Box<dyn BufRead + 'io>,
+    pub output: Box<dyn Write + 'io>,
+    /// Repeat what was read: when the moves come from a file or a pipe, the
+    /// transcript then shows them as a person would have typed them.
+    pub echo: bool,
+}
+
+impl Terminal<'static> {
+    /// Standard input and output: what `gdl play` talks to.
+    pub fn stdio() -> Self {
+        use std::io::IsTerminal;
+        Terminal {
+            input: Box::new(std::io::stdin().lock()),
+            output: Box::new(std::io::stdout()),
+            echo: !std::io::stdin().is_terminal(),
+        }
+    }
+}
+
+/// The agent `spec` for `game` with default options; `seed` seeds whatever
+/// it draws at random. `human` is refused: only `play` and `trace` seat one.
 pub fn make_agent<'g>(
     spec: &AgentSpec,
     game: &'g Interpreted,
     seed: u64,
+    ctx: &Context,
+) -> Result<Box<dyn Agent<Interpreted> + 'g>, Failure> {
+    make_agent_with(spec, game, seed, &AgentArgs::default(), None, ctx)
+}
+
+/// The agent `spec` for `game`; `terminal` is where a `human` plays (none:
+/// a human cannot sit at this command).
+pub fn make_agent_with<'g>(
+    spec: &AgentSpec,
+    game: &'g Interpreted,
+    seed: u64,
+    options: &AgentArgs,
+    terminal: Option<Terminal<'g>>,
     ctx: &Context,
 ) -> Result<Box<dyn Agent<Interpreted> + 'g>, Failure> {
     match spec {
@@ -26,13 +95,19 @@ pub fn make_agent<'g>(
             let agent = qfile::load_agent(path, game).map_err(|e| Failure::input(ctx.render(&e)))?;
             Ok(Box::new(agent))
         }
-        AgentSpec::Optimal => {
+        AgentSpec::Optimal(ties) => {
             let prog = game.program();
-            if prog.has_chance || prog.has_simultaneous {
+            if prog.has_chance || prog.has_simultaneous || game.num_players() != 2 {
+                let why = if game.num_players() != 2 {
+                    format!("{} players", game.num_players())
+                } else if prog.has_chance {
+                    "chance moves".to_string()
+                } else {
+                    "simultaneous moves".to_string()
+                };
                 return Err(Failure::input(format!(
-                    "error: `optimal` plays turn-taking games without chance; {} has {} moves",
-                    game.name(),
-                    if prog.has_chance { "chance" } else { "simultaneous" }
+                    "error: `optimal` solves two-player, turn-taking games without chance, and {} has {why}; try `search` or `greedy`",
+                    game.name()
                 )));
             }
             let solver = Solver::new(
@@ -45,45 +120,57 @@ pub fn make_agent<'g>(
             .map_err(|e| Failure::input(ctx.render(&e)))?;
             Ok(Box::new(Optimal {
                 solver,
+                ties: *ties,
                 rng: StdRng::seed_from_u64(seed),
             }))
         }
         AgentSpec::Random => Ok(Box::new(Random {
             rng: StdRng::seed_from_u64(seed),
         })),
-        AgentSpec::Human => Err(Failure::input(
-            "error: `human` cannot sit in a match of many games; use `gdl play` to play yourself",
-        )),
+        AgentSpec::Search(samples) => Ok(Box::new(SearchAgent::new(options.search_budget(*samples), seed))),
+        AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed))),
+        AgentSpec::Human => match terminal {
+            Some(t) => Ok(Box::new(Human::new(t))),
+            None => Err(Failure::input(
+                "error: `human` cannot sit in a match of many games; use `gdl play` to play yourself",
+            )),
+        },
     }
 }
 
-/// One of the optimal moves, drawn uniformly, so that games against it cover
-/// more than one line.
+/// A move of the exact solution; among equally good ones the first or one
+/// drawn at random, so that games against it cover more than one line.
 struct Optimal<'g> {
     solver: Solver<'g, Interpreted>,
+    ties: Ties,
     rng: StdRng,
 }
 
 impl Agent<Interpreted> for Optimal<'_> {
     fn name(&self) -> String {
-        "optimal".into()
+        AgentSpec::Optimal(self.ties).to_string()
     }
 
     fn choose(
         &mut self,
-        _game: &Interpreted,
+        game: &Interpreted,
         state: &<Interpreted as Game>::State,
         player: Player,
         moves: &[<Interpreted as Game>::Move],
     ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
+        // Values are the first player's; the second player minimizes them.
         let sign = if player == 0 { 1.0 } else { -1.0 };
         let values: Vec<f64> = self.solver.explain(state)?.iter().map(|m| sign * m.value).collect();
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
-        let i = optimal[self.rng.random_range(0..optimal.len())];
+        let i = match self.ties {
+            Ties::First => optimal[0],
+            Ties::Random => optimal[self.rng.random_range(0..optimal.len())],
+        };
         Ok(Choice {
             mv: moves[i],
-            note: Some(format!("value {}", sign * best)),
+            // The value as the mover sees it: a lost position reads negative.
+            note: Some(format!("value {best} for {}", game.player_name(player))),
         })
     }
 }
@@ -107,4 +194,42 @@ impl<G: Game> Agent<G> for Random {
     ) -> Result<Choice<G::Move>, AgentError> {
         Ok(Choice::plain(moves[self.rng.random_range(0..moves.len())].clone()))
     }
+}
+
+/// One agent per player from `--players`, checked against the game: agent
+/// `k` plays player `k` and draws from its own generator (seeded from `seed`
+/// and `k`), so that changing one agent does not change what another does.
+/// A `human` plays at the terminal.
+pub fn seat_agents<'g>(
+    players: &str,
+    game: &'g Interpreted,
+    seed: u64,
+    options: &AgentArgs,
+    ctx: &Context,
+) -> Result<(Vec<AgentSpec>, Vec<BoxedAgent<'g>>), Failure> {
+    let specs =
+        crate::solve::agent::parse_players(players).map_err(|e| Failure::input(format!("error: --players: {e}")))?;
+    let n = game.num_players();
+    if specs.len() != n {
+        return Err(Failure::input(format!(
+            "error: --players names {} agent{}, but {} has {n} players ({})",
+            specs.len(),
+            if specs.len() == 1 { "" } else { "s" },
+            game.name(),
+            (0..n).map(|p| game.player_name(p)).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let mut agents = Vec::with_capacity(n);
+    for (k, spec) in specs.iter().enumerate() {
+        let terminal = (*spec == AgentSpec::Human).then(Terminal::stdio);
+        agents.push(make_agent_with(
+            spec,
+            game,
+            seed.wrapping_add(k as u64 + 1),
+            options,
+            terminal,
+            ctx,
+        )?);
+    }
+    Ok((specs, agents))
 }

@@ -14,7 +14,7 @@ use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
 use crate::report::standings;
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentSpec};
+use crate::solve::agent::{Agent, AgentSpec, Ties};
 use crate::solve::qeval::{self, Agreement};
 use crate::solve::qlearn::{QAgent, QTable};
 use crate::solve::{SolveError, qfile, tournament};
@@ -95,7 +95,7 @@ pub fn report(
         .map(|s| s.to_string())
         .collect(),
     ];
-    for (k, opponent) in [AgentSpec::Optimal, AgentSpec::Random].iter().enumerate() {
+    for (k, opponent) in [AgentSpec::Optimal(Ties::Random), AgentSpec::Random].iter().enumerate() {
         let mut agents: Vec<Box<dyn Agent<Interpreted> + '_>> = vec![
             Box::new(QAgent::new(name, table.clone())),
             make_agent(opponent, game, seed.wrapping_add(k as u64 + 1), ctx)?,

@@ -9,8 +9,11 @@ mod agents;
 mod bench;
 mod check;
 mod eval;
+mod human;
+mod play;
 mod solve;
 mod tournament;
+mod trace;
 mod train;
 mod tree;
 
@@ -49,9 +52,13 @@ pub enum Command {
     Check(GameArgs),
     /// Solve a game exactly: its value, every optimal move, the principal line
     Solve(solve::SolveArgs),
+    /// Play a game at the terminal against the computer (or watch agents play)
+    Play(play::PlayArgs),
+    /// One game between agents, move by move, with what each agent saw and the outcome
+    Trace(trace::TraceArgs),
     /// Learn a game by Q-learning against itself, and save the Q-table
     Train(train::TrainArgs),
-    /// Play many games between agents (optimal, random, q:FILE), seats alternating
+    /// Play many games between agents (optimal, random, search, greedy, q:FILE), seats alternating
     Match(tournament::MatchArgs),
     /// Judge a Q-table: agreement with the exact solution, games against optimal and random
     Eval(eval::EvalArgs),
@@ -172,6 +179,8 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     let result = match &cli.command {
         Command::Check(a) => check::run(a, &mut ctx),
         Command::Solve(a) => solve::run(a, &mut ctx),
+        Command::Play(a) => play::run(a, &mut ctx),
+        Command::Trace(a) => trace::run(a, &mut ctx),
         Command::Train(a) => train::run(a, &mut ctx),
         Command::Match(a) => tournament::run(a, &mut ctx),
         Command::Eval(a) => eval::run(a, &mut ctx),

@@ -1,6 +1,7 @@
 //! What people read: diagnostics, summaries, solve reports.
 
 pub mod diagnostic;
+pub mod play;
 pub mod plot;
 pub mod solve;
 pub mod standings;

@@ -118,6 +118,13 @@ impl Interpreted {
         parts.join(", ")
     }
 
+    /// The state field by field (`board`, `[7, 5, 3, 1]`) as `viewer` may see
+    /// it: hidden fields left out, other players' private entries as `?`;
+    /// `None` sees everything.
+    pub fn view(&self, state: &State, viewer: Option<Player>) -> Vec<(String, String)> {
+        visibility::view(self, &state.cells, viewer)
+    }
+
     /// The value of the state variable `name`, if there is one.
     pub fn value_of(&self, state: &State, name: &str) -> Option<crate::compile::Value> {
         let v = self.prog.vars.iter().find(|v| v.name == name)?;

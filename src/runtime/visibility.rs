@@ -28,36 +28,54 @@ fn unseen(game: &Interpreted, player: usize) -> Vec<(usize, &Layout)> {
 /// The position as `player` sees it: what they cannot see is `?`.
 pub(super) fn observation(game: &Interpreted, cells: &[i64], player: usize) -> String {
     let prog = game.program();
-    let players = &prog.players;
     let parts: Vec<String> = prog
         .vars
         .iter()
-        .map(|v| {
-            let shown = match (v.visibility, &v.layout) {
-                (Visibility::Public, l) => {
-                    ShowValue(&load_value(l, &cells[v.offset..v.offset + l.size()]), players).to_string()
-                }
-                (Visibility::Hidden, _) => "?".to_string(),
-                (Visibility::Private, Layout::List { elem, cap }) => {
-                    let entries: Vec<String> = (0..*cap)
-                        .map(|p| {
-                            if p == player {
-                                let at = v.offset + 1 + p * elem.size();
-                                ShowValue(&load_value(elem, &cells[at..at + elem.size()]), players).to_string()
-                            } else {
-                                "?".to_string()
-                            }
-                        })
-                        .collect();
-                    format!("[{}]", entries.join(", "))
-                }
-                (Visibility::Private, _) => "?".to_string(),
-            };
-            format!("{}: {shown}", v.name)
-        })
+        .map(|v| format!("{}: {}", v.name, shown(game, cells, v, Some(player))))
         .collect();
-    let who = players.get(cells[TURN_CELL] as usize).map_or("nobody", String::as_str);
+    let who = prog
+        .players
+        .get(cells[TURN_CELL] as usize)
+        .map_or("nobody", String::as_str);
     format!("{}; {who} to move", parts.join(", "))
+}
+
+/// The state field by field, as `viewer` sees it, for people to read: hidden
+/// fields are left out and other players' private entries are `?`. `None`
+/// sees everything (a spectator of a trace).
+pub(super) fn view(game: &Interpreted, cells: &[i64], viewer: Option<usize>) -> Vec<(String, String)> {
+    game.program()
+        .vars
+        .iter()
+        .filter(|v| viewer.is_none() || v.visibility != Visibility::Hidden)
+        .map(|v| (v.name.clone(), shown(game, cells, v, viewer)))
+        .collect()
+}
+
+/// One variable's value as `viewer` may see it (`None`: everything).
+fn shown(game: &Interpreted, cells: &[i64], v: &crate::ir::Var, viewer: Option<usize>) -> String {
+    let players = &game.program().players;
+    let value = |l: &Layout, at: usize| ShowValue(&load_value(l, &cells[at..at + l.size()]), players).to_string();
+    let Some(player) = viewer else {
+        return value(&v.layout, v.offset);
+    };
+    match (v.visibility, &v.layout) {
+        (Visibility::Public, l) => value(l, v.offset),
+        (Visibility::Hidden, _) => "?".to_string(),
+        (Visibility::Private, Layout::List { elem, cap }) => {
+            let entries: Vec<String> = (0..*cap)
+                .map(|p| {
+                    if p == player {
+                        value(elem, v.offset + 1 + p * elem.size())
+                    } else {
+                        "?".to_string()
+                    }
+                })
+                .collect();
+            format!("[{}]", entries.join(", "))
+        }
+        (Visibility::Private, _) => "?".to_string(),
+    }
 }
 
 /// A copy of `cells` in which every set or list `player` cannot see holds a

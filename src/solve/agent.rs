@@ -68,18 +68,34 @@ pub trait Agent<G: Game> {
     ) -> Result<Choice<G::Move>, AgentError>;
 }
 
+/// How an optimal agent picks among equally good moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// The first in the order the game lists its moves (`optimal:first`).
+    First,
+    /// One drawn at random, seeded (`optimal`): games against it vary.
+    Random,
+}
+
 /// An agent as written on the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentSpec {
-    /// Plays a move of the exact solution (`optimal`).
-    Optimal,
+    /// Plays a move of the exact solution (`optimal`, `optimal:first`).
+    Optimal(Ties),
     /// Plays a uniformly random legal move (`random`).
     Random,
     /// Asks a person at the terminal (`human`).
     Human,
+    /// Determinized Monte Carlo search (`search`, `search:N` for N worlds per move).
+    Search(Option<usize>),
+    /// The move with the lowest immediate penalty (`greedy`).
+    Greedy,
     /// Plays greedily by a saved Q-table (`q:FILE`).
     QTable(std::path::PathBuf),
 }
+
+/// The agents, as `--players` lists them in messages.
+pub const AGENT_KINDS: &str = "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE";
 
 impl FromStr for AgentSpec {
     type Err = String;
@@ -93,13 +109,23 @@ impl FromStr for AgentSpec {
                 Ok(AgentSpec::QTable(path.into()))
             };
         }
+        if let Some(n) = s.strip_prefix("search:") {
+            return match n.parse::<usize>() {
+                Ok(n) if (1..=1_000_000).contains(&n) => Ok(AgentSpec::Search(Some(n))),
+                _ => Err(format!(
+                    "`{s}`: the number of worlds per move in search:N is a whole number from 1 to 1000000"
+                )),
+            };
+        }
         match s {
-            "optimal" => Ok(AgentSpec::Optimal),
+            "optimal" | "optimal:random" => Ok(AgentSpec::Optimal(Ties::Random)),
+            "optimal:first" => Ok(AgentSpec::Optimal(Ties::First)),
             "random" => Ok(AgentSpec::Random),
             "human" => Ok(AgentSpec::Human),
-            other => Err(format!(
-                "unknown player `{other}`; the players are: optimal, random, human, q:FILE"
-            )),
+            "search" => Ok(AgentSpec::Search(None)),
+            "greedy" => Ok(AgentSpec::Greedy),
+            "" => Err(format!("a player is missing; the players are: {AGENT_KINDS}")),
+            other => Err(format!("unknown player `{other}`; the players are: {AGENT_KINDS}")),
         }
     }
 }
@@ -107,9 +133,13 @@ impl FromStr for AgentSpec {
 impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AgentSpec::Optimal => f.write_str("optimal"),
+            AgentSpec::Optimal(Ties::Random) => f.write_str("optimal"),
+            AgentSpec::Optimal(Ties::First) => f.write_str("optimal:first"),
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Human => f.write_str("human"),
+            AgentSpec::Search(None) => f.write_str("search"),
+            AgentSpec::Search(Some(n)) => write!(f, "search:{n}"),
+            AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
         }
     }
@@ -118,4 +148,39 @@ impl fmt::Display for AgentSpec {
 /// Reads `--players A,B`: one spec per player, in seat order.
 pub fn parse_players(text: &str) -> Result<Vec<AgentSpec>, String> {
     text.split(',').map(str::parse).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_back_as_written() {
+        for text in [
+            "optimal",
+            "optimal:first",
+            "random",
+            "human",
+            "search",
+            "search:50",
+            "greedy",
+            "q:t.json",
+        ] {
+            let spec: AgentSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!("optimal:random".parse(), Ok(AgentSpec::Optimal(Ties::Random)));
+        assert_eq!(
+            parse_players(" search:3 ,random"),
+            Ok(vec![AgentSpec::Search(Some(3)), AgentSpec::Random])
+        );
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_allowed() {
+        for bad in ["search:0", "search:x", "q:", "minimax", ""] {
+            let e = bad.parse::<AgentSpec>().unwrap_err();
+            assert!(e.contains("search:N") || e.contains("q:FILE"), "{bad}: {e}");
+        }
+    }
 }

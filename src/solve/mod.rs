@@ -18,6 +18,7 @@
 
 pub mod agent;
 mod alphabeta;
+pub mod episode;
 mod memo;
 mod minimax;
 mod options;

@@ -140,7 +140,7 @@ impl<G: Game> Agent<G> for SearchAgent {
         Ok(Choice {
             mv: moves[best].clone(),
             note: Some(format!(
-                "expects {:.2} over {samples} worlds",
+                "return {:.2} on average over {samples} worlds",
                 totals[best] / samples as f64
             )),
         })

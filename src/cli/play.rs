@@ -1,0 +1,160 @@
+//! `gdl play FILE [--players human,optimal]`: a game at the terminal, printed
+//! as seed 001's transcript is: the board after every move, each move as it
+//! is written, and who won.
+//!
+//! ```text
+//! board: [7, 5, 3, 1]
+//! (0, 1)
+//! board: [6, 5, 3, 1]
+//! current state: board: [6, 5, 3, 1]
+//! available moves: [(0, 1), (0, 2), ...]
+//!
+//! Your move? (0,6)
+//! (0, 6)
+//! board: [0, 5, 3, 1]
+//! ```
+//!
+//! With one person playing, the board is shown as they may see it (their own
+//! hand, the table, the cards revealed); never the others' hidden cards.
+
+use clap::Args;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::agents::{AgentArgs, seat_agents};
+use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::game::{Game, Player, Turn};
+use crate::report::play::{outcome_text, view_text};
+use crate::runtime::{Interpreted, State};
+use crate::solve::agent::{AgentError, AgentSpec, Ties};
+use crate::solve::episode::{Step, play_out};
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// One agent per player, in turn order. Default: you (human) first, then
+    /// `optimal` for a game it can solve, else `search`
+    #[arg(long, value_name = "A,B")]
+    pub players: Option<String>,
+    /// Seeds the computer's choices and the deal; default: a new game every time
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    #[command(flatten)]
+    pub agents: AgentArgs,
+}
+
+pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let game = load_game(&args.game.file, ctx)?;
+    let start = start_position(&game, args.from.as_deref(), ctx)?;
+    let players = match &args.players {
+        Some(p) => p.clone(),
+        None => default_players(&game),
+    };
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let (specs, mut agents) = seat_agents(&players, &game, seed, &args.agents, ctx)?;
+    let viewer = viewer(&specs, game.num_players());
+    let out = &mut *ctx.out;
+    let io = |e: std::io::Error| AgentError::Failed(format!("cannot write to the terminal: {e}"));
+    let turn_taking = game.num_players() == 2 && !game.program().has_simultaneous;
+    let result = (|| {
+        // Before the deal there is nothing to see.
+        if game.turn(&start)? != Turn::Chance {
+            writeln!(out, "{}", board(&game, &start, viewer)).map_err(io)?;
+        }
+        let mut rng = StdRng::seed_from_u64(seed);
+        play_out(&game, start, &mut agents, &mut rng, &mut |step, state| {
+            match step {
+                // The deal is shown once it is over, as the player may see it.
+                Step::Chance(_) if game.turn(state)? == Turn::Chance => return Ok(()),
+                Step::Chance(_) => {}
+                // Two players taking turns: the move alone, as seed 001 prints it.
+                Step::Moves(played) if turn_taking => writeln!(out, "{}", game.move_text(&played[0].mv)).map_err(io)?,
+                Step::Moves(played) => {
+                    let each: Vec<String> = played
+                        .iter()
+                        .map(|x| format!("{} plays {}", game.player_name(x.player), game.move_text(&x.mv)))
+                        .collect();
+                    writeln!(out, "{}", each.join(", ")).map_err(io)?;
+                }
+            }
+            // A board of many lines is not printed twice: the prompt shows it.
+            let shown = board(&game, state, viewer);
+            if !(shown.contains('\n') && asks_human(&game, state, &specs)?) {
+                writeln!(out, "{shown}").map_err(io)?;
+            }
+            out.flush().map_err(io)
+        })
+    })();
+    let text = match result {
+        Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Err(AgentError::Quit) => "game abandoned".to_string(),
+        Err(e) => return Err(Failure::runtime(ctx.render(&e))),
+    };
+    let replay = if args.seed.is_none() && seed_matters(&game, &specs) {
+        format!(" (seed {seed}: --seed {seed} plays this game again)")
+    } else {
+        String::new()
+    };
+    writeln!(ctx.out, "{text}{replay}").map_err(|e| Failure::runtime(format!("error: {e}")))
+}
+
+/// The person's opponents: the exact solution where it exists, else search.
+fn default_players(game: &Interpreted) -> String {
+    let prog = game.program();
+    let computer = if game.num_players() == 2 && !prog.has_chance && !prog.has_simultaneous {
+        "optimal"
+    } else {
+        "search"
+    };
+    let mut seats = vec!["human"];
+    seats.extend(std::iter::repeat_n(computer, game.num_players() - 1));
+    seats.join(",")
+}
+
+/// Whose eyes the board is shown through: the one person playing; with
+/// several, only what is public (a player number nobody has); with none,
+/// everything.
+fn viewer(specs: &[AgentSpec], players: usize) -> Option<Player> {
+    let humans: Vec<Player> = (0..specs.len()).filter(|&p| specs[p] == AgentSpec::Human).collect();
+    match humans.as_slice() {
+        [] => None,
+        [one] => Some(*one),
+        _ => Some(players),
+    }
+}
+
+/// Whether a person is asked for a move next.
+fn asks_human(game: &Interpreted, state: &State, specs: &[AgentSpec]) -> Result<bool, AgentError> {
+    Ok(match game.turn(state)? {
+        Turn::Player(p) => specs[p] == AgentSpec::Human,
+        Turn::Simultaneous => specs.contains(&AgentSpec::Human),
+        Turn::Chance | Turn::Terminal => false,
+    })
+}
+
+fn board(game: &Interpreted, state: &State, viewer: Option<Player>) -> String {
+    view_text(&game.view(state, viewer), "")
+}
+
+/// Whether another seed could have given another game.
+fn seed_matters(game: &Interpreted, specs: &[AgentSpec]) -> bool {
+    let fixed = |s: &AgentSpec| {
+        matches!(
+            s,
+            AgentSpec::Human | AgentSpec::QTable(_) | AgentSpec::Optimal(Ties::First)
+        )
+    };
+    game.program().has_chance || !specs.iter().all(fixed)
+}
+
+fn fresh_seed() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    // Any value will do; only its difference from the last game matters.
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
+}

@@ -1,0 +1,108 @@
+//! `gdl trace FILE --players A,B --seed N`: one game between agents, move by
+//! move: who moved, the move, what the agent saw in it (an optimal player's
+//! value, a search's expectation), the state it led to, and the outcome.
+
+use clap::Args;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::agents::{AgentArgs, seat_agents};
+use super::eval::title;
+use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::game::Game;
+use crate::report::play::{outcome_text, view_text};
+use crate::runtime::{Interpreted, State};
+use crate::solve::agent::AgentError;
+use crate::solve::episode::{Step, play_out};
+
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, greedy, human, q:FILE
+    #[arg(long, value_name = "A,B")]
+    pub players: String,
+    /// Seeds every random choice (agents and chance): the same seed, the same game
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    #[command(flatten)]
+    pub agents: AgentArgs,
+}
+
+pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let game = load_game(&args.game.file, ctx)?;
+    let start = start_position(&game, args.from.as_deref(), ctx)?;
+    let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;
+    let seats: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(p, s)| format!("{} {s}", game.player_name(p)))
+        .collect();
+    let out = &mut *ctx.out;
+    // A reader who stops reading (`| head`) ends the game quietly.
+    let io = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::BrokenPipe => AgentError::Quit,
+        _ => AgentError::Failed(format!("cannot write the trace: {e}")),
+    };
+    write!(
+        out,
+        "game     {}\nplayers  {}\nseed     {}\n\nstart    {}\n",
+        title(&game),
+        seats.join(", "),
+        args.seed,
+        state_lines(&game, &start)
+    )
+    .map_err(|e| Failure::runtime(format!("error: {e}")))?;
+    let mut ply = 0;
+    let mut chance: Vec<String> = Vec::new();
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    let result = play_out(&game, start, &mut agents, &mut rng, &mut |step, state| {
+        match step {
+            Step::Chance(m) => {
+                chance.push(game.move_text(m));
+                // Consecutive chance moves (a deal) are shown together, once.
+                if game.turn(state)? == crate::game::Turn::Chance {
+                    return Ok(());
+                }
+                writeln!(out, "   chance {}", chance.join(", ")).map_err(io)?;
+                chance.clear();
+            }
+            Step::Moves(played) => {
+                ply += 1;
+                let each: Vec<String> = played
+                    .iter()
+                    .map(|x| {
+                        let who = &names[x.player];
+                        let said = x.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default();
+                        format!(
+                            "{} plays {} ({who}{said})",
+                            game.player_name(x.player),
+                            game.move_text(&x.mv)
+                        )
+                    })
+                    .collect();
+                writeln!(out, "{ply:>4}. {}", each.join(", ")).map_err(io)?;
+            }
+        }
+        writeln!(out, "         {}", state_lines(&game, state)).map_err(io)?;
+        out.flush().map_err(io)
+    });
+    let end = match result {
+        Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Err(AgentError::Quit) => "the game was abandoned".to_string(),
+        Err(e) => return Err(Failure::runtime(ctx.render(&e))),
+    };
+    match writeln!(ctx.out, "\n{end}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::runtime(format!("error: {e}"))),
+        _ => Ok(()),
+    }
+}
+
+/// The whole state (a trace is read by a spectator, who sees everything).
+fn state_lines(game: &Interpreted, state: &State) -> String {
+    view_text(&game.view(state, None), "         ")
+}

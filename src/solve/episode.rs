@@ -1,0 +1,121 @@
+//! One game between agents, move by move, for `gdl play` and `gdl trace`:
+//! every step is handed to the caller as it happens, so it can be printed
+//! before the next agent thinks (a person at the terminal sees the board).
+
+use rand::Rng;
+
+use super::agent::{Agent, AgentError};
+use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
+use crate::game::{Game, GameError, Player, Turn};
+
+/// One step of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step<M> {
+    /// Chance moved (a card was dealt, a die thrown).
+    Chance(M),
+    /// Players moved: one entry at a turn, one per player at a simultaneous
+    /// node, each with what its agent said about the move.
+    Moves(Vec<Played<M>>),
+}
+
+/// A player's move and its agent's note.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played<M> {
+    pub player: Player,
+    pub mv: M,
+    pub note: Option<String>,
+}
+
+/// What `play_out` calls after each step, with the state it led to.
+pub type AfterStep<'a, G> = dyn FnMut(&Step<<G as Game>::Move>, &<G as Game>::State) -> Result<(), AgentError> + 'a;
+
+/// Plays from `state` to the end: `agents[p]` plays for player `p`, chance is
+/// drawn from `rng`. `after` sees each step and the state it led to. Returns
+/// the final state.
+pub fn play_out<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    mut state: G::State,
+    agents: &mut [Box<dyn Agent<G> + '_>],
+    rng: &mut R,
+    after: &mut AfterStep<'_, G>,
+) -> Result<G::State, AgentError> {
+    if agents.len() != game.num_players() {
+        return Err(AgentError::Failed(format!(
+            "{} has {} players, but {} agents were given",
+            game.name(),
+            game.num_players(),
+            agents.len()
+        )));
+    }
+    for agent in agents.iter_mut() {
+        agent.new_game(game)?;
+    }
+    let mut scratch = Scratch::default();
+    let mut moves = Vec::new();
+    for _ in 0..MAX_PLAYOUT_PLIES {
+        let step = match game.turn(&state)? {
+            Turn::Terminal => return Ok(state),
+            Turn::Chance => {
+                let m = sample_chance(game, &state, rng, &mut scratch)?;
+                game.apply(&mut state, &m)?;
+                Step::Chance(m)
+            }
+            Turn::Player(p) => {
+                game.legal_moves(&state, &mut moves)?;
+                let played = ask(game, &mut *agents[p], &state, p, &moves)?;
+                game.apply(&mut state, &played.mv)?;
+                Step::Moves(vec![played])
+            }
+            Turn::Simultaneous => {
+                // Every player chooses before any choice is revealed.
+                let mut all = Vec::with_capacity(game.num_players());
+                for (p, agent) in agents.iter_mut().enumerate() {
+                    game.legal_moves_of(&state, p, &mut moves)?;
+                    all.push(ask(game, &mut **agent, &state, p, &moves)?);
+                }
+                let joint: Vec<G::Move> = all.iter().map(|x| x.mv.clone()).collect();
+                game.apply_joint(&mut state, &joint)?;
+                Step::Moves(all)
+            }
+        };
+        after(&step, &state)?;
+    }
+    Err(GameError::new(
+        "gdl::runtime::endless",
+        format!("a game ran {MAX_PLAYOUT_PLIES} moves without ending"),
+    )
+    .in_state(game.state_text(&state))
+    .into())
+}
+
+/// Asks `agent` for player `p`'s move, and checks that it is legal.
+fn ask<G: Game>(
+    game: &G,
+    agent: &mut (dyn Agent<G> + '_),
+    state: &G::State,
+    p: Player,
+    moves: &[G::Move],
+) -> Result<Played<G::Move>, AgentError> {
+    if moves.is_empty() {
+        return Err(GameError::new(
+            "gdl::runtime::no_moves",
+            format!("{} has no legal move, but the game is not over", game.player_name(p)),
+        )
+        .in_state(game.state_text(state))
+        .into());
+    }
+    let choice = agent.choose(game, state, p, moves)?;
+    if !moves.contains(&choice.mv) {
+        return Err(AgentError::Failed(format!(
+            "{} chose {}, which is not a legal move in {} (a bug in the agent)",
+            agent.name(),
+            game.move_text(&choice.mv),
+            game.state_text(state)
+        )));
+    }
+    Ok(Played {
+        player: p,
+        mv: choice.mv,
+        note: choice.note,
+    })
+}
