@@ -1,24 +1,33 @@
-//! `gdl match FILE --players A,B --games N --seed S`: many games between
-//! agents, seats rotating, and the results per agent and per seat.
+//! `gdl match FILE --players A,B --games N --seed S [--csv FILE] [--plot FILE.svg]`:
+//! many games between agents, seats rotating; the results per agent and per
+//! seat, each agent's time per decision, and optionally every game as CSV and
+//! the distribution of each agent's points as an SVG histogram.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::make_agent;
+use super::agents::{AgentArgs, make_agent_with};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game};
+use crate::fsutil::write_atomic;
 use crate::game::Game;
+use crate::report::plot::{Series, histogram_svg};
 use crate::report::standings;
+use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, parse_players};
-use crate::solve::tournament;
+use crate::solve::agent::{Agent, AgentSpec, parse_players};
+use crate::solve::tournament::{self, MatchResult};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, comma-separated: optimal, random, q:FILE
+    /// One agent per player, comma-separated: optimal, optimal:first, random,
+    /// search, search:N, greedy, q:FILE
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// How many games; the agents take turns in each seat
@@ -27,6 +36,15 @@ pub struct MatchArgs {
     /// Seeds every random choice (agents and chance), for a match that can be replayed
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// Write every game to this CSV file: its number, each agent's seat and
+    /// points (or utility), and the winners
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Draw each agent's points (or utility) per game as a histogram, in this SVG file
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub agents: AgentArgs,
 }
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -44,31 +62,212 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     if args.games == 0 {
         return Err(Failure::input("error: --games must be at least 1"));
     }
+    // Found before the match, not after it, so that no match is wasted.
+    if let Some(csv) = &args.csv {
+        check_writable("--csv", csv)?;
+    }
+    if let Some(plot) = &args.plot {
+        if plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg")) {
+            return Err(Failure::input(format!(
+                "error: --plot {}: the picture is SVG; name the file FILE.svg",
+                plot.display()
+            )));
+        }
+        if args.csv.as_ref() == Some(plot) {
+            return Err(Failure::input(format!(
+                "error: --csv and --plot both name {}; give each its own file",
+                plot.display()
+            )));
+        }
+        check_writable("--plot", plot)?;
+    }
     let mut agents: Vec<Box<dyn Agent<Interpreted> + '_>> = Vec::with_capacity(n);
     for (k, spec) in specs.iter().enumerate() {
         // Each agent draws from its own generator, so adding a random agent
         // does not change what another one does.
-        agents.push(make_agent(spec, &game, args.seed.wrapping_add(k as u64 + 1), ctx)?);
+        // No terminal: a person cannot sit through a match of many games.
+        agents.push(make_agent_with(
+            spec,
+            &game,
+            args.seed.wrapping_add(k as u64 + 1),
+            &args.agents,
+            None,
+            ctx,
+        )?);
     }
     let mut rng = StdRng::seed_from_u64(args.seed);
-    let mut tally = tournament::play_match(&game, &mut agents, args.games, &mut rng, &mut |_| {})
-        .map_err(|e| Failure::runtime(ctx.render(&e)))?;
-    disambiguate(&mut tally.agents);
+    let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.games));
+    let keep_games = args.csv.is_some() || args.plot.is_some();
+    let played = tournament::run_match(&game, &mut agents, args.games, &mut rng, keep_games, &mut |done| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut result = played.map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    disambiguate(&mut result.tally.agents);
+
     let first = (0..n)
         .map(|k| {
             let g = (0..args.games).filter(|g| tournament::seating(n, *g)[0] == k).count();
-            format!("{g} with {} first", tally.agents[k])
+            format!("{g} with {} first", result.tally.agents[k])
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let text = format!(
-        "game     {}\ngames    {} ({first}), seed {}\n\n{}",
+    let mut text = format!(
+        "game     {}\ngames    {} ({first}), seed {}\n",
         title(&game),
         args.games,
-        args.seed,
-        standings::text(&tally)
+        args.seed
     );
-    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    let searching = specs.iter().any(|s| matches!(s, AgentSpec::Search(_)));
+    if let (Some(ms), true) = (args.agents.budget_ms, searching) {
+        text.push_str(&format!("budget   {ms} ms per move for search\n"));
+    }
+    text.push_str(&format!(
+        "\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
+        standings::text(&result.tally),
+        standings::times_text(&result.tally.agents, &result.times)
+    ));
+    // The report is printed even when a file cannot be written: the games
+    // were played, and their results are worth having.
+    let mut failed = None;
+    let mut files = Vec::new();
+    if let Some(path) = &args.csv {
+        match write_atomic(path, csv(&game, &result).as_bytes()) {
+            Ok(()) => files.push(format!("csv      {} ({} games)", path.display(), result.games.len())),
+            Err(e) => failed = Some(format!("error: cannot write {}: {e}", path.display())),
+        }
+    }
+    if let Some(path) = &args.plot {
+        match write_atomic(path, plot(&game, &result).as_bytes()) {
+            Ok(()) => files.push(format!("plot     {}", path.display())),
+            Err(e) => failed = failed.or(Some(format!("error: cannot write {}: {e}", path.display()))),
+        }
+    }
+    if !files.is_empty() {
+        text.push('\n');
+        for f in files {
+            text.push_str(&f);
+            text.push('\n');
+        }
+    }
+    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))?;
+    match failed {
+        Some(why) => Err(Failure::input(why)),
+        None => Ok(()),
+    }
+}
+
+/// Refuses, before any game is played, a file that cannot be written: a
+/// folder, a file in a folder that does not exist, a folder gdl may not write in.
+fn check_writable(flag: &str, path: &Path) -> Result<(), Failure> {
+    let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
+    if path.is_dir() {
+        return Err(refuse("it is a folder; name a file".into()));
+    }
+    let folder = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(refuse(if folder.exists() {
+            format!("{} is not a folder", folder.display())
+        } else {
+            format!("the folder {} does not exist", folder.display())
+        }));
+    }
+    // The same kind of temporary file that the atomic write makes beside its target.
+    let probe = folder.join(format!(".gdl-match-probe.{}.tmp", std::process::id()));
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(refuse(format!("cannot write in {}: {e}", folder.display()))),
+    }
+}
+
+/// One line per game: its number (from 1), each agent's seat and points (or
+/// utility), and the agents with the best result (one: a win; several: a draw).
+fn csv(game: &Interpreted, result: &MatchResult) -> String {
+    let measure = result.tally.measure;
+    let label = measure.label();
+    let names = &result.tally.agents;
+    let mut header = vec!["game".to_string()];
+    for name in names {
+        header.push(format!("{name} seat"));
+        header.push(format!("{name} {label}"));
+    }
+    header.push("winners".into());
+    let mut out = csv_line(&header);
+    for (g, r) in result.games.iter().enumerate() {
+        let values = r.values(measure);
+        let mut cells = vec![(g + 1).to_string()];
+        let mut best = Vec::new();
+        for (a, name) in names.iter().enumerate() {
+            let seat = r.seat_of(a);
+            cells.push(game.player_name(seat).to_string());
+            // `+ 0.0` writes -0 as 0.
+            cells.push((values[seat] + 0.0).to_string());
+            if measure.outcome(values, seat) != Outcome::Loss {
+                best.push(name.as_str());
+            }
+        }
+        cells.push(best.join(";"));
+        out.push_str(&csv_line(&cells));
+    }
+    out
+}
+
+/// A CSV line, quoting the cells that need it (RFC 4180).
+fn csv_line(cells: &[String]) -> String {
+    let quoted: Vec<String> = cells
+        .iter()
+        .map(|c| {
+            if c.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", c.replace('"', "\"\""))
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    format!("{}\n", quoted.join(","))
+}
+
+/// Each agent's points (or utility) per game, as one histogram.
+fn plot(game: &Interpreted, result: &MatchResult) -> String {
+    let measure = result.tally.measure;
+    let values: Vec<Vec<f64>> = (0..result.tally.agents.len())
+        .map(|a| result.games.iter().map(|r| r.values(measure)[r.seat_of(a)]).collect())
+        .collect();
+    let series: Vec<Series> = result
+        .tally
+        .agents
+        .iter()
+        .zip(&values)
+        .map(|(name, v)| Series { name, values: v })
+        .collect();
+    let x_label = match measure {
+        Measure::Points { lowest_wins: true } => "points per game (the fewest win)",
+        Measure::Points { lowest_wins: false } => "points per game (the most win)",
+        Measure::Utility => "utility per game",
+    };
+    histogram_svg(
+        &format!("{}: {} games", title(game), result.games.len()),
+        x_label,
+        &series,
+    )
+}
+
+fn progress_bar(games: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(games);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {eta} left") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Numbers agents that share a name (`random #1`, `random #2`), so that every

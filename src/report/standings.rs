@@ -1,26 +1,30 @@
-//! A match's results as a short table: per agent, all games then each seat;
-//! wins, draws, losses, the win rate and the average utility with their 95%
-//! intervals.
+//! A match's results as short tables: per agent, all games then each seat;
+//! wins, draws, losses, the win rate and the average points (or utility)
+//! with their 95% intervals; then each agent's time per decision.
 
-use super::stats::{Record, Tally};
+use std::time::Duration;
+
+use super::stats::{DecisionTimes, Measure, Record, Tally};
 
 /// The table of `tally`, one block of rows per agent.
 pub fn text(tally: &Tally) -> String {
+    let average = match tally.measure {
+        Measure::Utility => "avg utility (95%)".to_string(),
+        Measure::Points { lowest_wins } => {
+            format!("avg points (95%, {} wins)", if lowest_wins { "fewest" } else { "most" })
+        }
+    };
     let mut rows: Vec<Vec<String>> = vec![
-        [
-            "agent",
-            "seat",
-            "games",
-            "wins",
-            "draws",
-            "losses",
-            "win rate (95%)",
-            "avg utility (95%)",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        ["agent", "seat", "games", "wins", "draws", "losses", "win rate (95%)"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([average])
+            .collect(),
     ];
+    let row = |agent: &str, seat: &str, r: &Record| match tally.measure {
+        Measure::Utility => row(agent, seat, r),
+        Measure::Points { .. } => points_row(agent, seat, r),
+    };
     for (a, name) in tally.agents.iter().enumerate() {
         rows.push(row(name, "all", &tally.overall[a]));
         for (s, seat) in tally.seats.iter().enumerate() {
@@ -31,6 +35,49 @@ pub fn text(tally: &Tally) -> String {
         }
     }
     table(&rows, &[false, false, true, true, true, true, false, false])
+}
+
+/// Each agent's time per decision: how many decisions (calls with more than
+/// one legal move), their mean and longest time.
+pub fn times_text(agents: &[String], times: &[DecisionTimes]) -> String {
+    let mut rows: Vec<Vec<String>> = vec![
+        ["agent", "decisions", "mean time", "max time"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    ];
+    for (name, t) in agents.iter().zip(times) {
+        let (mean, max) = if t.decisions == 0 {
+            ("-".to_string(), "-".to_string())
+        } else {
+            (duration(t.mean()), duration(t.max))
+        };
+        rows.push(vec![name.clone(), t.decisions.to_string(), mean, max]);
+    }
+    table(&rows, &[false, true, true, true])
+}
+
+/// A duration in the unit that reads best: `0.4 µs`, `12.35 ms`, `1.20 s`.
+pub fn duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1e-3 {
+        format!("{:.1} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+/// One row of the table of a game decided by points: as [`row`], with the
+/// average points (not signed: they are counts).
+pub fn points_row(agent: &str, seat: &str, r: &Record) -> Vec<String> {
+    let mut cells = row(agent, seat, r);
+    cells[7] = match r.mean_ci95() {
+        Some(h) => format!("{:.2} ± {:.2}", r.mean(), h),
+        None => format!("{:.2}", r.mean()),
+    };
+    cells
 }
 
 /// One row of the table: agent, seat, counts, and the two intervals.
@@ -87,4 +134,27 @@ pub fn table(rows: &[Vec<String>], right: &[bool]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_in_their_unit() {
+        assert_eq!(duration(Duration::from_nanos(400)), "0.4 µs");
+        assert_eq!(duration(Duration::from_micros(12_345)), "12.35 ms");
+        assert_eq!(duration(Duration::from_millis(1200)), "1.20 s");
+    }
+
+    #[test]
+    fn an_agent_that_never_decided_has_no_times() {
+        let mut once = DecisionTimes::default();
+        once.add(Duration::from_millis(3));
+        let text = times_text(&["a".into(), "b".into()], &[DecisionTimes::default(), once]);
+        assert_eq!(
+            text,
+            "agent  decisions  mean time  max time\na              0          -         -\nb              1    3.00 ms   3.00 ms\n"
+        );
+    }
 }

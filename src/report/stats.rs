@@ -1,9 +1,12 @@
 //! The statistics of a match: per agent (and per seat) how many games were
-//! won, drawn and lost, and the average utility, with 95% intervals. Only
-//! numbers here; `report::standings` prints them.
+//! won, drawn and lost, the average result (points or utility) with its 95%
+//! interval, and the time each agent took per decision. Only numbers here;
+//! `report::standings` prints them.
 
-/// How one game went for one player: a win is the strictly highest utility
-/// of the game, a draw a share of the highest, anything else a loss.
+use std::time::Duration;
+
+/// How one game went for one player: a win is the strictly best result of
+/// the game, a draw a share of the best, anything else a loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Win,
@@ -11,7 +14,8 @@ pub enum Outcome {
     Loss,
 }
 
-/// The outcome for the player in `seat` of a game that ended with `returns`.
+/// The outcome for the player in `seat` of a game that ended with `returns`
+/// (higher is better).
 pub fn outcome(returns: &[f64], seat: usize) -> Outcome {
     let mine = returns[seat];
     let best_other = returns
@@ -29,6 +33,39 @@ pub fn outcome(returns: &[f64], seat: usize) -> Outcome {
     }
 }
 
+/// What a match counts per game and player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// The utility (`Game::returns`): the highest wins.
+    Utility,
+    /// The game's scores (`Game::scores`, X Nimmt!'s penalty points): the
+    /// lowest wins when `lowest_wins`, else the highest.
+    Points { lowest_wins: bool },
+}
+
+impl Measure {
+    /// What the values are called in reports: `points` or `utility`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Measure::Utility => "utility",
+            Measure::Points { .. } => "points",
+        }
+    }
+
+    /// The outcome for the player in `seat` of a game whose values (points
+    /// or utilities, one per seat) are `values`: the best value wins, a
+    /// shared best is a draw.
+    pub fn outcome(self, values: &[f64], seat: usize) -> Outcome {
+        match self {
+            Measure::Points { lowest_wins: true } => {
+                let negated: Vec<f64> = values.iter().map(|v| -v).collect();
+                outcome(&negated, seat)
+            }
+            _ => outcome(values, seat),
+        }
+    }
+}
+
 /// Games of one agent (or one agent in one seat).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Record {
@@ -36,7 +73,7 @@ pub struct Record {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    /// Sum of the utilities, and of their squares (for the variance).
+    /// Sum of the values (points or utilities), and of their squares (for the variance).
     sum: f64,
     sum_sq: f64,
 }
@@ -45,18 +82,18 @@ pub struct Record {
 const Z95: f64 = 1.959_963_984_540_054;
 
 impl Record {
-    pub fn add(&mut self, utility: f64, outcome: Outcome) {
+    pub fn add(&mut self, value: f64, outcome: Outcome) {
         self.games += 1;
         match outcome {
             Outcome::Win => self.wins += 1,
             Outcome::Draw => self.draws += 1,
             Outcome::Loss => self.losses += 1,
         }
-        self.sum += utility;
-        self.sum_sq += utility * utility;
+        self.sum += value;
+        self.sum_sq += value * value;
     }
 
-    /// The average utility; 0 before any game.
+    /// The average value; 0 before any game.
     pub fn mean(&self) -> f64 {
         if self.games == 0 {
             0.0
@@ -65,7 +102,7 @@ impl Record {
         }
     }
 
-    /// Half the width of the 95% interval of the average utility (normal
+    /// Half the width of the 95% interval of the average value (normal
     /// approximation with the sample variance); `None` below two games.
     pub fn mean_ci95(&self) -> Option<f64> {
         if self.games < 2 {
@@ -105,6 +142,32 @@ pub fn wilson(k: u64, n: u64) -> Option<(f64, f64)> {
     Some(((centre - half).max(0.0), (centre + half).min(1.0)))
 }
 
+/// The time one agent took to decide: only calls with more than one legal
+/// move count, since with one there is nothing to decide.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DecisionTimes {
+    pub decisions: u64,
+    pub total: Duration,
+    pub max: Duration,
+}
+
+impl DecisionTimes {
+    pub fn add(&mut self, took: Duration) {
+        self.decisions += 1;
+        self.total += took;
+        self.max = self.max.max(took);
+    }
+
+    /// The mean time per decision; zero before any.
+    pub fn mean(&self) -> Duration {
+        if self.decisions == 0 {
+            Duration::ZERO
+        } else {
+            self.total.div_f64(self.decisions as f64)
+        }
+    }
+}
+
 /// Every game of a match, by agent and by seat.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tally {
@@ -112,6 +175,8 @@ pub struct Tally {
     pub agents: Vec<String>,
     /// The seats: the game's players in turn order.
     pub seats: Vec<String>,
+    /// What the records count: points or utility.
+    pub measure: Measure,
     /// `overall[agent]`.
     pub overall: Vec<Record>,
     /// `by_seat[agent][seat]`.
@@ -119,23 +184,24 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn new(agents: Vec<String>, seats: Vec<String>) -> Self {
+    pub fn new(agents: Vec<String>, seats: Vec<String>, measure: Measure) -> Self {
         let n = agents.len();
         Tally {
             overall: vec![Record::default(); n],
             by_seat: vec![vec![Record::default(); seats.len()]; n],
             agents,
             seats,
+            measure,
         }
     }
 
-    /// Records a game: `seating[seat]` is the agent in each seat, `returns[seat]`
-    /// the utility of each seat.
-    pub fn record(&mut self, seating: &[usize], returns: &[f64]) {
+    /// Records a game: `seating[seat]` is the agent in each seat, `values[seat]`
+    /// the points or utility of each seat, as `measure` says.
+    pub fn record(&mut self, seating: &[usize], values: &[f64]) {
         for (seat, &agent) in seating.iter().enumerate() {
-            let o = outcome(returns, seat);
-            self.overall[agent].add(returns[seat], o);
-            self.by_seat[agent][seat].add(returns[seat], o);
+            let o = self.measure.outcome(values, seat);
+            self.overall[agent].add(values[seat], o);
+            self.by_seat[agent][seat].add(values[seat], o);
         }
     }
 
@@ -183,7 +249,11 @@ mod tests {
 
     #[test]
     fn a_tally_keeps_agents_and_seats_apart() {
-        let mut t = Tally::new(vec!["a".into(), "b".into()], vec!["X".into(), "Y".into()]);
+        let mut t = Tally::new(
+            vec!["a".into(), "b".into()],
+            vec!["X".into(), "Y".into()],
+            Measure::Utility,
+        );
         t.record(&[0, 1], &[1.0, -1.0]); // a first, wins
         t.record(&[1, 0], &[1.0, -1.0]); // b first, wins
         assert_eq!(t.games(), 2);
@@ -191,5 +261,36 @@ mod tests {
         assert_eq!(t.by_seat[0][0].wins, 1);
         assert_eq!(t.by_seat[0][1].losses, 1);
         assert_eq!(t.by_seat[1][0].games, 1);
+    }
+
+    #[test]
+    fn the_fewest_points_win_when_the_game_says_so() {
+        let fewest = Measure::Points { lowest_wins: true };
+        assert_eq!(fewest.outcome(&[3.0, 9.0], 0), Outcome::Win);
+        assert_eq!(fewest.outcome(&[3.0, 9.0], 1), Outcome::Loss);
+        // Equal fewest: a draw for both, a loss for the third.
+        assert_eq!(fewest.outcome(&[4.0, 4.0, 2.0], 2), Outcome::Win);
+        assert_eq!(fewest.outcome(&[4.0, 2.0, 2.0], 1), Outcome::Draw);
+        assert_eq!(fewest.outcome(&[4.0, 2.0, 2.0], 0), Outcome::Loss);
+        let most = Measure::Points { lowest_wins: false };
+        assert_eq!(most.outcome(&[3.0, 9.0], 1), Outcome::Win);
+
+        let mut t = Tally::new(vec!["a".into(), "b".into()], vec!["X".into(), "Y".into()], fewest);
+        t.record(&[0, 1], &[5.0, 11.0]);
+        t.record(&[1, 0], &[7.0, 7.0]);
+        assert_eq!((t.overall[0].wins, t.overall[0].draws, t.overall[0].losses), (1, 1, 0));
+        assert_eq!(t.overall[0].mean(), 6.0);
+        assert_eq!(t.overall[1].mean(), 9.0);
+    }
+
+    #[test]
+    fn decision_times_keep_mean_and_max() {
+        let mut d = DecisionTimes::default();
+        assert_eq!(d.mean(), Duration::ZERO);
+        d.add(Duration::from_millis(2));
+        d.add(Duration::from_millis(6));
+        assert_eq!(d.decisions, 2);
+        assert_eq!(d.mean(), Duration::from_millis(4));
+        assert_eq!(d.max, Duration::from_millis(6));
     }
 }
