@@ -1,0 +1,442 @@
+//! `gdl match`: a seeded match is replayed exactly; the CSV file agrees with
+//! the printed table; wins, draws and losses add up; the report of an X
+//! Nimmt! match; every refused input.
+//!
+//! Every run happens in a scratch folder, with the game files copied in and
+//! short relative names, so that no message depends on this machine's paths.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// A fresh folder for one test, holding copies of the games it plays.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("match").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for game in ["xnimmt.game", "select19.game", "nim.game"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(game),
+            dir.join(game),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+fn gdl(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_gdl"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("gdl runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// Runs a match that must succeed, and prints nothing on stderr (no progress
+/// bar when stderr is not a terminal); returns its report.
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let r = gdl(dir, args);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    assert_eq!(r.stderr, "", "{args:?}: nothing on stderr when it is not a terminal");
+    r.stdout
+}
+
+/// The report with its timings masked: the only part of it that changes from run to run.
+fn masked(report: &str) -> String {
+    let mut out = String::new();
+    let mut timings = false;
+    for line in report.lines() {
+        if line.starts_with("time per decision") {
+            timings = true;
+        } else if line.is_empty() {
+            timings = false;
+        }
+        if timings && !line.starts_with("time per decision") && !line.starts_with("agent") {
+            // name, decisions, mean, max: keep the first two.
+            let cells: Vec<&str> = line.split("  ").filter(|c| !c.trim().is_empty()).collect();
+            out.push_str(&format!("{}  {}  [mean]  [max]\n", cells[0].trim(), cells[1].trim()));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Snapshot settings: snapshots/ at the top, named without the module; the
+/// times per decision masked.
+macro_rules! snap {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            filters => vec![(r" +\d+\.\d+ (µs|ms|s)\b", " [time]")],
+        }, {
+            insta::assert_snapshot!($name, $value);
+        });
+    };
+}
+
+/// One row of the printed table, by agent and seat (`all`, `as P1`, ...).
+#[derive(Debug, PartialEq)]
+struct Row {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    /// The average, as printed (`7.83`).
+    average: String,
+}
+
+/// The printed table's rows, keyed by agent and seat.
+fn table(report: &str) -> Vec<((String, String), Row)> {
+    let mut rows = Vec::new();
+    let mut agent = String::new();
+    let mut in_table = false;
+    for line in report.lines() {
+        if line.starts_with("agent ") && line.contains("wins") {
+            in_table = true;
+            continue;
+        }
+        if !in_table {
+            continue;
+        }
+        if line.is_empty() {
+            break;
+        }
+        // Cells are two or more spaces apart; an agent's later rows start blank.
+        let (name, rest) = if line.starts_with(' ') {
+            (agent.clone(), line.trim_start())
+        } else {
+            let (n, r) = line.split_once("  ").unwrap();
+            agent = n.trim().to_string();
+            (agent.clone(), r.trim_start())
+        };
+        let cells: Vec<&str> = rest.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        let num = |i: usize| cells[i].parse::<u64>().unwrap();
+        let average = cells.last().unwrap().split(" ± ").next().unwrap().to_string();
+        rows.push((
+            (name, cells[0].to_string()),
+            Row {
+                games: num(1),
+                wins: num(2),
+                draws: num(3),
+                losses: num(4),
+                average,
+            },
+        ));
+    }
+    rows
+}
+
+fn row<'a>(rows: &'a [((String, String), Row)], agent: &str, seat: &str) -> &'a Row {
+    &rows
+        .iter()
+        .find(|((a, s), _)| a == agent && s == seat)
+        .unwrap_or_else(|| panic!("no row for {agent} {seat} in {rows:?}"))
+        .1
+}
+
+/// The CSV file: its header and its rows, split at commas (no cell of these
+/// matches needs quoting).
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines().map(|l| l.split(',').map(String::from).collect::<Vec<_>>());
+    let header = lines.next().unwrap();
+    (header, lines.collect())
+}
+
+#[test]
+fn a_seeded_match_is_replayed_exactly() {
+    let dir = scratch("replay");
+    let args = |seed: &str, csv: &str| {
+        [
+            "match",
+            "xnimmt.game",
+            "--players",
+            "random,random",
+            "--games",
+            "30",
+            "--seed",
+            seed,
+            "--csv",
+            csv,
+        ]
+        .map(String::from)
+    };
+    let run = |a: [String; 10]| ok(&dir, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    let first = run(args("7", "a.csv"));
+    let again = run(args("7", "b.csv"));
+    assert_eq!(masked(&first).replace("a.csv", "b.csv"), masked(&again));
+    assert_eq!(
+        std::fs::read(dir.join("a.csv")).unwrap(),
+        std::fs::read(dir.join("b.csv")).unwrap(),
+        "the same seed plays the same games"
+    );
+    run(args("8", "c.csv"));
+    assert_ne!(
+        std::fs::read(dir.join("a.csv")).unwrap(),
+        std::fs::read(dir.join("c.csv")).unwrap(),
+        "another seed plays other games"
+    );
+}
+
+#[test]
+fn the_csv_file_agrees_with_the_printed_table() {
+    let dir = scratch("csv");
+    let games = 41;
+    let report = ok(
+        &dir,
+        &[
+            "match",
+            "xnimmt.game",
+            "--players",
+            "random,random",
+            "--games",
+            &games.to_string(),
+            "--seed",
+            "3",
+            "--csv",
+            "games.csv",
+        ],
+    );
+    assert!(report.contains("csv      games.csv (41 games)\n"), "{report}");
+    let rows = table(&report);
+    let (header, lines) = read_csv(&dir.join("games.csv"));
+    assert_eq!(
+        header,
+        [
+            "game",
+            "random #1 seat",
+            "random #1 points",
+            "random #2 seat",
+            "random #2 points",
+            "winners"
+        ]
+    );
+    assert_eq!(lines.len(), games, "one row per game");
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line[0], (i + 1).to_string());
+        // Seats rotate: random #1 sits first in the odd-numbered games.
+        let (s1, s2) = if i % 2 == 0 { ("P1", "P2") } else { ("P2", "P1") };
+        assert_eq!((line[1].as_str(), line[3].as_str()), (s1, s2), "game {}", i + 1);
+    }
+    for (a, name) in ["random #1", "random #2"].iter().enumerate() {
+        let points: Vec<f64> = lines.iter().map(|l| l[2 + 2 * a].parse().unwrap()).collect();
+        let mean = points.iter().sum::<f64>() / games as f64;
+        let all = row(&rows, name, "all");
+        assert_eq!(format!("{mean:.2}"), all.average, "{name}'s average");
+        // The winners column: alone is a win, with others a draw, absent a loss.
+        let mut wdl = (0, 0, 0);
+        for l in &lines {
+            let winners: Vec<&str> = l[5].split(';').collect();
+            match (winners.contains(name), winners.len()) {
+                (true, 1) => wdl.0 += 1,
+                (true, _) => wdl.1 += 1,
+                (false, _) => wdl.2 += 1,
+            }
+            // The fewest points win.
+            let (mine, theirs): (f64, f64) = (l[2 + 2 * a].parse().unwrap(), l[4 - 2 * a].parse().unwrap());
+            assert_eq!(winners.contains(name), mine <= theirs, "{l:?}");
+        }
+        assert_eq!((all.wins, all.draws, all.losses), wdl, "{name}");
+    }
+}
+
+#[test]
+fn wins_draws_and_losses_add_up_to_the_games() {
+    let dir = scratch("wdl");
+    for (file, players, extra) in [
+        ("xnimmt.game", "random,random", &[][..]),
+        ("xnimmt.game", "random,random,random", &["--P", "3", "--K", "18"][..]),
+        ("select19.game", "random,random", &[][..]),
+        ("nim.game", "optimal,random", &["--piles", "1,2,3"][..]),
+    ] {
+        let mut args = vec!["match", file, "--players", players, "--games", "25", "--seed", "5"];
+        args.extend_from_slice(extra);
+        let report = ok(&dir, &args);
+        let rows = table(&report);
+        let agents = players.split(',').count();
+        assert_eq!(rows.iter().filter(|((_, s), _)| s == "all").count(), agents);
+        let mut wins = 0;
+        let mut best_shared = 0;
+        for ((agent, seat), r) in &rows {
+            assert_eq!(r.wins + r.draws + r.losses, r.games, "{file} {agent} {seat}");
+            if seat == "all" {
+                assert_eq!(r.games, 25, "{file} {agent}");
+                wins += r.wins;
+                best_shared += r.draws;
+                // The seats' rows add up to the agent's.
+                let seats: Vec<&Row> = rows
+                    .iter()
+                    .filter(|((a, s), _)| a == agent && s != "all")
+                    .map(|(_, r)| r)
+                    .collect();
+                assert_eq!(seats.iter().map(|r| r.games).sum::<u64>(), 25);
+                assert_eq!(seats.iter().map(|r| r.wins).sum::<u64>(), r.wins);
+            }
+        }
+        // A game has one winner or at least two sharing the best result.
+        assert!(wins <= 25 && wins + best_shared / 2 >= 25, "{file}: {report}");
+    }
+}
+
+#[test]
+fn xnimmt_match_report() {
+    let dir = scratch("report");
+    // search:20 stops at 20 worlds long before its minute: the budget is
+    // shown, and the match stays the same for its seed.
+    let report = ok(
+        &dir,
+        &[
+            "match",
+            "xnimmt.game",
+            "--players",
+            "search:20,greedy",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+            "--budget-ms",
+            "60000",
+            "--csv",
+            "games.csv",
+            "--plot",
+            "points.svg",
+        ],
+    );
+    snap!("match_xnimmt_search_greedy", &report);
+    let svg = std::fs::read_to_string(dir.join("points.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+    assert!(svg.contains("points per game (the fewest win)"), "{svg}");
+    // The legend's means are the table's averages.
+    let rows = table(&report);
+    for name in ["search:20", "greedy"] {
+        let legend = format!("{name} (mean {}, 20 games)", row(&rows, name, "all").average);
+        assert!(svg.contains(&legend), "{legend} not in {svg}");
+    }
+    // Written atomically: nothing is left beside the files but the games.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["games.csv", "nim.game", "points.svg", "select19.game", "xnimmt.game"]
+    );
+}
+
+#[test]
+fn three_players_rotate_through_every_seat() {
+    let dir = scratch("three");
+    let report = ok(
+        &dir,
+        &[
+            "match",
+            "xnimmt.game",
+            "--P",
+            "3",
+            "--K",
+            "18",
+            "--players",
+            "search:5,random,random",
+            "--games",
+            "9",
+            "--seed",
+            "4",
+            "--csv",
+            "three.csv",
+        ],
+    );
+    assert!(
+        report.contains("games    9 (3 with search:5 first, 3 with random #2 first, 3 with random #3 first), seed 4"),
+        "{report}"
+    );
+    let (header, lines) = read_csv(&dir.join("three.csv"));
+    assert_eq!(header.len(), 1 + 2 * 3 + 1);
+    // Game g seats agent (seat + g) mod 3 in each seat.
+    let seats: Vec<&str> = lines.iter().map(|l| l[1].as_str()).collect();
+    assert_eq!(seats, ["P1", "P3", "P2", "P1", "P3", "P2", "P1", "P3", "P2"]);
+}
+
+#[test]
+fn a_game_without_scores_counts_utility() {
+    let dir = scratch("utility");
+    let report = ok(
+        &dir,
+        &[
+            "match",
+            "select19.game",
+            "--players",
+            "random,random",
+            "--games",
+            "10",
+            "--seed",
+            "2",
+            "--csv",
+            "u.csv",
+        ],
+    );
+    assert!(report.contains("avg utility (95%)"), "{report}");
+    let (header, lines) = read_csv(&dir.join("u.csv"));
+    assert_eq!(header[2], "random #1 utility");
+    assert_eq!(lines.len(), 10);
+}
+
+#[test]
+fn bad_inputs_are_refused_before_any_game() {
+    let dir = scratch("errors");
+    std::fs::create_dir(dir.join("out")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a folder").unwrap();
+    let cases: &[(&str, &[&str])] = &[
+        ("match_err_csv_missing_folder", &["--csv", "nope/games.csv"]),
+        ("match_err_csv_folder", &["--csv", "out"]),
+        ("match_err_csv_under_a_file", &["--csv", "notes.txt/games.csv"]),
+        ("match_err_plot_not_svg", &["--plot", "points.png"]),
+        ("match_err_plot_missing_folder", &["--plot", "nope/points.svg"]),
+        ("match_err_same_file", &["--csv", "x.svg", "--plot", "x.svg"]),
+        ("match_err_games_zero", &["--games", "0"]),
+        (
+            "match_err_three_players_for_two",
+            &["--players", "random,random,random"],
+        ),
+        ("match_err_deck_too_small", &["--K", "12"]),
+    ];
+    for (name, extra) in cases {
+        let mut args = vec!["match", "xnimmt.game"];
+        for (flag, default) in [("--players", "random,random"), ("--games", "3")] {
+            if !extra.contains(&flag) {
+                args.extend([flag, default]);
+            }
+        }
+        args.extend_from_slice(extra);
+        let r = gdl(&dir, &args);
+        assert_eq!(r.code, 2, "{name}: {args:?}\n{}", r.stderr);
+        assert!(r.stdout.is_empty(), "{name}: {}", r.stdout);
+        assert!(!r.stderr.contains("panicked"), "{name}: {}", r.stderr);
+        snap!(*name, r.stderr);
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["nim.game", "notes.txt", "out", "select19.game", "xnimmt.game"],
+        "a refused match writes nothing"
+    );
+}
