@@ -83,7 +83,9 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         memo: !args.no_memo,
         prefer_short: args.fast,
         max_nodes: args.max_nodes,
-        time_limit,
+        // --time-limit bounds the whole command: three quarters for the exact
+        // search, the rest for iterative deepening should the search stop.
+        time_limit: time_limit.map(|t| t.mul_f64(0.75)),
         max_states: args.max_states,
         ..SolveOptions::default()
     };
@@ -95,12 +97,18 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         other => Failure::runtime(diagnostic::render(&other, color)),
     };
+    let started = Instant::now();
     let solution = match solve::solve(&game, &root, &opts) {
         Ok(s) => s,
-        Err(e @ SolveError::Budget { .. }) => {
-            let mut text = diagnostic::render(&e, color);
+        Err(SolveError::Budget { what, limit, nodes }) => {
+            // The limit as the user gave it, not the exact search's share.
+            let limit = match (what, args.time_limit) {
+                ("time", Some(t)) => format!("{t}s"),
+                _ => limit,
+            };
+            let mut text = diagnostic::render(&SolveError::Budget { what, limit, nodes }, color);
             text.push('\n');
-            text.push_str(&deepen(&game, &root, &opts));
+            text.push_str(&deepen(&game, &root, &opts, time_limit.map(|t| started + t)));
             return Err(Failure::runtime(text));
         }
         Err(e) => return Err(fail(e)),
@@ -273,10 +281,10 @@ pub(super) fn endless(game: &Interpreted, e: SolveError) -> GameError {
 }
 
 /// After a search stopped at a limit: iterative deepening within the same
-/// node limit and a quarter of the time limit, positions below the depth scored 0, and what its last complete
-/// depth found, marked as not proven (or as proven if no position was cut).
-fn deepen(game: &Interpreted, root: &State, opts: &SolveOptions) -> String {
-    let started = Instant::now();
+/// node limit and until `deadline`, positions below the depth scored 0, and
+/// what its last complete depth found, marked as not proven (or as proven if
+/// no position was cut).
+fn deepen(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Option<Instant>) -> String {
     let mut last: Option<(usize, f64, Vec<String>, bool)> = None;
     let mut nodes = 0u64;
     // Without the memo table a state limit means nothing: ten nodes per state instead.
@@ -290,9 +298,8 @@ fn deepen(game: &Interpreted, root: &State, opts: &SolveOptions) -> String {
             }
             o.max_nodes = Some(n - nodes);
         }
-        // A quarter of the time limit: the whole command takes at most 1.25 times it.
-        if let Some(t) = opts.time_limit.map(|t| t / 4) {
-            match t.checked_sub(started.elapsed()) {
+        if let Some(deadline) = deadline {
+            match deadline.checked_duration_since(Instant::now()) {
                 Some(left) if !left.is_zero() => o.time_limit = Some(left),
                 _ => break,
             }
