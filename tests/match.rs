@@ -186,6 +186,19 @@ fn a_seeded_match_is_replayed_exactly() {
         "the same seed plays the same games"
     );
     run(args("8", "c.csv"));
+    // One thread or three: every game is seeded by its number alone, and the
+    // games are tallied in order.
+    for (threads, file) in [("1", "t1.csv"), ("3", "t3.csv")] {
+        let mut a: Vec<String> = args("7", file).to_vec();
+        a[3] = "search:5,greedy".into();
+        a.extend(["--threads".to_string(), threads.to_string()]);
+        ok(&dir, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+    assert_eq!(
+        std::fs::read(dir.join("t1.csv")).unwrap(),
+        std::fs::read(dir.join("t3.csv")).unwrap(),
+        "the threads do not change the games"
+    );
     assert_ne!(
         std::fs::read(dir.join("a.csv")).unwrap(),
         std::fs::read(dir.join("c.csv")).unwrap(),

@@ -156,7 +156,7 @@ fn wins_by_seat<'g>(
     games: u64,
 ) -> (u64, u64) {
     let mut agents: Vec<Box<dyn Agent<Interpreted> + 'g>> = vec![Box::new(QAgent::new("q", table.clone())), opponent];
-    let tally = play_match(game, &mut agents, games, &mut StdRng::seed_from_u64(0), &mut |_| {}).unwrap();
+    let tally = play_match(game, &mut agents, games, 0, &mut |_| {}).unwrap();
     (tally.by_seat[0][0].wins, tally.by_seat[0][1].wins)
 }
 

@@ -18,7 +18,8 @@ use crate::solve::search::{GreedyAgent, SearchAgent, SearchBudget};
 use crate::solve::{SolveOptions, Solver, qfile};
 
 /// An agent of any kind for a game file.
-pub type BoxedAgent<'g> = Box<dyn Agent<Interpreted> + 'g>;
+/// `Send`, so that a match can play on several threads.
+pub type BoxedAgent<'g> = Box<dyn Agent<Interpreted> + Send + 'g>;
 
 /// Worlds the greedy agent draws per move to average its penalty.
 const GREEDY_SAMPLES: usize = 20;
@@ -50,8 +51,8 @@ impl AgentArgs {
 
 /// Where a `human` agent reads moves and writes prompts.
 pub struct Terminal<'io> {
-    pub input: Box<dyn BufRead + 'io>,
-    pub output: Box<dyn Write + 'io>,
+    pub input: Box<dyn BufRead + Send + 'io>,
+    pub output: Box<dyn Write + Send + 'io>,
     /// Repeat what was read: when the moves come from a file or a pipe, the
     /// transcript then shows them as a person would have typed them.
     pub echo: bool,
@@ -62,7 +63,7 @@ impl Terminal<'static> {
     pub fn stdio() -> Self {
         use std::io::IsTerminal;
         Terminal {
-            input: Box::new(std::io::stdin().lock()),
+            input: Box::new(std::io::BufReader::new(std::io::stdin())),
             output: Box::new(std::io::stdout()),
             echo: !std::io::stdin().is_terminal(),
         }
@@ -76,7 +77,7 @@ pub fn make_agent<'g>(
     game: &'g Interpreted,
     seed: u64,
     ctx: &Context,
-) -> Result<Box<dyn Agent<Interpreted> + 'g>, Failure> {
+) -> Result<BoxedAgent<'g>, Failure> {
     make_agent_with(spec, game, seed, &AgentArgs::default(), None, ctx)
 }
 
@@ -89,7 +90,7 @@ pub fn make_agent_with<'g>(
     options: &AgentArgs,
     terminal: Option<Terminal<'g>>,
     ctx: &Context,
-) -> Result<Box<dyn Agent<Interpreted> + 'g>, Failure> {
+) -> Result<BoxedAgent<'g>, Failure> {
     match spec {
         AgentSpec::QTable(path) => {
             let agent = qfile::load_agent(path, game).map_err(|e| Failure::input(ctx.render(&e)))?;
@@ -151,6 +152,12 @@ impl Agent<Interpreted> for Optimal<'_> {
         AgentSpec::Optimal(self.ties).to_string()
     }
 
+    // The memo table is kept from game to game: it changes no answer.
+    fn new_game(&mut self, _game: &Interpreted, seed: u64) -> Result<(), AgentError> {
+        self.rng = StdRng::seed_from_u64(seed);
+        Ok(())
+    }
+
     fn choose(
         &mut self,
         game: &Interpreted,
@@ -185,6 +192,11 @@ impl<G: Game> Agent<G> for Random {
         "random".into()
     }
 
+    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
+        self.rng = StdRng::seed_from_u64(seed);
+        Ok(())
+    }
+
     fn choose(
         &mut self,
         _game: &G,
@@ -194,6 +206,21 @@ impl<G: Game> Agent<G> for Random {
     ) -> Result<Choice<G::Move>, AgentError> {
         Ok(Choice::plain(moves[self.rng.random_range(0..moves.len())].clone()))
     }
+}
+
+/// The agents as a game takes them (`solve::episode::play_out`), each started
+/// on a new game: agent `k` draws from `seed + k + 1`, as `seat_agents` seeds it.
+pub fn begin<'s, 'g>(
+    agents: &'s mut [BoxedAgent<'g>],
+    game: &Interpreted,
+    seed: u64,
+) -> Result<Vec<&'s mut (dyn Agent<Interpreted> + 'g)>, AgentError> {
+    let mut seated = Vec::with_capacity(agents.len());
+    for (k, agent) in agents.iter_mut().enumerate() {
+        agent.new_game(game, seed.wrapping_add(k as u64 + 1))?;
+        seated.push(&mut **agent as &mut (dyn Agent<Interpreted> + 'g));
+    }
+    Ok(seated)
 }
 
 /// One agent per player from `--players`, checked against the game: agent

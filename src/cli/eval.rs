@@ -6,8 +6,6 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 use super::agents::make_agent;
 use super::{Context, Failure, GameArgs, load_game};
@@ -100,8 +98,8 @@ pub fn report(
             Box::new(QAgent::new(name, table.clone())),
             make_agent(opponent, game, seed.wrapping_add(k as u64 + 1), ctx)?,
         ];
-        let mut rng = StdRng::seed_from_u64(seed);
-        let tally = tournament::play_match(game, &mut agents, games, &mut rng, &mut |_| {})
+        // Each opponent plays its own seeded series of games.
+        let tally = tournament::play_match(game, &mut agents, games, seed.wrapping_add(k as u64), &mut |_| {})
             .map_err(|e| Failure::runtime(ctx.render(&e)))?;
         for (s, seat) in tally.seats.iter().enumerate() {
             let r = &tally.by_seat[0][s];

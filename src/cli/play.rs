@@ -21,10 +21,11 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, seat_agents};
+use super::agents::{AgentArgs, begin, seat_agents};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::{Game, Player, Turn};
 use crate::report::play::{outcome_text, view_text};
+use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::{AgentError, AgentSpec, Ties};
 use crate::solve::episode::{Step, play_out};
@@ -66,7 +67,9 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
             writeln!(out, "{}", board(&game, &start, viewer)).map_err(io)?;
         }
         let mut rng = StdRng::seed_from_u64(seed);
-        play_out(&game, start, &mut agents, &mut rng, &mut |step, state| {
+        let mut seated = begin(&mut agents, &game, seed)?;
+        let mut times = vec![DecisionTimes::default(); seated.len()];
+        play_out(&game, start, &mut seated, &mut rng, &mut times, &mut |step, state| {
             match step {
                 // The deal is shown once it is over, as the player may see it.
                 Step::Chance(_) if game.turn(state)? == Turn::Chance => return Ok(()),

@@ -7,10 +7,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, make_agent_with};
+use super::agents::{AgentArgs, BoxedAgent, make_agent_with};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::fsutil::write_atomic;
@@ -19,7 +17,7 @@ use crate::report::plot::{Series, histogram_svg};
 use crate::report::standings;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentSpec, parse_players};
+use crate::solve::agent::{AgentSpec, parse_players};
 use crate::solve::tournament::{self, MatchResult};
 
 #[derive(Args, Debug)]
@@ -43,6 +41,10 @@ pub struct MatchArgs {
     /// Draw each agent's points (or utility) per game as a histogram, in this SVG file
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Threads to play games on; default: one per core. The results are the
+    /// same for any number (only the times per decision differ)
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub threads: Option<usize>,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
@@ -53,8 +55,9 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let n = game.num_players();
     if specs.len() != n {
         return Err(Failure::input(format!(
-            "error: --players names {} agents, but {} has {n} players ({})",
+            "error: --players names {} agent{}, but {} has {n} players ({})",
             specs.len(),
+            if specs.len() == 1 { "" } else { "s" },
             game.name(),
             (0..n).map(|p| game.player_name(p)).collect::<Vec<_>>().join(", ")
         )));
@@ -81,24 +84,27 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         check_writable("--plot", plot)?;
     }
-    let mut agents: Vec<Box<dyn Agent<Interpreted> + '_>> = Vec::with_capacity(n);
-    for (k, spec) in specs.iter().enumerate() {
-        // Each agent draws from its own generator, so adding a random agent
-        // does not change what another one does.
-        // No terminal: a person cannot sit through a match of many games.
-        agents.push(make_agent_with(
-            spec,
-            &game,
-            args.seed.wrapping_add(k as u64 + 1),
-            &args.agents,
-            None,
-            ctx,
-        )?);
+    // One set of agents per thread. Every game seeds each agent (and chance)
+    // from the match's seed and the game's number, so adding a random agent
+    // does not change what another one does, and the threads do not change
+    // the results.
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+        .min(usize::try_from(args.games).unwrap_or(usize::MAX))
+        .max(1);
+    let mut sets: Vec<Vec<BoxedAgent<'_>>> = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        let mut set = Vec::with_capacity(n);
+        for spec in &specs {
+            // No terminal: a person cannot sit through a match of many games.
+            set.push(make_agent_with(spec, &game, args.seed, &args.agents, None, ctx)?);
+        }
+        sets.push(set);
     }
-    let mut rng = StdRng::seed_from_u64(args.seed);
     let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.games));
     let keep_games = args.csv.is_some() || args.plot.is_some();
-    let played = tournament::run_match(&game, &mut agents, args.games, &mut rng, keep_games, &mut |done| {
+    let played = tournament::run_match(&game, sets, args.games, args.seed, keep_games, &mut |done| {
         if let Some(b) = &bar {
             b.set_position(done);
         }

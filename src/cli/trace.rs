@@ -6,11 +6,12 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, seat_agents};
+use super::agents::{AgentArgs, begin, seat_agents};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
 use crate::report::play::{outcome_text, view_text};
+use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::AgentError;
 use crate::solve::episode::{Step, play_out};
@@ -60,36 +61,39 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut chance: Vec<String> = Vec::new();
     let mut rng = StdRng::seed_from_u64(args.seed);
     let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-    let result = play_out(&game, start, &mut agents, &mut rng, &mut |step, state| {
-        match step {
-            Step::Chance(m) => {
-                chance.push(game.move_text(m));
-                // Consecutive chance moves (a deal) are shown together, once.
-                if game.turn(state)? == crate::game::Turn::Chance {
-                    return Ok(());
+    let mut times = vec![DecisionTimes::default(); agents.len()];
+    let result = begin(&mut agents, &game, args.seed).and_then(|mut seated| {
+        play_out(&game, start, &mut seated, &mut rng, &mut times, &mut |step, state| {
+            match step {
+                Step::Chance(m) => {
+                    chance.push(game.move_text(m));
+                    // Consecutive chance moves (a deal) are shown together, once.
+                    if game.turn(state)? == crate::game::Turn::Chance {
+                        return Ok(());
+                    }
+                    writeln!(out, "   chance {}", chance.join(", ")).map_err(io)?;
+                    chance.clear();
                 }
-                writeln!(out, "   chance {}", chance.join(", ")).map_err(io)?;
-                chance.clear();
+                Step::Moves(played) => {
+                    ply += 1;
+                    let each: Vec<String> = played
+                        .iter()
+                        .map(|x| {
+                            let who = &names[x.player];
+                            let said = x.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default();
+                            format!(
+                                "{} plays {} ({who}{said})",
+                                game.player_name(x.player),
+                                game.move_text(&x.mv)
+                            )
+                        })
+                        .collect();
+                    writeln!(out, "{ply:>4}. {}", each.join(", ")).map_err(io)?;
+                }
             }
-            Step::Moves(played) => {
-                ply += 1;
-                let each: Vec<String> = played
-                    .iter()
-                    .map(|x| {
-                        let who = &names[x.player];
-                        let said = x.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default();
-                        format!(
-                            "{} plays {} ({who}{said})",
-                            game.player_name(x.player),
-                            game.move_text(&x.mv)
-                        )
-                    })
-                    .collect();
-                writeln!(out, "{ply:>4}. {}", each.join(", ")).map_err(io)?;
-            }
-        }
-        writeln!(out, "         {}", state_lines(&game, state)).map_err(io)?;
-        out.flush().map_err(io)
+            writeln!(out, "         {}", state_lines(&game, state)).map_err(io)?;
+            out.flush().map_err(io)
+        })
     });
     let end = match result {
         Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,

@@ -158,6 +158,13 @@ impl DecisionTimes {
         self.max = self.max.max(took);
     }
 
+    /// Adds the decisions timed elsewhere (another thread's games).
+    pub fn merge(&mut self, other: &DecisionTimes) {
+        self.decisions += other.decisions;
+        self.total += other.total;
+        self.max = self.max.max(other.max);
+    }
+
     /// The mean time per decision; zero before any.
     pub fn mean(&self) -> Duration {
         if self.decisions == 0 {

@@ -49,9 +49,12 @@ pub trait Agent<G: Game> {
     /// How the agent is written on the command line (`optimal`, `random`, `q:nim.q.json`).
     fn name(&self) -> String;
 
-    /// Called before each game, so an agent can forget the last one.
-    fn new_game(&mut self, game: &G) -> Result<(), AgentError> {
-        let _ = game;
+    /// Called before each game, so an agent can forget the last one. An agent
+    /// that draws at random starts drawing from `seed` again: a game's course
+    /// then depends on its own seed only, not on the games played before it,
+    /// and a match can play its games on several threads with the same results.
+    fn new_game(&mut self, game: &G, seed: u64) -> Result<(), AgentError> {
+        let _ = (game, seed);
         Ok(())
     }
 

@@ -1,12 +1,16 @@
-//! One game between agents, move by move, for `gdl play` and `gdl trace`:
-//! every step is handed to the caller as it happens, so it can be printed
-//! before the next agent thinks (a person at the terminal sees the board).
+//! One game between agents, move by move, for `gdl play`, `gdl trace` and
+//! every game of `gdl match`: each step is handed to the caller as it
+//! happens, so it can be printed before the next agent thinks (a person at the
+//! terminal sees the board).
+
+use std::time::Instant;
 
 use rand::Rng;
 
 use super::agent::{Agent, AgentError};
 use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
 use crate::game::{Game, GameError, Player, Turn};
+use crate::report::stats::DecisionTimes;
 
 /// One step of a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,26 +33,29 @@ pub struct Played<M> {
 /// What `play_out` calls after each step, with the state it led to.
 pub type AfterStep<'a, G> = dyn FnMut(&Step<<G as Game>::Move>, &<G as Game>::State) -> Result<(), AgentError> + 'a;
 
+/// The agents of a game, by player.
+pub type Seated<'s, 'a, G> = [&'s mut (dyn Agent<G> + 'a)];
+
 /// Plays from `state` to the end: `agents[p]` plays for player `p`, chance is
-/// drawn from `rng`. `after` sees each step and the state it led to. Returns
-/// the final state.
+/// drawn from `rng`. `times[p]` gets the time of each of player `p`'s
+/// decisions (a choice among more than one move). `after` sees each step and
+/// the state it led to. Returns the final state. The caller starts the
+/// agents' game (`Agent::new_game`).
 pub fn play_out<G: Game, R: Rng + ?Sized>(
     game: &G,
     mut state: G::State,
-    agents: &mut [Box<dyn Agent<G> + '_>],
+    agents: &mut Seated<'_, '_, G>,
     rng: &mut R,
+    times: &mut [DecisionTimes],
     after: &mut AfterStep<'_, G>,
 ) -> Result<G::State, AgentError> {
-    if agents.len() != game.num_players() {
+    if agents.len() != game.num_players() || times.len() != agents.len() {
         return Err(AgentError::Failed(format!(
             "{} has {} players, but {} agents were given",
             game.name(),
             game.num_players(),
             agents.len()
         )));
-    }
-    for agent in agents.iter_mut() {
-        agent.new_game(game)?;
     }
     let mut scratch = Scratch::default();
     let mut moves = Vec::new();
@@ -62,16 +69,16 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
             }
             Turn::Player(p) => {
                 game.legal_moves(&state, &mut moves)?;
-                let played = ask(game, &mut *agents[p], &state, p, &moves)?;
+                let played = ask(game, &mut *agents[p], &mut times[p], &state, p, &moves)?;
                 game.apply(&mut state, &played.mv)?;
                 Step::Moves(vec![played])
             }
             Turn::Simultaneous => {
                 // Every player chooses before any choice is revealed.
                 let mut all = Vec::with_capacity(game.num_players());
-                for (p, agent) in agents.iter_mut().enumerate() {
+                for (p, (agent, took)) in agents.iter_mut().zip(times.iter_mut()).enumerate() {
                     game.legal_moves_of(&state, p, &mut moves)?;
-                    all.push(ask(game, &mut **agent, &state, p, &moves)?);
+                    all.push(ask(game, &mut **agent, took, &state, p, &moves)?);
                 }
                 let joint: Vec<G::Move> = all.iter().map(|x| x.mv.clone()).collect();
                 game.apply_joint(&mut state, &joint)?;
@@ -88,10 +95,12 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
     .into())
 }
 
-/// Asks `agent` for player `p`'s move, and checks that it is legal.
+/// Asks `agent` for player `p`'s move, and checks that it is legal; the time
+/// it took counts as a decision when there was more than one move.
 fn ask<G: Game>(
     game: &G,
     agent: &mut (dyn Agent<G> + '_),
+    took: &mut DecisionTimes,
     state: &G::State,
     p: Player,
     moves: &[G::Move],
@@ -104,7 +113,11 @@ fn ask<G: Game>(
         .in_state(game.state_text(state))
         .into());
     }
+    let started = Instant::now();
     let choice = agent.choose(game, state, p, moves)?;
+    if moves.len() > 1 {
+        took.add(started.elapsed());
+    }
     if !moves.contains(&choice.mv) {
         return Err(AgentError::Failed(format!(
             "{} chose {}, which is not a legal move in {} (a bug in the agent)",

@@ -99,7 +99,16 @@ impl SearchAgent {
 
 impl<G: Game> Agent<G> for SearchAgent {
     fn name(&self) -> String {
-        format!("search:{}", self.budget.samples)
+        // As written on the command line: `search` when the clock alone decides.
+        match self.budget.samples {
+            usize::MAX => "search".to_string(),
+            n => format!("search:{n}"),
+        }
+    }
+
+    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
+        self.rng = StdRng::seed_from_u64(seed);
+        Ok(())
     }
 
     fn choose(
@@ -118,8 +127,11 @@ impl<G: Game> Agent<G> for SearchAgent {
         let mut scratch = Scratch::default();
         while samples < self.budget.samples.max(1) {
             if let Some(limit) = self.budget.time {
-                // Always finish at least one world, so every move has a value.
-                if samples > 0 && started.elapsed() >= limit {
+                // Always finish at least one world, so every move has a value;
+                // start another only if one more (as long as the average so
+                // far) still ends within the limit.
+                let spent = started.elapsed();
+                if samples > 0 && spent + spent.div_f64(samples as f64) > limit {
                     break;
                 }
             }
@@ -167,6 +179,11 @@ impl GreedyAgent {
 impl<G: Game> Agent<G> for GreedyAgent {
     fn name(&self) -> String {
         "greedy".to_string()
+    }
+
+    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
+        self.rng = StdRng::seed_from_u64(seed);
+        Ok(())
     }
 
     fn choose(

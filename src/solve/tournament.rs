@@ -6,18 +6,21 @@
 //! their points; each agent's time per decision is measured around its
 //! `choose` calls that had more than one legal move.
 //!
-//! The games are played one after the other: the agents keep their random
-//! generators (and the optimal agent its memo table) from game to game, so
-//! a game's course depends on the ones before it, and playing them on several
-//! threads would change the results.
+//! Every game's agents and chance are seeded from the match's seed and the
+//! game's number alone (`Agent::new_game`), so the games can be played on
+//! several threads, in any order, and still give the same results; they are
+//! tallied in the order of their numbers.
 
-use std::time::Instant;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 
-use rand::Rng;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 
 use super::agent::{Agent, AgentError};
-use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
-use crate::game::{Game, GameError, Turn, all_returns};
+use super::episode::play_out;
+use crate::game::{Game, all_returns};
 use crate::report::stats::{DecisionTimes, Measure, Tally};
 
 /// One game of a match.
@@ -62,129 +65,26 @@ pub fn seating(n: usize, g: u64) -> Vec<usize> {
     (0..n).map(|seat| (seat + (g % n as u64) as usize) % n).collect()
 }
 
-/// Plays one game from the initial state: `agents[seating[p]]` plays for
-/// player `p`; chance is drawn from `rng`. Returns every player's utility.
-pub fn play_game<G: Game, R: Rng + ?Sized>(
-    game: &G,
-    agents: &mut [Box<dyn Agent<G> + '_>],
-    seating: &[usize],
-    rng: &mut R,
-) -> Result<Vec<f64>, AgentError> {
-    let mut times = vec![DecisionTimes::default(); agents.len()];
-    play_timed(game, agents, seating, rng, &mut times).map(|r| r.returns)
+/// The seed of agent `k` in game `g` of a match seeded `seed`; `k` = the
+/// number of agents seeds chance. Splitmix64 over the three, so that
+/// neighbouring games and agents draw unrelated numbers.
+pub fn game_seed(seed: u64, g: u64, k: u64) -> u64 {
+    let mut z = seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_add(1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
-/// [`play_game`], adding each decision's time to `times[agent]` and keeping
-/// the scores too.
-pub fn play_timed<G: Game, R: Rng + ?Sized>(
+/// Plays game `g` of a match seeded `seed`: seats rotated (`seating`), every
+/// agent and chance seeded from `(seed, g)` alone. Adds each agent's decision
+/// times to `times[agent]`.
+pub fn play_one<G: Game>(
     game: &G,
-    agents: &mut [Box<dyn Agent<G> + '_>],
-    seating: &[usize],
-    rng: &mut R,
+    agents: &mut [&mut (dyn Agent<G> + '_)],
+    seed: u64,
+    g: u64,
     times: &mut [DecisionTimes],
 ) -> Result<GameRecord, AgentError> {
-    for agent in agents.iter_mut() {
-        agent.new_game(game)?;
-    }
-    let mut state = game.initial_state()?;
-    let mut scratch = Scratch::default();
-    let mut moves = Vec::new();
-    for _ in 0..MAX_PLAYOUT_PLIES {
-        match game.turn(&state)? {
-            Turn::Terminal => {
-                return Ok(GameRecord {
-                    seating: seating.to_vec(),
-                    returns: all_returns(game, &state)?,
-                    scores: game.scores(&state)?,
-                });
-            }
-            Turn::Chance => {
-                let m = sample_chance(game, &state, rng, &mut scratch)?;
-                game.apply(&mut state, &m)?;
-            }
-            Turn::Player(p) => {
-                game.legal_moves(&state, &mut moves)?;
-                let mv = ask(game, agents, seating, times, &state, p, &moves)?;
-                game.apply(&mut state, &mv)?;
-            }
-            Turn::Simultaneous => {
-                let mut joint = Vec::with_capacity(seating.len());
-                for p in 0..game.num_players() {
-                    game.legal_moves_of(&state, p, &mut moves)?;
-                    joint.push(ask(game, agents, seating, times, &state, p, &moves)?);
-                }
-                game.apply_joint(&mut state, &joint)?;
-            }
-        }
-    }
-    Err(GameError::new(
-        "gdl::runtime::endless",
-        format!("a game ran {MAX_PLAYOUT_PLIES} moves without ending"),
-    )
-    .in_state(game.state_text(&state))
-    .into())
-}
-
-/// Asks player `p`'s agent for a move, and checks that it is legal. The
-/// time it took counts as a decision when there was more than one move.
-fn ask<G: Game>(
-    game: &G,
-    agents: &mut [Box<dyn Agent<G> + '_>],
-    seating: &[usize],
-    times: &mut [DecisionTimes],
-    state: &G::State,
-    p: usize,
-    moves: &[G::Move],
-) -> Result<G::Move, AgentError> {
-    if moves.is_empty() {
-        return Err(GameError::new(
-            "gdl::runtime::no_moves",
-            format!("{} has no legal move, but the game is not over", game.player_name(p)),
-        )
-        .in_state(game.state_text(state))
-        .into());
-    }
-    let agent = &mut agents[seating[p]];
-    let started = Instant::now();
-    let choice = agent.choose(game, state, p, moves)?;
-    if moves.len() > 1 {
-        times[seating[p]].add(started.elapsed());
-    }
-    if !moves.contains(&choice.mv) {
-        return Err(AgentError::Failed(format!(
-            "{} chose {}, which is not a legal move in {} (a bug in the agent)",
-            agent.name(),
-            game.move_text(&choice.mv),
-            game.state_text(state)
-        )));
-    }
-    Ok(choice.mv)
-}
-
-/// Plays `games` games between `agents` (one per player, rotating seats) and
-/// tallies them; `after_game` is called with the number played so far.
-pub fn play_match<G: Game, R: Rng + ?Sized>(
-    game: &G,
-    agents: &mut [Box<dyn Agent<G> + '_>],
-    games: u64,
-    rng: &mut R,
-    after_game: &mut dyn FnMut(u64),
-) -> Result<Tally, AgentError> {
-    run_match(game, agents, games, rng, false, after_game).map(|m| m.tally)
-}
-
-/// [`play_match`], with each agent's decision times, and every game when
-/// `keep_games` (a long match without them needs no memory per game). The
-/// tally counts points when every game ended with scores (`Game::scores`),
-/// else utility.
-pub fn run_match<G: Game, R: Rng + ?Sized>(
-    game: &G,
-    agents: &mut [Box<dyn Agent<G> + '_>],
-    games: u64,
-    rng: &mut R,
-    keep_games: bool,
-    after_game: &mut dyn FnMut(u64),
-) -> Result<MatchResult, AgentError> {
     let n = game.num_players();
     if agents.len() != n {
         return Err(AgentError::Failed(format!(
@@ -193,32 +93,196 @@ pub fn run_match<G: Game, R: Rng + ?Sized>(
             agents.len()
         )));
     }
-    let names: Vec<String> = agents.iter().map(|a| a.name()).collect();
-    let seats: Vec<String> = (0..n).map(|p| game.player_name(p).to_string()).collect();
-    // Both are kept until the end shows whether every game had scores.
-    let mut utility = Tally::new(names.clone(), seats.clone(), Measure::Utility);
-    let lowest_wins = game.lowest_score_wins();
-    let mut points = Tally::new(names, seats, Measure::Points { lowest_wins });
-    let mut all_scored = true;
-    let mut times = vec![DecisionTimes::default(); n];
-    let mut records = Vec::new();
-    for g in 0..games {
-        let record = play_timed(game, agents, &seating(n, g), rng, &mut times)?;
-        utility.record(&record.seating, &record.returns);
+    for (k, agent) in agents.iter_mut().enumerate() {
+        agent.new_game(game, game_seed(seed, g, k as u64))?;
+    }
+    let mut rng = StdRng::seed_from_u64(game_seed(seed, g, n as u64));
+    let seats = seating(n, g);
+    let mut slots: Vec<Option<&mut (dyn Agent<G> + '_)>> = agents.iter_mut().map(|a| Some(&mut **a)).collect();
+    let mut seated: Vec<&mut (dyn Agent<G> + '_)> = seats
+        .iter()
+        .map(|&k| slots[k].take().expect("each agent sits once"))
+        .collect();
+    let mut by_seat = vec![DecisionTimes::default(); n];
+    let end = play_out(
+        game,
+        game.initial_state()?,
+        &mut seated,
+        &mut rng,
+        &mut by_seat,
+        &mut |_, _| Ok(()),
+    )?;
+    for (p, took) in by_seat.iter().enumerate() {
+        times[seats[p]].merge(took);
+    }
+    Ok(GameRecord {
+        returns: all_returns(game, &end)?,
+        scores: game.scores(&end)?,
+        seating: seats,
+    })
+}
+
+/// Tallies the games of a match in the order they were played.
+struct Tallies {
+    utility: Tally,
+    points: Tally,
+    all_scored: bool,
+    keep_games: bool,
+    games: Vec<GameRecord>,
+}
+
+impl Tallies {
+    fn new<G: Game>(game: &G, names: Vec<String>, keep_games: bool) -> Self {
+        let seats: Vec<String> = (0..game.num_players())
+            .map(|p| game.player_name(p).to_string())
+            .collect();
+        let lowest_wins = game.lowest_score_wins();
+        // Both are kept until the end shows whether every game had scores.
+        Tallies {
+            utility: Tally::new(names.clone(), seats.clone(), Measure::Utility),
+            points: Tally::new(names, seats, Measure::Points { lowest_wins }),
+            all_scored: true,
+            keep_games,
+            games: Vec::new(),
+        }
+    }
+
+    fn record(&mut self, record: GameRecord) {
+        self.utility.record(&record.seating, &record.returns);
         match &record.scores {
-            Some(scores) => points.record(&record.seating, scores),
-            None => all_scored = false,
+            Some(scores) => self.points.record(&record.seating, scores),
+            None => self.all_scored = false,
         }
-        if keep_games {
-            records.push(record);
+        if self.keep_games {
+            self.games.push(record);
         }
+    }
+
+    fn finish(self, played: u64, times: Vec<DecisionTimes>) -> MatchResult {
+        MatchResult {
+            tally: if self.all_scored && played > 0 {
+                self.points
+            } else {
+                self.utility
+            },
+            games: self.games,
+            times,
+        }
+    }
+}
+
+/// Plays `games` games between `agents` (one per player, rotating seats) on
+/// this thread and tallies them; `after_game` is called with the number
+/// played so far.
+pub fn play_match<G: Game>(
+    game: &G,
+    agents: &mut [Box<dyn Agent<G> + '_>],
+    games: u64,
+    seed: u64,
+    after_game: &mut dyn FnMut(u64),
+) -> Result<Tally, AgentError> {
+    let names = agents.iter().map(|a| a.name()).collect();
+    let mut tallies = Tallies::new(game, names, false);
+    let mut times = vec![DecisionTimes::default(); agents.len()];
+    let mut refs: Vec<&mut (dyn Agent<G> + '_)> = agents.iter_mut().map(|a| &mut **a).collect();
+    for g in 0..games {
+        tallies.record(play_one(game, &mut refs, seed, g, &mut times)?);
         after_game(g + 1);
     }
-    Ok(MatchResult {
-        tally: if all_scored && games > 0 { points } else { utility },
-        games: records,
-        times,
-    })
+    Ok(tallies.finish(games, times).tally)
+}
+
+/// Plays `games` games between agents, one set of agents per thread (each
+/// set one agent per player; seats rotate), and tallies them in the order
+/// of the games: the results are the same for any number of threads. The
+/// tally counts points when every game ended with scores (`Game::scores`),
+/// else utility; every game is kept when `keep_games`. `after_game` is
+/// called with the number tallied so far. On a failure, the failure of the
+/// earliest game is returned.
+pub fn run_match<'a, G: Game + Sync>(
+    game: &G,
+    sets: Vec<Vec<Box<dyn Agent<G> + Send + 'a>>>,
+    games: u64,
+    seed: u64,
+    keep_games: bool,
+    after_game: &mut dyn FnMut(u64),
+) -> Result<MatchResult, AgentError> {
+    let Some(first) = sets.first() else {
+        return Err(AgentError::Failed("a match needs at least one set of agents".into()));
+    };
+    let n = first.len();
+    let names = first.iter().map(|a| a.name()).collect();
+    let mut tallies = Tallies::new(game, names, keep_games);
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(u64, Result<GameRecord, AgentError>)>();
+    let mut failure: Option<(u64, AgentError)> = None;
+    let mut tallied = 0u64;
+    let times = std::thread::scope(|scope| {
+        let workers: Vec<_> = sets
+            .into_iter()
+            .map(|mut set| {
+                let tx = tx.clone();
+                let (next, stop) = (&next, &stop);
+                scope.spawn(move || {
+                    let mut times = vec![DecisionTimes::default(); n];
+                    let mut refs: Vec<&mut (dyn Agent<G> + '_)> =
+                        set.iter_mut().map(|a| &mut **a as &mut (dyn Agent<G> + '_)).collect();
+                    while !stop.load(Ordering::Relaxed) {
+                        let g = next.fetch_add(1, Ordering::Relaxed);
+                        if g >= games {
+                            break;
+                        }
+                        let record = play_one(game, &mut refs, seed, g, &mut times);
+                        if tx.send((g, record)).is_err() {
+                            break;
+                        }
+                    }
+                    times
+                })
+            })
+            .collect();
+        drop(tx);
+        // Games finish out of order; they are tallied in order.
+        let mut done: BTreeMap<u64, GameRecord> = BTreeMap::new();
+        for (g, record) in rx {
+            match record {
+                Ok(r) => {
+                    done.insert(g, r);
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    if failure.as_ref().is_none_or(|(h, _)| g < *h) {
+                        failure = Some((g, e));
+                    }
+                }
+            }
+            while let Some(r) = done.remove(&tallied) {
+                tallies.record(r);
+                tallied += 1;
+                after_game(tallied);
+            }
+        }
+        let mut times = vec![DecisionTimes::default(); n];
+        for w in workers {
+            // A worker that panicked is a bug; its games are simply missing.
+            if let Ok(t) = w.join() {
+                for (all, mine) in times.iter_mut().zip(&t) {
+                    all.merge(mine);
+                }
+            }
+        }
+        times
+    });
+    if let Some((_, e)) = failure {
+        return Err(e);
+    }
+    if tallied < games {
+        return Err(AgentError::Failed(format!(
+            "only {tallied} of {games} games were played (a bug in gdl)"
+        )));
+    }
+    Ok(tallies.finish(games, times))
 }
 
 #[cfg(test)]
