@@ -1,39 +1,12 @@
 //! The real `gdl` binary: arguments in; standard output, standard error and
 //! exit code out.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn gdl_with_input(args: &[&str], input: Option<&str>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gdl runs");
-    if let Some(text) = input {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    }
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+use common::{Run, crate_dir, gdl_in};
 
 fn gdl(args: &[&str]) -> Run {
-    gdl_with_input(args, None)
+    gdl_in(crate_dir(), args, None)
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

@@ -5,43 +5,19 @@
 //! Every run happens in a scratch folder, with the game files copied in and
 //! short relative names, so that no message depends on this machine's paths.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use std::path::{Path, PathBuf};
+
+use common::{Run, gdl_in};
 
 /// A fresh folder for one test, holding copies of the games it plays.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("match").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for game in ["xnimmt.game", "select19.game", "nim.game"] {
-        std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(game),
-            dir.join(game),
-        )
-        .unwrap();
-    }
-    dir
+    common::scratch("match", name, &["xnimmt.game", "select19.game", "nim.game"])
 }
 
 fn gdl(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_gdl"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("gdl runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    gdl_in(dir, args, None)
 }
 
 /// Runs a match that must succeed, and prints nothing on stderr (no progress

@@ -3,39 +3,18 @@
 //! snapshots, and are also replayed move by move through the rules to check
 //! that every state they print is the one the move leads to.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use gdl::game::{Game, Player};
 use gdl::report::play::view_text;
 use gdl::runtime::Interpreted;
 use gdl::solve::{SolveOptions, solve};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use common::{Run, crate_dir, gdl_in};
 
 /// Runs the `gdl` binary from the crate's folder with `input` on its stdin.
 fn gdl(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gdl runs");
-    // gdl may stop reading early (a finished game); a closed pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("gdl ends");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    gdl_in(crate_dir(), args, Some(input))
 }
 
 fn ok(args: &[&str]) -> String {

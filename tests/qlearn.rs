@@ -1,6 +1,8 @@
 //! Q-learning: determinism, the table file (round trip and every refusal),
 //! how well Nim is learned, and the `train`, `match` and `eval` commands.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
@@ -15,6 +17,8 @@ use gdl::solve::tournament::play_match;
 use gdl::solve::{SolveOptions, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+use common::Run;
 
 fn load(file: &str, params: &[(&str, &str)]) -> Interpreted {
     let text = std::fs::read_to_string(file).unwrap();
@@ -40,10 +44,7 @@ fn train(game: &Interpreted, episodes: u64, seed: u64) -> QTable<Interpreted> {
 
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("qlearn").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("qlearn", name, &[])
 }
 
 fn training(episodes: u64) -> Training {
@@ -216,30 +217,13 @@ fn a_table_for_another_game_or_parameters_is_refused_by_the_library() {
 
 // The command line.
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn gdl(args: &[&str]) -> Run {
-    gdl_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+    common::gdl_in(common::crate_dir(), args, None)
 }
 
 /// Runs gdl in `dir`, so that files there are named briefly in its output.
 fn gdl_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_gdl"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("gdl runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    common::gdl_in(dir, args, None)
 }
 
 /// Snapshot settings: snapshots/ at the top; timings and the scratch folder masked.
