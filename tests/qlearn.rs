@@ -9,14 +9,12 @@ use std::sync::atomic::AtomicBool;
 
 use gdl::game::Game;
 use gdl::runtime::Interpreted;
-use gdl::solve::agent::{Agent, AgentError, Choice};
+use gdl::solve::agent::{Agent, OptimalAgent, RandomAgent, Ties};
 use gdl::solve::qeval::agreement;
 use gdl::solve::qfile::{self, QFileError, Training};
 use gdl::solve::qlearn::{QAgent, QLearner, QSettings, QTable};
 use gdl::solve::tournament::play_match;
 use gdl::solve::{SolveOptions, Solver};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 use common::Run;
 
@@ -105,50 +103,6 @@ fn the_start_position_survives_the_file() {
     assert_eq!(back.get(&start), table.get(&start));
 }
 
-/// One of the optimal moves, drawn at random.
-struct Optimal<'g> {
-    solver: Solver<'g, Interpreted>,
-    rng: StdRng,
-}
-
-impl Agent<Interpreted> for Optimal<'_> {
-    fn name(&self) -> String {
-        "optimal".into()
-    }
-
-    fn choose(
-        &mut self,
-        _: &Interpreted,
-        state: &<Interpreted as Game>::State,
-        player: usize,
-        moves: &[<Interpreted as Game>::Move],
-    ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
-        let sign = if player == 0 { 1.0 } else { -1.0 };
-        let values: Vec<f64> = self.solver.explain(state)?.iter().map(|m| sign * m.value).collect();
-        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
-        Ok(Choice::plain(moves[optimal[self.rng.random_range(0..optimal.len())]]))
-    }
-}
-
-struct Random(StdRng);
-
-impl Agent<Interpreted> for Random {
-    fn name(&self) -> String {
-        "random".into()
-    }
-
-    fn choose(
-        &mut self,
-        _: &Interpreted,
-        _: &<Interpreted as Game>::State,
-        _: usize,
-        moves: &[<Interpreted as Game>::Move],
-    ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
-        Ok(Choice::plain(moves[self.0.random_range(0..moves.len())]))
-    }
-}
-
 /// Wins of the Q agent as MAX and as MIN, over `games` games.
 fn wins_by_seat<'g>(
     game: &'g Interpreted,
@@ -182,14 +136,11 @@ fn nim_1357_is_learned_in_10000_episodes() {
         assert!(winning >= 0.955, "seed {seed}: {a:?}");
 
         let solver = Solver::new(&game, SolveOptions::default()).unwrap();
-        let optimal = Box::new(Optimal {
-            solver,
-            rng: StdRng::seed_from_u64(seed),
-        });
+        let optimal = Box::new(OptimalAgent::new(solver, Ties::Random, seed));
         let (as_max, as_min) = wins_by_seat(&game, &table, optimal, 100);
         assert_eq!((as_max, as_min), (0, 50), "seed {seed} against optimal");
 
-        let random = Box::new(Random(StdRng::seed_from_u64(seed)));
+        let random = Box::new(RandomAgent::new(seed));
         let (as_max, as_min) = wins_by_seat(&game, &table, random, 200);
         assert_eq!(as_min, 100, "seed {seed}: as MIN against random");
         assert!(as_max >= 90, "seed {seed}: as MAX against random won {as_max} of 100");

@@ -6,14 +6,12 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use clap::Args;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 use super::human::Human;
 use super::{Context, Failure};
-use crate::game::{Game, Player};
+use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentError, AgentSpec, Choice, Ties};
+use crate::solve::agent::{Agent, AgentError, AgentSpec, OptimalAgent, RandomAgent};
 use crate::solve::search::{GreedyAgent, SearchAgent, SearchBudget};
 use crate::solve::{SolveOptions, Solver, qfile};
 
@@ -119,15 +117,9 @@ pub fn make_agent_with<'g>(
                 },
             )
             .map_err(|e| Failure::input(ctx.render(&e)))?;
-            Ok(Box::new(Optimal {
-                solver,
-                ties: *ties,
-                rng: StdRng::seed_from_u64(seed),
-            }))
+            Ok(Box::new(OptimalAgent::new(solver, *ties, seed)))
         }
-        AgentSpec::Random => Ok(Box::new(Random {
-            rng: StdRng::seed_from_u64(seed),
-        })),
+        AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
         AgentSpec::Search(samples) => Ok(Box::new(SearchAgent::new(options.search_budget(*samples), seed))),
         AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed))),
         AgentSpec::Human => match terminal {
@@ -136,75 +128,6 @@ pub fn make_agent_with<'g>(
                 "error: `human` cannot sit in a match of many games; use `gdl play` to play yourself",
             )),
         },
-    }
-}
-
-/// A move of the exact solution; among equally good ones the first or one
-/// drawn at random, so that games against it cover more than one line.
-struct Optimal<'g> {
-    solver: Solver<'g, Interpreted>,
-    ties: Ties,
-    rng: StdRng,
-}
-
-impl Agent<Interpreted> for Optimal<'_> {
-    fn name(&self) -> String {
-        AgentSpec::Optimal(self.ties).to_string()
-    }
-
-    // The memo table is kept from game to game: it changes no answer.
-    fn new_game(&mut self, _game: &Interpreted, seed: u64) -> Result<(), AgentError> {
-        self.rng = StdRng::seed_from_u64(seed);
-        Ok(())
-    }
-
-    fn choose(
-        &mut self,
-        game: &Interpreted,
-        state: &<Interpreted as Game>::State,
-        player: Player,
-        moves: &[<Interpreted as Game>::Move],
-    ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
-        // Values are the first player's; the second player minimizes them.
-        let sign = if player == 0 { 1.0 } else { -1.0 };
-        let values: Vec<f64> = self.solver.explain(state)?.iter().map(|m| sign * m.value).collect();
-        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
-        let i = match self.ties {
-            Ties::First => optimal[0],
-            Ties::Random => optimal[self.rng.random_range(0..optimal.len())],
-        };
-        Ok(Choice {
-            mv: moves[i],
-            // The value as the mover sees it: a lost position reads negative.
-            note: Some(format!("value {best} for {}", game.player_name(player))),
-        })
-    }
-}
-
-/// A uniformly random legal move.
-struct Random {
-    rng: StdRng,
-}
-
-impl<G: Game> Agent<G> for Random {
-    fn name(&self) -> String {
-        "random".into()
-    }
-
-    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
-        self.rng = StdRng::seed_from_u64(seed);
-        Ok(())
-    }
-
-    fn choose(
-        &mut self,
-        _game: &G,
-        _state: &G::State,
-        _player: Player,
-        moves: &[G::Move],
-    ) -> Result<Choice<G::Move>, AgentError> {
-        Ok(Choice::plain(moves[self.rng.random_range(0..moves.len())].clone()))
     }
 }
 

@@ -8,7 +8,10 @@ use std::str::FromStr;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use super::SolveError;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::{SolveError, Solver};
 use crate::game::{Game, GameError, Player};
 
 /// A move an agent chose, with what it saw, for traces.
@@ -151,6 +154,94 @@ impl fmt::Display for AgentSpec {
 /// Reads `--players A,B`: one spec per player, in seat order.
 pub fn parse_players(text: &str) -> Result<Vec<AgentSpec>, String> {
     text.split(',').map(str::parse).collect()
+}
+
+/// A move of the exact solution (two players taking turns, the first
+/// maximizing); among equally good ones the first or one
+/// drawn at random, so that games against it cover more than one line.
+pub struct OptimalAgent<'g, G: Game> {
+    solver: Solver<'g, G>,
+    ties: Ties,
+    rng: StdRng,
+}
+
+impl<'g, G: Game> OptimalAgent<'g, G> {
+    pub fn new(solver: Solver<'g, G>, ties: Ties, seed: u64) -> Self {
+        OptimalAgent {
+            solver,
+            ties,
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for OptimalAgent<'_, G> {
+    fn name(&self) -> String {
+        AgentSpec::Optimal(self.ties).to_string()
+    }
+
+    // The memo table is kept from game to game: it changes no answer.
+    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
+        self.rng = StdRng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+    ) -> Result<Choice<G::Move>, AgentError> {
+        // Values are the first player's; the second player minimizes them.
+        let sign = if player == 0 { 1.0 } else { -1.0 };
+        let values: Vec<f64> = self.solver.explain(state)?.iter().map(|m| sign * m.value).collect();
+        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
+        let i = match self.ties {
+            Ties::First => optimal[0],
+            Ties::Random => optimal[self.rng.random_range(0..optimal.len())],
+        };
+        Ok(Choice {
+            mv: moves[i].clone(),
+            // The value as the mover sees it: a lost position reads negative.
+            note: Some(format!("value {best} for {}", game.player_name(player))),
+        })
+    }
+}
+
+/// A uniformly random legal move.
+pub struct RandomAgent {
+    rng: StdRng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        RandomAgent {
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
+        self.rng = StdRng::seed_from_u64(seed);
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        _game: &G,
+        _state: &G::State,
+        _player: Player,
+        moves: &[G::Move],
+    ) -> Result<Choice<G::Move>, AgentError> {
+        Ok(Choice::plain(moves[self.rng.random_range(0..moves.len())].clone()))
+    }
 }
 
 #[cfg(test)]
