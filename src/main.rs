@@ -1,7 +1,24 @@
 //! The `gdl` command. Everything it does is library code in `gdl::cli`.
 
+use std::ffi::OsString;
+
+use gdl::solve::SEARCH_STACK;
+
+fn run(args: Vec<OsString>) -> i32 {
+    gdl::cli::run(args, &mut std::io::stdout(), &mut std::io::stderr())
+}
+
 fn main() {
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let code = gdl::cli::run(args, &mut std::io::stdout(), &mut std::io::stderr());
+    let args: Vec<OsString> = std::env::args_os().collect();
+    // The command runs on a thread with room for the deepest search: the
+    // main thread's stack is whatever the system gives it.
+    let worker = std::thread::Builder::new().name("gdl".into()).stack_size(SEARCH_STACK);
+    let code = match worker.spawn({
+        let args = args.clone();
+        move || run(args)
+    }) {
+        Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        Err(_) => run(args),
+    };
     std::process::exit(code);
 }

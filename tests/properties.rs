@@ -135,10 +135,15 @@ fn positions_read_back_and_seeded_games_replay() {
 }
 
 /// A game longer than the depth limit stops with `TooDeep`, and one that can
-/// go back and forth with `Cycle`, on an ordinary test thread's stack, for
-/// every search: never a stack overflow.
+/// go back and forth with `Cycle`, for every search: never a stack overflow
+/// on a thread with the stack `gdl` gives its searches.
 #[test]
 fn endless_and_overlong_games_stop_with_an_error() {
+    let worker = std::thread::Builder::new().stack_size(solve::SEARCH_STACK);
+    worker.spawn(endless_and_overlong).unwrap().join().unwrap();
+}
+
+fn endless_and_overlong() {
     let long = load(
         "game Long\nplayers A, B\nstate n: int = 100000\nmove tick() { n -= 1 }\nend when n == 0 { winner previous }\n",
     );

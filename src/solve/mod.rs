@@ -12,7 +12,9 @@
 //! The game graph must be acyclic (a position cannot recur in one game).
 //! A line longer than `SolveOptions::max_depth` stops the search with
 //! `SolveError::Cycle` (when a position repeated on it) or
-//! `SolveError::TooDeep`, never with a stack overflow. With a depth cutoff
+//! `SolveError::TooDeep`, never with a stack overflow, on a thread with
+//! [`SEARCH_STACK`] of stack (the `gdl` command and `gdl match` run their
+//! searches on such threads). With a depth cutoff
 //! (`Solver::set_cutoff`, used by iterative deepening when a budget runs out)
 //! positions at the cutoff are scored 0, and the result is not proven.
 
@@ -33,7 +35,7 @@ mod solve_error;
 mod solver;
 pub mod tournament;
 
-pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SolveOptions};
+pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, SolveOptions};
 pub use solution::{MoveValue, Solution};
 pub use solve_error::SolveError;
 pub use solver::{Solver, explain, solve};

@@ -42,9 +42,14 @@ pub struct SolveOptions {
     pub max_depth: usize,
 }
 
-/// The default [`SolveOptions::max_depth`]: far longer than any small game,
-/// and well within the stack of the main thread.
+/// The default [`SolveOptions::max_depth`]: far longer than any small game.
 pub const DEFAULT_MAX_DEPTH: usize = 5_000;
+
+/// Stack for a thread that runs searches as deep as [`DEFAULT_MAX_DEPTH`]:
+/// a search recurses once per ply, a few hundred bytes a ply in release
+/// builds and several times that in debug builds, which can be more than
+/// the 2 MiB a spawned thread gets. Only the pages touched are committed.
+pub const SEARCH_STACK: usize = 64 << 20;
 
 impl Default for SolveOptions {
     /// Alpha-beta with the memo table, no preference by length, states

@@ -224,7 +224,9 @@ pub fn run_match<'a, G: Game + Sync>(
             .map(|mut set| {
                 let tx = tx.clone();
                 let (next, stop) = (&next, &stop);
-                scope.spawn(move || {
+                let worker = std::thread::Builder::new().stack_size(super::SEARCH_STACK);
+                // As `scope.spawn`, which also panics when the system has no thread to give.
+                let spawned = worker.spawn_scoped(scope, move || {
                     let mut times = vec![DecisionTimes::default(); n];
                     let mut refs: Vec<&mut (dyn Agent<G> + '_)> =
                         set.iter_mut().map(|a| &mut **a as &mut (dyn Agent<G> + '_)).collect();
@@ -239,7 +241,8 @@ pub fn run_match<'a, G: Game + Sync>(
                         }
                     }
                     times
-                })
+                });
+                spawned.expect("failed to spawn a thread")
             })
             .collect();
         drop(tx);
