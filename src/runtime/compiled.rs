@@ -13,7 +13,7 @@ use std::fmt;
 
 use super::exec::{self, Exec, Items, arith, check_range, range_len};
 use crate::game::GameError;
-use crate::ir::{AggOp, ArithOp, Coll, EndCond, Expr, Place, Program, Stmt};
+use crate::ir::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, Place, Program, Stmt};
 use crate::syntax::ast::Span;
 
 /// An expression: its value in a state, with these locals.
@@ -39,7 +39,7 @@ impl fmt::Debug for Code {
 pub(crate) struct MoveCode {
     /// One per argument: a range is walked from closures; other
     /// collections go through `Exec::items` on the IR.
-    pub domains: Vec<Option<(Eval, Eval)>>,
+    pub domains: Vec<Option<(Operand, Operand)>>,
     pub requires: Vec<Eval>,
     body: Vec<Run>,
 }
@@ -62,7 +62,7 @@ impl Code {
                         .args
                         .iter()
                         .map(|a| match &a.domain {
-                            Coll::Range { lo, hi } => Some((expr(lo), expr(hi))),
+                            Coll::Range { lo, hi } => Some((Operand::new(lo), Operand::new(hi))),
                             _ => None,
                         })
                         .collect(),
@@ -90,29 +90,109 @@ fn run_all(body: &[Run], x: &Exec, cells: &mut [i64], locals: &mut [i64]) -> Res
     Ok(())
 }
 
-/// The operand of an operation: leaves, and a local plus or minus a
-/// constant (`pit - 1`, the commonest index), are computed without a call.
-enum Operand {
+/// The operand of an operation: leaves, a local plus or minus a constant
+/// (`pit - 1`, the commonest index), the sum of two locals, an element of a
+/// list at a fixed cell indexed by such a local (`board[pit - 1]`), the
+/// length and the plain sum of such a list, are computed without a call.
+pub(crate) enum Operand {
     Const(i64),
     Local(usize),
     Cell(usize),
     LocalAdd(usize, i64, Span),
     LocalSub(usize, i64, Span),
+    /// `a + b` of two locals.
+    LocalsAdd(usize, usize, Span),
+    /// `list[local + add]`: `index_span` is the span of an index that
+    /// adds or subtracts (for its overflow), `span` the element's.
+    Elem {
+        base: usize,
+        local: usize,
+        add: Add,
+        elem_size: usize,
+        span: Span,
+    },
+    /// `len(list)` of a list at a fixed cell.
+    Len(usize),
+    /// `sum(list)` of a list of scalars at a fixed cell.
+    Sum(usize, Span),
     Other(Eval),
 }
 
+/// What an index adds to its local: nothing, or a constant (checked).
+#[derive(Clone, Copy)]
+pub(crate) enum Add {
+    Zero,
+    Plus(i64, Span),
+    Minus(i64, Span),
+}
+
+impl Add {
+    #[inline(always)]
+    fn to(self, v: i64) -> Result<i64, GameError> {
+        match self {
+            Add::Zero => Ok(v),
+            Add::Plus(n, span) => v.checked_add(n).ok_or_else(|| exec::overflow(span)),
+            Add::Minus(n, span) => v.checked_sub(n).ok_or_else(|| exec::overflow(span)),
+        }
+    }
+}
+
 impl Operand {
-    fn new(e: &Expr) -> Operand {
+    pub(crate) fn new(e: &Expr) -> Operand {
         match e {
             Expr::Const(n) => Operand::Const(*n),
             Expr::Local(l) => Operand::Local(*l),
             Expr::Cell(c) => Operand::Cell(*c),
             Expr::Arith(ArithOp::Add, a, b, span) => match (&**a, &**b) {
                 (Expr::Local(l), Expr::Const(n)) => Operand::LocalAdd(*l, *n, *span),
+                (Expr::Local(l), Expr::Local(m)) => Operand::LocalsAdd(*l, *m, *span),
                 _ => Operand::Other(expr(e)),
             },
             Expr::Arith(ArithOp::Sub, a, b, span) => match (&**a, &**b) {
                 (Expr::Local(l), Expr::Const(n)) => Operand::LocalSub(*l, *n, *span),
+                _ => Operand::Other(expr(e)),
+            },
+            Expr::Load(p) => match &**p {
+                Place::Static(o) => Operand::Cell(*o),
+                Place::Elem {
+                    list,
+                    index,
+                    elem_size,
+                    span,
+                } => match (&**list, index_of(index)) {
+                    (Place::Static(base), Some((local, add))) => Operand::Elem {
+                        base: *base,
+                        local,
+                        add,
+                        elem_size: *elem_size,
+                        span: *span,
+                    },
+                    _ => Operand::Other(expr(e)),
+                },
+            },
+            Expr::Len(c) => match &**c {
+                Coll::List {
+                    place: Place::Static(o),
+                }
+                | Coll::Indices {
+                    place: Place::Static(o),
+                } => Operand::Len(*o),
+                _ => Operand::Other(expr(e)),
+            },
+            Expr::Agg {
+                op: AggOp::Sum,
+                var,
+                coll,
+                body,
+                filter: None,
+                span,
+            } => match (&**coll, &**body) {
+                (
+                    Coll::List {
+                        place: Place::Static(o),
+                    },
+                    Expr::Local(l),
+                ) if l == var => Operand::Sum(*o, *span),
                 _ => Operand::Other(expr(e)),
             },
             e => Operand::Other(expr(e)),
@@ -120,16 +200,63 @@ impl Operand {
     }
 
     #[inline(always)]
-    fn get(&self, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+    pub(crate) fn get(&self, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
         match self {
             Operand::Const(n) => Ok(*n),
             Operand::Local(l) => Ok(locals[*l]),
             Operand::Cell(c) => Ok(cells[*c]),
             Operand::LocalAdd(l, n, span) => locals[*l].checked_add(*n).ok_or_else(|| exec::overflow(*span)),
             Operand::LocalSub(l, n, span) => locals[*l].checked_sub(*n).ok_or_else(|| exec::overflow(*span)),
+            Operand::LocalsAdd(l, m, span) => locals[*l].checked_add(locals[*m]).ok_or_else(|| exec::overflow(*span)),
+            Operand::Elem {
+                base,
+                local,
+                add,
+                elem_size,
+                span,
+            } => {
+                let len = cells[*base];
+                let i = add.to(locals[*local])?;
+                if i < 0 || i >= len {
+                    return Err(exec::out_of_range(i, len, *span));
+                }
+                Ok(cells[base + 1 + i as usize * elem_size])
+            }
+            Operand::Len(o) => Ok(cells[*o]),
+            Operand::Sum(o, span) => sum(cells, *o, *span),
             Operand::Other(f) => f(x, cells, locals),
         }
     }
+}
+
+/// An index that is a local, plus or minus a constant: the local and what is added.
+fn index_of(e: &Expr) -> Option<(usize, Add)> {
+    match e {
+        Expr::Local(l) => Some((*l, Add::Zero)),
+        Expr::Arith(ArithOp::Add, a, b, span) => match (&**a, &**b) {
+            (Expr::Local(l), Expr::Const(n)) => Some((*l, Add::Plus(*n, *span))),
+            _ => None,
+        },
+        Expr::Arith(ArithOp::Sub, a, b, span) => match (&**a, &**b) {
+            (Expr::Local(l), Expr::Const(n)) => Some((*l, Add::Minus(*n, *span))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The plain sum of the list whose length cell is `o`.
+#[inline(always)]
+fn sum(cells: &[i64], o: usize, span: Span) -> Result<i64, GameError> {
+    let len = cells[o] as usize;
+    let mut total = 0i64;
+    for &v in &cells[o + 1..o + 1 + len] {
+        total = match total.checked_add(v) {
+            Some(t) => t,
+            None => return Err(exec::sum_overflow(span)),
+        };
+    }
+    Ok(total)
 }
 
 /// Where a value lives, as `Place`, with its index compiled.
@@ -264,47 +391,31 @@ pub(crate) fn expr(e: &Expr) -> Eval {
             Box::new(move |x, cells, locals| Ok(i64::from(a.get(x, cells, locals)? == 0)))
         }
         Expr::Arith(op, a, b, span) => {
-            let (op, span) = (*op, *span);
-            let (a, b) = (Operand::new(a), Operand::new(b));
+            let span = *span;
             // The operations the games use most, without a dispatch on the operator.
-            match op {
-                ArithOp::Add => Box::new(move |x, cells, locals| {
-                    let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
-                    p.checked_add(q).ok_or_else(|| exec::overflow(span))
-                }),
-                ArithOp::Sub => Box::new(move |x, cells, locals| {
-                    let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
-                    p.checked_sub(q).ok_or_else(|| exec::overflow(span))
-                }),
-                _ => Box::new(move |x, cells, locals| {
-                    let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
-                    arith(op, p, q, span)
-                }),
+            match *op {
+                ArithOp::Add => binary(AddOp(span), a, b),
+                ArithOp::Sub => binary(SubOp(span), a, b),
+                op => binary(ArithOpK(op, span), a, b),
             }
         }
-        Expr::Cmp(op, a, b) => {
-            let op = *op;
-            let (a, b) = (Operand::new(a), Operand::new(b));
-            Box::new(move |x, cells, locals| {
-                let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
-                Ok(i64::from(exec::compare(op, p, q)))
-            })
-        }
-        Expr::And(a, b) => {
-            let (a, b) = (Operand::new(a), Operand::new(b));
-            Box::new(move |x, cells, locals| {
-                Ok(i64::from(
-                    a.get(x, cells, locals)? != 0 && b.get(x, cells, locals)? != 0,
-                ))
-            })
-        }
-        Expr::Or(a, b) => {
-            let (a, b) = (Operand::new(a), Operand::new(b));
-            Box::new(move |x, cells, locals| {
-                Ok(i64::from(
-                    a.get(x, cells, locals)? != 0 || b.get(x, cells, locals)? != 0,
-                ))
-            })
+        Expr::Cmp(op, a, b) => match op {
+            CmpOp::Eq => binary(CmpK::<{ EQ }>, a, b),
+            CmpOp::Ne => binary(CmpK::<{ NE }>, a, b),
+            CmpOp::Lt => binary(CmpK::<{ LT }>, a, b),
+            CmpOp::Le => binary(CmpK::<{ LE }>, a, b),
+            CmpOp::Gt => binary(CmpK::<{ GT }>, a, b),
+            CmpOp::Ge => binary(CmpK::<{ GE }>, a, b),
+        },
+        Expr::And(a, b) => binary(AndOp, a, b),
+        Expr::Or(a, b) => binary(OrOp, a, b),
+        // `min(a, b)` and `max(a, b)`, which the compiler writes as
+        // `if a <= b then a else b`: each side evaluated once, not twice.
+        Expr::If(c, a, b) if min_max(c, a, b).is_some() => {
+            let Some((op, p, q)) = min_max(c, a, b) else {
+                unreachable!()
+            };
+            binary(PickOp(op), p, q)
         }
         Expr::If(c, a, b) => {
             let (c, a, b) = (Operand::new(c), Operand::new(a), Operand::new(b));
@@ -336,14 +447,223 @@ pub(crate) fn expr(e: &Expr) -> Eval {
             let (loc, span) = (Loc::new(place), *span);
             Box::new(move |x, cells, locals| {
                 let o = loc.offset(x, cells, locals)?;
-                let len = cells[o] as usize;
-                cells[o + 1..o + 1 + len]
-                    .iter()
-                    .try_fold(0i64, |a, &v| a.checked_add(v))
-                    .ok_or_else(|| exec::sum_overflow(span))
+                sum(cells, o, span)
             })
         }
         _ => fallback(e),
+    }
+}
+
+/// `if p OP q then p else q` with `p` and `q` plain (no call: evaluating
+/// them once instead of twice changes nothing, not even the steps spent):
+/// the comparison and the two sides.
+fn min_max<'e>(c: &'e Expr, a: &Expr, b: &Expr) -> Option<(CmpOp, &'e Expr, &'e Expr)> {
+    let Expr::Cmp(op, p, q) = c else { return None };
+    let same = |x: &Expr, y: &Expr| format!("{x:?}") == format!("{y:?}");
+    (plain(p) && plain(q) && same(p, a) && same(q, b)).then_some((*op, &**p, &**q))
+}
+
+/// Whether `e` reads only constants, locals and cells (by fixed places or
+/// indexes of the same kind): no call, no loop.
+fn plain(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Local(_) | Expr::Cell(_) => true,
+        Expr::Arith(_, a, b, _) => plain(a) && plain(b),
+        Expr::Load(p) => plain_place(p),
+        _ => false,
+    }
+}
+
+fn plain_place(p: &Place) -> bool {
+    match p {
+        Place::Static(_) => true,
+        Place::Elem { list, index, .. } => plain_place(list) && plain(index),
+    }
+}
+
+/// A value read by a closure: each kind its own type, so that a closure
+/// built for its operands' kinds reads them without a dispatch.
+trait Get: Send + Sync + 'static {
+    fn get(&self, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError>;
+}
+
+struct ConstK(i64);
+struct LocalK(usize);
+struct CellK(usize);
+struct CallK(Eval);
+
+impl Get for ConstK {
+    #[inline(always)]
+    fn get(&self, _: &Exec, _: &[i64], _: &mut [i64]) -> Result<i64, GameError> {
+        Ok(self.0)
+    }
+}
+
+impl Get for LocalK {
+    #[inline(always)]
+    fn get(&self, _: &Exec, _: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        Ok(locals[self.0])
+    }
+}
+
+impl Get for CellK {
+    #[inline(always)]
+    fn get(&self, _: &Exec, cells: &[i64], _: &mut [i64]) -> Result<i64, GameError> {
+        Ok(cells[self.0])
+    }
+}
+
+impl Get for CallK {
+    #[inline(always)]
+    fn get(&self, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        (self.0)(x, cells, locals)
+    }
+}
+
+impl Get for Operand {
+    #[inline(always)]
+    fn get(&self, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        Operand::get(self, x, cells, locals)
+    }
+}
+
+/// An operation on two operands, evaluated left to right (`and` and `or`
+/// stop early, as the tree walker does).
+trait BinOp: Copy + Send + Sync + 'static {
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError>;
+}
+
+#[derive(Clone, Copy)]
+struct AddOp(Span);
+#[derive(Clone, Copy)]
+struct SubOp(Span);
+#[derive(Clone, Copy)]
+struct ArithOpK(ArithOp, Span);
+#[derive(Clone, Copy)]
+struct CmpK<const OP: u8>;
+#[derive(Clone, Copy)]
+struct AndOp;
+#[derive(Clone, Copy)]
+struct OrOp;
+/// `if a OP b then a else b`: `min` and `max`.
+#[derive(Clone, Copy)]
+struct PickOp(CmpOp);
+
+const EQ: u8 = 0;
+const NE: u8 = 1;
+const LT: u8 = 2;
+const LE: u8 = 3;
+const GT: u8 = 4;
+const GE: u8 = 5;
+
+impl BinOp for AddOp {
+    #[inline(always)]
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
+        p.checked_add(q).ok_or_else(|| exec::overflow(self.0))
+    }
+}
+
+impl BinOp for SubOp {
+    #[inline(always)]
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
+        p.checked_sub(q).ok_or_else(|| exec::overflow(self.0))
+    }
+}
+
+impl BinOp for ArithOpK {
+    #[inline(always)]
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
+        arith(self.0, p, q, self.1)
+    }
+}
+
+impl<const OP: u8> BinOp for CmpK<OP> {
+    #[inline(always)]
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        let (p, q) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
+        Ok(i64::from(match OP {
+            EQ => p == q,
+            NE => p != q,
+            LT => p < q,
+            LE => p <= q,
+            GT => p > q,
+            _ => p >= q,
+        }))
+    }
+}
+
+impl BinOp for AndOp {
+    #[inline(always)]
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        Ok(i64::from(
+            a.get(x, cells, locals)? != 0 && b.get(x, cells, locals)? != 0,
+        ))
+    }
+}
+
+impl BinOp for OrOp {
+    #[inline(always)]
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        Ok(i64::from(
+            a.get(x, cells, locals)? != 0 || b.get(x, cells, locals)? != 0,
+        ))
+    }
+}
+
+impl BinOp for PickOp {
+    #[inline(always)]
+    fn run<A: Get, B: Get>(self, a: &A, b: &B, x: &Exec, cells: &[i64], locals: &mut [i64]) -> Result<i64, GameError> {
+        let (u, v) = (a.get(x, cells, locals)?, b.get(x, cells, locals)?);
+        Ok(if exec::compare(self.0, u, v) { u } else { v })
+    }
+}
+
+/// `op(a, b)` as a closure built for the kinds of `a` and `b`: constants,
+/// locals, cells and nested expressions are read without a dispatch; the
+/// other operands (`pit - 1`, `board[row]`, ...) through `Operand`.
+fn binary<O: BinOp>(op: O, a: &Expr, b: &Expr) -> Eval {
+    fn with_b<O: BinOp, A: Get>(op: O, a: A, b: &Expr) -> Eval {
+        match kind(b) {
+            Kind::Const(n) => pair(op, a, ConstK(n)),
+            Kind::Local(l) => pair(op, a, LocalK(l)),
+            Kind::Cell(c) => pair(op, a, CellK(c)),
+            Kind::Call(f) => pair(op, a, CallK(f)),
+            Kind::Operand(o) => pair(op, a, o),
+        }
+    }
+    fn pair<O: BinOp, A: Get, B: Get>(op: O, a: A, b: B) -> Eval {
+        Box::new(move |x, cells, locals| op.run(&a, &b, x, cells, locals))
+    }
+    match kind(a) {
+        Kind::Const(n) => with_b(op, ConstK(n), b),
+        Kind::Local(l) => with_b(op, LocalK(l), b),
+        Kind::Cell(c) => with_b(op, CellK(c), b),
+        Kind::Call(f) => with_b(op, CallK(f), b),
+        Kind::Operand(o) => with_b(op, o, b),
+    }
+}
+
+/// An operand sorted by how a closure reads it.
+enum Kind {
+    Const(i64),
+    Local(usize),
+    Cell(usize),
+    /// A nested expression: its own closure.
+    Call(Eval),
+    /// The other shapes `Operand` reads in place.
+    Operand(Operand),
+}
+
+fn kind(e: &Expr) -> Kind {
+    match Operand::new(e) {
+        Operand::Const(n) => Kind::Const(n),
+        Operand::Local(l) => Kind::Local(l),
+        Operand::Cell(c) => Kind::Cell(c),
+        Operand::Other(f) => Kind::Call(f),
+        o => Kind::Operand(o),
     }
 }
 

@@ -5,7 +5,11 @@ mod exec;
 mod position;
 mod visibility;
 
+use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
@@ -19,33 +23,100 @@ pub use position::PositionError;
 const MAX_ARG_CHOICES: u64 = 1 << 16;
 
 /// A position: the cells of the program's state, the player to move included.
-#[derive(PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+///
+/// Besides the cells, a state remembers which `end when` clause holds once
+/// `turn` has found out, so that `returns` (and a second `turn`) need not
+/// evaluate the end conditions again. It is derived from the cells, so
+/// equality, hashing and order look at the cells alone.
 pub struct State {
     cells: Box<[i64]>,
+    /// `UNKNOWN`, `NOT_ENDED`, or the index of the first clause that holds.
+    /// Relaxed atomics: a plain load and store, and a `&State` may be shared.
+    ended: AtomicU32,
+}
+
+/// `State::ended` before `turn` has looked.
+const UNKNOWN: u32 = u32::MAX;
+/// `State::ended` when no `end when` clause holds.
+const NOT_ENDED: u32 = u32::MAX - 1;
+
+impl State {
+    pub(super) fn new(cells: Box<[i64]>) -> State {
+        State {
+            cells,
+            ended: AtomicU32::new(UNKNOWN),
+        }
+    }
+
+    pub fn cells(&self) -> &[i64] {
+        &self.cells
+    }
+
+    /// The cells, to change them: what `turn` remembered is forgotten.
+    #[inline(always)]
+    fn cells_mut(&mut self) -> &mut [i64] {
+        *self.ended.get_mut() = UNKNOWN;
+        &mut self.cells
+    }
 }
 
 impl Clone for State {
     fn clone(&self) -> Self {
         State {
             cells: self.cells.clone(),
+            ended: AtomicU32::new(self.ended.load(Relaxed)),
         }
     }
 
     /// The searches reuse one child state per level with `clone_from`: every
-    /// state of a game has the same length, so this copies without allocating.
+    /// state of a game has the same length, so this copies without allocating
+    /// (and, for the few cells most games have, without a call to `memcpy`).
     #[inline(never)]
     fn clone_from(&mut self, source: &Self) {
+        *self.ended.get_mut() = source.ended.load(Relaxed);
         if self.cells.len() == source.cells.len() {
-            self.cells.copy_from_slice(&source.cells);
+            if self.cells.len() <= 8 {
+                for (d, s) in self.cells.iter_mut().zip(source.cells.iter()) {
+                    *d = *s;
+                }
+            } else {
+                self.cells.copy_from_slice(&source.cells);
+            }
         } else {
             self.cells = source.cells.clone();
         }
     }
 }
 
-impl State {
-    pub fn cells(&self) -> &[i64] {
-        &self.cells
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        self.cells == other.cells
+    }
+}
+
+impl Eq for State {}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.cells.hash(h);
+    }
+}
+
+impl PartialOrd for State {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for State {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.cells.cmp(&other.cells)
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State").field("cells", &self.cells).finish()
     }
 }
 
@@ -145,13 +216,13 @@ impl Interpreted {
     }
 
     /// Calls `found` with each legal move of kind `k`; stops early when it returns true.
-    fn moves_of_kind(
+    fn moves_of_kind<F: FnMut(Move) -> bool>(
         &self,
         exec: &Exec,
         k: usize,
         me: Player,
         cells: &[i64],
-        found: &mut dyn FnMut(Move) -> bool,
+        found: &mut F,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         let mut frame = exec::frame(mk.locals);
@@ -164,13 +235,13 @@ impl Interpreted {
     }
 
     /// Calls `found` with each legal move made `by`, for player `me`; stops early when it returns true.
-    fn moves_by(
+    fn moves_by<F: FnMut(Move) -> bool>(
         &self,
         exec: &Exec,
         by: MoveBy,
         me: Player,
         cells: &[i64],
-        found: &mut dyn FnMut(Move) -> bool,
+        found: &mut F,
     ) -> Result<bool, GameError> {
         for (k, mk) in self.prog.moves.iter().enumerate() {
             if mk.by == by && self.moves_of_kind(exec, k, me, cells, found)? {
@@ -197,7 +268,7 @@ impl Interpreted {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn args_from(
+    fn args_from<F: FnMut(Move) -> bool>(
         &self,
         exec: &Exec,
         k: usize,
@@ -205,7 +276,7 @@ impl Interpreted {
         cells: &[i64],
         frame: &mut [i64],
         tried: &mut u64,
-        found: &mut dyn FnMut(Move) -> bool,
+        found: &mut F,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         if arg == mk.args.len() {
@@ -216,8 +287,8 @@ impl Interpreted {
         let last = arg + 1 == mk.args.len();
         // A range is walked directly; other collections are copied first.
         if let Some((lo, hi)) = &self.code.moves[k].domains[arg] {
-            let lo = lo(exec, cells, frame)?;
-            let hi = hi(exec, cells, frame)?;
+            let lo = lo.get(exec, cells, frame)?;
+            let hi = hi.get(exec, cells, frame)?;
             exec::check_range(lo, hi).map_err(|e| e.at(mk.span.into()))?;
             for v in lo..=hi {
                 frame[a.local] = v;
@@ -251,14 +322,14 @@ impl Interpreted {
     /// Offers the move of kind `k` whose arguments are in `frame`, if its
     /// `requires` hold; true when `found` says to stop.
     #[inline(always)]
-    fn emit(
+    fn emit<F: FnMut(Move) -> bool>(
         &self,
         exec: &Exec,
         k: usize,
         cells: &[i64],
         frame: &mut [i64],
         tried: &mut u64,
-        found: &mut dyn FnMut(Move) -> bool,
+        found: &mut F,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         // Arguments that multiply out to millions of choices would make
@@ -286,18 +357,36 @@ impl Interpreted {
             || (self.prog.has_simultaneous && self.any_move_by(exec, MoveBy::Simultaneous, 0, cells)?))
     }
 
-    /// The first end clause that holds, if any.
-    fn ended(&self, exec: &Exec, cells: &[i64]) -> Result<Option<&ir::End>, GameError> {
-        for (end, code) in self.prog.ends.iter().zip(&self.code.ends) {
+    /// The first end clause that holds, if any: remembered in the state, so
+    /// that it is evaluated once per position.
+    #[inline(always)]
+    fn ended(&self, exec: &Exec, state: &State) -> Result<Option<&ir::End>, GameError> {
+        let known = state.ended.load(Relaxed);
+        let at = match known {
+            NOT_ENDED => None,
+            UNKNOWN => {
+                let at = self.first_end(exec, &state.cells)?;
+                state.ended.store(at.map_or(NOT_ENDED, |i| i as u32), Relaxed);
+                at
+            }
+            i => Some(i as usize),
+        };
+        Ok(at.map(|i| &self.prog.ends[i]))
+    }
+
+    /// The index of the first end clause that holds in `cells`, if any.
+    fn first_end(&self, exec: &Exec, cells: &[i64]) -> Result<Option<usize>, GameError> {
+        for (i, (end, code)) in self.prog.ends.iter().zip(&self.code.ends).enumerate() {
             let holds = match code {
                 None => !self.has_move(exec, cells)?,
+                Some(cond) if end.locals == 0 => cond(exec, cells, &mut []).map_err(|e| e.at(end.span.into()))? != 0,
                 Some(cond) => {
                     let mut frame = exec::frame(end.locals);
                     cond(exec, cells, &mut frame).map_err(|e| e.at(end.span.into()))? != 0
                 }
             };
             if holds {
-                return Ok(Some(end));
+                return Ok(Some(i));
             }
         }
         Ok(None)
@@ -357,16 +446,14 @@ impl Game for Interpreted {
     }
 
     fn initial_state(&self) -> Result<State, GameError> {
-        Ok(State {
-            cells: self.prog.initial.clone().into_boxed_slice(),
-        })
+        Ok(State::new(self.prog.initial.clone().into_boxed_slice()))
     }
 
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
         let exec = Exec::new(&self.prog);
-        let turn = match self.ended(&exec, &state.cells) {
+        let turn = match self.ended(&exec, state) {
             Ok(Some(_)) => Ok(Turn::Terminal),
             Ok(None) => self.actor(&exec, &state.cells),
             Err(e) => Err(e),
@@ -429,7 +516,7 @@ impl Game for Interpreted {
         }
         let mut frame = exec::frame(mk.locals);
         frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
-        let cells = &mut state.cells;
+        let cells = state.cells_mut();
         let mover = cells[TURN_CELL];
         if let Err(e) = self.code.moves[mv.kind as usize].run(&exec, cells, &mut frame) {
             return Err(self.locate(e.at(mk.span.into()), cells));
@@ -474,7 +561,7 @@ impl Game for Interpreted {
                 ),
             ));
         }
-        let cells = &mut state.cells;
+        let cells = state.cells_mut();
         let mut last_kind = None;
         // Each player's body in turn order, then the `then` block once.
         for (p, mv) in moves.iter().enumerate() {
@@ -518,17 +605,14 @@ impl Game for Interpreted {
     }
 
     fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
-        Ok(State {
-            cells: visibility::sample_hidden(self, &state.cells, player, rng).into_boxed_slice(),
-        })
+        Ok(State::new(
+            visibility::sample_hidden(self, &state.cells, player, rng).into_boxed_slice(),
+        ))
     }
 
     fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
         let exec = Exec::new(&self.prog);
-        match self
-            .ended(&exec, &state.cells)
-            .map_err(|e| self.locate(e, &state.cells))?
-        {
+        match self.ended(&exec, state).map_err(|e| self.locate(e, &state.cells))? {
             Some(ir::End {
                 outcome: Outcome::Score { scores, .. },
                 ..
@@ -560,7 +644,7 @@ impl Game for Interpreted {
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
         let exec = Exec::new(&self.prog);
         let cells = &state.cells;
-        let end = match self.ended(&exec, cells) {
+        let end = match self.ended(&exec, state) {
             Ok(Some(end)) => end,
             Ok(None) => {
                 return Err(self.locate(
