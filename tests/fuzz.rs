@@ -33,8 +33,8 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-/// The main thread of `gdl` has 8 MiB of stack; the fuzz workers get the same.
-const STACK: usize = 8 << 20;
+/// `gdl` runs each command on a thread with this stack; the fuzz workers get the same.
+const STACK: usize = gdl::solve::SEARCH_STACK;
 
 /// What went wrong with one case.
 type Finding = String;
