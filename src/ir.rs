@@ -68,6 +68,15 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// How many cells a value of this layout takes, or `None` past `usize`
+    /// (nested lists and `per player` multiply).
+    pub fn checked_size(&self) -> Option<usize> {
+        match self {
+            Layout::List { elem, cap } => cap.checked_mul(elem.checked_size()?)?.checked_add(1),
+            _ => Some(self.size()),
+        }
+    }
+
     /// How many cells a value of this layout takes.
     pub fn size(&self) -> usize {
         match self {

@@ -19,6 +19,10 @@ use crate::syntax::ast::{self, FnDecl, GameFile, Span, TypeExpr};
 use consts::ConstEnv;
 use lower::{Binding, Ty};
 
+/// The most cells a state may have (8 bytes each): a state is copied at
+/// every node of a search, and small games need a few dozen.
+pub const MAX_STATE_CELLS: usize = 1 << 16;
+
 /// A parameter as the command line shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamInfo {
@@ -548,6 +552,23 @@ impl<'a> Compiler<'a> {
                 }
             };
             let offset = cells.len();
+            let size = layout.checked_size();
+            if size.is_none_or(|n| n > MAX_STATE_CELLS - offset) {
+                let needs = size.map_or("more than 2^64".to_string(), |n| n.to_string());
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::state_size",
+                        format!(
+                            "`{}` needs {needs} cells; a whole state may hold at most {MAX_STATE_CELLS}",
+                            s.name.name
+                        ),
+                        s.ty.span(),
+                        "too large",
+                    )
+                    .with_help("a list's capacity and each `per player` multiply the cells: make them smaller"),
+                );
+                continue;
+            }
             cells.resize(offset + layout.size(), 0);
             if let Err(msg) = store_value(&layout, &value, &mut cells[offset..]) {
                 self.error(CompileError::new(
