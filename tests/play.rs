@@ -226,7 +226,7 @@ fn play_ends_cleanly_without_input() {
 }
 
 /// The person sees their own hand, the rows and the cards revealed; never the
-/// other hand or the deck.
+/// other hand or the deck; and does not type the last card.
 #[test]
 fn play_xnimmt_sees_only_its_own_hand() {
     // Offer every card in turn: the illegal ones are asked again.
@@ -242,6 +242,14 @@ fn play_xnimmt_sees_only_its_own_hand() {
     }
     assert_eq!(out.matches("available moves: ").count(), 5, "{out}");
     assert_eq!(out.matches("P1 plays ").count(), 5, "{out}");
+    // The last card is played without choosing, as the rules say: four
+    // rounds are asked, the fifth is announced.
+    assert_eq!(
+        out.matches("Your move? ").count() - out.matches("not a legal move").count(),
+        4,
+        "{out}"
+    );
+    assert_eq!(out.matches("your only move, ").count(), 1, "{out}");
     assert!(
         out.lines().last().unwrap().ends_with("won the game") || out.contains("draw"),
         "{out}"

@@ -9,10 +9,13 @@
 //! ```
 //!
 //! A move that is not legal is asked again with the reason; `quit` or the end
-//! of the input ends the game cleanly ([`AgentError::Quit`]).
+//! of the input ends the game cleanly ([`AgentError::Quit`]). When everyone
+//! moves at once and the person has a single move (X Nimmt!'s last card),
+//! it is played for them, as the rules say; in turn-taking games the person
+//! still types it, as seed 001's transcript shows.
 
 use super::agents::Terminal;
-use crate::game::{Game, Player};
+use crate::game::{Game, Player, Turn};
 use crate::report::play::view_text;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::{Agent, AgentError, Choice};
@@ -55,6 +58,12 @@ impl Agent<Interpreted> for Human<'_> {
             "current state:{sep}{view}\navailable moves: [{}]\n\n",
             listed.join(", ")
         ))?;
+        if let [only] = moves
+            && matches!(game.turn(state), Ok(Turn::Simultaneous))
+        {
+            self.say(&format!("your only move, {}, is played\n\n", listed[0]))?;
+            return Ok(Choice::plain(*only));
+        }
         loop {
             self.say("Your move? ")?;
             let mut line = String::new();
