@@ -165,7 +165,7 @@ fn run_case(case: &Case) -> Result<bool, Finding> {
     }
     let solvable = game.num_players() == 2 && matches!(game.turn(&root), Ok(Turn::Player(_) | Turn::Terminal));
     if solvable {
-        let algorithm = if case.seed % 2 == 0 {
+        let algorithm = if case.seed.is_multiple_of(2) {
             Algorithm::AlphaBeta
         } else {
             Algorithm::Minimax
@@ -173,7 +173,7 @@ fn run_case(case: &Case) -> Result<bool, Finding> {
         {
             let opts = SolveOptions {
                 algorithm,
-                memo: case.seed % 3 != 0,
+                memo: !case.seed.is_multiple_of(3),
                 max_nodes: Some(300),
                 time_limit: Some(Duration::from_millis(500)),
                 ..SolveOptions::default()

@@ -121,10 +121,10 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     if let Some((sub, file)) = prescan(&args) {
         // The flags of a game's parameters exist only once its file is read; a
         // file that cannot be read or parsed is reported when it is loaded.
-        if let Ok(text) = std::fs::read_to_string(&file) {
-            if let Ok(ast) = crate::syntax::parse(&text) {
-                params = compile::params_of(&ast, &text);
-            }
+        if let Ok(text) = std::fs::read_to_string(&file)
+            && let Ok(ast) = crate::syntax::parse(&text)
+        {
+            params = compile::params_of(&ast, &text);
         }
         let mut clashes = Vec::new();
         cmd = cmd.mut_subcommand(&sub, |mut sc| {

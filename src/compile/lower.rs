@@ -411,15 +411,15 @@ impl Compiler<'_> {
                 }
                 result = Some((i, span));
             }
-            if let (Some((i, span)), Some(_)) = (result, &payoff) {
-                if matches!(e.outcomes[i], ast::Outcome::Draw(_) | ast::Outcome::Score { .. }) {
-                    self.error(CompileError::new(
-                        "gdl::compile::outcome",
-                        "a payoff goes with a winner or a loser; this outcome has none",
-                        span,
-                        "this outcome",
-                    ));
-                }
+            if let (Some((i, span)), Some(_)) = (result, &payoff)
+                && matches!(e.outcomes[i], ast::Outcome::Draw(_) | ast::Outcome::Score { .. })
+            {
+                self.error(CompileError::new(
+                    "gdl::compile::outcome",
+                    "a payoff goes with a winner or a loser; this outcome has none",
+                    span,
+                    "this outcome",
+                ));
             }
             let outcome = match result.map(|(i, _)| &e.outcomes[i]) {
                 Some(ast::Outcome::Winner(_)) => ir::Outcome::Winner {
@@ -1037,10 +1037,10 @@ impl Compiler<'_> {
                 let Some((coll, elem)) = self.coll(b) else {
                     return Typed::Error;
                 };
-                if let Elem::Scalar(te) = &elem {
-                    if !tx.matches(te) {
-                        self.error(mismatch(a.span, &article(te), &tx));
-                    }
+                if let Elem::Scalar(te) = &elem
+                    && !tx.matches(te)
+                {
+                    self.error(mismatch(a.span, &article(te), &tx));
                 }
                 let test = ir::Expr::Contains(Box::new(coll), Box::new(x));
                 Typed::Scalar(if op == In { test } else { ir::Expr::Not(Box::new(test)) }, Ty::Bool)

@@ -219,24 +219,24 @@ impl<'p> Exec<'p> {
                 span,
             } => {
                 // The plain sum of a list of the state, as in `sum(board)`: no loop machinery.
-                if let (AggOp::Sum, Coll::List { place }, None, Expr::Local(l)) = (op, &**coll, filter, &**body) {
-                    if l == var {
-                        let o = self.offset(place, cells, locals)?;
-                        let len = cells[o] as usize;
-                        return cells[o + 1..o + 1 + len]
-                            .iter()
-                            .try_fold(0i64, |a, &x| a.checked_add(x))
-                            .ok_or_else(|| sum_overflow(*span));
-                    }
+                if let (AggOp::Sum, Coll::List { place }, None, Expr::Local(l)) = (op, &**coll, filter, &**body)
+                    && l == var
+                {
+                    let o = self.offset(place, cells, locals)?;
+                    let len = cells[o] as usize;
+                    return cells[o + 1..o + 1 + len]
+                        .iter()
+                        .try_fold(0i64, |a, &x| a.checked_add(x))
+                        .ok_or_else(|| sum_overflow(*span));
                 }
                 let mut acc: Option<i64> = None;
                 let mut decided = None;
                 self.each(coll, cells, locals, |v, locals| {
                     locals[*var] = v;
-                    if let Some(f) = filter {
-                        if self.eval(f, cells, locals)? == 0 {
-                            return Ok(false);
-                        }
+                    if let Some(f) = filter
+                        && self.eval(f, cells, locals)? == 0
+                    {
+                        return Ok(false);
                     }
                     let x = self.eval(body, cells, locals)?;
                     acc = Some(match (op, acc) {

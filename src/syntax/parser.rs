@@ -88,11 +88,11 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 }
                 // `= 4 in 1..16` parses as the test `4 in (1..16)`: split it
                 // into the default and the range, which is what it means here.
-                if let (Some(d), None) = (&default, &range) {
-                    if let ExprKind::Binary(BinOp::In, value, r) = &d.kind {
-                        range = Some((**r).clone());
-                        default = Some((**value).clone());
-                    }
+                if let (Some(d), None) = (&default, &range)
+                    && let ExprKind::Binary(BinOp::In, value, r) = &d.kind
+                {
+                    range = Some((**r).clone());
+                    default = Some((**value).clone());
                 }
                 let doc = doc_comment(source, s.start);
                 game.params.push(Param {

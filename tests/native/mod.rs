@@ -276,7 +276,7 @@ impl Select19 {
 
     /// Whether `x` may follow `last`.
     pub fn allowed(last: u8, x: u8) -> bool {
-        last == 0 || ((last >= 5 || x >= 5) && (last % 2 == 0 || x % 2 == 0))
+        last == 0 || ((last >= 5 || x >= 5) && (last.is_multiple_of(2) || x.is_multiple_of(2)))
     }
 }
 
