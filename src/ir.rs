@@ -203,6 +203,9 @@ pub enum Expr {
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `a` if `a OP b` holds, else `b`, each evaluated once: `min(a, b)` is
+    /// `Pick(Le, a, b)`, `max(a, b)` is `Pick(Ge, a, b)`.
+    Pick(CmpOp, Box<Expr>, Box<Expr>),
     Len(Box<Coll>),
     /// `op(body for var in coll if filter)`; `var` is a local.
     Agg {

@@ -290,3 +290,35 @@ fn runtime_errors_point_at_the_rule() {
         insta::assert_snapshot!("runtime_no_moves_error", diagnostic::render(&err, false));
     });
 }
+
+/// `min` and `max` of many arguments: each argument is evaluated once (the
+/// compiler once copied the running minimum twice per argument, so 26
+/// arguments took minutes and gigabytes to compile).
+#[test]
+fn min_and_max_of_many_arguments() {
+    // 40 arguments, each a state value or a constant, the extremes in the middle.
+    let args: Vec<String> = (0..40)
+        .map(|i| match i {
+            17 => "low".to_string(),
+            23 => "high".to_string(),
+            i if i % 2 == 0 => "n".to_string(),
+            i => (i + 1).to_string(),
+        })
+        .collect();
+    let text = format!(
+        "game Many\nplayers A, B\nstate n: int = 10\nstate low: int = -7\nstate high: int = 99\n\
+         state lo: int = 0\nstate hi: int = 0\n\
+         move go() {{ lo = min({a}) \n hi = max({a}) \n n = 0 }}\nend when n == 0 {{ draw }}\n",
+        a = args.join(", ")
+    );
+    let game = Interpreted::new(compile::load("many.game", &text, &[]).unwrap());
+    let mut s = game.initial_state().unwrap();
+    let mut moves = Vec::new();
+    game.legal_moves(&s, &mut moves).unwrap();
+    game.apply(&mut s, &moves[0]).unwrap();
+    let int = |name: &str| match game.value_of(&s, name) {
+        Some(compile::Value::Int(v)) => v,
+        other => panic!("{name}: {other:?}"),
+    };
+    assert_eq!((int("lo"), int("hi")), (-7, 99));
+}

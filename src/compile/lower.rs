@@ -1176,14 +1176,11 @@ impl Compiler<'_> {
             "min" | "max" if args.len() >= 2 => {
                 let mut items = args.iter().map(|a| self.scalar_of(a, &Ty::Int)).collect::<Vec<_>>();
                 let mut acc = items.remove(0);
+                // min(a, b, c) = min(min(a, b), c): each argument appears once
+                // (an `if` per step would copy the running minimum twice).
+                let cmp = if n == "min" { CmpOp::Le } else { CmpOp::Ge };
                 for x in items {
-                    // min(a, b) = if a <= b then a else b; operands are pure, so repeating them is safe.
-                    let cmp = if n == "min" { CmpOp::Le } else { CmpOp::Ge };
-                    acc = ir::Expr::If(
-                        Box::new(ir::Expr::Cmp(cmp, Box::new(acc.clone()), Box::new(x.clone()))),
-                        Box::new(acc),
-                        Box::new(x),
-                    );
+                    acc = ir::Expr::Pick(cmp, Box::new(acc), Box::new(x));
                 }
                 Typed::Scalar(acc, Ty::Int)
             }

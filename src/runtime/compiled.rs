@@ -409,14 +409,7 @@ pub(crate) fn expr(e: &Expr) -> Eval {
         },
         Expr::And(a, b) => binary(AndOp, a, b),
         Expr::Or(a, b) => binary(OrOp, a, b),
-        // `min(a, b)` and `max(a, b)`, which the compiler writes as
-        // `if a <= b then a else b`: each side evaluated once, not twice.
-        Expr::If(c, a, b) if min_max(c, a, b).is_some() => {
-            let Some((op, p, q)) = min_max(c, a, b) else {
-                unreachable!()
-            };
-            binary(PickOp(op), p, q)
-        }
+        Expr::Pick(op, a, b) => binary(PickOp(*op), a, b),
         Expr::If(c, a, b) => {
             let (c, a, b) = (Operand::new(c), Operand::new(a), Operand::new(b));
             Box::new(move |x, cells, locals| {
@@ -451,33 +444,6 @@ pub(crate) fn expr(e: &Expr) -> Eval {
             })
         }
         _ => fallback(e),
-    }
-}
-
-/// `if p OP q then p else q` with `p` and `q` plain (no call: evaluating
-/// them once instead of twice changes nothing, not even the steps spent):
-/// the comparison and the two sides.
-fn min_max<'e>(c: &'e Expr, a: &Expr, b: &Expr) -> Option<(CmpOp, &'e Expr, &'e Expr)> {
-    let Expr::Cmp(op, p, q) = c else { return None };
-    let same = |x: &Expr, y: &Expr| format!("{x:?}") == format!("{y:?}");
-    (plain(p) && plain(q) && same(p, a) && same(q, b)).then_some((*op, &**p, &**q))
-}
-
-/// Whether `e` reads only constants, locals and cells (by fixed places or
-/// indexes of the same kind): no call, no loop.
-fn plain(e: &Expr) -> bool {
-    match e {
-        Expr::Const(_) | Expr::Local(_) | Expr::Cell(_) => true,
-        Expr::Arith(_, a, b, _) => plain(a) && plain(b),
-        Expr::Load(p) => plain_place(p),
-        _ => false,
-    }
-}
-
-fn plain_place(p: &Place) -> bool {
-    match p {
-        Place::Static(_) => true,
-        Place::Elem { list, index, .. } => plain_place(list) && plain(index),
     }
 }
 
@@ -545,7 +511,7 @@ struct CmpK<const OP: u8>;
 struct AndOp;
 #[derive(Clone, Copy)]
 struct OrOp;
-/// `if a OP b then a else b`: `min` and `max`.
+/// `a` if `a OP b`, else `b`: `min` and `max`.
 #[derive(Clone, Copy)]
 struct PickOp(CmpOp);
 

@@ -187,6 +187,11 @@ impl<'p> Exec<'p> {
                     self.eval(b, cells, locals)?
                 }
             }
+            Expr::Pick(op, a, b) => {
+                let x = self.eval(a, cells, locals)?;
+                let y = self.eval(b, cells, locals)?;
+                if compare(*op, x, y) { x } else { y }
+            }
             _ => self.eval_rare(e, cells, locals)?,
         })
     }
@@ -203,7 +208,8 @@ impl<'p> Exec<'p> {
             | Expr::And(..)
             | Expr::Or(..)
             | Expr::Not(_)
-            | Expr::If(..) => self.eval(e, cells, locals)?,
+            | Expr::If(..)
+            | Expr::Pick(..) => self.eval(e, cells, locals)?,
             Expr::Neg(a) => {
                 let x = self.eval(a, cells, locals)?;
                 x.checked_neg()
