@@ -146,17 +146,8 @@ pub fn begin<'s, 'g>(
     Ok(seated)
 }
 
-/// One agent per player from `--players`, checked against the game: agent
-/// `k` plays player `k` and draws from its own generator (seeded from `seed`
-/// and `k`), so that changing one agent does not change what another does.
-/// A `human` plays at the terminal.
-pub fn seat_agents<'g>(
-    players: &str,
-    game: &'g Interpreted,
-    seed: u64,
-    options: &AgentArgs,
-    ctx: &Context,
-) -> Result<(Vec<AgentSpec>, Vec<BoxedAgent<'g>>), Failure> {
+/// Reads `--players A,B`: one agent per player of `game`, in seat order.
+pub fn players_for(players: &str, game: &Interpreted) -> Result<Vec<AgentSpec>, Failure> {
     let specs =
         crate::solve::agent::parse_players(players).map_err(|e| Failure::input(format!("error: --players: {e}")))?;
     let n = game.num_players();
@@ -169,6 +160,22 @@ pub fn seat_agents<'g>(
             (0..n).map(|p| game.player_name(p)).collect::<Vec<_>>().join(", ")
         )));
     }
+    Ok(specs)
+}
+
+/// One agent per player from `--players`, checked against the game: agent
+/// `k` plays player `k` and draws from its own generator (seeded from `seed`
+/// and `k`), so that changing one agent does not change what another does.
+/// A `human` plays at the terminal.
+pub fn seat_agents<'g>(
+    players: &str,
+    game: &'g Interpreted,
+    seed: u64,
+    options: &AgentArgs,
+    ctx: &Context,
+) -> Result<(Vec<AgentSpec>, Vec<BoxedAgent<'g>>), Failure> {
+    let specs = players_for(players, game)?;
+    let n = specs.len();
     let mut agents = Vec::with_capacity(n);
     for (k, spec) in specs.iter().enumerate() {
         let terminal = (*spec == AgentSpec::Human).then(Terminal::stdio);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::agents::{AgentArgs, BoxedAgent, make_agent_with};
+use super::agents::{AgentArgs, BoxedAgent, make_agent_with, players_for};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::fsutil::write_atomic;
@@ -17,7 +17,7 @@ use crate::report::plot::{Series, histogram_svg};
 use crate::report::standings;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
-use crate::solve::agent::{AgentSpec, parse_players};
+use crate::solve::agent::AgentSpec;
 use crate::solve::tournament::{self, MatchResult};
 
 #[derive(Args, Debug)]
@@ -51,17 +51,8 @@ pub struct MatchArgs {
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
-    let specs = parse_players(&args.players).map_err(|e| Failure::input(format!("error: --players: {e}")))?;
-    let n = game.num_players();
-    if specs.len() != n {
-        return Err(Failure::input(format!(
-            "error: --players names {} agent{}, but {} has {n} players ({})",
-            specs.len(),
-            if specs.len() == 1 { "" } else { "s" },
-            game.name(),
-            (0..n).map(|p| game.player_name(p)).collect::<Vec<_>>().join(", ")
-        )));
-    }
+    let specs = players_for(&args.players, &game)?;
+    let n = specs.len();
     if args.games == 0 {
         return Err(Failure::input("error: --games must be at least 1"));
     }
