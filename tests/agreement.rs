@@ -2,20 +2,16 @@
 //! games (tests/native) and Bouton's closed form for Nim. Every search
 //! (minimax, alpha-beta, with and without memo) must give the same answers.
 
+mod common;
 mod native;
 
 use std::collections::HashSet;
 
-use gdl::compile;
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
 use gdl::solve::{Algorithm, SolveOptions, solve};
 
-fn load(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
-    let text = std::fs::read_to_string(path).unwrap();
-    let b: Vec<(String, String)> = bindings.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect();
-    Interpreted::new(compile::load(path, &text, &b).unwrap_or_else(|e| panic!("{e}")))
-}
+use common::load_game as load;
 
 fn configs() -> Vec<SolveOptions> {
     let mut out = Vec::new();

@@ -1,24 +1,15 @@
 //! The language end to end: every game file compiles and plays by the shared
 //! conformance rules; every broken file gives the diagnostics in snapshots/.
 
+mod common;
+
+use common::load_game as load;
 use gdl::compile;
 use gdl::game::{Game, Turn, all_returns};
 use gdl::report::diagnostic;
 use gdl::runtime::Interpreted;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-fn load(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
-    let text = std::fs::read_to_string(path).unwrap();
-    let bindings: Vec<(String, String)> = bindings.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-    match compile::load(path, &text, &bindings) {
-        Ok(p) => Interpreted::new(p),
-        Err(e) => panic!(
-            "{path} does not compile:\n{}",
-            diagnostic::render_compile_errors(&e, false)
-        ),
-    }
-}
 
 fn game_files() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir("games")

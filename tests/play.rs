@@ -7,10 +7,9 @@ mod common;
 
 use gdl::game::{Game, Player};
 use gdl::report::play::view_text;
-use gdl::runtime::Interpreted;
 use gdl::solve::{SolveOptions, solve};
 
-use common::{Run, crate_dir, gdl_in};
+use common::{Run, crate_dir, gdl_in, load_game as game};
 
 /// Runs the `gdl` binary from the crate's folder with `input` on its stdin.
 fn gdl(args: &[&str], input: &str) -> Run {
@@ -21,13 +20,6 @@ fn ok(args: &[&str]) -> String {
     let r = gdl(args, "");
     assert_eq!(r.code, 0, "gdl {args:?} failed:\n{}", r.stderr);
     r.stdout
-}
-
-fn game(file: &str, bindings: &[(&str, &str)]) -> Interpreted {
-    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let bindings: Vec<(String, String)> = bindings.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
-    Interpreted::new(gdl::compile::load(file, &text, &bindings).unwrap_or_else(|_| panic!("{file} compiles")))
 }
 
 macro_rules! snap {

@@ -16,13 +16,7 @@ use gdl::solve::qlearn::{QAgent, QLearner, QSettings, QTable};
 use gdl::solve::tournament::play_match;
 use gdl::solve::{SolveOptions, Solver};
 
-use common::Run;
-
-fn load(file: &str, params: &[(&str, &str)]) -> Interpreted {
-    let text = std::fs::read_to_string(file).unwrap();
-    let bindings: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    Interpreted::new(gdl::compile::load(file, &text, &bindings).unwrap())
-}
+use common::{Run, load_game as load};
 
 fn nim1357() -> Interpreted {
     load("games/nim.game", &[("piles", "1,3,5,7")])

@@ -3,11 +3,15 @@
 //! of the reports, and checks of their numbers against independent counts
 //! and the solver.
 
+mod common;
+
 use std::ffi::OsString;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
 use gdl::solve::{SolveOptions, solve};
+
+use common::load_game as game;
 
 struct Run {
     code: i32,
@@ -46,13 +50,6 @@ fn json(args: &[&str]) -> serde_json::Value {
     all.push("--json");
     let out = ok(&all);
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
-}
-
-fn game(file: &str, bindings: &[(&str, &str)]) -> Interpreted {
-    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let bindings: Vec<(String, String)> = bindings.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
-    Interpreted::new(gdl::compile::load(file, &text, &bindings).unwrap_or_else(|_| panic!("{file} compiles")))
 }
 
 /// Snapshot settings: snapshots/ at the top; timings, memory and full paths masked.

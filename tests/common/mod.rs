@@ -7,6 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use gdl::runtime::Interpreted;
+
 /// What a run of `gdl` printed, and its exit code.
 pub struct Run {
     pub code: i32,
@@ -55,4 +57,19 @@ pub fn scratch(group: &str, name: &str, games: &[&str]) -> PathBuf {
         std::fs::copy(crate_dir().join("games").join(game), dir.join(game)).unwrap();
     }
     dir
+}
+
+/// The game file at `path` (from the crate's folder) with these parameter
+/// values, compiled; a file that does not compile fails the test with its
+/// diagnostics.
+pub fn load_game(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
+    let text = std::fs::read_to_string(crate_dir().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let bindings: Vec<(String, String)> = bindings.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    match gdl::compile::load(path, &text, &bindings) {
+        Ok(p) => Interpreted::new(p),
+        Err(e) => panic!(
+            "{path} does not compile:\n{}",
+            gdl::report::diagnostic::render_compile_errors(&e, false)
+        ),
+    }
 }
