@@ -337,6 +337,10 @@ fn bad_tables_and_games_give_clear_errors_and_exit_code_2() {
             args(&["train", "nim.game", "--alpha", "0", "--out", &x]),
         ),
         (
+            "train_err_out_folder",
+            args(&["train", "nim.game", "--out", "no-such-folder/q.json"]),
+        ),
+        (
             "match_err_players",
             args(&["match", "nim.game", "--players", "optimal,random,random"]),
         ),

@@ -298,3 +298,32 @@ pub fn start_position(game: &Interpreted, from: Option<&str>, ctx: &Context) -> 
         None => game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e))),
     }
 }
+
+/// Refuses, before any work is done, a file that cannot be written: a
+/// folder, a file in a folder that does not exist, a folder gdl may not write in.
+pub(super) fn check_writable(flag: &str, path: &Path) -> Result<(), Failure> {
+    let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
+    if path.is_dir() {
+        return Err(refuse("it is a folder; name a file".into()));
+    }
+    let folder = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(refuse(if folder.exists() {
+            format!("{} is not a folder", folder.display())
+        } else {
+            format!("the folder {} does not exist", folder.display())
+        }));
+    }
+    // The same kind of temporary file that the atomic write makes beside its target.
+    let probe = folder.join(format!(".gdl-probe.{}.tmp", std::process::id()));
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(refuse(format!("cannot write in {}: {e}", folder.display()))),
+    }
+}

@@ -4,13 +4,13 @@
 //! the distribution of each agent's points as an SVG histogram.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use super::agents::{AgentArgs, BoxedAgent, make_agent_with, players_for};
 use super::eval::title;
-use super::{Context, Failure, GameArgs, load_game};
+use super::{Context, Failure, GameArgs, check_writable, load_game};
 use crate::fsutil::write_atomic;
 use crate::game::Game;
 use crate::report::plot::{Series, histogram_svg};
@@ -155,35 +155,6 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     match failed {
         Some(why) => Err(Failure::input(why)),
         None => Ok(()),
-    }
-}
-
-/// Refuses, before any game is played, a file that cannot be written: a
-/// folder, a file in a folder that does not exist, a folder gdl may not write in.
-fn check_writable(flag: &str, path: &Path) -> Result<(), Failure> {
-    let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
-    if path.is_dir() {
-        return Err(refuse("it is a folder; name a file".into()));
-    }
-    let folder = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(refuse(if folder.exists() {
-            format!("{} is not a folder", folder.display())
-        } else {
-            format!("the folder {} does not exist", folder.display())
-        }));
-    }
-    // The same kind of temporary file that the atomic write makes beside its target.
-    let probe = folder.join(format!(".gdl-match-probe.{}.tmp", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => Err(refuse(format!("cannot write in {}: {e}", folder.display()))),
     }
 }
 

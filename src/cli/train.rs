@@ -95,17 +95,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     settings.check().map_err(|e| Failure::input(format!("error: {e}")))?;
     // Found before training, not after it, so no training is wasted.
-    let folder = match args.out.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(Failure::input(format!(
-            "error: cannot write {}: the folder {} does not exist",
-            args.out.display(),
-            folder.display()
-        )));
-    }
+    super::check_writable("--out", &args.out)?;
     let (table, before) = match &args.init {
         Some(path) => {
             let (t, training) = qfile::load(path, &game).map_err(|e| Failure::input(ctx.render(&e)))?;

@@ -81,9 +81,6 @@ fn step_with<G: Game, R: Rng + ?Sized>(
 pub struct SearchAgent {
     budget: SearchBudget,
     rng: StdRng,
-    /// Moves chosen with a real choice, and the time spent on them.
-    pub decisions: u64,
-    pub thinking: Duration,
 }
 
 impl SearchAgent {
@@ -91,8 +88,6 @@ impl SearchAgent {
         SearchAgent {
             budget,
             rng: StdRng::seed_from_u64(seed),
-            decisions: 0,
-            thinking: Duration::ZERO,
         }
     }
 }
@@ -147,8 +142,6 @@ impl<G: Game> Agent<G> for SearchAgent {
         let best = (0..moves.len())
             .max_by(|&a, &b| totals[a].total_cmp(&totals[b]).then(b.cmp(&a)))
             .expect("moves are not empty");
-        self.decisions += 1;
-        self.thinking += started.elapsed();
         Ok(Choice {
             mv: moves[best].clone(),
             note: Some(format!(
