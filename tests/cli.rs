@@ -3,11 +3,7 @@
 
 mod common;
 
-use common::{Run, crate_dir, gdl_in};
-
-fn gdl(args: &[&str]) -> Run {
-    gdl_in(crate_dir(), args, None)
-}
+use common::{gdl, snap};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
@@ -15,19 +11,6 @@ fn json(args: &[&str]) -> serde_json::Value {
     let r = gdl(&all);
     assert_eq!(r.code, 0, "gdl {args:?} failed:\n{}", r.stderr);
     serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
-}
-
-/// Snapshot settings: snapshots/ at the top, timings masked.
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../snapshots",
-            prepend_module_to_snapshot => false,
-            filters => vec![(r"time        \d+\.\d+ s", "time        [time] s")],
-        }, {
-            insta::assert_snapshot!($name, $value);
-        });
-    };
 }
 
 #[test]

@@ -1,112 +1,15 @@
-//! The language end to end: every game file compiles and plays by the shared
-//! conformance rules; every broken file gives the diagnostics in snapshots/.
+//! The language end to end: parameters change the game and it still keeps
+//! the contract of `Game` (tests/common/conformance.rs; every game file with
+//! its defaults is checked in tests/conformance.rs); the seeds' examples;
+//! every broken file gives the diagnostics in snapshots/.
 
 mod common;
 
-use common::load_game as load;
+use common::{conformance_of_file, load_game as load, snap};
 use gdl::compile;
 use gdl::game::{Game, Turn, all_returns};
 use gdl::report::diagnostic;
 use gdl::runtime::Interpreted;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
-fn game_files() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir("games")
-        .unwrap()
-        .map(|e| e.unwrap().path().display().to_string())
-        .filter(|p| p.ends_with(".game"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// Plays `games` seeded random games and checks the contracts of `Game` on every step.
-fn conformance(game: &Interpreted, games: usize, seed: u64) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    let mut again = Vec::new();
-    for _ in 0..games {
-        let mut s = game.initial_state().unwrap();
-        let mut plies = 0;
-        loop {
-            // A position reads back as itself.
-            let text = game.position(&s);
-            let back = game.parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(game.position(&back), text);
-            match game.turn(&s).unwrap() {
-                Turn::Terminal => {
-                    let r = all_returns(game, &s).unwrap();
-                    assert_eq!(r.len(), game.num_players());
-                    assert_eq!(
-                        r.iter().sum::<f64>(),
-                        0.0,
-                        "{}: returns {r:?} are not zero-sum",
-                        game.name()
-                    );
-                    assert!(r.iter().any(|&v| v != 0.0) || r.iter().all(|&v| v == 0.0));
-                    game.legal_moves(&s, &mut moves).unwrap();
-                    break;
-                }
-                Turn::Chance => {
-                    let mut outcomes = Vec::new();
-                    game.chance_outcomes(&s, &mut outcomes).unwrap();
-                    assert!(
-                        !outcomes.is_empty(),
-                        "{}: a chance node with no outcome in {text}",
-                        game.name()
-                    );
-                    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-                    assert!((total - 1.0).abs() < 1e-9, "chance probabilities sum to {total}");
-                    let (m, _) = outcomes[rng.random_range(0..outcomes.len())];
-                    game.apply(&mut s, &m).unwrap();
-                }
-                Turn::Simultaneous => {
-                    let mut joint = Vec::new();
-                    for p in 0..game.num_players() {
-                        game.legal_moves_of(&s, p, &mut moves).unwrap();
-                        assert!(!moves.is_empty(), "{}: player {p} has no move in {text}", game.name());
-                        let m = moves[rng.random_range(0..moves.len())];
-                        assert_eq!(game.parse_move_of(&s, p, &game.move_text(&m)), Ok(m));
-                        joint.push(m);
-                    }
-                    // What a player sees does not depend on what the others hold.
-                    let sampled = game.sample_hidden(&s, 0, &mut rng).unwrap();
-                    assert_eq!(game.observation(&sampled, 0), game.observation(&s, 0));
-                    game.apply_joint(&mut s, &joint).unwrap();
-                }
-                Turn::Player(p) => {
-                    assert!(p < game.num_players());
-                    game.legal_moves(&s, &mut moves).unwrap();
-                    assert!(!moves.is_empty(), "{}: no moves in {text}", game.name());
-                    game.legal_moves(&s, &mut again).unwrap();
-                    assert_eq!(moves, again, "legal moves must come in the same order every time");
-                    let mut unique = moves.clone();
-                    unique.sort();
-                    unique.dedup();
-                    assert_eq!(unique.len(), moves.len(), "a move is listed twice in {text}");
-                    // Each move reads back from its own notation.
-                    let m = moves[rng.random_range(0..moves.len())];
-                    assert_eq!(game.parse_move(&s, &game.move_text(&m)), Ok(m));
-                    let before = s.clone();
-                    game.apply(&mut s, &m).unwrap();
-                    assert_ne!(before, s, "a move must change the state (at least whose turn it is)");
-                }
-            }
-            plies += 1;
-            assert!(plies < 10_000, "{}: a random game did not end", game.name());
-        }
-    }
-}
-
-#[test]
-fn every_game_file_compiles_and_plays_by_the_rules() {
-    let files = game_files();
-    assert!(files.len() >= 4, "{files:?}");
-    for f in &files {
-        conformance(&load(f, &[]), 300, 1);
-    }
-}
 
 #[test]
 fn parameters_change_the_game_and_still_play_by_the_rules() {
@@ -117,11 +20,11 @@ fn parameters_change_the_game_and_still_play_by_the_rules() {
         let mut expected = vec!["0".to_string(); pits];
         expected[0] = t.clone();
         assert_eq!(g.state_text(&s), format!("[{}]", expected.join(", ")));
-        conformance(&g, 50, 2);
+        conformance_of_file(&g, 50, 2);
     }
     for piles in ["1", "0,3", "7,5,3,1", "[2, 2, 2, 2, 2, 2]"] {
-        conformance(&load("games/nim.game", &[("piles", piles)]), 50, 3);
-        conformance(&load("games/nim-normal.game", &[("piles", piles)]), 50, 3);
+        conformance_of_file(&load("games/nim.game", &[("piles", piles)]), 50, 3);
+        conformance_of_file(&load("games/nim-normal.game", &[("piles", piles)]), 50, 3);
     }
 }
 
@@ -200,7 +103,7 @@ fn misere_and_normal_nim_differ_only_in_who_wins_the_end() {
 
 #[test]
 fn broken_game_files_give_diagnostics() {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+    common::snapshot_settings().bind(|| {
         insta::glob!("inputs/err/*.game", |path| {
             let text = std::fs::read_to_string(path).unwrap();
             let name = format!("tests/inputs/err/{}", path.file_name().unwrap().to_string_lossy());
@@ -268,18 +171,14 @@ fn runtime_errors_point_at_the_rule() {
     let err = g.apply(&mut s, &moves[0]).unwrap_err();
     assert_eq!(err.code_str(), "gdl::runtime::index");
     assert!(err.has_span());
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!("runtime_index_error", diagnostic::render(&err, false));
-    });
+    snap!("runtime_index_error", diagnostic::render(&err, false));
 
     let stuck = "game Stuck\nplayers A, B\nstate n: int = 0\nmove step(k in 1..2) requires n < 3 { n += k }\nend when n == 100 { draw }\n";
     let g = Interpreted::new(compile::load("stuck.game", stuck, &[]).unwrap());
     let s = g.parse_position("n: 3; B to move").unwrap();
     let err = g.legal_moves(&s, &mut moves).unwrap_err();
     assert_eq!(err.code_str(), "gdl::runtime::no_moves");
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!("runtime_no_moves_error", diagnostic::render(&err, false));
-    });
+    snap!("runtime_no_moves_error", diagnostic::render(&err, false));
 }
 
 /// `min` and `max` of many arguments: each argument is evaluated once (the
