@@ -128,9 +128,16 @@ fn a_search_over_its_budget_stops_with_exit_code_1() {
 
 #[test]
 fn check_summarizes_a_game() {
-    let r = gdl(&["check", "games/nimcala.game", "--pits", "5"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    snap!("check_nimcala", r.stdout);
+    let cases: [(&str, &[&str]); 3] = [
+        ("check_nimcala", &["check", "games/nimcala.game", "--pits", "5"]),
+        ("check_tictactoe", &["check", "games/tictactoe.game"]),
+        ("check_connect4", &["check", "games/connect4.game"]),
+    ];
+    for (name, args) in cases {
+        let r = gdl(args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        snap!(name, r.stdout);
+    }
 }
 
 /// Each rule that fails at run time gives a diagnostic that points at the
