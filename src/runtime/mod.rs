@@ -1,10 +1,6 @@
 //! The interpreter: runs a compiled [`Program`] as a [`Game`].
 
-mod compiled;
-mod exec;
 mod position;
-#[doc(hidden)]
-pub mod reference;
 mod visibility;
 mod vm;
 
