@@ -1,9 +1,8 @@
 //! The interpreter: runs a compiled [`Program`] as a [`Game`].
 
-mod compiled;
-mod exec;
 mod position;
 mod visibility;
+mod vm;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -13,14 +12,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
+use crate::ir::code::{Code, Entry};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
-use compiled::Code;
-pub(crate) use exec::compare;
-use exec::{Exec, Items};
 pub use position::PositionError;
-
-/// The most combinations of arguments one kind of move may try in one position.
-const MAX_ARG_CHOICES: u64 = 1 << 16;
+pub(crate) use vm::compare;
+use vm::{Budget, Frame, Generator, Reader, Writer};
 
 /// A position: the cells of the program's state, the player to move included.
 ///
@@ -123,8 +119,8 @@ impl fmt::Debug for State {
 /// A move: which `move` declaration, and its arguments.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Move {
-    kind: u16,
-    args: [i64; MAX_MOVE_ARGS],
+    pub(crate) kind: u16,
+    pub(crate) args: [i64; MAX_MOVE_ARGS],
 }
 
 impl Move {
@@ -141,13 +137,13 @@ impl Move {
 #[derive(Clone, Debug)]
 pub struct Interpreted {
     prog: Arc<Program>,
-    /// The rules the searches run at every node, compiled to closures.
+    /// The rules as flat code.
     code: Arc<Code>,
 }
 
 impl Interpreted {
     pub fn new(prog: Program) -> Self {
-        let code = Code::new(&prog);
+        let code = ir::lower_code::lower(&prog);
         Interpreted {
             prog: Arc::new(prog),
             code: Arc::new(code),
@@ -156,6 +152,11 @@ impl Interpreted {
 
     pub fn program(&self) -> &Program {
         &self.prog
+    }
+
+    /// The rules as flat code.
+    pub fn code(&self) -> &Code {
+        &self.code
     }
 
     /// Adds the source file and the position to an error from the rules.
@@ -189,8 +190,8 @@ impl Interpreted {
         parts.join(", ")
     }
 
-    /// The state field by field (`board`, `[7, 5, 3, 1]`) as `viewer` may see
-    /// it: hidden fields left out, other players' private entries as `?`;
+    /// The state field by field (`board`, `[7, 5, 3, 1]`) as `viewer` may
+    /// see it: hidden fields left out, other players' private entries as `?`;
     /// `None` sees everything.
     pub fn view(&self, state: &State, viewer: Option<Player>) -> Vec<(String, String)> {
         visibility::view(self, &state.cells, viewer)
@@ -215,175 +216,106 @@ impl Interpreted {
         position::parse(self, text)
     }
 
+    /// Runs the rule at `entry` on cells it only reads, with a zeroed frame.
+    #[inline(always)]
+    fn eval(&self, entry: Entry, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
+        let mut frame = Frame::new(entry.frame);
+        vm::run(
+            &self.code,
+            &self.prog,
+            entry.start,
+            &mut Reader(cells),
+            &mut frame,
+            budget,
+        )
+    }
+
     /// Calls `found` with each legal move of kind `k`; stops early when it returns true.
+    #[inline(always)]
     fn moves_of_kind<F: FnMut(Move) -> bool>(
         &self,
-        exec: &Exec,
+        budget: &mut Budget,
         k: usize,
         me: Player,
         cells: &[i64],
-        found: &mut F,
+        found: F,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
-        let mut frame = exec::frame(mk.locals);
+        let entry = self.code.moves[k].generate;
+        let mut frame = Frame::new(entry.frame);
         if let Some(l) = mk.me_local {
             frame[l] = me as i64;
         }
-        // An error without a place of its own points at the move.
-        self.args_from(exec, k, 0, cells, &mut frame, &mut 0, found)
-            .map_err(|e| e.at(mk.span.into()))
+        let mut host = Generator { cells, found };
+        match vm::run(&self.code, &self.prog, entry.start, &mut host, &mut frame, budget) {
+            Ok(v) => Ok(v == vm::STOPPED),
+            // An error without a place of its own points at the move.
+            Err(e) => Err(e.at(mk.span.into())),
+        }
     }
 
     /// Calls `found` with each legal move made `by`, for player `me`; stops early when it returns true.
     fn moves_by<F: FnMut(Move) -> bool>(
         &self,
-        exec: &Exec,
+        budget: &mut Budget,
         by: MoveBy,
         me: Player,
         cells: &[i64],
-        found: &mut F,
+        mut found: F,
     ) -> Result<bool, GameError> {
         for (k, mk) in self.prog.moves.iter().enumerate() {
-            if mk.by == by && self.moves_of_kind(exec, k, me, cells, found)? {
+            if mk.by == by && self.moves_of_kind(budget, k, me, cells, &mut found)? {
                 return Ok(true);
             }
         }
         Ok(false)
     }
 
-    fn any_move_by(&self, exec: &Exec, by: MoveBy, me: Player, cells: &[i64]) -> Result<bool, GameError> {
-        self.moves_by(exec, by, me, cells, &mut |_| true)
+    fn any_move_by(&self, budget: &mut Budget, by: MoveBy, me: Player, cells: &[i64]) -> Result<bool, GameError> {
+        self.moves_by(budget, by, me, cells, |_| true)
     }
 
     /// Who acts, assuming the game is not over: chance while a chance move is
     /// legal, then everyone at once while a simultaneous move is, else the player to move.
-    fn actor(&self, exec: &Exec, cells: &[i64]) -> Result<Turn, GameError> {
-        if self.prog.has_chance && self.any_move_by(exec, MoveBy::Chance, 0, cells)? {
+    fn actor(&self, budget: &mut Budget, cells: &[i64]) -> Result<Turn, GameError> {
+        if self.prog.has_chance && self.any_move_by(budget, MoveBy::Chance, 0, cells)? {
             return Ok(Turn::Chance);
         }
-        if self.prog.has_simultaneous && self.any_move_by(exec, MoveBy::Simultaneous, 0, cells)? {
+        if self.prog.has_simultaneous && self.any_move_by(budget, MoveBy::Simultaneous, 0, cells)? {
             return Ok(Turn::Simultaneous);
         }
         Ok(Turn::Player(cells[TURN_CELL] as usize))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn args_from<F: FnMut(Move) -> bool>(
-        &self,
-        exec: &Exec,
-        k: usize,
-        arg: usize,
-        cells: &[i64],
-        frame: &mut [i64],
-        tried: &mut u64,
-        found: &mut F,
-    ) -> Result<bool, GameError> {
-        let mk = &self.prog.moves[k];
-        if arg == mk.args.len() {
-            return self.emit(exec, k, cells, frame, tried, found);
-        }
-        let a = &mk.args[arg];
-        // The last argument completes a move at each value: no call per value.
-        let last = arg + 1 == mk.args.len();
-        // A range is walked directly; other collections are copied first.
-        if let Some((lo, hi)) = &self.code.moves[k].domains[arg] {
-            let lo = lo.get(exec, cells, frame)?;
-            let hi = hi.get(exec, cells, frame)?;
-            exec::check_range(lo, hi).map_err(|e| e.at(mk.span.into()))?;
-            for v in lo..=hi {
-                frame[a.local] = v;
-                let stop = if last {
-                    self.emit(exec, k, cells, frame, tried, found)?
-                } else {
-                    self.args_from(exec, k, arg + 1, cells, frame, tried, found)?
-                };
-                if stop {
-                    return Ok(true);
-                }
-            }
-            return Ok(false);
-        }
-        let mut items = Items::new();
-        exec.items(&a.domain, cells, frame, &mut items)?;
-        for &v in items.iter() {
-            frame[a.local] = v;
-            let stop = if last {
-                self.emit(exec, k, cells, frame, tried, found)?
-            } else {
-                self.args_from(exec, k, arg + 1, cells, frame, tried, found)?
-            };
-            if stop {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// Offers the move of kind `k` whose arguments are in `frame`, if its
-    /// `requires` hold; true when `found` says to stop.
-    #[inline(always)]
-    fn emit<F: FnMut(Move) -> bool>(
-        &self,
-        exec: &Exec,
-        k: usize,
-        cells: &[i64],
-        frame: &mut [i64],
-        tried: &mut u64,
-        found: &mut F,
-    ) -> Result<bool, GameError> {
-        let mk = &self.prog.moves[k];
-        // Arguments that multiply out to millions of choices would make
-        // every position take minutes: stop with an error instead.
-        *tried += 1;
-        if *tried > MAX_ARG_CHOICES {
-            return Err(too_many_moves(mk));
-        }
-        for r in &self.code.moves[k].requires {
-            if r(exec, cells, frame)? == 0 {
-                return Ok(false);
-            }
-        }
-        let mut args = [0; MAX_MOVE_ARGS];
-        let n = mk.args.len();
-        args[..n].copy_from_slice(&frame[..n]);
-        Ok(found(Move { kind: k as u16, args }))
-    }
-
     /// Whether anyone can move: the player to move, chance, or (at once) everyone.
-    fn has_move(&self, exec: &Exec, cells: &[i64]) -> Result<bool, GameError> {
+    fn has_move(&self, budget: &mut Budget, cells: &[i64]) -> Result<bool, GameError> {
         let current = cells[TURN_CELL] as usize;
-        Ok(self.any_move_by(exec, MoveBy::Turn, current, cells)?
-            || (self.prog.has_chance && self.any_move_by(exec, MoveBy::Chance, 0, cells)?)
-            || (self.prog.has_simultaneous && self.any_move_by(exec, MoveBy::Simultaneous, 0, cells)?))
+        Ok(self.any_move_by(budget, MoveBy::Turn, current, cells)?
+            || (self.prog.has_chance && self.any_move_by(budget, MoveBy::Chance, 0, cells)?)
+            || (self.prog.has_simultaneous && self.any_move_by(budget, MoveBy::Simultaneous, 0, cells)?))
     }
 
     /// The first end clause that holds, if any: remembered in the state, so
     /// that it is evaluated once per position.
     #[inline(always)]
-    fn ended(&self, exec: &Exec, state: &State) -> Result<Option<&ir::End>, GameError> {
-        let known = state.ended.load(Relaxed);
-        let at = match known {
-            NOT_ENDED => None,
+    fn ended(&self, budget: &mut Budget, state: &State) -> Result<Option<usize>, GameError> {
+        match state.ended.load(Relaxed) {
+            NOT_ENDED => Ok(None),
             UNKNOWN => {
-                let at = self.first_end(exec, &state.cells)?;
+                let at = self.first_end(budget, &state.cells)?;
                 state.ended.store(at.map_or(NOT_ENDED, |i| i as u32), Relaxed);
-                at
+                Ok(at)
             }
-            i => Some(i as usize),
-        };
-        Ok(at.map(|i| &self.prog.ends[i]))
+            i => Ok(Some(i as usize)),
+        }
     }
 
     /// The index of the first end clause that holds in `cells`, if any.
-    fn first_end(&self, exec: &Exec, cells: &[i64]) -> Result<Option<usize>, GameError> {
+    fn first_end(&self, budget: &mut Budget, cells: &[i64]) -> Result<Option<usize>, GameError> {
         for (i, (end, code)) in self.prog.ends.iter().zip(&self.code.ends).enumerate() {
-            let holds = match code {
-                None => !self.has_move(exec, cells)?,
-                Some(cond) if end.locals == 0 => cond(exec, cells, &mut []).map_err(|e| e.at(end.span.into()))? != 0,
-                Some(cond) => {
-                    let mut frame = exec::frame(end.locals);
-                    cond(exec, cells, &mut frame).map_err(|e| e.at(end.span.into()))? != 0
-                }
+            let holds = match code.cond {
+                None => !self.has_move(budget, cells)?,
+                Some(cond) => self.eval(cond, cells, budget).map_err(|e| e.at(end.span.into()))? != 0,
             };
             if holds {
                 return Ok(Some(i));
@@ -392,12 +324,12 @@ impl Interpreted {
         Ok(None)
     }
 
-    /// The values of a per-player score list.
-    fn score_values(&self, exec: &Exec, scores: &ir::Place, cells: &[i64]) -> Result<Vec<f64>, GameError> {
-        let mut frame = exec::frame(0);
-        let o = exec
-            .offset(scores, cells, &mut frame)
-            .map_err(|e| self.locate(e, cells))?;
+    /// The values of the score list of end clause `end`.
+    fn score_values(&self, budget: &mut Budget, end: usize, cells: &[i64]) -> Result<Vec<f64>, GameError> {
+        let Some(entry) = self.code.ends[end].scores else {
+            return Ok(Vec::new());
+        };
+        let o = self.eval(entry, cells, budget).map_err(|e| self.locate(e, cells))? as usize;
         let n = cells[o] as usize;
         Ok(cells[o + 1..o + 1 + n].iter().map(|&v| v as f64).collect())
     }
@@ -414,19 +346,19 @@ impl Interpreted {
             _ => v.to_string(),
         }
     }
-}
 
-#[cold]
-fn too_many_moves(mk: &ir::MoveKind) -> GameError {
-    GameError::new(
-        "gdl::runtime::too_many_moves",
-        format!(
-            "move `{}` has more than {MAX_ARG_CHOICES} choices of arguments in this position",
-            mk.name
-        ),
-    )
-    .at(mk.span.into())
-    .with_help("narrow the collections its arguments are drawn from")
+    /// Runs the statements at `entry` on `cells`, with `frame` as its registers.
+    fn exec(&self, entry: Entry, cells: &mut [i64], frame: &mut [i64]) -> Result<(), GameError> {
+        vm::run(
+            &self.code,
+            &self.prog,
+            entry.start,
+            &mut Writer(cells),
+            frame,
+            &mut Budget::new(),
+        )
+        .map(|_| ())
+    }
 }
 
 impl Game for Interpreted {
@@ -452,10 +384,10 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
-        let exec = Exec::new(&self.prog);
-        let turn = match self.ended(&exec, state) {
+        let mut budget = Budget::new();
+        let turn = match self.ended(&mut budget, state) {
             Ok(Some(_)) => Ok(Turn::Terminal),
-            Ok(None) => self.actor(&exec, &state.cells),
+            Ok(None) => self.actor(&mut budget, &state.cells),
             Err(e) => Err(e),
         };
         turn.map_err(|e| self.locate(e, &state.cells))
@@ -465,7 +397,6 @@ impl Game for Interpreted {
     #[inline(never)]
     fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
         out.clear();
-        let exec = Exec::new(&self.prog);
         let current = state.cells[TURN_CELL] as usize;
         // Only a game with chance or simultaneous moves needs to ask who acts.
         let by = if !(self.prog.has_chance || self.prog.has_simultaneous) {
@@ -477,7 +408,8 @@ impl Game for Interpreted {
                 _ => MoveBy::Turn,
             }
         };
-        self.moves_by(&exec, by, current, &state.cells, &mut |m| {
+        let mut budget = Budget::new();
+        self.moves_by(&mut budget, by, current, &state.cells, |m| {
             out.push(m);
             false
         })
@@ -506,7 +438,6 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
-        let exec = Exec::new(&self.prog);
         let mk = &self.prog.moves[mv.kind as usize];
         if mk.by == MoveBy::Simultaneous {
             return Err(GameError::new(
@@ -514,11 +445,12 @@ impl Game for Interpreted {
                 "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
             ));
         }
-        let mut frame = exec::frame(mk.locals);
+        let entry = self.code.moves[mv.kind as usize].body;
+        let mut frame = Frame::new(entry.frame);
         frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
         let cells = state.cells_mut();
         let mover = cells[TURN_CELL];
-        if let Err(e) = self.code.moves[mv.kind as usize].run(&exec, cells, &mut frame) {
+        if let Err(e) = self.exec(entry, cells, &mut frame) {
             return Err(self.locate(e.at(mk.span.into()), cells));
         }
         // Chance does not take a turn.
@@ -533,8 +465,8 @@ impl Game for Interpreted {
         match self.turn(state)? {
             Turn::Simultaneous => {
                 out.clear();
-                let exec = Exec::new(&self.prog);
-                self.moves_by(&exec, MoveBy::Simultaneous, player, &state.cells, &mut |m| {
+                let mut budget = Budget::new();
+                self.moves_by(&mut budget, MoveBy::Simultaneous, player, &state.cells, |m| {
                     out.push(m);
                     false
                 })
@@ -550,7 +482,6 @@ impl Game for Interpreted {
     }
 
     fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
-        let exec = Exec::new(&self.prog);
         if moves.len() != self.prog.players.len() {
             return Err(GameError::new(
                 "gdl::internal",
@@ -562,23 +493,44 @@ impl Game for Interpreted {
             ));
         }
         let cells = state.cells_mut();
+        let mut budget = Budget::new();
         let mut last_kind = None;
         // Each player's body in turn order, then the `then` block once.
         for (p, mv) in moves.iter().enumerate() {
             let mk = &self.prog.moves[mv.kind as usize];
-            let mut frame = exec::frame(mk.locals);
+            let entry = self.code.moves[mv.kind as usize].body;
+            let mut frame = Frame::new(entry.frame);
             frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
             if let Some(l) = mk.me_local {
                 frame[l] = p as i64;
             }
-            if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
+            let run = vm::run(
+                &self.code,
+                &self.prog,
+                entry.start,
+                &mut Writer(cells),
+                &mut frame,
+                &mut budget,
+            );
+            if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
             }
-            last_kind = Some(mk);
+            last_kind = Some(mv.kind as usize);
         }
-        if let Some(mk) = last_kind {
-            let mut frame = exec::frame(mk.locals);
-            if let Err(e) = exec.exec_all(&mk.then, cells, &mut frame) {
+        if let Some(k) = last_kind
+            && let Some(entry) = self.code.moves[k].then
+        {
+            let mk = &self.prog.moves[k];
+            let mut frame = Frame::new(entry.frame);
+            let run = vm::run(
+                &self.code,
+                &self.prog,
+                entry.start,
+                &mut Writer(cells),
+                &mut frame,
+                &mut budget,
+            );
+            if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
             }
         }
@@ -587,8 +539,8 @@ impl Game for Interpreted {
 
     fn chance_outcomes(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
         out.clear();
-        let exec = Exec::new(&self.prog);
-        self.moves_by(&exec, MoveBy::Chance, 0, &state.cells, &mut |m| {
+        let mut budget = Budget::new();
+        self.moves_by(&mut budget, MoveBy::Chance, 0, &state.cells, |m| {
             out.push((m, 0.0));
             false
         })
@@ -611,23 +563,27 @@ impl Game for Interpreted {
     }
 
     fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
-        let exec = Exec::new(&self.prog);
-        match self.ended(&exec, state).map_err(|e| self.locate(e, &state.cells))? {
-            Some(ir::End {
-                outcome: Outcome::Score { scores, .. },
-                ..
-            }) => Ok(Some(self.score_values(&exec, scores, &state.cells)?)),
+        let mut budget = Budget::new();
+        match self
+            .ended(&mut budget, state)
+            .map_err(|e| self.locate(e, &state.cells))?
+        {
+            Some(i) if matches!(self.prog.ends[i].outcome, Outcome::Score { .. }) => {
+                Ok(Some(self.score_values(&mut budget, i, &state.cells)?))
+            }
             _ => Ok(None),
         }
     }
 
     fn running_scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
-        let exec = Exec::new(&self.prog);
-        match self.prog.ends.iter().find_map(|e| match &e.outcome {
-            Outcome::Score { scores, .. } => Some(scores),
-            _ => None,
-        }) {
-            Some(scores) => Ok(Some(self.score_values(&exec, scores, &state.cells)?)),
+        let mut budget = Budget::new();
+        match self
+            .prog
+            .ends
+            .iter()
+            .position(|e| matches!(e.outcome, Outcome::Score { .. }))
+        {
+            Some(i) => Ok(Some(self.score_values(&mut budget, i, &state.cells)?)),
             None => Ok(None),
         }
     }
@@ -642,10 +598,10 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
-        let exec = Exec::new(&self.prog);
+        let mut budget = Budget::new();
         let cells = &state.cells;
-        let end = match self.ended(&exec, state) {
-            Ok(Some(end)) => end,
+        let i = match self.ended(&mut budget, state) {
+            Ok(Some(i)) => i,
             Ok(None) => {
                 return Err(self.locate(
                     GameError::new(
@@ -657,16 +613,17 @@ impl Game for Interpreted {
             }
             Err(e) => return Err(self.locate(e, cells)),
         };
-        let mut frame = exec::frame(end.locals);
-        let mut eval = |e: &ir::Expr| {
-            exec.eval(e, cells, &mut frame)
+        let end = &self.prog.ends[i];
+        let code = &self.code.ends[i];
+        let mut eval = |entry: Entry| {
+            self.eval(entry, cells, &mut budget)
                 .map_err(|err| self.locate(err.at(end.span.into()), cells))
         };
         let (who, payoff, wins) = match &end.outcome {
             Outcome::Draw => return Ok(0.0),
-            Outcome::Score { lowest, scores } => {
+            Outcome::Score { lowest, .. } => {
                 // Zero-sum: a player's margin over the others' average score.
-                let values = self.score_values(&exec, scores, cells)?;
+                let values = self.score_values(&mut Budget::new(), i, cells)?;
                 let n = values.len();
                 if n < 2 {
                     return Ok(0.0);
@@ -675,8 +632,16 @@ impl Game for Interpreted {
                 let margin = values[player] - others;
                 return Ok(if *lowest { -margin } else { margin });
             }
-            Outcome::Winner { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, true),
-            Outcome::Loser { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, false),
+            Outcome::Winner { .. } => (
+                eval(code.player.expect("a winner has a player"))?,
+                code.payoff.map(&mut eval).transpose()?,
+                true,
+            ),
+            Outcome::Loser { .. } => (
+                eval(code.player.expect("a loser has a player"))?,
+                code.payoff.map(&mut eval).transpose()?,
+                false,
+            ),
         };
         if who < 0 || who as usize >= self.prog.players.len() {
             return Err(self.locate(

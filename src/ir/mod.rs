@@ -5,6 +5,9 @@
 //! cell 1 the player who moved last; the game's own variables follow, each at
 //! a fixed offset with a fixed [`Layout`].
 
+pub mod code;
+pub mod lower_code;
+
 use std::sync::Arc;
 
 use miette::NamedSource;
