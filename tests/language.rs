@@ -212,3 +212,119 @@ fn min_and_max_of_many_arguments() {
     };
     assert_eq!((int("lo"), int("hi")), (-7, 99));
 }
+
+/// A file given as text, compiled.
+fn game_of(text: &str) -> Interpreted {
+    match compile::load("test.game", text, &[]) {
+        Ok(p) => Interpreted::new(p),
+        Err(e) => panic!("{text}\n{}", diagnostic::render_compile_errors(&e, false)),
+    }
+}
+
+/// The player to move, as `Turn::Player(p)` gives it.
+fn mover(g: &Interpreted, s: &gdl::runtime::State) -> usize {
+    match g.turn(s).unwrap() {
+        Turn::Player(p) => p,
+        other => panic!("{other:?} in {}", g.position(s)),
+    }
+}
+
+/// `again` keeps the turn, `turn = p` hands it to anyone, in a move, a
+/// chance move or a simultaneous move's `then` block; `previous` is always
+/// the player who moved last.
+#[test]
+fn a_move_may_say_who_moves_next() {
+    let g = game_of(
+        "game Turns\nplayers A, B, C\nstate n: int = 0\nstate rolled: bool = false\n\
+         move step(k in 1..3) requires not rolled {\n n += 1\n if k == 1 { again }\n if k == 2 { turn = C }\n if k == 3 { rolled = true }\n}\n\
+         chance move die(d in 1..2) requires rolled {\n rolled = false\n if d == 2 { turn = previous }\n}\n\
+         end when n == 10 { draw }\n",
+    );
+    let mut s = g.initial_state().unwrap();
+    let play = |s: &mut gdl::runtime::State, text: &str| {
+        let m = g.parse_move(s, text).unwrap();
+        g.apply(s, &m).unwrap();
+    };
+    play(&mut s, "1");
+    assert_eq!(mover(&g, &s), 0, "again: A moves again");
+    assert_eq!(g.value_of(&s, "n"), Some(compile::Value::Int(1)));
+    play(&mut s, "2");
+    assert_eq!(mover(&g, &s), 2, "turn = C");
+    play(&mut s, "3");
+    // C rolled: chance acts, then B (after C) moves unless chance hands the turn back.
+    assert_eq!(g.turn(&s).unwrap(), Turn::Chance);
+    let mut after_one = s.clone();
+    play(&mut after_one, "die(1)");
+    assert_eq!(mover(&g, &after_one), 0, "chance does not take a turn: A follows C");
+    play(&mut s, "die(2)");
+    assert_eq!(mover(&g, &s), 2, "turn = previous gives C another move");
+
+    // A simultaneous move's `then` block names who moves next.
+    let sim = game_of(
+        "game Bids\nplayers A, B\nstate bid: per player int = 0\nstate done: bool = false\n\
+         simultaneous move offer(x in 1..2) requires not done { bid[me] = x } then {\n if bid[A] < bid[B] { turn = B }\n done = true\n}\n\
+         move finish() requires done { done = false\n bid[A] = 0\n bid[B] = 0 }\n\
+         end when bid[A] == 3 { draw }\n",
+    );
+    for (a, b, who) in [(1, 2, 1), (2, 1, 0), (1, 1, 0)] {
+        let mut s = sim.initial_state().unwrap();
+        let mut moves = Vec::new();
+        sim.legal_moves_of(&s, 0, &mut moves).unwrap();
+        let joint = [moves[a - 1], moves[b - 1]];
+        sim.apply_joint(&mut s, &joint).unwrap();
+        assert_eq!(mover(&sim, &s), who, "bids {a}, {b}");
+    }
+
+    // `turn = previous` before anyone has moved names nobody.
+    let nobody = game_of(
+        "game Nobody\nplayers A, B\nstate n: int = 0\nmove go() { n += 1\n turn = previous }\nend when n == 2 { draw }\n",
+    );
+    let mut s = nobody.initial_state().unwrap();
+    let mut moves = Vec::new();
+    nobody.legal_moves(&s, &mut moves).unwrap();
+    let err = nobody.apply(&mut s, &moves[0]).unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::no_player");
+}
+
+/// The value of a take-away game with extra turns, by every search, against
+/// a brute force written here: from a heap of `n`, take 1, 2 or 3; taking 2
+/// gives another move; whoever takes the last object wins.
+#[test]
+fn extra_turns_are_solved_right() {
+    // win[n][again]: whether the player to move wins from a heap of n.
+    fn wins(n: i64) -> bool {
+        (1..=3.min(n)).any(|k| {
+            let left = n - k;
+            if left == 0 {
+                true
+            } else if k == 2 {
+                wins(left)
+            } else {
+                !wins(left)
+            }
+        })
+    }
+    for heap in 1..=14 {
+        let g = game_of(&format!(
+            "game Take\nplayers A, B\nstate heap: int = {heap}\n\
+             move take(k in 1..3) requires k <= heap {{\n heap -= k\n if k == 2 {{ again }}\n}}\n\
+             end when heap == 0 {{ winner previous }}\n"
+        ));
+        let root = g.initial_state().unwrap();
+        for (algorithm, memo) in [
+            (gdl::solve::Algorithm::Minimax, false),
+            (gdl::solve::Algorithm::AlphaBeta, false),
+            (gdl::solve::Algorithm::AlphaBeta, true),
+            (gdl::solve::Algorithm::Minimax, true),
+        ] {
+            let opts = gdl::solve::SolveOptions {
+                algorithm,
+                memo,
+                ..gdl::solve::SolveOptions::default()
+            };
+            let value = gdl::solve::solve(&g, &root, &opts).unwrap().value;
+            assert_eq!(value > 0.0, wins(heap), "heap {heap}, {algorithm:?}, memo {memo}");
+        }
+        conformance_of_file(&g, 20, heap as u64);
+    }
+}

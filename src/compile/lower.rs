@@ -11,6 +11,21 @@ pub const BUILTINS: &[&str] = &[
     "current", "previous", "players", "me", "len", "sum", "count", "min", "max", "any", "all", "abs", "next", "last",
 ];
 
+/// Names no parameter, state variable, function or player may take: they
+/// mean something in the rules (`turn = p` says who moves next).
+pub const RESERVED_NAMES: &[&str] = &["current", "previous", "players", "me", "turn"];
+
+/// Whether `body` says who moves next (`again`, `turn = p`) anywhere.
+fn sets_turn(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Again(_) => true,
+        ast::Stmt::Assign { place, .. } => matches!(&place.kind, ExprKind::Name(n) if n == "turn"),
+        ast::Stmt::If { then, otherwise, .. } => sets_turn(then) || sets_turn(otherwise),
+        ast::Stmt::For { body, .. } => sets_turn(body),
+        _ => false,
+    })
+}
+
 /// The static type of an expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
@@ -311,12 +326,21 @@ impl Compiler<'_> {
                 });
             }
             let requires = m.requires.iter().map(|r| self.scalar_of(r, &Ty::Bool)).collect();
+            // A simultaneous move's body runs once per player: who moves next
+            // is said once, in its `then` block.
+            let turn_local = (m.by != ast::MoveBy::Simultaneous && sets_turn(&m.body)).then(|| self.alloc_local());
+            self.turn_target = turn_local.map(|l| (l, m.by == ast::MoveBy::Turn));
             let body = self.stmts(&m.body);
+            self.turn_target = None;
+            let mut then_turn_local = None;
             let then = match (&m.then, m.by) {
                 (Some((block, _)), ast::MoveBy::Simultaneous) => {
                     // Runs once for all players: no argument and no `me` is in scope.
                     let saved = std::mem::take(&mut self.scopes);
+                    then_turn_local = sets_turn(block).then(|| self.alloc_local());
+                    self.turn_target = then_turn_local.map(|l| (l, false));
                     let then = self.stmts(block);
+                    self.turn_target = None;
                     self.scopes = saved;
                     then
                 }
@@ -348,6 +372,8 @@ impl Compiler<'_> {
                 by: m.by,
                 me_local,
                 then,
+                turn_local,
+                then_turn_local,
                 name: m.name.name.clone(),
                 span: m.span,
                 args,
@@ -534,11 +560,69 @@ impl Compiler<'_> {
                 args,
                 span,
             } => self.method(target, method, args, *span),
+            ast::Stmt::Again(span) => match self.turn_target {
+                Some((local, true)) => Some(Stmt::SetLocal {
+                    local,
+                    op: None,
+                    value: ir::Expr::Cell(ir::TURN_CELL),
+                    span: *span,
+                }),
+                Some((_, false)) => {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::turn",
+                            "`again` gives the player who moved another move, but no player moves here",
+                            *span,
+                            "not a player's move",
+                        )
+                        .with_help(
+                            "chance and a simultaneous move's `then` block say who moves next with `turn = PLAYER`",
+                        ),
+                    );
+                    None
+                }
+                None => {
+                    self.error(turn_outside(*span, "again"));
+                    None
+                }
+            },
         }
+    }
+
+    /// `turn = p`: who moves after this move.
+    fn set_turn(&mut self, op: Option<ArithOp>, value: &ast::Expr, span: Span) -> Option<Stmt> {
+        let Some((local, _)) = self.turn_target else {
+            self.error(turn_outside(span, "turn = PLAYER"));
+            return None;
+        };
+        if op.is_some() {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::turn",
+                    "`turn` is a player: it can only be set with `=`",
+                    span,
+                    "not a number",
+                )
+                .with_help("write `turn = next(current)`, or `again`"),
+            );
+            return None;
+        }
+        let value = self.scalar_of(value, &Ty::Player);
+        Some(Stmt::SetLocal {
+            local,
+            op: None,
+            value,
+            span,
+        })
     }
 
     fn assign(&mut self, place: &ast::Expr, op: Option<BinOp>, value: &ast::Expr, span: Span) -> Option<Stmt> {
         let op = op.and_then(arith);
+        if let ExprKind::Name(name) = &place.kind
+            && name == "turn"
+        {
+            return self.set_turn(op, value, span);
+        }
         if let ExprKind::Name(name) = &place.kind {
             if let Some((_, Binding::Local(l, ty))) = self.scopes.iter().rev().find(|(n, _)| n == name).cloned() {
                 let want = if op.is_some() { Ty::Int } else { ty.clone() };
@@ -920,6 +1004,18 @@ impl Compiler<'_> {
             "players" => {
                 let all = (0..self.players.len()).map(|p| ir::Expr::Const(p as i64)).collect();
                 return Typed::Literal(all, Ty::Player);
+            }
+            "turn" => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::turn",
+                        "`turn` can only be set, in a move's body: `turn = PLAYER`",
+                        span,
+                        "read here",
+                    )
+                    .with_help("the player making the move is `current`"),
+                );
+                return Typed::Error;
             }
             "me" => {
                 self.error(
@@ -1322,6 +1418,17 @@ impl Compiler<'_> {
             )
         })
     }
+}
+
+/// `again` or `turn = p` where no move is being made.
+fn turn_outside(span: Span, what: &str) -> CompileError {
+    CompileError::new(
+        "gdl::compile::turn",
+        format!("`{what}` says who moves next, so it belongs in a move's body"),
+        span,
+        "not in a move",
+    )
+    .with_help("write it in the body of a `move` (or a simultaneous move's `then` block)")
 }
 
 fn agg_op(name: &str) -> AggOp {

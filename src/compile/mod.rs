@@ -95,6 +95,10 @@ pub(crate) struct Compiler<'a> {
     scopes: Vec<(String, Binding)>,
     next_local: usize,
     max_locals: usize,
+    /// Where `again` and `turn = p` put who moves next, while a move's body
+    /// (or a `then` block) is lowered; and whether `again` is allowed there
+    /// (only where a player moved).
+    turn_target: Option<(usize, bool)>,
 }
 
 impl<'a> Compiler<'a> {
@@ -110,6 +114,7 @@ impl<'a> Compiler<'a> {
             scopes: Vec::new(),
             next_local: 0,
             max_locals: 0,
+            turn_target: None,
         }
     }
 
@@ -184,7 +189,7 @@ impl<'a> Compiler<'a> {
                     )
                     .with_note(first_span, "first here"),
                 );
-            } else if ["current", "previous", "players", "me"].contains(&p.name.as_str()) {
+            } else if lower::RESERVED_NAMES.contains(&p.name.as_str()) {
                 self.error(CompileError::new(
                     "gdl::compile::reserved",
                     format!("`{}` is a built-in name", p.name),
@@ -279,7 +284,7 @@ impl<'a> Compiler<'a> {
                 false
             }
             // Variables may not hide `current` and `previous`; functions may not hide the built-in functions.
-            None if ["current", "previous", "players", "me"].contains(&name.name.as_str())
+            None if lower::RESERVED_NAMES.contains(&name.name.as_str())
                 || (self.file.fns.iter().any(|f| f.name.span == name.span)
                     && lower::BUILTINS.contains(&name.name.as_str())) =>
             {

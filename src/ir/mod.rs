@@ -21,6 +21,9 @@ pub const PREVIOUS_CELL: usize = 1;
 /// The first cell of the game's own variables.
 pub const FIRST_VAR_CELL: usize = 2;
 
+/// A turn local's value while the body has not said who moves next.
+pub const TURN_UNSET: i64 = i64::MIN;
+
 /// At most this many arguments per move, so a move is a small `Copy` value.
 pub const MAX_MOVE_ARGS: usize = 4;
 
@@ -116,6 +119,12 @@ pub struct MoveKind {
     pub me_local: Option<usize>,
     /// For a simultaneous move: runs once, after every player's body.
     pub then: Vec<Stmt>,
+    /// The local where the body's `again` or `turn = p` puts who moves
+    /// next (`None` when the body never says); the runtime starts it at
+    /// [`TURN_UNSET`].
+    pub turn_local: Option<usize>,
+    /// The same for a simultaneous move's `then` block.
+    pub then_turn_local: Option<usize>,
     pub args: Vec<MoveArg>,
     pub requires: Vec<Expr>,
     pub body: Vec<Stmt>,

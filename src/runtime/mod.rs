@@ -347,6 +347,23 @@ impl Interpreted {
         }
     }
 
+    /// Gives the turn to the player a move's `again` or `turn = p` named, if it did.
+    fn pass_turn(&self, said: i64, span: crate::syntax::ast::Span, cells: &mut [i64]) -> Result<(), GameError> {
+        if said == ir::TURN_UNSET {
+            return Ok(());
+        }
+        if said < 0 || said as usize >= self.prog.players.len() {
+            let e = GameError::new(
+                "gdl::runtime::no_player",
+                "`turn` names no player: nobody has moved yet, so `previous` is nobody",
+            )
+            .at(span.into());
+            return Err(self.locate(e, cells));
+        }
+        cells[TURN_CELL] = said;
+        Ok(())
+    }
+
     /// Runs the statements at `entry` on `cells`, with `frame` as its registers.
     fn exec(&self, entry: Entry, cells: &mut [i64], frame: &mut [i64]) -> Result<(), GameError> {
         vm::run(
@@ -448,17 +465,21 @@ impl Game for Interpreted {
         let entry = self.code.moves[mv.kind as usize].body;
         let mut frame = Frame::new(entry.frame);
         frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
+        if let Some(l) = mk.turn_local {
+            frame[l] = ir::TURN_UNSET;
+        }
         let cells = state.cells_mut();
         let mover = cells[TURN_CELL];
         if let Err(e) = self.exec(entry, cells, &mut frame) {
             return Err(self.locate(e.at(mk.span.into()), cells));
         }
-        // Chance does not take a turn.
+        let said = mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]);
+        // Chance does not take a turn, but may say who moves next.
         if mk.by == MoveBy::Turn {
             cells[PREVIOUS_CELL] = mover;
             cells[TURN_CELL] = (mover + 1) % self.prog.players.len() as i64;
         }
-        Ok(())
+        self.pass_turn(said, mk.span, cells)
     }
 
     fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
@@ -522,6 +543,9 @@ impl Game for Interpreted {
         {
             let mk = &self.prog.moves[k];
             let mut frame = Frame::new(entry.frame);
+            if let Some(l) = mk.then_turn_local {
+                frame[l] = ir::TURN_UNSET;
+            }
             let run = vm::run(
                 &self.code,
                 &self.prog,
@@ -533,6 +557,8 @@ impl Game for Interpreted {
             if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
             }
+            let said = mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]);
+            return self.pass_turn(said, mk.span, cells);
         }
         Ok(())
     }

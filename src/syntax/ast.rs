@@ -200,6 +200,8 @@ pub enum Stmt {
         body: Vec<Stmt>,
         span: Span,
     },
+    /// `again`: the player who moved moves again.
+    Again(Span),
     /// `target.method(args)`
     Call {
         target: Expr,

@@ -172,6 +172,7 @@ impl Walk {
             | Stmt::If { span, .. }
             | Stmt::For { span, .. }
             | Stmt::Call { span, .. } => *span,
+            Stmt::Again(span) => *span,
         };
         if !self.enter(depth, span) {
             return;
@@ -200,6 +201,7 @@ impl Walk {
                     self.expr(a, d);
                 }
             }
+            Stmt::Again(_) => {}
         }
     }
 

@@ -345,6 +345,7 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             body: block(it.next().unwrap()),
             span: s,
         },
+        Rule::again_stmt => Stmt::Again(s),
         Rule::call_stmt => Stmt::Call {
             target: place(it.next().unwrap()),
             method: ident(it.next().unwrap()),
@@ -541,9 +542,13 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::ident => "a name",
         Rule::string => "a \"string\"",
         Rule::block => "`{`",
-        Rule::stmt | Rule::let_stmt | Rule::if_stmt | Rule::for_stmt | Rule::assign_stmt | Rule::call_stmt => {
-            "a statement"
-        }
+        Rule::stmt
+        | Rule::let_stmt
+        | Rule::if_stmt
+        | Rule::for_stmt
+        | Rule::again_stmt
+        | Rule::assign_stmt
+        | Rule::call_stmt => "a statement",
         Rule::assign_op => "`=`",
         Rule::outcome
         | Rule::winner_outcome

@@ -156,6 +156,8 @@ const VOCABULARY: &[&str] = &[
     "abs",
     "next",
     "last",
+    "again",
+    "turn",
     "(",
     ")",
     "[",
@@ -350,6 +352,18 @@ struct Program {
     depth: usize,
     fresh: usize,
     in_sim: bool,
+    /// Where the statements being written run: who may say who moves next.
+    says_turn: Says,
+}
+
+/// Which of `again` and `turn = p` the statements being written may use.
+#[derive(Clone, Copy, PartialEq)]
+enum Says {
+    Nothing,
+    /// A player's move: `again` and `turn = p`.
+    Both,
+    /// Chance, or a `then` block: `turn = p`.
+    TurnOnly,
 }
 
 impl Program {
@@ -365,6 +379,7 @@ impl Program {
             depth: 0,
             fresh: 0,
             in_sim: false,
+            says_turn: Says::Nothing,
         }
     }
 
@@ -691,6 +706,16 @@ impl Program {
 
     fn stmt(&mut self, indent: usize) -> String {
         let op = *["=", "+=", "-=", "*=", "/=", "%="].choose(&mut self.rng).unwrap();
+        // Who moves next, now and then, sometimes where it is not allowed.
+        if self.p(0.06) {
+            let says = self.says_turn;
+            return match says {
+                Says::Both if self.p(0.5) => "again".into(),
+                Says::Nothing if self.p(0.9) => "let z = 8".into(),
+                _ if self.p(0.05) => "again".into(),
+                _ => format!("turn = {}", self.player_expr()),
+            };
+        }
         match self.n(0, 12) {
             0 | 1 => match self.pick(Ty::Int) {
                 Some(v) => format!("{v} {op} {}", self.int_expr()),
@@ -798,7 +823,13 @@ impl Program {
             head.push_str(" requires clock % 2 == 1");
         }
         let n = self.n(0, 4) as usize;
+        self.says_turn = match kind {
+            "" => Says::Both,
+            "chance " => Says::TurnOnly,
+            _ => Says::Nothing,
+        };
         let mut body = self.stmts(1, n);
+        self.says_turn = Says::TurnOnly;
         if clock && (kind != "simultaneous " || self.p(0.5)) && self.p(0.95) {
             body.push_str("    clock -= 1\n");
         }
@@ -814,6 +845,7 @@ impl Program {
         self.out.push('\n');
         self.locals.truncate(scope);
         self.in_sim = false;
+        self.says_turn = Says::Nothing;
     }
 
     fn end(&mut self, clock: bool) {
