@@ -328,3 +328,48 @@ fn extra_turns_are_solved_right() {
         conformance_of_file(&g, 20, heap as u64);
     }
 }
+
+/// `weight` makes some chance outcomes likelier: the sum of two dice, each
+/// outcome's probability its weight over the sum of the weights; outcomes
+/// of weight 0 cannot happen; a negative weight, or none above 0, is an error.
+#[test]
+fn weighted_chance_gives_exact_probabilities() {
+    let g = game_of(
+        "game Dice\nplayers A, B\nstate total: int = 0\nstate rolling: bool = true\n\
+         chance move dice(sum in 1..12) requires rolling weight 6 - abs(sum - 7) {\n total += sum\n rolling = false\n}\n\
+         move stop() { rolling = true }\nend when total > 0 and not rolling { winner A payoff total }\n",
+    );
+    let s = g.initial_state().unwrap();
+    assert_eq!(g.turn(&s).unwrap(), Turn::Chance);
+    let mut outcomes = Vec::new();
+    g.chance_outcomes(&s, &mut outcomes).unwrap();
+    let shown: Vec<(String, f64)> = outcomes.iter().map(|(m, p)| (g.move_text(m), *p)).collect();
+    let expected: Vec<(String, f64)> = (2..=12)
+        .map(|sum: i64| (format!("dice({sum})"), (6 - (sum - 7).abs()) as f64 / 36.0))
+        .collect();
+    assert_eq!(shown, expected, "dice(1) has weight 0 and is left out");
+
+    // Drawn by the seeded playouts, the sums come out about as often as they should.
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
+    let mut scratch = gdl::solve::simulate::Scratch::default();
+    let mut sevens = 0;
+    for _ in 0..3600 {
+        let m = gdl::solve::simulate::sample_chance(&g, &s, &mut rng, &mut scratch).unwrap();
+        sevens += usize::from(g.move_text(&m) == "dice(7)");
+    }
+    assert!((500..=700).contains(&sevens), "{sevens} sevens in 3600 rolls");
+
+    for (weight, message) in [("x - 2", "weight -1"), ("0 * x", "weight 0")] {
+        let bad = game_of(&format!(
+            "game Bad\nplayers A, B\nstate n: int = 0\n\
+             chance move c(x in 1..2) requires n == 0 weight {weight} {{ n += x }}\n\
+             move m() {{ n += 1 }}\nend when n > 2 {{ draw }}\n"
+        ));
+        let err = bad
+            .chance_outcomes(&bad.initial_state().unwrap(), &mut outcomes)
+            .unwrap_err();
+        assert_eq!(err.code_str(), "gdl::runtime::weight", "{weight}");
+        assert!(err.message().contains(message), "{weight}: {}", err.message());
+        assert!(err.has_span());
+    }
+}

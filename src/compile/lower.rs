@@ -326,6 +326,7 @@ impl Compiler<'_> {
                 });
             }
             let requires = m.requires.iter().map(|r| self.scalar_of(r, &Ty::Bool)).collect();
+            let weight = m.weight.as_ref().and_then(|w| self.weight(w, m.by));
             // A simultaneous move's body runs once per player: who moves next
             // is said once, in its `then` block.
             let turn_local = (m.by != ast::MoveBy::Simultaneous && sets_turn(&m.body)).then(|| self.alloc_local());
@@ -378,11 +379,53 @@ impl Compiler<'_> {
                 span: m.span,
                 args,
                 requires,
+                weight,
                 body,
                 locals: self.max_locals,
             });
         }
         out
+    }
+
+    /// A chance move's `weight`: an int, not negative when it is a constant.
+    fn weight(&mut self, w: &ast::Expr, by: ast::MoveBy) -> Option<(ir::Expr, Span)> {
+        if by != ast::MoveBy::Chance {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::weight",
+                    "only a chance move has a weight",
+                    w.span,
+                    "a player chooses this move",
+                )
+                .with_help("a player chooses; write `chance move` for a move chance makes"),
+            );
+            return None;
+        }
+        let e = self.scalar_of(w, &Ty::Int);
+        match e {
+            ir::Expr::Const(n) if n < 0 => {
+                self.error(CompileError::new(
+                    "gdl::compile::weight",
+                    format!("a weight cannot be negative, and this one is {n}"),
+                    w.span,
+                    "negative",
+                ));
+                None
+            }
+            ir::Expr::Const(0) => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::weight",
+                        "a weight of 0: this move would never happen",
+                        w.span,
+                        "always 0",
+                    )
+                    .with_help("remove the move, or give it a weight above 0"),
+                );
+                None
+            }
+            e => Some((e, w.span)),
+        }
     }
 
     pub(super) fn lower_ends(&mut self) -> Vec<ir::End> {

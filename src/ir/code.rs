@@ -434,6 +434,8 @@ pub struct MoveCode {
     pub body: Entry,
     /// A simultaneous move's `then` block.
     pub then: Option<Entry>,
+    /// A chance move's weight, its arguments in the first registers.
+    pub weight: Option<Entry>,
 }
 
 /// One `end when` clause.

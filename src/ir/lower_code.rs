@@ -47,7 +47,18 @@ pub fn lower(prog: &Program) -> Code {
                     b.op(Op::Halt);
                 })
             });
-            MoveCode { generate, body, then }
+            let weight = m.weight.as_ref().map(|(w, _)| {
+                b.entry(format!("move {} (weight)", m.name), m.locals, |b| {
+                    let r = b.operand(w);
+                    b.op(Op::Ret { src: r });
+                })
+            });
+            MoveCode {
+                generate,
+                body,
+                then,
+                weight,
+            }
         })
         .collect();
     b.code.ends = prog

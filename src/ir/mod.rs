@@ -127,6 +127,8 @@ pub struct MoveKind {
     pub then_turn_local: Option<usize>,
     pub args: Vec<MoveArg>,
     pub requires: Vec<Expr>,
+    /// A chance move's weight, of its arguments (`None`: 1), and where it is written.
+    pub weight: Option<(Expr, Span)>,
     pub body: Vec<Stmt>,
     pub locals: usize,
 }

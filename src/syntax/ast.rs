@@ -84,7 +84,7 @@ pub enum MoveBy {
     /// The player to move; then the turn passes on.
     #[default]
     Turn,
-    /// Chance, uniformly among the legal moves.
+    /// Chance, among the legal moves, by their weights (uniformly without).
     Chance,
     /// Every player at once, in secret.
     Simultaneous,
@@ -115,6 +115,8 @@ pub struct MoveDecl {
     /// Each argument and the collection it is drawn from.
     pub args: Vec<(Ident, Expr)>,
     pub requires: Vec<Expr>,
+    /// A chance move's `weight`: how likely each choice is, relative to the others.
+    pub weight: Option<Expr>,
     pub body: Vec<Stmt>,
     /// A simultaneous move's `then` block: runs once, after every player's body.
     pub then: Option<(Vec<Stmt>, Span)>,

@@ -102,7 +102,7 @@ fn too_deep(file: &GameFile) -> Option<Span> {
         for (_, e) in &m.args {
             w.expr(e, 0);
         }
-        for e in &m.requires {
+        for e in m.requires.iter().chain(&m.weight) {
             w.expr(e, 0);
         }
         w.block(&m.body, 0);

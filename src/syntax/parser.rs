@@ -158,6 +158,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 let mut then = None;
                 let mut args = Vec::new();
                 let mut requires = Vec::new();
+                let mut weight = None;
                 let mut body = Vec::new();
                 for p in it {
                     match p.as_rule() {
@@ -166,6 +167,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                             args.push((ident(ai.next().unwrap()), expr(ai.next().unwrap())));
                         }
                         Rule::requires_clause => requires.push(expr(p.into_inner().next().unwrap())),
+                        Rule::weight_clause => weight = Some(expr(p.into_inner().nth(1).unwrap())),
                         Rule::block => body = block(p),
                         Rule::then_block => {
                             let ts = span(&p);
@@ -180,6 +182,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     name,
                     args,
                     requires,
+                    weight,
                     body,
                     span: s,
                 });
@@ -558,6 +561,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         | Rule::score_outcome => "an outcome (winner, loser, draw, payoff, lowest ... wins)",
         Rule::then_block => "`then`",
         Rule::requires_clause => "`requires`",
+        Rule::weight_clause | Rule::weight_word => "`weight`",
         Rule::param_default => "`=`",
         Rule::param_range => "`in`",
         Rule::move_arg => "a move argument (`x in ...`)",

@@ -158,6 +158,7 @@ const VOCABULARY: &[&str] = &[
     "last",
     "again",
     "turn",
+    "weight",
     "(",
     ")",
     "[",
@@ -821,6 +822,11 @@ impl Program {
         }
         if clock && kind == "chance " {
             head.push_str(" requires clock % 2 == 1");
+        }
+        // Weights, mostly on chance moves; sometimes 0 or negative.
+        if (kind == "chance " && self.p(0.4)) || self.p(0.02) {
+            let w = self.int_expr();
+            head.push_str(&format!(" weight {w}"));
         }
         let n = self.n(0, 4) as usize;
         self.says_turn = match kind {
