@@ -373,3 +373,41 @@ fn weighted_chance_gives_exact_probabilities() {
         assert!(err.has_span());
     }
 }
+
+/// A `const` is read by the rules without living in the state: indexed by
+/// computed values, gone through, tested with `in`, summed; nested lists
+/// too. Out of range is the usual run-time error, pointing at the rule.
+#[test]
+fn constants_are_read_in_the_rules() {
+    let g = game_of(
+        "game Tables\nplayers A, B\nparam base: int = 10\n\
+         const rows: list<list<int>> = [[1, 2, 3], [4, 5], [6]]\n\
+         const primes: list<int> = [2, 3, 5, 7]\nconst odd: set<0..9> = {1, 3, 5}\n\
+         const total: int = sum(primes) + base\n\
+         state acc: int = 0\nstate picks: list<int, 4> = []\n\
+         move pick(r in 0..<len(rows), i in 0..2) requires i < len(rows[r]) {\n\
+          acc += rows[r][i] * primes[r]\n\
+          for row in rows { if rows[r][i] in row { picks.push(last(row)) } }\n\
+          if rows[r][i] in odd { acc += total }\n\
+          acc += sum(x for x in primes if x > rows[r][i])\n\
+         }\n\
+         move bad(k in 3..3) { acc += primes[k + 1] }\n\
+         end when len(picks) > 0 { draw }\n",
+    );
+    assert_eq!(g.state_text(&g.initial_state().unwrap()), "acc: 0, picks: []");
+    let after = |text: &str| {
+        let mut s = g.initial_state().unwrap();
+        let m = g.parse_move(&s, text).unwrap();
+        g.apply(&mut s, &m).map(|_| g.state_text(&s))
+    };
+    // rows[1][0] = 4: 4 * 3, no odd bonus, primes above 4: 5 + 7.
+    assert_eq!(after("pick(1, 0)").unwrap(), "acc: 24, picks: [5]");
+    // rows[0][2] = 3: 3 * 2, odd: + 27, primes above 3: 12.
+    assert_eq!(after("pick(0, 2)").unwrap(), "acc: 45, picks: [3]");
+    let mut moves = Vec::new();
+    g.legal_moves(&g.initial_state().unwrap(), &mut moves).unwrap();
+    assert_eq!(moves.len(), 7, "3 + 2 + 1 picks, and bad");
+    let err = after("bad(3)").unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::index");
+    assert!(err.has_span());
+}

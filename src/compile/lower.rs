@@ -534,7 +534,11 @@ impl Compiler<'_> {
     fn score_place(&mut self, e: &ast::Expr) -> Option<Place> {
         let players = self.players.len();
         match self.expr(e) {
-            Typed::Place(place, Layout::List { elem, cap }) if *elem == Layout::Int && cap == players => Some(place),
+            Typed::Place(place, Layout::List { elem, cap })
+                if *elem == Layout::Int && cap == players && !place.is_const() =>
+            {
+                Some(place)
+            }
             Typed::Error => None,
             _ => {
                 self.error(
@@ -680,6 +684,10 @@ impl Compiler<'_> {
                     span,
                 });
             }
+            if self.file.consts.iter().any(|c| &c.name.name == name) {
+                self.error(constant_changed(place.span));
+                return None;
+            }
             if ["current", "previous"].contains(&name.as_str())
                 || self.params.contains_key(name)
                 || self.players.contains_key(name)
@@ -697,6 +705,14 @@ impl Compiler<'_> {
             }
         }
         match self.expr(place) {
+            Typed::Scalar(ir::Expr::Load(p), _) if p.is_const() => {
+                self.error(constant_changed(place.span));
+                None
+            }
+            Typed::Place(p, _) if p.is_const() => {
+                self.error(constant_changed(place.span));
+                None
+            }
             Typed::Scalar(ir::Expr::Cell(off), ty) => {
                 let want = if op.is_some() { Ty::Int } else { ty.clone() };
                 if op.is_some() && !ty.matches(&Ty::Int) {
@@ -759,6 +775,10 @@ impl Compiler<'_> {
 
     fn method(&mut self, target: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Stmt> {
         let (place, layout) = match self.expr(target) {
+            Typed::Place(p, _) if p.is_const() => {
+                self.error(constant_changed(target.span));
+                return None;
+            }
             Typed::Place(p, l) => (p, l),
             Typed::Error => return None,
             _ => {
@@ -994,6 +1014,9 @@ impl Compiler<'_> {
                 Binding::Local(l, t) => Typed::Scalar(ir::Expr::Local(l), t),
                 Binding::Alias(p, l) => Typed::Place(p, l),
             };
+        }
+        if let Some((offset, layout)) = self.consts.get(name) {
+            return Typed::Place(Place::Const(*offset), layout.clone());
         }
         if let Some(v) = self.vars.get(name) {
             return if v.layout.is_scalar() {
@@ -1461,6 +1484,17 @@ impl Compiler<'_> {
             )
         })
     }
+}
+
+/// A change to a `const`.
+fn constant_changed(span: Span) -> CompileError {
+    CompileError::new(
+        "gdl::compile::not_assignable",
+        "a constant cannot be changed",
+        span,
+        "a `const`",
+    )
+    .with_help("declare it as a `state` variable to change it during the game")
 }
 
 /// `again` or `turn = p` where no move is being made.

@@ -91,6 +91,9 @@ pub(crate) struct Compiler<'a> {
     fn_decls: IndexMap<String, &'a FnDecl>,
     fn_sigs: IndexMap<String, FnSig>,
     vars: IndexMap<String, ir::Var>,
+    /// The `const` lists, by name: where each lies in `const_cells`.
+    consts: IndexMap<String, (usize, Layout)>,
+    const_cells: Vec<i64>,
     /// Names in scope in the current function, move or end clause, innermost last.
     scopes: Vec<(String, Binding)>,
     next_local: usize,
@@ -111,6 +114,8 @@ impl<'a> Compiler<'a> {
             fn_decls: IndexMap::new(),
             fn_sigs: IndexMap::new(),
             vars: IndexMap::new(),
+            consts: IndexMap::new(),
+            const_cells: Vec::new(),
             scopes: Vec::new(),
             next_local: 0,
             max_locals: 0,
@@ -127,6 +132,9 @@ impl<'a> Compiler<'a> {
         self.declare_fns();
         let params = self.bind_params(bindings);
         self.count_players();
+        if self.errors.is_empty() {
+            self.bind_consts();
+        }
         if self.errors.is_empty() {
             self.check_requires();
         }
@@ -167,6 +175,7 @@ impl<'a> Compiler<'a> {
             params,
             cell_count: initial.len(),
             initial,
+            consts: std::mem::take(&mut self.const_cells),
             vars: self.vars.values().cloned().collect(),
             fns,
             has_chance: moves.iter().any(|m| m.by == ir::MoveBy::Chance),
@@ -265,6 +274,7 @@ impl<'a> Compiler<'a> {
             .params
             .iter()
             .map(|p| &p.name)
+            .chain(self.file.consts.iter().map(|c| &c.name))
             .chain(self.file.states.iter().map(|s| &s.name))
             .chain(self.file.fns.iter().map(|f| &f.name))
             .chain(self.file.players.iter())
@@ -462,6 +472,69 @@ impl<'a> Compiler<'a> {
         shown
     }
 
+    /// Computes each `const`, checks it against its type, and lays out the
+    /// lists among them for the rules to read. A constant is seen by the
+    /// constant expressions after it (`[0; len(lines)]`) as a parameter is.
+    fn bind_consts(&mut self) {
+        for c in &self.file.consts {
+            if !self.check_new_name(&c.name) {
+                continue;
+            }
+            let value = match self.eval_const(&c.value) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.error(e);
+                    continue;
+                }
+            };
+            let ty = self.ty_of(&c.ty);
+            if !lower::value_has_type(&value, &ty) || matches!(c.ty, TypeExpr::PerPlayer(..)) {
+                self.error(CompileError::new(
+                    "gdl::compile::type_mismatch",
+                    format!(
+                        "the value of `{}` is a {}, but its type is {ty}",
+                        c.name.name,
+                        value.kind()
+                    ),
+                    c.value.span,
+                    format!("expected {ty}"),
+                ));
+                continue;
+            }
+            if let Value::List(_) = value {
+                let layout = match self.layout_of(&c.ty, &[&value]) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        self.error(e);
+                        continue;
+                    }
+                };
+                let offset = self.const_cells.len();
+                if layout.checked_size().is_none_or(|n| n > MAX_STATE_CELLS - offset) {
+                    self.error(CompileError::new(
+                        "gdl::compile::state_size",
+                        format!("the constants may take at most {MAX_STATE_CELLS} cells, as a state may"),
+                        c.ty.span(),
+                        "too large",
+                    ));
+                    continue;
+                }
+                self.const_cells.resize(offset + layout.size(), 0);
+                if let Err(msg) = store_value(&layout, &value, &mut self.const_cells[offset..]) {
+                    self.error(CompileError::new(
+                        "gdl::compile::initial_value",
+                        format!("the value of `{}` does not fit its type: {msg}", c.name.name),
+                        c.value.span,
+                        "this value",
+                    ));
+                    continue;
+                }
+                self.consts.insert(c.name.name.clone(), (offset, layout));
+            }
+            self.params.insert(c.name.name.clone(), value);
+        }
+    }
+
     fn check_requires(&mut self) {
         for r in &self.file.requires {
             match self.eval_const(&r.cond) {
@@ -470,6 +543,7 @@ impl<'a> Compiler<'a> {
                     let values: Vec<String> = self
                         .params
                         .iter()
+                        .filter(|(n, _)| !self.file.consts.iter().any(|c| &c.name.name == *n))
                         .map(|(n, v)| {
                             let players: Vec<String> = self.players.keys().cloned().collect();
                             format!("{n} = {}", ShowValue(v, &players))

@@ -396,6 +396,32 @@ pub enum Op {
         kind: u16,
         n: u16,
     },
+
+    /// `dst = consts[addr]`: a cell of the constants ([`Code::consts`]).
+    LoadConst {
+        dst: Reg,
+        addr: Reg,
+    },
+    /// As `ElemAddr`, in a list of the constants.
+    ConstElemAddr {
+        dst: Reg,
+        list: Reg,
+        index: Reg,
+        size: u32,
+    },
+    /// As `ListNext`, through a list of the constants.
+    ConstListNext {
+        var: Reg,
+        idx: Reg,
+        addr: Reg,
+        to: Label,
+    },
+    /// As `ListHas`, in a list of the constants.
+    ConstListHas {
+        dst: Reg,
+        addr: Reg,
+        x: Reg,
+    },
 }
 
 /// Where a rule's code starts, and the registers its frame needs.
@@ -465,6 +491,8 @@ pub struct Code {
     /// The names of the moves and functions, for the listing.
     pub move_names: Vec<String>,
     pub fn_names: Vec<String>,
+    /// The cells of the `const` lists, which the `Const...` instructions read.
+    pub consts: Vec<i64>,
 }
 
 impl Code {
@@ -742,6 +770,14 @@ impl fmt::Display for Op {
                     write!(f, "emit       move {kind}(r0..r{})", n - 1)
                 }
             }
+            LoadConst { dst, addr } => write!(f, "load       r{dst} = const[r{addr}]"),
+            ConstElemAddr { dst, list, index, size } => {
+                write!(f, "elem       r{dst} = &const[r{list}][r{index}] (size {size})")
+            }
+            ConstListNext { var, idx, addr, to } => {
+                write!(f, "next       r{var} = const[r{addr}][r{idx}++], done: {to:04}")
+            }
+            ConstListHas { dst, addr, x } => write!(f, "has        r{dst} = r{x} in list const[r{addr}]"),
         }
     }
 }

@@ -37,6 +37,9 @@ pub struct Program {
     pub params: Vec<(String, String)>,
     pub cell_count: usize,
     pub initial: Vec<i64>,
+    /// The `const` values the rules read, laid out as state variables are
+    /// (see [`Place::Const`]).
+    pub consts: Vec<i64>,
     pub vars: Vec<Var>,
     pub fns: Vec<Function>,
     pub moves: Vec<MoveKind>,
@@ -71,6 +74,17 @@ pub enum Layout {
         elem: Box<Layout>,
         cap: usize,
     },
+}
+
+impl Place {
+    /// Whether this is (an element of) a constant.
+    pub fn is_const(&self) -> bool {
+        match self {
+            Place::Static(_) => false,
+            Place::Const(_) => true,
+            Place::Elem { list, .. } => list.is_const(),
+        }
+    }
 }
 
 impl Layout {
@@ -263,10 +277,13 @@ pub enum Coll {
     Literal(Vec<Expr>),
 }
 
-/// Where a value lives in the state.
+/// Where a value lives in the state, or in the constants.
 #[derive(Clone, Debug)]
 pub enum Place {
     Static(usize),
+    /// A list of the constants, laid out at this offset of [`Program::consts`];
+    /// it and its elements are read only.
+    Const(usize),
     /// Element `index` of the list whose length cell is at `list`.
     Elem {
         list: Box<Place>,

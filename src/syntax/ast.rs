@@ -42,6 +42,7 @@ pub struct GameFile {
     pub player_count: Option<Expr>,
     pub players_span: Option<Span>,
     pub params: Vec<Param>,
+    pub consts: Vec<ConstDecl>,
     pub requires: Vec<Require>,
     pub states: Vec<StateVar>,
     pub fns: Vec<FnDecl>,
@@ -57,6 +58,15 @@ pub struct Param {
     pub range: Option<Expr>,
     /// The `///` comment lines right above the declaration.
     pub doc: String,
+    pub span: Span,
+}
+
+/// `const lines: list<list<int>> = [...]`: a value the rules read.
+#[derive(Clone, Debug)]
+pub struct ConstDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub value: Expr,
     pub span: Span,
 }
 

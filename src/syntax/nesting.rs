@@ -84,6 +84,10 @@ fn too_deep(file: &GameFile) -> Option<Span> {
             w.expr(e, 0);
         }
     }
+    for c in &file.consts {
+        w.ty(&c.ty, 0);
+        w.expr(&c.value, 0);
+    }
     for r in &file.requires {
         w.expr(&r.cond, 0);
     }

@@ -104,6 +104,16 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     span: s,
                 });
             }
+            Rule::const_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                game.consts.push(ConstDecl {
+                    name: ident(it.next().unwrap()),
+                    ty: type_expr(it.next().unwrap()),
+                    value: expr(it.next().unwrap()),
+                    span: s,
+                });
+            }
             Rule::require_decl => {
                 let s = item_span(&item);
                 let mut it = item.into_inner();
@@ -535,6 +545,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::game_decl => "`game NAME`",
         Rule::players_decl => "`players`",
         Rule::param_decl => "`param`",
+        Rule::const_decl => "`const`",
         Rule::require_decl => "`require`",
         Rule::state_decl => "`state`",
         Rule::fn_decl => "`fn`",

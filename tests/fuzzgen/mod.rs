@@ -159,6 +159,7 @@ const VOCABULARY: &[&str] = &[
     "again",
     "turn",
     "weight",
+    "const",
     "(",
     ")",
     "[",
@@ -347,6 +348,9 @@ struct Program {
     players: Vec<String>,
     params: Vec<(String, Ty)>,
     vars: Vec<Var>,
+    /// Constants: lists of ints, and lists of lists of ints.
+    const_lists: Vec<String>,
+    const_tables: Vec<String>,
     fns: Vec<String>,
     /// Int names in scope (move arguments, lets, loop variables).
     locals: Vec<String>,
@@ -375,6 +379,8 @@ impl Program {
             players: Vec::new(),
             params: Vec::new(),
             vars: Vec::new(),
+            const_lists: Vec::new(),
+            const_tables: Vec::new(),
             fns: Vec::new(),
             locals: Vec::new(),
             depth: 0,
@@ -414,6 +420,9 @@ impl Program {
         }
         for _ in 0..self.n(0, 3) {
             self.param();
+        }
+        for _ in 0..self.n(0, 2) {
+            self.constant();
         }
         if self.p(0.2) {
             let e = self.bool_expr();
@@ -465,6 +474,43 @@ impl Program {
         };
         self.out.push_str(&text);
         self.params.push((name, ty));
+    }
+
+    /// A `const`: a list of ints, a table (a list of lists), or an int.
+    fn constant(&mut self) {
+        let name = self.name("k");
+        let row = |rng: &mut StdRng| -> String {
+            let len = rng.random_range(0..=4);
+            let items: Vec<String> = (0..len).map(|_| rng.random_range(-2..=9).to_string()).collect();
+            format!("[{}]", items.join(", "))
+        };
+        let text = match self.n(0, 2) {
+            0 => {
+                let r = row(&mut self.rng);
+                self.const_lists.push(name.clone());
+                format!("const {name}: list<int> = {r}\n")
+            }
+            1 => {
+                let rows: Vec<String> = (0..self.n(0, 4)).map(|_| row(&mut self.rng)).collect();
+                self.const_tables.push(name.clone());
+                format!("const {name}: list<list<int>> = [{}]\n", rows.join(", "))
+            }
+            _ => {
+                let e = self.int_expr();
+                format!("const {name}: int = {e}\n")
+            }
+        };
+        self.out.push_str(&text);
+    }
+
+    /// A constant list of ints: a list constant, or a row of a table.
+    fn const_list(&mut self) -> Option<String> {
+        if !self.const_tables.is_empty() && self.p(0.5) {
+            let t = self.const_tables.choose(&mut self.rng).unwrap().clone();
+            let i = self.int_expr();
+            return Some(format!("{t}[{i}]"));
+        }
+        self.const_lists.choose(&mut self.rng).cloned()
     }
 
     fn visibility(&mut self, ty: Ty) -> &'static str {
@@ -582,7 +628,10 @@ impl Program {
                 let op = if self.p(0.5) { ".." } else { "..<" };
                 format!("{lo}{op}{hi}")
             }
-            2 => self.pick(Ty::ListInt).unwrap_or_else(|| "[1, 2]".into()),
+            2 => match self.const_list() {
+                Some(c) if self.p(0.3) => c,
+                _ => self.pick(Ty::ListInt).unwrap_or_else(|| "[1, 2]".into()),
+            },
             3 => self.pick(Ty::Set).unwrap_or_else(|| "0..3".into()),
             4 => match self.pick(Ty::PerSet) {
                 Some(v) => format!("{v}[{}]", self.player_expr()),
@@ -611,8 +660,11 @@ impl Program {
                 self.int_expr()
             ),
             7 => match self.pick(Ty::ListInt) {
-                Some(l) => format!("{l}[{}]", self.int_expr()),
-                None => self.leaf_int(),
+                Some(l) if self.p(0.7) => format!("{l}[{}]", self.int_expr()),
+                _ => match self.const_list() {
+                    Some(c) => format!("{c}[{}]", self.int_expr()),
+                    None => self.leaf_int(),
+                },
             },
             8 => {
                 let f = *["len", "sum", "max", "min", "count"].choose(&mut self.rng).unwrap();
@@ -717,7 +769,7 @@ impl Program {
                 _ => format!("turn = {}", self.player_expr()),
             };
         }
-        match self.n(0, 12) {
+        match self.n(0, 13) {
             0 | 1 => match self.pick(Ty::Int) {
                 Some(v) => format!("{v} {op} {}", self.int_expr()),
                 None => self.stmt(indent),
@@ -787,9 +839,18 @@ impl Program {
                 Some(v) => format!("{v}[{}].push({})", self.int_expr(), self.int_expr()),
                 None => "let z = 6".into(),
             },
-            _ => match self.pick(Ty::ListList) {
+            12 => match self.pick(Ty::ListList) {
                 Some(v) => format!("for r in {v} {{ r.clear() }}"),
                 None => "let z = 7".into(),
+            },
+            // Through a table of constants; now and then, a constant changed.
+            _ => match self.const_tables.choose(&mut self.rng).cloned() {
+                Some(t) if self.p(0.95) => match self.pick(Ty::Int) {
+                    Some(v) => format!("for row in {t} {{ {v} += sum(row) }}"),
+                    None => format!("for row in {t} {{ let z = len(row) }}"),
+                },
+                Some(t) => format!("{t}[0] = 1"),
+                None => "let z = 9".into(),
             },
         }
     }
