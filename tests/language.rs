@@ -411,3 +411,35 @@ fn constants_are_read_in_the_rules() {
     assert_eq!(err.code_str(), "gdl::runtime::index");
     assert!(err.has_span());
 }
+
+/// `while`, functions written with statements, and procedures: a function
+/// returns from inside its loops, a procedure changes the state of the move
+/// that runs it, and an endless `while` stops at the step budget.
+#[test]
+fn loops_functions_and_procedures() {
+    let g = game_of(
+        "game Steps\nplayers A, B\nstate pits: list<int> = [3, 0, 2, 5]\nstate total: int = 0\n\
+         fn collatz(n: int) -> int {\n let steps = 0\n let x = n\n while x != 1 {\n  if x % 2 == 0 { x = x / 2 } else { x = 3 * x + 1 }\n  steps += 1\n }\n return steps\n}\n\
+         fn first_from(i: int, k: int) -> int {\n for j in i..<len(pits) { if pits[j] >= k { return j } }\n return -1\n}\n\
+         fn fact(n: int) -> int {\n if n <= 1 { return 1 } else { return n * fact(n - 1) }\n}\n\
+         fn sow(i: int) {\n let hand = pits[i]\n pits[i] = 0\n let j = i\n while hand > 0 {\n  j = (j + 1) % len(pits)\n  pits[j] += 1\n  hand -= 1\n }\n}\n\
+         move go(k in 1..5) requires first_from(0, k) >= 0 {\n sow(first_from(0, k))\n total = collatz(27) + fact(5)\n}\n\
+         move forever() requires total == 999 { while true { total += 1 } }\n\
+         end when total > 0 { draw }\n",
+    );
+    let mut s = g.initial_state().unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&s, &mut moves).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| g.move_text(m)).collect();
+    assert_eq!(texts, ["go(1)", "go(2)", "go(3)", "go(4)", "go(5)"]);
+    // go(4): the first pit holding 4 or more is pit 3 (5 seeds), sown round.
+    g.apply(&mut s, &moves[3]).unwrap();
+    assert_eq!(g.state_text(&s), "pits: [5, 1, 3, 1], total: 231");
+
+    let stuck = g.parse_position("pits: [0, 0, 0, 0], total: 999").unwrap();
+    g.legal_moves(&stuck, &mut moves).unwrap();
+    let mut s = stuck.clone();
+    let err = g.apply(&mut s, &moves[0]).unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::steps");
+    assert!(err.has_span());
+}

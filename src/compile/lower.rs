@@ -15,13 +15,31 @@ pub const BUILTINS: &[&str] = &[
 /// mean something in the rules (`turn = p` says who moves next).
 pub const RESERVED_NAMES: &[&str] = &["current", "previous", "players", "me", "turn"];
 
+/// What kind of function's statements are being lowered.
+#[derive(Clone, Debug)]
+pub enum FnKind {
+    /// A function with a value of this type: it may not change the state.
+    Function(Ty),
+    /// A procedure: it may change the state, and has no value.
+    Procedure,
+}
+
+/// Whether every way through `body` ends in a `return`.
+fn always_returns(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Return { .. } => true,
+        ast::Stmt::If { then, otherwise, .. } => always_returns(then) && always_returns(otherwise),
+        _ => false,
+    })
+}
+
 /// Whether `body` says who moves next (`again`, `turn = p`) anywhere.
 fn sets_turn(body: &[ast::Stmt]) -> bool {
     body.iter().any(|s| match s {
         ast::Stmt::Again(_) => true,
         ast::Stmt::Assign { place, .. } => matches!(&place.kind, ExprKind::Name(n) if n == "turn"),
         ast::Stmt::If { then, otherwise, .. } => sets_turn(then) || sets_turn(otherwise),
-        ast::Stmt::For { body, .. } => sets_turn(body),
+        ast::Stmt::For { body, .. } | ast::Stmt::While { body, .. } => sets_turn(body),
         _ => false,
     })
 }
@@ -248,13 +266,48 @@ impl Compiler<'_> {
                     let l = self.alloc_local();
                     self.scopes.push((name.name.clone(), Binding::Local(l, ty)));
                 }
-                let ret = self.ty_of(&f.ret);
-                let body = self.scalar_of(&f.body, &ret);
+                let ret = f.ret.as_ref().map(|t| self.ty_of(t));
+                let (body, block) = match (&f.block, &ret) {
+                    (Some(block), ret) => {
+                        self.fn_kind = Some(match ret {
+                            Some(t) => FnKind::Function(t.clone()),
+                            None => FnKind::Procedure,
+                        });
+                        let stmts = self.stmts(block);
+                        self.fn_kind = None;
+                        if ret.is_some() && !always_returns(block) {
+                            self.error(
+                                CompileError::new(
+                                    "gdl::compile::no_return",
+                                    format!("`{}` may reach its end without returning a value", f.name.name),
+                                    f.name.span,
+                                    "not every way through it returns",
+                                )
+                                .with_help("end it with `return VALUE`, or every branch of its last `if`"),
+                            );
+                        }
+                        (ir::Expr::Const(0), Some(stmts))
+                    }
+                    (None, Some(ret)) => (self.scalar_of(&f.body, ret), None),
+                    (None, None) => {
+                        self.error(
+                            CompileError::new(
+                                "gdl::compile::no_return",
+                                format!("`{}` is defined by an expression but has no result type", f.name.name),
+                                f.name.span,
+                                "no `-> TYPE`",
+                            )
+                            .with_help("write its type: `fn f(x: int) -> int = ...`"),
+                        );
+                        (ir::Expr::Const(0), None)
+                    }
+                };
                 ir::Function {
                     name: f.name.name.clone(),
                     params: f.params.len(),
                     locals: self.max_locals,
                     body,
+                    block,
                 }
             })
             .collect()
@@ -607,6 +660,17 @@ impl Compiler<'_> {
                 args,
                 span,
             } => self.method(target, method, args, *span),
+            ast::Stmt::While { cond, body, span } => {
+                let cond = self.scalar_of(cond, &Ty::Bool);
+                let body = self.stmts(body);
+                Some(Stmt::While {
+                    cond,
+                    body,
+                    span: *span,
+                })
+            }
+            ast::Stmt::Return { value, span } => self.return_stmt(value.as_ref(), *span),
+            ast::Stmt::ProcCall { name, args, span } => self.proc_call(name, args, *span),
             ast::Stmt::Again(span) => match self.turn_target {
                 Some((local, true)) => Some(Stmt::SetLocal {
                     local,
@@ -634,6 +698,99 @@ impl Compiler<'_> {
                 }
             },
         }
+    }
+
+    fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<Stmt> {
+        match (self.fn_kind.clone(), value) {
+            (Some(FnKind::Function(ty)), Some(v)) => Some(Stmt::Return(Some(self.scalar_of(v, &ty)))),
+            (Some(FnKind::Procedure), None) => Some(Stmt::Return(None)),
+            (Some(FnKind::Function(ty)), None) => {
+                self.error(CompileError::new(
+                    "gdl::compile::return",
+                    format!("this function returns {}: `return` needs a value", article(&ty)),
+                    span,
+                    "no value",
+                ));
+                None
+            }
+            (Some(FnKind::Procedure), Some(v)) => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::return",
+                        "a procedure has no value to return",
+                        v.span,
+                        "a value",
+                    )
+                    .with_help("give the function a result type (`-> int`) to return a value"),
+                );
+                None
+            }
+            (None, _) => {
+                self.error(CompileError::new(
+                    "gdl::compile::return",
+                    "`return` ends a function or a procedure, and this is neither",
+                    span,
+                    "not in a function",
+                ));
+                None
+            }
+        }
+    }
+
+    /// `name(args)` as a statement: a procedure.
+    fn proc_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Stmt> {
+        let Some(sig) = self.fn_sigs.get(&name.name).cloned() else {
+            let known: Vec<String> = self.fn_sigs.keys().cloned().collect();
+            self.error(unknown_function(&name.name, name.span, known.iter()));
+            return None;
+        };
+        if !sig.is_proc {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::procedure",
+                    format!("`{}` is a function: it has a value and changes nothing", name.name),
+                    span,
+                    "its value is thrown away",
+                )
+                .with_help(format!("use its value: `let x = {}(...)`", name.name)),
+            );
+            return None;
+        }
+        if !self.may_change_state(span) {
+            return None;
+        }
+        if args.len() != sig.params.len() {
+            self.error(arity_error(&name.name, sig.params.len(), args.len(), span));
+            return None;
+        }
+        let args = args
+            .iter()
+            .zip(&sig.params)
+            .map(|(a, t)| self.scalar_of(a, t))
+            .collect();
+        Some(Stmt::Call {
+            func: sig.index,
+            args,
+            span,
+        })
+    }
+
+    /// Whether statements here may change the state: not in a function,
+    /// which the rules call while they only read the position.
+    fn may_change_state(&mut self, span: Span) -> bool {
+        if let Some(FnKind::Function(_)) = self.fn_kind {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::not_assignable",
+                    "a function cannot change the state",
+                    span,
+                    "changes the state",
+                )
+                .with_help("a procedure (`fn name(...) { ... }`, no result type) may; run it as a statement"),
+            );
+            return false;
+        }
+        true
     }
 
     /// `turn = p`: who moves after this move.
@@ -703,6 +860,9 @@ impl Compiler<'_> {
                 );
                 return None;
             }
+        }
+        if !self.may_change_state(place.span) {
+            return None;
         }
         match self.expr(place) {
             Typed::Scalar(ir::Expr::Load(p), _) if p.is_const() => {
@@ -774,6 +934,9 @@ impl Compiler<'_> {
     }
 
     fn method(&mut self, target: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Stmt> {
+        if !self.may_change_state(target.span) {
+            return None;
+        }
         let (place, layout) = match self.expr(target) {
             Typed::Place(p, _) if p.is_const() => {
                 self.error(constant_changed(target.span));
@@ -1399,6 +1562,18 @@ impl Compiler<'_> {
                     self.error(unknown_function(n, name.span, known.iter()));
                     return Typed::Error;
                 };
+                if sig.is_proc {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::procedure",
+                            format!("`{n}` is a procedure: it changes the state and has no value"),
+                            span,
+                            "used as a value",
+                        )
+                        .with_help(format!("run it as a statement: `{n}(...)`")),
+                    );
+                    return Typed::Error;
+                }
                 if args.len() != sig.params.len() {
                     self.error(arity_error(n, sig.params.len(), args.len(), span));
                     return Typed::Error;

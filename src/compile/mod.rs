@@ -81,6 +81,8 @@ pub(crate) struct FnSig {
     index: usize,
     params: Vec<Ty>,
     ret: Ty,
+    /// A procedure: statements that may change the state, and no value.
+    is_proc: bool,
 }
 
 pub(crate) struct Compiler<'a> {
@@ -89,6 +91,8 @@ pub(crate) struct Compiler<'a> {
     players: IndexMap<String, usize>,
     params: IndexMap<String, Value>,
     fn_decls: IndexMap<String, &'a FnDecl>,
+    /// The functions defined by one expression: those a constant expression may call.
+    expr_fn_decls: IndexMap<String, &'a FnDecl>,
     fn_sigs: IndexMap<String, FnSig>,
     vars: IndexMap<String, ir::Var>,
     /// The `const` lists, by name: where each lies in `const_cells`.
@@ -102,6 +106,8 @@ pub(crate) struct Compiler<'a> {
     /// (or a `then` block) is lowered; and whether `again` is allowed there
     /// (only where a player moved).
     turn_target: Option<(usize, bool)>,
+    /// The function or procedure whose statements are being lowered, if any.
+    fn_kind: Option<lower::FnKind>,
 }
 
 impl<'a> Compiler<'a> {
@@ -112,6 +118,7 @@ impl<'a> Compiler<'a> {
             players: IndexMap::new(),
             params: IndexMap::new(),
             fn_decls: IndexMap::new(),
+            expr_fn_decls: IndexMap::new(),
             fn_sigs: IndexMap::new(),
             vars: IndexMap::new(),
             consts: IndexMap::new(),
@@ -120,6 +127,7 @@ impl<'a> Compiler<'a> {
             next_local: 0,
             max_locals: 0,
             turn_target: None,
+            fn_kind: None,
         }
     }
 
@@ -253,16 +261,20 @@ impl<'a> Compiler<'a> {
         for f in &self.file.fns {
             if self.check_new_name(&f.name) {
                 let params = f.params.iter().map(|(_, t)| self.ty_of(t)).collect();
-                let ret = self.ty_of(&f.ret);
+                let ret = f.ret.as_ref().map_or(Ty::Error, |t| self.ty_of(t));
                 self.fn_sigs.insert(
                     f.name.name.clone(),
                     FnSig {
                         index: self.fn_sigs.len(),
                         params,
                         ret,
+                        is_proc: f.ret.is_none(),
                     },
                 );
                 self.fn_decls.insert(f.name.name.clone(), f);
+                if f.block.is_none() {
+                    self.expr_fn_decls.insert(f.name.name.clone(), f);
+                }
             }
         }
     }
@@ -314,14 +326,36 @@ impl<'a> Compiler<'a> {
         ConstEnv {
             players: &self.players,
             params: &self.params,
-            fns: &self.fn_decls,
+            fns: &self.expr_fn_decls,
             locals: Vec::new(),
             depth: 0,
         }
     }
 
     fn eval_const(&self, e: &ast::Expr) -> Result<Value, CompileError> {
-        self.const_env().eval(e)
+        self.const_env().eval(e).map_err(|err| {
+            // A function written with statements runs only during play.
+            let block_fn = self.file.fns.iter().find(|f| {
+                f.block.is_some()
+                    && err.code == "gdl::compile::unknown_function"
+                    && err.message == format!("there is no function `{}`", f.name.name)
+            });
+            match block_fn {
+                Some(f) => CompileError::new(
+                    "gdl::compile::not_constant",
+                    format!(
+                        "`{}` is written with statements: it runs only during the game",
+                        f.name.name
+                    ),
+                    err.span,
+                    "called here",
+                )
+                .with_help(
+                    "a constant expression may call functions defined by one expression (`fn f(x: int) -> int = ...`)",
+                ),
+                None => err,
+            }
+        })
     }
 
     /// Binds each parameter to its value from the command line or its default,

@@ -397,6 +397,9 @@ pub enum Op {
         n: u16,
     },
 
+    /// Takes one step from the budget (a round of a `while` loop).
+    Step,
+
     /// `dst = consts[addr]`: a cell of the constants ([`Code::consts`]).
     LoadConst {
         dst: Reg,
@@ -770,6 +773,7 @@ impl fmt::Display for Op {
                     write!(f, "emit       move {kind}(r0..r{})", n - 1)
                 }
             }
+            Step => write!(f, "step"),
             LoadConst { dst, addr } => write!(f, "load       r{dst} = const[r{addr}]"),
             ConstElemAddr { dst, list, index, size } => {
                 write!(f, "elem       r{dst} = &const[r{list}][r{index}] (size {size})")

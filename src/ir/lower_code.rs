@@ -26,9 +26,15 @@ pub fn lower(prog: &Program) -> Code {
         .fns
         .iter()
         .map(|f| {
-            b.entry(format!("fn {}", f.name), f.locals.max(f.params), |b| {
-                let r = b.operand(&f.body);
-                b.op(Op::Ret { src: r });
+            b.entry(format!("fn {}", f.name), f.locals.max(f.params), |b| match &f.block {
+                Some(block) => {
+                    b.stmts(block);
+                    b.op(Op::Halt);
+                }
+                None => {
+                    let r = b.operand(&f.body);
+                    b.op(Op::Ret { src: r });
+                }
             })
         })
         .collect();
@@ -516,6 +522,39 @@ impl Builder {
                 let addr = self.place_reg(place);
                 let words = u32::try_from(*words).expect("a value fits the state");
                 self.op(Op::Clear { addr, words });
+            }
+            Stmt::While { cond, body, span } => {
+                let top = self.here();
+                let done = self.jump_if(cond, false);
+                self.op_at(Op::Step, *span);
+                self.stmts(body);
+                self.op(Op::Jump { to: top });
+                let end = self.here();
+                self.patch_all(done, end);
+            }
+            Stmt::Return(Some(value)) => {
+                let src = self.operand(value);
+                self.op(Op::Ret { src });
+            }
+            Stmt::Return(None) => {
+                self.op(Op::Halt);
+            }
+            Stmt::Call { func, args, span } => {
+                let dst = self.tmp();
+                let first = self.next;
+                let regs: Vec<Reg> = args.iter().map(|_| self.tmp()).collect();
+                for (a, &r) in args.iter().zip(&regs) {
+                    self.expr_into(a, r);
+                }
+                self.op_at(
+                    Op::Call {
+                        dst,
+                        func: u16::try_from(*func).expect("fewer than 65,536 functions"),
+                        args: reg(first),
+                        n: args.len() as u16,
+                    },
+                    *span,
+                );
             }
         }
     }

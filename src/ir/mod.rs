@@ -122,6 +122,9 @@ pub struct Function {
     pub params: usize,
     pub locals: usize,
     pub body: Expr,
+    /// The statements of a function or procedure written with a block
+    /// (then `body` is unused): a function's end in `Stmt::Return`.
+    pub block: Option<Vec<Stmt>>,
 }
 
 #[derive(Clone, Debug)]
@@ -342,5 +345,19 @@ pub enum Stmt {
         place: Place,
         words: usize,
         is_set: bool,
+    },
+    /// Runs `body` while `cond` holds, each round a step of the budget.
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// Ends a function with a value, or a procedure.
+    Return(Option<Expr>),
+    /// Runs the procedure `func`.
+    Call {
+        func: usize,
+        args: Vec<Expr>,
+        span: Span,
     },
 }

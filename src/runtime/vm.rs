@@ -540,6 +540,7 @@ pub(super) fn run<H: Host>(
                     return Ok(STOPPED);
                 }
             }
+            Op::Step => budget.spend(1, at!())?,
             Op::LoadConst { dst, addr } => r!(dst) = code.consts[r!(addr) as usize],
             Op::ConstElemAddr { dst, list, index, size } => {
                 r!(dst) = element(&code.consts, r!(list) as usize, r!(index), size, at!())? as i64;

@@ -113,8 +113,13 @@ pub struct StateVar {
 pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<(Ident, TypeExpr)>,
-    pub ret: TypeExpr,
+    /// The result's type; `None` for a procedure.
+    pub ret: Option<TypeExpr>,
+    /// The defining expression (for a function given by statements, a
+    /// placeholder `0` spanning them, which a constant expression never runs).
     pub body: Expr,
+    /// The statements of a function or procedure written with a block.
+    pub block: Option<Vec<Stmt>>,
     pub span: Span,
 }
 
@@ -214,6 +219,22 @@ pub enum Stmt {
     },
     /// `again`: the player who moved moves again.
     Again(Span),
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// `return x`, or `return` in a procedure.
+    Return {
+        value: Option<Expr>,
+        span: Span,
+    },
+    /// `sow(pit)`: a procedure run as a statement.
+    ProcCall {
+        name: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
     /// `target.method(args)`
     Call {
         target: Expr,

@@ -99,8 +99,13 @@ fn too_deep(file: &GameFile) -> Option<Span> {
         for (_, t) in &f.params {
             w.ty(t, 0);
         }
-        w.ty(&f.ret, 0);
+        if let Some(ret) = &f.ret {
+            w.ty(ret, 0);
+        }
         w.expr(&f.body, 0);
+        if let Some(block) = &f.block {
+            w.block(block, 0);
+        }
     }
     for m in &file.moves {
         for (_, e) in &m.args {
@@ -177,6 +182,7 @@ impl Walk {
             | Stmt::For { span, .. }
             | Stmt::Call { span, .. } => *span,
             Stmt::Again(span) => *span,
+            Stmt::While { span, .. } | Stmt::Return { span, .. } | Stmt::ProcCall { span, .. } => *span,
         };
         if !self.enter(depth, span) {
             return;
@@ -206,6 +212,20 @@ impl Walk {
                 }
             }
             Stmt::Again(_) => {}
+            Stmt::While { cond, body, .. } => {
+                self.expr(cond, d);
+                self.block(body, d);
+            }
+            Stmt::Return { value, .. } => {
+                if let Some(v) = value {
+                    self.expr(v, d);
+                }
+            }
+            Stmt::ProcCall { args, .. } => {
+                for a in args {
+                    self.expr(a, d);
+                }
+            }
         }
     }
 

@@ -146,13 +146,24 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     let mut pi = p.into_inner();
                     params.push((ident(pi.next().unwrap()), type_expr(pi.next().unwrap())));
                 }
-                let ret = type_expr(it.next().unwrap());
-                let body = expr(it.next().unwrap());
+                let ret = it.next_if(|p| p.as_rule() == Rule::type_expr).map(type_expr);
+                let def = it.next().unwrap();
+                let (body, block) = match def.as_rule() {
+                    Rule::block => {
+                        let placeholder = Expr {
+                            kind: ExprKind::Int(0),
+                            span: span(&def),
+                        };
+                        (placeholder, Some(block(def)))
+                    }
+                    _ => (expr(def), None),
+                };
                 game.fns.push(FnDecl {
                     name,
                     params,
                     ret,
                     body,
+                    block,
                     span: s,
                 });
             }
@@ -359,6 +370,20 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             span: s,
         },
         Rule::again_stmt => Stmt::Again(s),
+        Rule::while_stmt => Stmt::While {
+            cond: expr(it.next().unwrap()),
+            body: block(it.next().unwrap()),
+            span: s,
+        },
+        Rule::return_stmt => Stmt::Return {
+            value: it.nth(1).map(expr),
+            span: s,
+        },
+        Rule::proc_call => Stmt::ProcCall {
+            name: ident(it.next().unwrap()),
+            args: it.map(expr).collect(),
+            span: s,
+        },
         Rule::call_stmt => Stmt::Call {
             target: place(it.next().unwrap()),
             method: ident(it.next().unwrap()),
@@ -561,6 +586,10 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         | Rule::if_stmt
         | Rule::for_stmt
         | Rule::again_stmt
+        | Rule::while_stmt
+        | Rule::return_stmt
+        | Rule::return_word
+        | Rule::proc_call
         | Rule::assign_stmt
         | Rule::call_stmt => "a statement",
         Rule::assign_op => "`=`",

@@ -160,6 +160,8 @@ const VOCABULARY: &[&str] = &[
     "turn",
     "weight",
     "const",
+    "while",
+    "return",
     "(",
     ")",
     "[",
@@ -352,6 +354,7 @@ struct Program {
     const_lists: Vec<String>,
     const_tables: Vec<String>,
     fns: Vec<String>,
+    procs: Vec<String>,
     /// Int names in scope (move arguments, lets, loop variables).
     locals: Vec<String>,
     depth: usize,
@@ -382,6 +385,7 @@ impl Program {
             const_lists: Vec::new(),
             const_tables: Vec::new(),
             fns: Vec::new(),
+            procs: Vec::new(),
             locals: Vec::new(),
             depth: 0,
             fresh: 0,
@@ -443,6 +447,9 @@ impl Program {
         }
         for _ in 0..self.n(0, 2) {
             self.function();
+        }
+        if self.p(0.3) {
+            self.procedure();
         }
         let kinds = self.n(1, 3);
         for k in 0..kinds {
@@ -564,6 +571,21 @@ impl Program {
         let name = self.name("f");
         self.fns.push(name.clone());
         self.locals.push("x".into());
+        if self.p(0.25) {
+            // Statements: a loop, a return inside it, a return at the end.
+            self.locals.push("acc".into());
+            let guard = self.bool_expr();
+            let step = self.int_expr();
+            let early = self.bool_expr();
+            self.locals.truncate(self.locals.len() - 2);
+            let bound = if self.p(0.9) { "i < 20 and " } else { "" };
+            self.out.push_str(&format!(
+                "fn {name}(x: int) -> int {{\n    let acc = 0\n    let i = 0\n    \
+                 while {bound}{guard} {{\n        acc += {step}\n        if {early} {{ return acc }}\n        i += 1\n    }}\n    \
+                 return acc\n}}\n"
+            ));
+            return;
+        }
         let body = if self.p(0.3) {
             // Recursion, sometimes without a base case.
             let base = if self.p(0.7) { "x <= 0" } else { "false" };
@@ -573,6 +595,18 @@ impl Program {
         };
         self.locals.pop();
         self.out.push_str(&format!("fn {name}(x: int) -> int = {body}\n"));
+    }
+
+    /// A procedure of one int: statements that change the state.
+    fn procedure(&mut self) {
+        let name = self.name("q");
+        self.locals.push("x".into());
+        let n = self.n(1, 3) as usize;
+        let body = self.stmts(1, n);
+        self.locals.pop();
+        let ret = if self.p(0.2) { "    return\n" } else { "" };
+        self.out.push_str(&format!("fn {name}(x: int) {{\n{body}{ret}}}\n"));
+        self.procs.push(name);
     }
 
     fn vars_of(&self, ty: Ty) -> Vec<String> {
@@ -769,7 +803,7 @@ impl Program {
                 _ => format!("turn = {}", self.player_expr()),
             };
         }
-        match self.n(0, 13) {
+        match self.n(0, 14) {
             0 | 1 => match self.pick(Ty::Int) {
                 Some(v) => format!("{v} {op} {}", self.int_expr()),
                 None => self.stmt(indent),
@@ -842,6 +876,24 @@ impl Program {
             12 => match self.pick(Ty::ListList) {
                 Some(v) => format!("for r in {v} {{ r.clear() }}"),
                 None => "let z = 7".into(),
+            },
+            13 if indent < 4 && self.p(0.5) => {
+                // A loop, mostly bounded.
+                let w = self.name("w");
+                let c = self.bool_expr();
+                let bound = if self.p(0.95) {
+                    format!("{w} < 8 and ")
+                } else {
+                    String::new()
+                };
+                self.locals.push(w.clone());
+                let body = self.stmts(indent + 1, 1);
+                let pad = "    ".repeat(indent);
+                format!("let {w} = 0\n{pad}while {bound}{c} {{\n{body}{pad}    {w} += 1\n{pad}}}")
+            }
+            13 => match self.procs.choose(&mut self.rng).cloned() {
+                Some(q) => format!("{q}({})", self.int_expr()),
+                None => "let z = 10".into(),
             },
             // Through a table of constants; now and then, a constant changed.
             _ => match self.const_tables.choose(&mut self.rng).cloned() {
