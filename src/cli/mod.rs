@@ -49,7 +49,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Parse and compile a game file, and summarize it
-    Check(GameArgs),
+    Check(check::CheckArgs),
     /// Solve a game exactly: its value, every optimal move, the principal line
     Solve(solve::SolveArgs),
     /// Play a game at the terminal against the computer (or watch agents play)
