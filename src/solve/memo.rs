@@ -17,26 +17,34 @@ pub(crate) enum Bound {
     Upper,
 }
 
+/// `Entry::best` of a state without moves.
+pub(crate) const NO_MOVE: u32 = u32::MAX;
+
 /// One state's entry.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Entry {
     pub(crate) score: Score,
     pub(crate) bound: Bound,
+    /// Whether `best` is the first move, in legal-move order, whose child
+    /// scores `score`: only for exact entries whose earlier moves were all
+    /// searched. The principal line follows these moves.
+    pub(crate) first: bool,
+    /// The index, in legal-move order, of the move that gave `score`
+    /// ([`NO_MOVE`] at a terminal state); searched first when the state is
+    /// searched again with another window.
+    pub(crate) best: u32,
 }
 
 impl Entry {
-    /// The entry for a fail-soft result `score` of a search with window
-    /// `(alpha, beta)`: a result at or below alpha is only an upper bound, one
-    /// at or above beta only a lower bound, anything between is exact.
-    pub(crate) fn from_window(score: Score, alpha: Score, beta: Score) -> Entry {
-        let bound = if score <= alpha {
-            Bound::Upper
-        } else if score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        Entry { score, bound }
+    /// The entry of a terminal state, or of a state whose exact score came
+    /// from its first best move in legal order.
+    pub(crate) fn exact(score: Score, best: u32) -> Entry {
+        Entry {
+            score,
+            bound: Bound::Exact,
+            first: true,
+            best,
+        }
     }
 }
 
@@ -64,8 +72,9 @@ impl<S: Eq + Hash + Clone> Memo<S> {
         self.table.get(state).copied()
     }
 
-    /// Records `entry`, replacing what was known: a new search is at least as
-    /// informative for the window it was asked about.
+    /// Records `entry`, replacing what was known: a state is searched again
+    /// only when its entry did not settle the window asked about, and the new
+    /// search answers that window.
     pub(crate) fn store(&mut self, state: &S, entry: Entry) {
         if let Some(slot) = self.table.get_mut(state) {
             *slot = entry;
