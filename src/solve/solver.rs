@@ -359,7 +359,7 @@ impl<'g, G: Game> Solver<'g, G> {
     /// heap: the state and its entry side by side, and the hash table's
     /// control byte. For `--stats`' estimate of the table's memory.
     pub fn memo_slot_bytes() -> usize {
-        std::mem::size_of::<(G::State, Entry)>() + 1
+        Memo::<G::State>::slot_bytes()
     }
 
     /// Nodes searched by the last call.
