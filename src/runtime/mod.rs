@@ -658,6 +658,29 @@ impl Game for Interpreted {
         Ok(if is_named == wins { v } else { -v })
     }
 
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        // A winner gains the payoff (1 without one) and the others lose it: known
+        // when every end names no payoff or a constant one. Scores depend on play.
+        if self.prog.ends.is_empty() {
+            return None;
+        }
+        let mut most = 0i64;
+        for end in &self.prog.ends {
+            let payoff = match &end.outcome {
+                Outcome::Draw => 0,
+                Outcome::Winner { payoff, .. } | Outcome::Loser { payoff, .. } => match payoff {
+                    None => 1,
+                    Some(ir::Expr::Const(c)) => c.checked_abs()?,
+                    Some(_) => return None,
+                },
+                Outcome::Score { .. } => return None,
+            };
+            most = most.max(payoff);
+        }
+        let most = most as f64;
+        Some((-most, most))
+    }
+
     fn move_text(&self, mv: &Move) -> String {
         let mk = &self.prog.moves[mv.kind as usize];
         let args: Vec<String> = mk
