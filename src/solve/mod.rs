@@ -22,6 +22,7 @@ pub mod agent;
 mod alphabeta;
 pub mod episode;
 mod memo;
+pub mod matrix;
 mod minimax;
 mod options;
 pub mod qeval;
