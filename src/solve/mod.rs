@@ -21,8 +21,9 @@
 pub mod agent;
 mod alphabeta;
 pub mod episode;
-mod memo;
+pub mod expectimax;
 pub mod matrix;
+mod memo;
 mod minimax;
 mod options;
 pub mod qeval;
@@ -31,6 +32,7 @@ pub mod qlearn;
 mod score;
 pub mod search;
 pub mod simulate;
+pub mod simultaneous;
 mod solution;
 mod solve_error;
 mod solver;
