@@ -20,8 +20,11 @@
 
 pub mod agent;
 mod alphabeta;
+pub mod best_response;
+pub mod cfr;
 pub mod episode;
 pub mod expectimax;
+pub mod infotree;
 pub mod matrix;
 mod memo;
 mod minimax;
@@ -36,6 +39,7 @@ pub mod simultaneous;
 mod solution;
 mod solve_error;
 mod solver;
+pub mod strategy_file;
 pub mod tournament;
 
 pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, SolveOptions};

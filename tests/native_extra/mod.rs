@@ -7,6 +7,7 @@
 
 pub mod goofspiel;
 pub mod kuhn;
+pub mod leduc;
 pub mod one_shot;
 pub mod pig;
 pub mod shapley_snow;
