@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod goofspiel;
+pub mod kayles;
 pub mod kuhn;
 pub mod leduc;
 pub mod one_shot;
