@@ -12,6 +12,7 @@ mod eval;
 mod human;
 mod play;
 mod solve;
+mod solve_kinds;
 mod tournament;
 mod trace;
 mod train;

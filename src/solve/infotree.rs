@@ -131,6 +131,41 @@ impl<M: Clone> InfoTree<M> {
     }
 }
 
+/// A lower bound on the size of the tree from `root`, found at once: the
+/// product of the branching factors along one line (the first choice
+/// everywhere). A game whose bound is already beyond reach is refused
+/// before any time is spent building its tree.
+pub fn size_lower_bound<G: Game>(game: &G, root: &G::State) -> Result<f64, SolveError> {
+    let mut state = root.clone();
+    let mut bound = 1.0f64;
+    let mut moves = Vec::new();
+    let mut outcomes = Vec::new();
+    for _ in 0..super::DEFAULT_MAX_DEPTH {
+        match game.turn(&state)? {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                game.chance_outcomes(&state, &mut outcomes)?;
+                let Some((first, _)) = outcomes.first() else { break };
+                bound *= outcomes.len() as f64;
+                let first = first.clone();
+                game.apply(&mut state, &first)?;
+            }
+            Turn::Player(_) => {
+                game.legal_moves(&state, &mut moves)?;
+                let Some(first) = moves.first().cloned() else { break };
+                bound *= moves.len() as f64;
+                game.apply(&mut state, &first)?;
+            }
+            Turn::Simultaneous => {
+                let [rows, cols] = super::simultaneous::stage_moves(game, &state)?;
+                bound *= (rows.len() * cols.len()) as f64;
+                game.apply_joint(&mut state, &[rows[0].clone(), cols[0].clone()])?;
+            }
+        }
+    }
+    Ok(bound)
+}
+
 impl<M> InfoTree<M> {
     /// Nodes in the tree.
     pub fn len(&self) -> usize {
