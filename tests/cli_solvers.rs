@@ -1,5 +1,6 @@
 //! `gdl solve` picks the solver a game needs (expectiminimax, matrix games,
-//! CFR+, `--grundy`): the real binary, on game files.
+//! CFR+, `--grundy`), and `gdl train --algorithm cfr` saves a strategy: the
+//! real binary, on game files.
 
 mod common;
 
@@ -78,4 +79,43 @@ fn grundy_values_on_request() {
     let r = gdl(&["solve", "games/nim.game", "--grundy"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("misère"), "{}", r.stderr);
+}
+
+#[test]
+fn train_cfr_saves_a_strategy_that_loads() {
+    let dir = common::scratch("cli_solvers", "train", &["xnimmt.game"]);
+    let r = gdl_in(
+        &dir,
+        &[
+            "train",
+            "xnimmt.game",
+            "--K",
+            "5",
+            "--R",
+            "1",
+            "--N",
+            "2",
+            "--X",
+            "2",
+            "--algorithm",
+            "cfr",
+            "--iterations",
+            "500",
+            "--out",
+            "x.strategy.json",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("500 iterations"), "{}", r.stdout);
+    let text = std::fs::read_to_string(dir.join("xnimmt.game")).unwrap();
+    let bindings: Vec<(String, String)> = [("K", "5"), ("R", "1"), ("N", "2"), ("X", "2")]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let game = gdl::runtime::Interpreted::new(gdl::compile::load("xnimmt.game", &text, &bindings).unwrap());
+    let id = gdl::solve::strategy_file::GameId::of(&game);
+    let file = gdl::solve::strategy_file::load(&dir.join("x.strategy.json"), &id).unwrap();
+    assert_eq!(file.training.iterations, 500);
+    assert_eq!(file.infosets, 300);
 }

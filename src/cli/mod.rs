@@ -16,6 +16,7 @@ mod solve_kinds;
 mod tournament;
 mod trace;
 mod train;
+mod train_cfr;
 mod tree;
 
 use std::ffi::OsString;
