@@ -410,3 +410,51 @@ fn a_tree_too_big_is_a_budget_error() {
     let err = InfoTree::build(&Leduc, &Leduc.initial_state().unwrap(), 1000).unwrap_err();
     assert!(matches!(err, SolveError::Budget { what: "nodes", .. }), "{err:?}");
 }
+
+#[test]
+fn a_policy_agent_plays_the_strategy_it_was_given() {
+    use gdl::solve::agent::Agent;
+    use gdl::solve::policy_agent::PolicyAgent;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    let t = tree(&Kuhn);
+    let mut cfr = CfrPlus::new(&t);
+    run_until(&mut cfr, &t, 0.001, 50, 20_000);
+    let e = exploitability(&t, &cfr.average());
+    let file = strategy_file::to_file(&t, &cfr.average(), &kuhn_id(), training(cfr.iterations(), &e), |m| {
+        Kuhn.move_text(m)
+    });
+    let mut agent = PolicyAgent::new("policy:kuhn".into(), Policy::new(&file), 7);
+    // Both seats played by the agent, the cards dealt at random: the mean
+    // return of the first player tends to the value, -1/18.
+    let mut rng = StdRng::seed_from_u64(16);
+    let games = 40_000;
+    let mut total = 0.0;
+    for g in 0..games {
+        Agent::<Kuhn>::new_game(&mut agent, &Kuhn, g).unwrap();
+        let mut s = Kuhn.initial_state().unwrap();
+        loop {
+            match Kuhn.turn(&s).unwrap() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let mut moves = Vec::new();
+                    Kuhn.legal_moves(&s, &mut moves).unwrap();
+                    let m = moves[rng.random_range(0..moves.len())];
+                    Kuhn.apply(&mut s, &m).unwrap();
+                }
+                Turn::Player(p) => {
+                    let mut moves = Vec::new();
+                    Kuhn.legal_moves(&s, &mut moves).unwrap();
+                    let m = agent.choose(&Kuhn, &s, p, &moves).unwrap().mv;
+                    Kuhn.apply(&mut s, &m).unwrap();
+                }
+                Turn::Simultaneous => unreachable!(),
+            }
+        }
+        total += Kuhn.returns(&s, 0).unwrap();
+    }
+    let mean = total / games as f64;
+    // The standard error of 40,000 games is about 0.007.
+    assert!((mean - (-1.0 / 18.0)).abs() < 0.025, "mean return {mean}");
+}

@@ -30,6 +30,7 @@ pub mod matrix;
 mod memo;
 mod minimax;
 mod options;
+pub mod policy_agent;
 pub mod qeval;
 pub mod qfile;
 pub mod qlearn;
