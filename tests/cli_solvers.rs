@@ -118,4 +118,27 @@ fn train_cfr_saves_a_strategy_that_loads() {
     let file = gdl::solve::strategy_file::load(&dir.join("x.strategy.json"), &id).unwrap();
     assert_eq!(file.training.iterations, 500);
     assert_eq!(file.infosets, 300);
+    // The policy agent plays it.
+    let r = gdl_in(
+        &dir,
+        &[
+            "match",
+            "xnimmt.game",
+            "--K",
+            "5",
+            "--R",
+            "1",
+            "--N",
+            "2",
+            "--X",
+            "2",
+            "--players",
+            "policy:x.strategy.json,random",
+            "--games",
+            "40",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("policy:x.strategy.json"), "{}", r.stdout);
 }
