@@ -12,9 +12,11 @@ mod eval;
 mod human;
 mod play;
 mod solve;
+mod solve_kinds;
 mod tournament;
 mod trace;
 mod train;
+mod train_cfr;
 mod tree;
 
 use std::ffi::OsString;
