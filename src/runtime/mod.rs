@@ -12,11 +12,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
-use crate::ir::code::{Code, Entry};
+use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
 pub use position::PositionError;
 pub(crate) use vm::compare;
-use vm::{Budget, Frame, Generator, Reader, Writer};
+use vm::{Budget, Generator, Reader, Writer, with_frame};
 
 /// A position: the cells of the program's state, the player to move included.
 ///
@@ -219,15 +219,9 @@ impl Interpreted {
     /// Runs the rule at `entry` on cells it only reads, with a zeroed frame.
     #[inline(always)]
     fn eval(&self, entry: Entry, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
-        let mut frame = Frame::new(entry.frame);
-        vm::run(
-            &self.code,
-            &self.prog,
-            entry.start,
-            &mut Reader(cells),
-            &mut frame,
-            budget,
-        )
+        with_frame(entry.frame, |frame| {
+            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+        })
     }
 
     /// Calls `found` with each legal move of kind `k`; stops early when it returns true.
@@ -242,12 +236,14 @@ impl Interpreted {
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         let entry = self.code.moves[k].generate;
-        let mut frame = Frame::new(entry.frame);
-        if let Some(l) = mk.me_local {
-            frame[l] = me as i64;
-        }
-        let mut host = Generator { cells, found };
-        match vm::run(&self.code, &self.prog, entry.start, &mut host, &mut frame, budget) {
+        let run = with_frame(entry.frame, |frame| {
+            if let Some(l) = mk.me_local {
+                frame[l] = me as i64;
+            }
+            let mut host = Generator { cells, found };
+            vm::run(&self.code, &self.prog, entry, &mut host, frame, budget)
+        });
+        match run {
             Ok(v) => Ok(v == vm::STOPPED),
             // An error without a place of its own points at the move.
             Err(e) => Err(e.at(mk.span.into())),
@@ -346,19 +342,6 @@ impl Interpreted {
             _ => v.to_string(),
         }
     }
-
-    /// Runs the statements at `entry` on `cells`, with `frame` as its registers.
-    fn exec(&self, entry: Entry, cells: &mut [i64], frame: &mut [i64]) -> Result<(), GameError> {
-        vm::run(
-            &self.code,
-            &self.prog,
-            entry.start,
-            &mut Writer(cells),
-            frame,
-            &mut Budget::new(),
-        )
-        .map(|_| ())
-    }
 }
 
 impl Game for Interpreted {
@@ -446,11 +429,14 @@ impl Game for Interpreted {
             ));
         }
         let entry = self.code.moves[mv.kind as usize].body;
-        let mut frame = Frame::new(entry.frame);
-        frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
         let cells = state.cells_mut();
         let mover = cells[TURN_CELL];
-        if let Err(e) = self.exec(entry, cells, &mut frame) {
+        let run = with_frame(entry.frame, |frame| {
+            frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            let mut budget = Budget::new();
+            vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+        });
+        if let Err(e) = run {
             return Err(self.locate(e.at(mk.span.into()), cells));
         }
         // Chance does not take a turn.
@@ -499,19 +485,13 @@ impl Game for Interpreted {
         for (p, mv) in moves.iter().enumerate() {
             let mk = &self.prog.moves[mv.kind as usize];
             let entry = self.code.moves[mv.kind as usize].body;
-            let mut frame = Frame::new(entry.frame);
-            frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
-            if let Some(l) = mk.me_local {
-                frame[l] = p as i64;
-            }
-            let run = vm::run(
-                &self.code,
-                &self.prog,
-                entry.start,
-                &mut Writer(cells),
-                &mut frame,
-                &mut budget,
-            );
+            let run = with_frame(entry.frame, |frame| {
+                frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+                if let Some(l) = mk.me_local {
+                    frame[l] = p as i64;
+                }
+                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+            });
             if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
             }
@@ -521,15 +501,9 @@ impl Game for Interpreted {
             && let Some(entry) = self.code.moves[k].then
         {
             let mk = &self.prog.moves[k];
-            let mut frame = Frame::new(entry.frame);
-            let run = vm::run(
-                &self.code,
-                &self.prog,
-                entry.start,
-                &mut Writer(cells),
-                &mut frame,
-                &mut budget,
-            );
+            let run = with_frame(entry.frame, |frame| {
+                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+            });
             if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
             }
@@ -615,9 +589,12 @@ impl Game for Interpreted {
         };
         let end = &self.prog.ends[i];
         let code = &self.code.ends[i];
-        let mut eval = |entry: Entry| {
-            self.eval(entry, cells, &mut budget)
-                .map_err(|err| self.locate(err.at(end.span.into()), cells))
+        let mut eval = |value: Value| match value {
+            Value::Const(n) => Ok(n),
+            Value::Cell(c) => Ok(cells[c as usize]),
+            Value::Code(entry) => self
+                .eval(entry, cells, &mut budget)
+                .map_err(|err| self.locate(err.at(end.span.into()), cells)),
         };
         let (who, payoff, wins) = match &end.outcome {
             Outcome::Draw => return Ok(0.0),
