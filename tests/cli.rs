@@ -311,3 +311,34 @@ fn a_catalogue_of_bad_command_lines() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The memo table stops before the memory limit (`--max-memory`, or 3/4 of
+/// the memory available): the search says so and reports what iterative
+/// deepening found, marked as not proven, with exit code 1 (issue 13).
+#[test]
+fn a_solve_at_the_memory_limit_stops_with_a_partial_answer() {
+    let r = gdl(&[
+        "solve",
+        "games/nimcala.game",
+        "--pits",
+        "8",
+        "--tokens",
+        "10",
+        "--max-memory",
+        "16M",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::memory::limit"), "{}", r.stderr);
+    assert!(r.stderr.contains("NOT PROVEN"), "{}", r.stderr);
+    snap!("limit_memory", r.stderr);
+    for (bad, why) in [
+        ("1K", "too little"),
+        ("lots", "not a size"),
+        ("-1G", "not a size"),
+        ("99999999T", "more memory than any machine has"),
+    ] {
+        let r = gdl(&["check", "games/nim.game", "--max-memory", bad]);
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains(why), "{bad}: {}", r.stderr);
+    }
+}

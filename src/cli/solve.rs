@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use super::{Context, Failure, GameArgs, load_game, start_position};
+use super::{Context, Failure, GameArgs, limits, load_game, start_position};
 use crate::game::{Game, GameError};
 use crate::report::diagnostic;
 use crate::report::solve as report;
@@ -75,7 +75,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         Some(t) => Some(Duration::from_secs_f64(t)),
         None => None,
     };
-    let opts = SolveOptions {
+    let mut opts = SolveOptions {
         algorithm: match args.algorithm {
             AlgorithmArg::Minimax => Algorithm::Minimax,
             AlgorithmArg::Alphabeta => Algorithm::AlphaBeta,
@@ -89,6 +89,9 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         max_states: args.max_states,
         ..SolveOptions::default()
     };
+    // The memo table stops before the memory limit, with the partial answer below.
+    let memory_binds = limits::cap_memo(&mut opts, &root, 1);
+    crate::memory::doing("solving");
     let color = ctx.color;
     let fail = |e: SolveError| match e {
         SolveError::Game(g) => Failure::runtime(diagnostic::render(&g, color)),
@@ -106,7 +109,17 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 ("time", Some(t)) => format!("{t}s"),
                 _ => limit,
             };
-            let mut text = diagnostic::render(&SolveError::Budget { what, limit, nodes }, color);
+            let mut text = if what == "states" && memory_binds {
+                let mut t = diagnostic::render(&crate::memory::MemoryLimit::now("solving"), color);
+                t.push_str(&format!(
+                    "\nthe memo table held {} states after {} nodes\n",
+                    report::thousands(limit.parse().unwrap_or(0)),
+                    report::thousands(nodes)
+                ));
+                t
+            } else {
+                diagnostic::render(&SolveError::Budget { what, limit, nodes }, color)
+            };
             text.push('\n');
             text.push_str(&deepen(&game, &root, &opts, time_limit.map(|t| started + t)));
             return Err(Failure::runtime(text));
@@ -292,6 +305,8 @@ fn deepen(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Optio
     for depth in 1..=opts.max_depth {
         let mut o = opts.clone();
         o.memo = false;
+        // Its states are not reported: counting them would only take memory.
+        o.count_states = false;
         if let Some(n) = node_cap {
             if nodes >= n {
                 break;
