@@ -342,3 +342,23 @@ fn a_solve_at_the_memory_limit_stops_with_a_partial_answer() {
         assert!(r.stderr.contains(why), "{bad}: {}", r.stderr);
     }
 }
+
+/// Time limits too large to add to the clock, or too small to measure, are
+/// refused with their range; the largest one accepted works (issue 13: 1e20
+/// panicked, 1e19 overflowed the clock, 1e-300 printed 300 zeros).
+#[test]
+fn time_limits_outside_their_range_are_refused_with_the_range() {
+    for (name, flag, value) in [
+        ("err_time_limit_huge", "--time-limit", "1e20"),
+        ("err_time_limit_tiny", "--time-limit", "1e-300"),
+        ("err_bench_seconds_huge", "--seconds", "1e7"),
+    ] {
+        let command = if flag == "--seconds" { "bench" } else { "solve" };
+        let r = gdl(&[command, "games/nim.game", flag, value]);
+        assert_eq!(r.code, 2, "{flag} {value}: {}", r.stderr);
+        snap!(name, r.stderr);
+    }
+    let r = gdl(&["solve", "games/nim.game", "--max-nodes", "10", "--time-limit", "1e9"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
+}

@@ -46,13 +46,13 @@ pub struct SolveArgs {
     #[arg(long)]
     pub stats: bool,
     /// Stop after visiting this many nodes
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = limits::positive_count)]
     pub max_nodes: Option<u64>,
     /// Stop after this many seconds
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = limits::time_limit)]
     pub time_limit: Option<f64>,
     /// Stop when the memo table holds this many states
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = limits::positive_count)]
     pub max_states: Option<u64>,
 }
 
@@ -66,15 +66,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         )));
     }
     let root = start_position(&game, args.from.as_deref(), ctx)?;
-    let time_limit = match args.time_limit {
-        Some(t) if !(t > 0.0 && t.is_finite()) => {
-            return Err(Failure::input(format!(
-                "error: --time-limit must be a positive number of seconds, not {t}"
-            )));
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
+    let time_limit = args.time_limit.map(Duration::from_secs_f64);
     let mut opts = SolveOptions {
         algorithm: match args.algorithm {
             AlgorithmArg::Minimax => Algorithm::Minimax,
