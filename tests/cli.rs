@@ -362,3 +362,71 @@ fn time_limits_outside_their_range_are_refused_with_the_range() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
 }
+
+/// `gdl tree` on states wider than 65,535 characters, on a node with 10^10
+/// joint moves, and on a tree of wide states over the memory limit: a tree,
+/// a count, and a clean stop (issue 13: a panic, 5.6 GB, no bound).
+#[test]
+fn trees_of_wide_states_and_many_joint_moves_stay_bounded() {
+    let r = gdl(&["tree", "tests/inputs/cli/wide_state.game", "--depth", "1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap();
+    assert!(first.starts_with("start     xs: [123456789, "), "{first:.80}");
+    assert!(
+        first.ends_with("], n: 0  A to move"),
+        "{:.80}",
+        &first[first.len() - 80..]
+    );
+
+    // Counted without being made, within a small memory limit.
+    let r = gdl(&[
+        "tree",
+        "tests/inputs/cli/ten_players_at_once.game",
+        "--depth",
+        "1",
+        "--force",
+        "--max-memory",
+        "16M",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("more than 1,000,000 nodes"), "{}", r.stderr);
+
+    let r = gdl(&[
+        "tree",
+        "tests/inputs/cli/wide_tree.game",
+        "--depth",
+        "2",
+        "--force",
+        "--max-memory",
+        "32M",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    snap!("tree_memory_limit", r.stderr);
+}
+
+/// `gdl tree --values` takes the solver's limits (issue 13).
+#[test]
+fn tree_values_take_the_solvers_limits() {
+    let r = gdl(&[
+        "tree",
+        "games/nim.game",
+        "--depth",
+        "1",
+        "--values",
+        "--max-nodes",
+        "100",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
+    let r = gdl(&[
+        "tree",
+        "games/nim.game",
+        "--depth",
+        "1",
+        "--values",
+        "--time-limit",
+        "1e20",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
