@@ -301,3 +301,122 @@ fn a_catalogue_of_bad_command_lines() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The memo table stops before the memory limit (`--max-memory`, or 3/4 of
+/// the memory available): the search says so and reports what iterative
+/// deepening found, marked as not proven, with exit code 1 (issue 13).
+#[test]
+fn a_solve_at_the_memory_limit_stops_with_a_partial_answer() {
+    let r = gdl(&[
+        "solve",
+        "games/nimcala.game",
+        "--pits",
+        "8",
+        "--tokens",
+        "10",
+        "--max-memory",
+        "16M",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::memory::limit"), "{}", r.stderr);
+    assert!(r.stderr.contains("NOT PROVEN"), "{}", r.stderr);
+    snap!("limit_memory", r.stderr);
+    for (bad, why) in [
+        ("1K", "too little"),
+        ("lots", "not a size"),
+        ("-1G", "not a size"),
+        ("99999999T", "more memory than any machine has"),
+    ] {
+        let r = gdl(&["check", "games/nim.game", "--max-memory", bad]);
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains(why), "{bad}: {}", r.stderr);
+    }
+}
+
+/// Time limits too large to add to the clock, or too small to measure, are
+/// refused with their range; the largest one accepted works (issue 13: 1e20
+/// panicked, 1e19 overflowed the clock, 1e-300 printed 300 zeros).
+#[test]
+fn time_limits_outside_their_range_are_refused_with_the_range() {
+    for (name, flag, value) in [
+        ("err_time_limit_huge", "--time-limit", "1e20"),
+        ("err_time_limit_tiny", "--time-limit", "1e-300"),
+        ("err_bench_seconds_huge", "--seconds", "1e7"),
+    ] {
+        let command = if flag == "--seconds" { "bench" } else { "solve" };
+        let r = gdl(&[command, "games/nim.game", flag, value]);
+        assert_eq!(r.code, 2, "{flag} {value}: {}", r.stderr);
+        snap!(name, r.stderr);
+    }
+    let r = gdl(&["solve", "games/nim.game", "--max-nodes", "10", "--time-limit", "1e9"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
+}
+
+/// `gdl tree` on states wider than 65,535 characters, on a node with 10^10
+/// joint moves, and on a tree of wide states over the memory limit: a tree,
+/// a count, and a clean stop (issue 13: a panic, 5.6 GB, no bound).
+#[test]
+fn trees_of_wide_states_and_many_joint_moves_stay_bounded() {
+    let r = gdl(&["tree", "tests/inputs/cli/wide_state.game", "--depth", "1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap();
+    assert!(first.starts_with("start     xs: [123456789, "), "{first:.80}");
+    assert!(
+        first.ends_with("], n: 0  A to move"),
+        "{:.80}",
+        &first[first.len() - 80..]
+    );
+
+    // Counted without being made, within a small memory limit.
+    let r = gdl(&[
+        "tree",
+        "tests/inputs/cli/ten_players_at_once.game",
+        "--depth",
+        "1",
+        "--force",
+        "--max-memory",
+        "16M",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("more than 1,000,000 nodes"), "{}", r.stderr);
+
+    let r = gdl(&[
+        "tree",
+        "tests/inputs/cli/wide_tree.game",
+        "--depth",
+        "2",
+        "--force",
+        "--max-memory",
+        "32M",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    snap!("tree_memory_limit", r.stderr);
+}
+
+/// `gdl tree --values` takes the solver's limits (issue 13).
+#[test]
+fn tree_values_take_the_solvers_limits() {
+    let r = gdl(&[
+        "tree",
+        "games/nim.game",
+        "--depth",
+        "1",
+        "--values",
+        "--max-nodes",
+        "100",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
+    let r = gdl(&[
+        "tree",
+        "games/nim.game",
+        "--depth",
+        "1",
+        "--values",
+        "--time-limit",
+        "1e20",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

@@ -10,11 +10,14 @@ mod bench;
 mod check;
 mod eval;
 mod human;
+mod limits;
 mod play;
 mod solve;
+mod solve_kinds;
 mod tournament;
 mod trace;
 mod train;
+mod train_cfr;
 mod tree;
 
 use std::ffi::OsString;
@@ -49,7 +52,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Parse and compile a game file, and summarize it
-    Check(GameArgs),
+    Check(check::CheckArgs),
     /// Solve a game exactly: its value, every optimal move, the principal line
     Solve(solve::SolveArgs),
     /// Play a game at the terminal against the computer (or watch agents play)
@@ -73,6 +76,27 @@ pub enum Command {
 pub struct GameArgs {
     /// The .game file
     pub file: PathBuf,
+    /// Stop before holding more than this much memory (512M, 2G); default:
+    /// 3/4 of the memory available
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = crate::memory::parse_size)]
+    pub max_memory: Option<usize>,
+}
+
+impl Command {
+    /// The arguments every command shares.
+    fn game_args(&self) -> &GameArgs {
+        match self {
+            Command::Check(a) => &a.game,
+            Command::Solve(a) => &a.game,
+            Command::Play(a) => &a.game,
+            Command::Trace(a) => &a.game,
+            Command::Train(a) => &a.game,
+            Command::Match(a) => &a.game,
+            Command::Eval(a) => &a.game,
+            Command::Tree(a) => &a.game,
+            Command::Bench(a) => &a.game,
+        }
+    }
 }
 
 /// A failed command: what to print, and the exit code.
@@ -173,6 +197,9 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
             return EXIT_INPUT;
         }
     };
+    if let Some(bytes) = cli.command.game_args().max_memory {
+        crate::memory::set_from_flag(bytes, 0);
+    }
     let sub_matches = matches.subcommand().map(|(_, m)| m);
     let bindings = sub_matches.map(|m| param_values(m, &params)).unwrap_or_default();
     let mut ctx = Context { out, color, bindings };

@@ -396,6 +396,16 @@ pub enum Op {
         kind: u16,
         n: u16,
     },
+    /// Offers the moves `kind` whose last argument `var` goes through
+    /// `var..=hi` (checked to be short enough), the others in registers
+    /// `0..n-1`: a choice each.
+    EmitRange {
+        kind: u16,
+        n: u16,
+        var: Reg,
+        hi: Reg,
+        counter: Reg,
+    },
 
     /// Takes one step from the budget (a round of a `while` loop).
     Step,
@@ -431,6 +441,8 @@ pub enum Op {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub start: Label,
+    /// One past the rule's last instruction.
+    pub end: Label,
     pub frame: usize,
 }
 
@@ -467,14 +479,22 @@ pub struct MoveCode {
     pub weight: Option<Entry>,
 }
 
+/// A value a rule computes: a constant or a cell is read without running code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Const(i64),
+    Cell(u32),
+    Code(Entry),
+}
+
 /// One `end when` clause.
 #[derive(Clone, Debug)]
 pub struct EndCode {
     /// `None` for `no moves`.
     pub cond: Option<Entry>,
     /// The winner's or loser's player, and the payoff.
-    pub player: Option<Entry>,
-    pub payoff: Option<Entry>,
+    pub player: Option<Value>,
+    pub payoff: Option<Value>,
     /// The cell where the score list starts (`lowest collected wins`).
     pub scores: Option<Entry>,
 }
@@ -505,17 +525,20 @@ impl Code {
     pub fn listing(&self, source: &str) -> String {
         let mut out = String::new();
         let mut headers = self.headers.iter().peekable();
-        for (i, op) in self.ops.iter().enumerate() {
+        let mut heading = |out: &mut String, upto: usize| {
             while let Some((at, name)) = headers.peek() {
-                if *at as usize > i {
+                if *at as usize > upto {
                     break;
                 }
-                if i > 0 {
+                if !out.is_empty() {
                     out.push('\n');
                 }
                 let _ = writeln!(out, "{name}");
                 headers.next();
             }
+        };
+        for (i, op) in self.ops.iter().enumerate() {
+            heading(&mut out, i);
             let text = self.show(op);
             let spans = self.spans[i];
             let span = [spans.at, spans.store, spans.index]
@@ -528,11 +551,149 @@ impl Code {
                 let _ = writeln!(out, "{i:04}  {text:<44}; {}", snippet(source, span));
             }
         }
+        heading(&mut out, usize::MAX);
         out
     }
 }
 
+impl Op {
+    /// The registers the instruction reads or writes, the implied ones included.
+    pub fn registers(&self) -> Vec<usize> {
+        use Op::*;
+        let r = |x: &[Reg]| x.iter().map(|&r| r as usize).collect::<Vec<_>>();
+        let span = |first: Reg, n: u16| (first as usize..first as usize + n as usize).collect::<Vec<_>>();
+        match *self {
+            Const { dst, .. } | LoadCell { dst, .. } | CellCmpI { dst, .. } | ItemsMark { dst } => r(&[dst]),
+            Copy { dst, src } | Neg { dst, src } | Not { dst, src } => r(&[dst, src]),
+            Load { dst, addr } => r(&[dst, addr]),
+            Arith { dst, a, b, .. } | Cmp { dst, a, b, .. } | Pick { dst, a, b, .. } => r(&[dst, a, b]),
+            ArithI { dst, a, .. } | CmpI { dst, a, .. } => r(&[dst, a]),
+            Jump { .. } | Halt | JumpUnlessCellI { .. } | JumpUnlessCellRemI { .. } => Vec::new(),
+            JumpIfZero { x, .. } | JumpIfNonZero { x, .. } | Ret { src: x } | ItemsPush { x } => r(&[x]),
+            JumpUnless { a, b, .. } => r(&[a, b]),
+            JumpUnlessI { a, .. } | JumpUnlessRemI { a, .. } => r(&[a]),
+            ElemAddr { dst, list, index, .. } => r(&[dst, list, index]),
+            ElemAddrS { dst, index, .. } | LoadElemS { dst, index, .. } => r(&[dst, index]),
+            StoreElemS { index, src, .. } => r(&[index, src]),
+            StoreElemSI { index, .. } => r(&[index]),
+            StoreCell { src, .. } | StoreArithCell { src, .. } => r(&[src]),
+            Store { addr, src } | StoreArith { addr, src, .. } => r(&[addr, src]),
+            RangeLen { dst, lo, hi } => r(&[dst, lo, hi]),
+            SetCount { dst, addr, .. } | SumList { dst, addr } => r(&[dst, addr]),
+            SumListS { dst, .. } => r(&[dst]),
+            ListHas { dst, addr, x } | IndexIn { dst, addr, x } | SetHas { dst, addr, x, .. } => r(&[dst, addr, x]),
+            SetAdd { addr, x, .. } | SetRemove { addr, x, .. } | Push { addr, x, .. } => r(&[addr, x]),
+            Clear { addr, .. } | ItemsList { addr } | ItemsIndices { addr } | ItemsSet { addr, .. } => r(&[addr]),
+            RangeInit { var, hi, .. } | RangeNext { var, hi, .. } => r(&[var, hi]),
+            CountNext { var, idx, limit, .. } => r(&[var, idx, limit]),
+            ListNext { var, idx, addr, .. } => r(&[var, idx, addr]),
+            SetNext { var, state, addr, .. } => r(&[var, state, state + 1, addr]),
+            ItemsNext { var, idx, .. } => r(&[var, idx]),
+            ItemsDrop { mark } => r(&[mark]),
+            SumAdd { acc, x } | CountAdd { acc, x } => r(&[acc, x]),
+            PickAcc { acc, found, x, .. } => r(&[acc, found, x]),
+            NeedFound { found, .. } => r(&[found]),
+            Call { dst, args, n, .. } => [r(&[dst]), span(args, n)].concat(),
+            Choice { counter, .. } => r(&[counter]),
+            // A move's arguments are read four at a time.
+            Emit { n, .. } => span(0, n.max(super::MAX_MOVE_ARGS as u16)),
+            EmitRange {
+                n, var, hi, counter, ..
+            } => [span(0, n.max(super::MAX_MOVE_ARGS as u16)), r(&[var, hi, counter])].concat(),
+            Step => Vec::new(),
+            LoadConst { dst, addr } => r(&[dst, addr]),
+            ConstElemAddr { dst, list, index, .. } => r(&[dst, list, index]),
+            ConstListNext { var, idx, addr, .. } => r(&[var, idx, addr]),
+            ConstListHas { dst, addr, x } => r(&[dst, addr, x]),
+        }
+    }
+
+    /// Where the instruction may jump.
+    pub fn target(&self) -> Option<Label> {
+        use Op::*;
+        match *self {
+            Jump { to }
+            | JumpIfZero { to, .. }
+            | JumpIfNonZero { to, .. }
+            | JumpUnless { to, .. }
+            | JumpUnlessI { to, .. }
+            | JumpUnlessCellI { to, .. }
+            | JumpUnlessRemI { to, .. }
+            | JumpUnlessCellRemI { to, .. }
+            | RangeInit { to, .. }
+            | RangeNext { to, .. }
+            | CountNext { to, .. }
+            | ListNext { to, .. }
+            | SetNext { to, .. }
+            | ItemsNext { to, .. }
+            | ConstListNext { to, .. } => Some(to),
+            _ => None,
+        }
+    }
+}
+
 impl Code {
+    /// Checks what the executor relies on without checking again: every
+    /// instruction of the rule at `entry` names registers inside its frame
+    /// and jumps inside the rule, which ends with `ret` or `halt`, and the
+    /// functions and sets it names exist.
+    pub fn check(&self, entry: Entry) -> Result<(), String> {
+        let (start, end) = (entry.start as usize, entry.end as usize);
+        if start >= end || end > self.ops.len() {
+            return Err(format!("rule at {start:04}..{end:04} is empty or outside the code"));
+        }
+        if !matches!(self.ops[end - 1], Op::Ret { .. } | Op::Halt) {
+            return Err(format!("rule at {start:04} does not end with ret or halt"));
+        }
+        for (i, op) in self.ops[start..end].iter().enumerate() {
+            let i = start + i;
+            if let Some(r) = op.registers().into_iter().find(|&r| r >= entry.frame) {
+                return Err(format!("{i:04} `{op}` uses r{r}, past the frame of {}", entry.frame));
+            }
+            if let Some(to) = op.target()
+                && !(start..end).contains(&(to as usize))
+            {
+                return Err(format!("{i:04} `{op}` jumps outside its rule"));
+            }
+            let set = match *op {
+                Op::SetCount { set, .. }
+                | Op::SetHas { set, .. }
+                | Op::SetAdd { set, .. }
+                | Op::SetRemove { set, .. }
+                | Op::SetNext { set, .. }
+                | Op::ItemsSet { set, .. } => Some(set),
+                _ => None,
+            };
+            if set.is_some_and(|s| s as usize >= self.sets.len()) {
+                return Err(format!("{i:04} `{op}` names no set"));
+            }
+            if let Op::Call { func, .. } = *op
+                && func as usize >= self.fns.len()
+            {
+                return Err(format!("{i:04} `{op}` names no function"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every rule's entry.
+    pub fn entries(&self) -> Vec<Entry> {
+        let mut out: Vec<Entry> = self.fns.clone();
+        for m in &self.moves {
+            out.extend([Some(m.generate), Some(m.body), m.then, m.weight].into_iter().flatten());
+        }
+        for e in &self.ends {
+            out.extend(e.cond);
+            for v in [e.player, e.payoff].into_iter().flatten() {
+                if let Value::Code(entry) = v {
+                    out.push(entry);
+                }
+            }
+            out.extend(e.scores);
+        }
+        out
+    }
+
     /// An instruction as the listing shows it: moves and functions by name.
     fn show(&self, op: &Op) -> String {
         let name = |names: &[String], i: u16| names.get(i as usize).cloned().unwrap_or_else(|| format!("#{i}"));
@@ -545,6 +706,17 @@ impl Code {
                 format!("choice     r{counter} += 1 ({} tried)", name(&self.move_names, kind))
             }
             Op::Emit { kind, n } => format!("emit       {}({})", name(&self.move_names, kind), regs(0, n)),
+            Op::EmitRange {
+                kind,
+                n,
+                var,
+                hi,
+                counter,
+            } => format!(
+                "emit       {}({}) for r{var} in r{var}..=r{hi}, r{counter} += each",
+                name(&self.move_names, kind),
+                regs(0, n)
+            ),
             _ => op.to_string(),
         }
     }
@@ -765,14 +937,19 @@ impl fmt::Display for Op {
                     )
                 }
             }
-            Choice { counter, kind } => write!(f, "choice     r{counter} += 1 (move {kind})"),
-            Emit { kind, n } => {
-                if n == 0 {
-                    write!(f, "emit       move {kind}()")
-                } else {
-                    write!(f, "emit       move {kind}(r0..r{})", n - 1)
-                }
-            }
+            Choice { counter, kind } => write!(f, "choice     r{counter} += 1 (#{kind} tried)"),
+            Emit { kind, n } => write!(f, "emit       #{kind}({})", regs(0, n)),
+            EmitRange {
+                kind,
+                n,
+                var,
+                hi,
+                counter,
+            } => write!(
+                f,
+                "emit       #{kind}({}) for r{var} in r{var}..=r{hi}, r{counter} += each",
+                regs(0, n)
+            ),
             Step => write!(f, "step"),
             LoadConst { dst, addr } => write!(f, "load       r{dst} = const[r{addr}]"),
             ConstElemAddr { dst, list, index, size } => {

@@ -9,7 +9,7 @@
 //! every node (`list[local ± c]`, `sum(list)`, `x % 2 == 0`) get instructions
 //! of their own.
 
-use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange};
+use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
 use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, Outcome, Place, Program, Span, Stmt};
 
 /// Lowers every rule of `prog`.
@@ -60,11 +60,17 @@ pub fn lower(prog: &Program) -> Code {
                     b.op(Op::Ret { src: r });
                 })
             });
+            // Room for every argument, whatever the rule uses: arguments are
+            // copied in and out four at a time.
+            let room = |e: Entry| Entry {
+                frame: e.frame.max(super::MAX_MOVE_ARGS),
+                ..e
+            };
             MoveCode {
-                generate,
-                body,
+                generate: room(generate),
+                body: room(body),
                 then,
-                weight,
+                weight: weight.map(room),
             }
         })
         .collect();
@@ -90,10 +96,21 @@ pub fn lower(prog: &Program) -> Code {
                 }
                 EndCond::Expr(x) => Some(value(&mut b, "when", x)),
             };
+            // A constant or a cell (`previous`, `last`) needs no code.
+            let leaf = |b: &mut Builder, what: &str, x: &Expr| {
+                let (v, shown) = match x {
+                    Expr::Const(n) => (Value::Const(*n), n.to_string()),
+                    Expr::Cell(c) => (Value::Cell(cell(*c)), format!("cell[{c}]")),
+                    _ => return Value::Code(value(b, what, x)),
+                };
+                let at = b.here();
+                b.code.headers.push((at, format!("end {} ({what}) = {shown}", i + 1)));
+                v
+            };
             let (player, payoff, scores) = match &e.outcome {
                 Outcome::Winner { player, payoff } | Outcome::Loser { player, payoff } => (
-                    Some(value(&mut b, "player", player)),
-                    payoff.as_ref().map(|x| value(&mut b, "payoff", x)),
+                    Some(leaf(&mut b, "player", player)),
+                    payoff.as_ref().map(|x| leaf(&mut b, "payoff", x)),
                     None,
                 ),
                 Outcome::Draw => (None, None, None),
@@ -114,6 +131,12 @@ pub fn lower(prog: &Program) -> Code {
             }
         })
         .collect();
+    // The executor relies on these without checking again.
+    for entry in b.code.entries() {
+        if let Err(e) = b.code.check(entry) {
+            panic!("the flat code of a rule is malformed (a bug in gdl): {e}");
+        }
+    }
     b.code
 }
 
@@ -200,7 +223,11 @@ impl Builder {
         self.next = locals;
         self.max = locals;
         f(self);
-        Entry { start, frame: self.max }
+        Entry {
+            start,
+            end: self.here(),
+            frame: self.max,
+        }
     }
 
     fn here(&self) -> Label {
@@ -314,7 +341,21 @@ impl Builder {
         let a = &m.args[i];
         let var = reg(a.local);
         let mark = self.mark();
+        let last = i + 1 == m.args.len();
         match &a.domain {
+            // The last argument over a range, without conditions: one
+            // instruction emits every move.
+            Coll::Range { lo, hi } if last && m.requires.is_empty() => {
+                self.expr_into(lo, var);
+                let hi = self.operand(hi);
+                self.op(Op::EmitRange {
+                    kind,
+                    n: m.args.len() as u16,
+                    var,
+                    hi,
+                    counter,
+                });
+            }
             // A range is gone through in place; its ends were evaluated before the first step.
             Coll::Range { lo, hi } => {
                 self.expr_into(lo, var);

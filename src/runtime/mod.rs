@@ -12,11 +12,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
-use crate::ir::code::{Code, Entry};
+use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
 pub use position::PositionError;
 pub(crate) use vm::compare;
-use vm::{Budget, Frame, Generator, Reader, Writer};
+use vm::{Budget, Generator, Reader, Writer, with_frame};
 
 /// A position: the cells of the program's state, the player to move included.
 ///
@@ -219,15 +219,9 @@ impl Interpreted {
     /// Runs the rule at `entry` on cells it only reads, with a zeroed frame.
     #[inline(always)]
     fn eval(&self, entry: Entry, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
-        let mut frame = Frame::new(entry.frame);
-        vm::run(
-            &self.code,
-            &self.prog,
-            entry.start,
-            &mut Reader(cells),
-            &mut frame,
-            budget,
-        )
+        with_frame(entry.frame, |frame| {
+            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+        })
     }
 
     /// Calls `found` with each legal move of kind `k`; stops early when it returns true.
@@ -242,12 +236,14 @@ impl Interpreted {
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         let entry = self.code.moves[k].generate;
-        let mut frame = Frame::new(entry.frame);
-        if let Some(l) = mk.me_local {
-            frame[l] = me as i64;
-        }
-        let mut host = Generator { cells, found };
-        match vm::run(&self.code, &self.prog, entry.start, &mut host, &mut frame, budget) {
+        let run = with_frame(entry.frame, |frame| {
+            if let Some(l) = mk.me_local {
+                frame[l] = me as i64;
+            }
+            let mut host = Generator { cells, found };
+            vm::run(&self.code, &self.prog, entry, &mut host, frame, budget)
+        });
+        match run {
             Ok(v) => Ok(v == vm::STOPPED),
             // An error without a place of its own points at the move.
             Err(e) => Err(e.at(mk.span.into())),
@@ -353,16 +349,10 @@ impl Interpreted {
         let (Some(entry), Some((_, span))) = (self.code.moves[mv.kind as usize].weight, &mk.weight) else {
             return Ok(1);
         };
-        let mut frame = Frame::new(entry.frame);
-        frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
-        let w = vm::run(
-            &self.code,
-            &self.prog,
-            entry.start,
-            &mut Reader(cells),
-            &mut frame,
-            budget,
-        )
+        let w = with_frame(entry.frame, |frame| {
+            frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+        })
         .map_err(|e| e.at((*span).into()))?;
         if w < 0 {
             return Err(GameError::new(
@@ -392,19 +382,6 @@ impl Interpreted {
         }
         cells[TURN_CELL] = said;
         Ok(())
-    }
-
-    /// Runs the statements at `entry` on `cells`, with `frame` as its registers.
-    fn exec(&self, entry: Entry, cells: &mut [i64], frame: &mut [i64]) -> Result<(), GameError> {
-        vm::run(
-            &self.code,
-            &self.prog,
-            entry.start,
-            &mut Writer(cells),
-            frame,
-            &mut Budget::new(),
-        )
-        .map(|_| ())
     }
 }
 
@@ -493,17 +470,21 @@ impl Game for Interpreted {
             ));
         }
         let entry = self.code.moves[mv.kind as usize].body;
-        let mut frame = Frame::new(entry.frame);
-        frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
-        if let Some(l) = mk.turn_local {
-            frame[l] = ir::TURN_UNSET;
-        }
         let cells = state.cells_mut();
         let mover = cells[TURN_CELL];
-        if let Err(e) = self.exec(entry, cells, &mut frame) {
-            return Err(self.locate(e.at(mk.span.into()), cells));
-        }
-        let said = mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]);
+        let run = with_frame(entry.frame, |frame| {
+            frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            if let Some(l) = mk.turn_local {
+                frame[l] = ir::TURN_UNSET;
+            }
+            let mut budget = Budget::new();
+            vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                .map(|_| mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
+        });
+        let said = match run {
+            Ok(said) => said,
+            Err(e) => return Err(self.locate(e.at(mk.span.into()), cells)),
+        };
         // Chance does not take a turn, but may say who moves next.
         if mk.by == MoveBy::Turn {
             cells[PREVIOUS_CELL] = mover;
@@ -550,19 +531,13 @@ impl Game for Interpreted {
         for (p, mv) in moves.iter().enumerate() {
             let mk = &self.prog.moves[mv.kind as usize];
             let entry = self.code.moves[mv.kind as usize].body;
-            let mut frame = Frame::new(entry.frame);
-            frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
-            if let Some(l) = mk.me_local {
-                frame[l] = p as i64;
-            }
-            let run = vm::run(
-                &self.code,
-                &self.prog,
-                entry.start,
-                &mut Writer(cells),
-                &mut frame,
-                &mut budget,
-            );
+            let run = with_frame(entry.frame, |frame| {
+                frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+                if let Some(l) = mk.me_local {
+                    frame[l] = p as i64;
+                }
+                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+            });
             if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
             }
@@ -572,23 +547,17 @@ impl Game for Interpreted {
             && let Some(entry) = self.code.moves[k].then
         {
             let mk = &self.prog.moves[k];
-            let mut frame = Frame::new(entry.frame);
-            if let Some(l) = mk.then_turn_local {
-                frame[l] = ir::TURN_UNSET;
-            }
-            let run = vm::run(
-                &self.code,
-                &self.prog,
-                entry.start,
-                &mut Writer(cells),
-                &mut frame,
-                &mut budget,
-            );
-            if let Err(e) = run {
-                return Err(self.locate(e.at(mk.span.into()), cells));
-            }
-            let said = mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]);
-            return self.pass_turn(said, mk.span, cells);
+            let run = with_frame(entry.frame, |frame| {
+                if let Some(l) = mk.then_turn_local {
+                    frame[l] = ir::TURN_UNSET;
+                }
+                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                    .map(|_| mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
+            });
+            return match run {
+                Ok(said) => self.pass_turn(said, mk.span, cells),
+                Err(e) => Err(self.locate(e.at(mk.span.into()), cells)),
+            };
         }
         Ok(())
     }
@@ -698,9 +667,12 @@ impl Game for Interpreted {
         };
         let end = &self.prog.ends[i];
         let code = &self.code.ends[i];
-        let mut eval = |entry: Entry| {
-            self.eval(entry, cells, &mut budget)
-                .map_err(|err| self.locate(err.at(end.span.into()), cells))
+        let mut eval = |value: Value| match value {
+            Value::Const(n) => Ok(n),
+            Value::Cell(c) => Ok(cells[c as usize]),
+            Value::Code(entry) => self
+                .eval(entry, cells, &mut budget)
+                .map_err(|err| self.locate(err.at(end.span.into()), cells)),
         };
         let (who, payoff, wins) = match &end.outcome {
             Outcome::Draw => return Ok(0.0),
@@ -739,6 +711,29 @@ impl Game for Interpreted {
         let v = payoff.unwrap_or(1) as f64;
         let is_named = who as usize == player;
         Ok(if is_named == wins { v } else { -v })
+    }
+
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        // A winner gains the payoff (1 without one) and the others lose it: known
+        // when every end names no payoff or a constant one. Scores depend on play.
+        if self.prog.ends.is_empty() {
+            return None;
+        }
+        let mut most = 0i64;
+        for end in &self.prog.ends {
+            let payoff = match &end.outcome {
+                Outcome::Draw => 0,
+                Outcome::Winner { payoff, .. } | Outcome::Loser { payoff, .. } => match payoff {
+                    None => 1,
+                    Some(ir::Expr::Const(c)) => c.checked_abs()?,
+                    Some(_) => return None,
+                },
+                Outcome::Score { .. } => return None,
+            };
+            most = most.max(payoff);
+        }
+        let most = most as f64;
+        Some((-most, most))
     }
 
     fn move_text(&self, mv: &Move) -> String {

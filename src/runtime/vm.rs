@@ -1,11 +1,11 @@
 //! The executor of flat code ([`Code`]): an instruction pointer over one
 //! rule's instructions and a frame of `i64` registers.
 
-use smallvec::SmallVec;
-
 use super::Move;
 use crate::game::GameError;
-use crate::ir::code::{Code, Label, Op, SetRange};
+use std::mem::MaybeUninit;
+
+use crate::ir::code::{Code, Entry, Op, SetRange};
 use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS, Program, Span};
 
 /// Deepest chain of function calls before a run is declared endless.
@@ -24,13 +24,18 @@ pub(super) const MAX_ARG_CHOICES: i64 = 1 << 16;
 pub(super) struct Budget {
     steps: u64,
     depth: usize,
+    /// The item stack: collections copied before a loop's body may change
+    /// them (it allocates only for games that loop over such collections).
+    items: Vec<i64>,
 }
 
 impl Budget {
+    #[inline(always)]
     pub(super) fn new() -> Budget {
         Budget {
             steps: MAX_STEPS,
             depth: 0,
+            items: Vec::new(),
         }
     }
 
@@ -120,52 +125,59 @@ impl Host for Writer<'_> {
     }
 }
 
-/// Registers of one rule or call: up to 16 on the stack, zeroed.
-pub(super) struct Frame {
-    inline: [i64; FRAME_INLINE],
-    heap: Vec<i64>,
-    len: usize,
-}
-
+/// Frames of at most this many registers live on the stack.
 const FRAME_INLINE: usize = 16;
 
-impl Frame {
-    #[inline(always)]
-    pub(super) fn new(n: usize) -> Frame {
-        Frame {
-            inline: [0; FRAME_INLINE],
-            heap: if n <= FRAME_INLINE { Vec::new() } else { vec![0; n] },
-            len: n,
+/// Runs `f` with a zeroed frame of `n` registers: on the stack when small.
+#[inline(always)]
+pub(super) fn with_frame<T>(n: usize, f: impl FnOnce(&mut [i64]) -> T) -> T {
+    if n <= FRAME_INLINE {
+        // Only the registers the rule uses are zeroed (most rules use a few).
+        let mut regs = [MaybeUninit::<i64>::uninit(); FRAME_INLINE];
+        for r in &mut regs[..n] {
+            r.write(0);
         }
+        // SAFETY: the first `n` registers were just written.
+        let regs = unsafe { &mut *(&mut regs[..n] as *mut [MaybeUninit<i64>] as *mut [i64]) };
+        f(regs)
+    } else {
+        f(&mut vec![0; n])
     }
 }
 
-impl std::ops::Deref for Frame {
-    type Target = [i64];
-
-    #[inline(always)]
-    fn deref(&self) -> &[i64] {
-        if self.len <= FRAME_INLINE {
-            &self.inline[..self.len]
-        } else {
-            &self.heap
-        }
-    }
+/// The arguments of a move from registers `0..n` of a frame of at least
+/// `MAX_MOVE_ARGS`, the rest 0.
+#[inline(always)]
+fn move_args(regs: &[i64], n: usize) -> [i64; MAX_MOVE_ARGS] {
+    let first: [i64; MAX_MOVE_ARGS] = regs[..MAX_MOVE_ARGS]
+        .try_into()
+        .expect("a move's frame holds its arguments");
+    std::array::from_fn(|i| if i < n { first[i] } else { 0 })
 }
 
-impl std::ops::DerefMut for Frame {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut [i64] {
-        if self.len <= FRAME_INLINE {
-            &mut self.inline[..self.len]
-        } else {
-            &mut self.heap
-        }
-    }
+/// Where the instruction at `ip` is, for its errors: looked up only when one happens.
+#[derive(Clone, Copy)]
+struct Site<'c> {
+    code: &'c Code,
+    ip: usize,
 }
 
-/// Items copied from a collection before a loop's body may change it.
-type Items = SmallVec<[i64; 16]>;
+impl Site<'_> {
+    #[cold]
+    fn at(self) -> Span {
+        self.code.spans[self.ip].at
+    }
+
+    #[cold]
+    fn index(self) -> Span {
+        self.code.spans[self.ip].index
+    }
+
+    #[cold]
+    fn store(self) -> Span {
+        self.code.spans[self.ip].store
+    }
+}
 
 /// What `run` returns for a rule that emitted a move and was told to stop.
 pub(super) const STOPPED: i64 = 1;
@@ -175,17 +187,27 @@ pub(super) const STOPPED: i64 = 1;
 pub(super) fn run<H: Host>(
     code: &Code,
     prog: &Program,
-    entry: Label,
+    entry: Entry,
     host: &mut H,
     regs: &mut [i64],
     budget: &mut Budget,
 ) -> Result<i64, GameError> {
     let ops = &code.ops[..];
-    let mut ip = entry as usize;
-    let mut items = Items::new();
+    let mut ip = entry.start as usize;
+    if regs.len() < entry.frame || entry.end as usize > ops.len() {
+        return Err(GameError::new(
+            "gdl::internal",
+            "a rule ran with too few registers (a bug in gdl)",
+        ));
+    }
+    // SAFETY (for `r!` and the instruction fetch below): `Code::check`, run
+    // on every rule when it was lowered, proved that the rule's instructions
+    // name only registers below `entry.frame` (at most `regs.len()`, checked
+    // above) and jump only inside `entry.start..entry.end` (inside `ops`),
+    // whose last instruction returns: `ip` never leaves the rule.
     macro_rules! r {
         ($r:expr) => {
-            regs[$r as usize]
+            *unsafe { regs.get_unchecked_mut($r as usize) }
         };
     }
     macro_rules! cells {
@@ -201,25 +223,29 @@ pub(super) fn run<H: Host>(
             }
         };
     }
-    macro_rules! at {
+    macro_rules! site {
         () => {
-            code.spans[ip].at
+            Site { code, ip }
         };
     }
     loop {
-        match ops[ip] {
+        match *unsafe { ops.get_unchecked(ip) } {
             Op::Const { dst, value } => r!(dst) = value,
             Op::Copy { dst, src } => r!(dst) = r!(src),
             Op::LoadCell { dst, cell } => r!(dst) = cells!()[cell as usize],
             Op::Load { dst, addr } => r!(dst) = cells!()[r!(addr) as usize],
             Op::Neg { dst, src } => r!(dst) = r!(src).checked_neg().ok_or_else(unspanned_overflow)?,
             Op::Not { dst, src } => r!(dst) = i64::from(r!(src) == 0),
-            Op::Arith { op, dst, a, b } => r!(dst) = arith(op, r!(a), r!(b), at!())?,
+            Op::Arith { op, dst, a, b } => r!(dst) = arith(op, r!(a), r!(b), site!(), Site::at)?,
             Op::ArithI { op, dst, a, imm } => {
                 r!(dst) = match op {
-                    ArithOp::Add => r!(a).checked_add(i64::from(imm)).ok_or_else(|| overflow(at!()))?,
-                    ArithOp::Sub => r!(a).checked_sub(i64::from(imm)).ok_or_else(|| overflow(at!()))?,
-                    op => arith(op, r!(a), i64::from(imm), at!())?,
+                    ArithOp::Add => r!(a)
+                        .checked_add(i64::from(imm))
+                        .ok_or_else(|| overflow(site!().at()))?,
+                    ArithOp::Sub => r!(a)
+                        .checked_sub(i64::from(imm))
+                        .ok_or_else(|| overflow(site!().at()))?,
+                    op => arith(op, r!(a), i64::from(imm), site!(), Site::at)?,
                 }
             }
             Op::Cmp { op, dst, a, b } => r!(dst) = i64::from(compare(op, r!(a), r!(b))),
@@ -281,14 +307,14 @@ pub(super) fn run<H: Host>(
             Op::Halt => return Ok(0),
             Op::ElemAddr { dst, list, index, size } => {
                 let base = r!(list) as usize;
-                r!(dst) = element(cells!(), base, r!(index), size, at!())? as i64;
+                r!(dst) = element(cells!(), base, r!(index), size, site!())? as i64;
             }
             Op::ElemAddrS { dst, list, index, size } => {
-                r!(dst) = element(cells!(), list as usize, r!(index), size, at!())? as i64;
+                r!(dst) = element(cells!(), list as usize, r!(index), size, site!())? as i64;
             }
             Op::LoadElemS { dst, list, index, add } => {
-                let i = plus(r!(index), add, code.spans[ip].index)?;
-                let o = element(cells!(), list as usize, i, 1, at!())?;
+                let i = plus(r!(index), add, site!())?;
+                let o = element(cells!(), list as usize, i, 1, site!())?;
                 r!(dst) = cells!()[o];
             }
             Op::StoreElemS {
@@ -298,13 +324,13 @@ pub(super) fn run<H: Host>(
                 add,
                 src,
             } => {
-                let i = plus(r!(index), add, code.spans[ip].index)?;
-                let o = element(cells!(), list as usize, i, 1, at!())?;
+                let i = plus(r!(index), add, site!())?;
+                let o = element(cells!(), list as usize, i, 1, site!())?;
                 let v = r!(src);
                 let cells = cells_mut!();
                 cells[o] = match op {
                     None => v,
-                    Some(op) => arith(op, cells[o], v, code.spans[ip].store)?,
+                    Some(op) => arith(op, cells[o], v, site!(), Site::store)?,
                 };
             }
             Op::StoreElemSI {
@@ -314,24 +340,22 @@ pub(super) fn run<H: Host>(
                 add,
                 imm,
             } => {
-                let i = plus(r!(index), add, code.spans[ip].index)?;
-                let o = element(cells!(), list as usize, i, 1, at!())?;
+                let i = plus(r!(index), add, site!())?;
+                let o = element(cells!(), list as usize, i, 1, site!())?;
                 let cells = cells_mut!();
-                cells[o] = arith(op, cells[o], i64::from(imm), code.spans[ip].store)?;
+                cells[o] = arith(op, cells[o], i64::from(imm), site!(), Site::store)?;
             }
             Op::StoreCell { cell, src } => cells_mut!()[cell as usize] = r!(src),
             Op::Store { addr, src } => cells_mut!()[r!(addr) as usize] = r!(src),
             Op::StoreArithCell { op, cell, src } => {
                 let v = r!(src);
-                let span = at!();
                 let c = &mut cells_mut!()[cell as usize];
-                *c = arith(op, *c, v, span)?;
+                *c = arith(op, *c, v, site!(), Site::at)?;
             }
             Op::StoreArith { op, addr, src } => {
                 let (o, v) = (r!(addr) as usize, r!(src));
-                let span = at!();
                 let c = &mut cells_mut!()[o];
-                *c = arith(op, *c, v, span)?;
+                *c = arith(op, *c, v, site!(), Site::at)?;
             }
             Op::RangeLen { dst, lo, hi } => {
                 let (lo, hi) = (r!(lo), r!(hi));
@@ -350,8 +374,8 @@ pub(super) fn run<H: Host>(
                     .map(|w| i64::from(w.count_ones() as u8))
                     .sum();
             }
-            Op::SumList { dst, addr } => r!(dst) = sum(cells!(), r!(addr) as usize, at!())?,
-            Op::SumListS { dst, list } => r!(dst) = sum(cells!(), list as usize, at!())?,
+            Op::SumList { dst, addr } => r!(dst) = sum(cells!(), r!(addr) as usize, site!())?,
+            Op::SumListS { dst, list } => r!(dst) = sum(cells!(), list as usize, site!())?,
             Op::ListHas { dst, addr, x } => {
                 let o = r!(addr) as usize;
                 let cells = cells!();
@@ -370,7 +394,7 @@ pub(super) fn run<H: Host>(
                 let SetRange { lo, hi, .. } = code.sets[set as usize];
                 let (o, x) = (r!(addr) as usize, r!(x));
                 if x < lo || x > hi {
-                    return Err(outside_set(x, lo, hi, at!()));
+                    return Err(outside_set(x, lo, hi, site!().at()));
                 }
                 let bit = (x - lo) as usize;
                 let mask = 1i64 << (bit % 64);
@@ -384,11 +408,10 @@ pub(super) fn run<H: Host>(
             }
             Op::Push { addr, x, cap } => {
                 let (o, v) = (r!(addr) as usize, r!(x));
-                let span = at!();
                 let cells = cells_mut!();
                 let len = cells[o] as usize;
                 if len >= cap as usize {
-                    return Err(full(cap, span));
+                    return Err(full(cap, site!().at()));
                 }
                 cells[o + 1 + len] = v;
                 cells[o] = len as i64 + 1;
@@ -461,16 +484,16 @@ pub(super) fn run<H: Host>(
                 r!(state) = (bits & (bits - 1)) as i64;
                 r!(state + 1) = word;
             }
-            Op::ItemsMark { dst } => r!(dst) = items.len() as i64,
+            Op::ItemsMark { dst } => r!(dst) = budget.items.len() as i64,
             Op::ItemsList { addr } => {
                 let o = r!(addr) as usize;
                 let cells = cells!();
                 let len = cells[o] as usize;
-                items.extend_from_slice(&cells[o + 1..o + 1 + len]);
+                budget.items.extend_from_slice(&cells[o + 1..o + 1 + len]);
             }
             Op::ItemsIndices { addr } => {
                 let n = cells!()[r!(addr) as usize];
-                items.extend(0..n);
+                budget.items.extend(0..n);
             }
             Op::ItemsSet { addr, set } => {
                 let SetRange { lo, words, .. } = code.sets[set as usize];
@@ -478,24 +501,24 @@ pub(super) fn run<H: Host>(
                 for (w, &word) in cells!()[o..o + words as usize].iter().enumerate() {
                     let mut bits = word as u64;
                     while bits != 0 {
-                        items.push(lo + w as i64 * 64 + i64::from(bits.trailing_zeros()));
+                        budget.items.push(lo + w as i64 * 64 + i64::from(bits.trailing_zeros()));
                         bits &= bits - 1;
                     }
                 }
             }
-            Op::ItemsPush { x } => items.push(r!(x)),
+            Op::ItemsPush { x } => budget.items.push(r!(x)),
             Op::ItemsNext { var, idx, to } => {
                 let i = r!(idx) as usize;
-                if i >= items.len() {
+                if i >= budget.items.len() {
                     ip = to as usize;
                     continue;
                 }
-                r!(var) = items[i];
+                r!(var) = budget.items[i];
                 r!(idx) = i as i64 + 1;
             }
-            Op::ItemsDrop { mark } => items.truncate(r!(mark) as usize),
+            Op::ItemsDrop { mark } => budget.items.truncate(r!(mark) as usize),
             Op::SumAdd { acc, x } => {
-                r!(acc) = r!(acc).checked_add(r!(x)).ok_or_else(|| sum_overflow(at!()))?;
+                r!(acc) = r!(acc).checked_add(r!(x)).ok_or_else(|| sum_overflow(site!().at()))?;
             }
             Op::CountAdd { acc, x } => r!(acc) += i64::from(r!(x) != 0),
             Op::PickAcc { op, acc, found, x } => {
@@ -507,22 +530,24 @@ pub(super) fn run<H: Host>(
             }
             Op::NeedFound { found, max } => {
                 if r!(found) == 0 {
-                    return Err(empty(max, at!()));
+                    return Err(empty(max, site!().at()));
                 }
             }
             Op::Call { dst, func, args, n } => {
                 let f = code.fns[func as usize];
                 let (args, n) = (args as usize, n as usize);
-                let mut frame = Frame::new(f.frame.max(n));
-                frame[..n].copy_from_slice(&regs[args..args + n]);
-                let span = at!();
-                if budget.depth >= MAX_CALL_DEPTH {
-                    return Err(recursion(&prog.fns[func as usize].name, span));
-                }
-                budget.spend(1, span)?;
-                budget.depth += 1;
-                let v = run(code, prog, f.start, host, &mut frame, budget);
-                budget.depth -= 1;
+                let span = site!().at();
+                let v = with_frame(f.frame.max(n), |frame| {
+                    frame[..n].copy_from_slice(&regs[args..args + n]);
+                    if budget.depth >= MAX_CALL_DEPTH {
+                        return Err(recursion(&prog.fns[func as usize].name, span));
+                    }
+                    budget.spend(1, span)?;
+                    budget.depth += 1;
+                    let v = run(code, prog, f, host, frame, budget);
+                    budget.depth -= 1;
+                    v
+                });
                 r!(dst) = v?;
             }
             Op::Choice { counter, kind } => {
@@ -532,18 +557,42 @@ pub(super) fn run<H: Host>(
                 }
                 r!(counter) = c;
             }
-            Op::Emit { kind, n } => {
-                let mut args = [0; MAX_MOVE_ARGS];
+            Op::EmitRange {
+                kind,
+                n,
+                var,
+                hi,
+                counter,
+            } => {
+                let (lo, hi) = (r!(var), r!(hi));
+                check_range(lo, hi)?;
                 let n = n as usize;
-                args[..n].copy_from_slice(&regs[..n]);
+                let mut args = move_args(regs, n);
+                let mut c = r!(counter);
+                for v in lo..=hi {
+                    c += 1;
+                    if c > MAX_ARG_CHOICES {
+                        return Err(too_many_moves(prog, kind as usize));
+                    }
+                    args[n - 1] = v;
+                    if host.emit(Move { kind, args }) {
+                        return Ok(STOPPED);
+                    }
+                }
+                r!(counter) = c;
+            }
+            Op::Emit { kind, n } => {
+                let args = move_args(regs, n as usize);
                 if host.emit(Move { kind, args }) {
                     return Ok(STOPPED);
                 }
             }
-            Op::Step => budget.spend(1, at!())?,
+            Op::Step => budget
+                .spend(1, Span::default())
+                .map_err(|_| too_many_steps(site!().at()))?,
             Op::LoadConst { dst, addr } => r!(dst) = code.consts[r!(addr) as usize],
             Op::ConstElemAddr { dst, list, index, size } => {
-                r!(dst) = element(&code.consts, r!(list) as usize, r!(index), size, at!())? as i64;
+                r!(dst) = element(&code.consts, r!(list) as usize, r!(index), size, site!())? as i64;
             }
             Op::ConstListNext { var, idx, addr, to } => {
                 let (i, o) = (r!(idx), r!(addr) as usize);
@@ -576,53 +625,59 @@ pub(crate) fn compare(op: CmpOp, x: i64, y: i64) -> bool {
     }
 }
 
-#[inline]
-fn arith(op: ArithOp, x: i64, y: i64, span: Span) -> Result<i64, GameError> {
+/// `x op y`, checked; a failure points at `span(site)`.
+#[inline(always)]
+fn arith<'c>(op: ArithOp, x: i64, y: i64, site: Site<'c>, span: fn(Site<'c>) -> Span) -> Result<i64, GameError> {
     let v = match op {
         ArithOp::Add => x.checked_add(y),
         ArithOp::Sub => x.checked_sub(y),
         ArithOp::Mul => x.checked_mul(y),
-        ArithOp::Div | ArithOp::Rem if y == 0 => return Err(division_by_zero(span)),
+        ArithOp::Div | ArithOp::Rem if y == 0 => return Err(division_by_zero(span(site))),
         ArithOp::Div => x.checked_div_euclid(y),
         ArithOp::Rem => x.checked_rem_euclid(y),
     };
-    v.ok_or_else(|| overflow(span))
+    v.ok_or_else(|| overflow(span(site)))
 }
 
-/// `v + add`, checked.
+/// `v + add` of a fused element instruction's index, checked.
 #[inline(always)]
-fn plus(v: i64, add: i32, span: Span) -> Result<i64, GameError> {
-    v.checked_add(i64::from(add)).ok_or_else(|| overflow(span))
+fn plus(v: i64, add: i32, site: Site) -> Result<i64, GameError> {
+    v.checked_add(i64::from(add)).ok_or_else(|| overflow(site.index()))
 }
 
 /// The cell of element `i` of the list whose length cell is `base`.
 #[inline(always)]
-fn element(cells: &[i64], base: usize, i: i64, size: u32, span: Span) -> Result<usize, GameError> {
+fn element(cells: &[i64], base: usize, i: i64, size: u32, site: Site) -> Result<usize, GameError> {
     let len = cells[base];
     if i < 0 || i >= len {
-        return Err(out_of_range(i, len, span));
+        return Err(out_of_range(i, len, site.at()));
     }
     Ok(base + 1 + i as usize * size as usize)
 }
 
 /// The sum of the list of scalars whose length cell is `o`.
 #[inline(always)]
-fn sum(cells: &[i64], o: usize, span: Span) -> Result<i64, GameError> {
+fn sum(cells: &[i64], o: usize, site: Site) -> Result<i64, GameError> {
     let len = cells[o] as usize;
     let mut total = 0i64;
     for &v in &cells[o + 1..o + 1 + len] {
         total = match total.checked_add(v) {
             Some(t) => t,
-            None => return Err(sum_overflow(span)),
+            None => return Err(sum_overflow(site.at())),
         };
     }
     Ok(total)
 }
 
 /// A range may be gone through only if it has at most 2^20 numbers.
-#[inline]
+#[inline(always)]
 fn check_range(lo: i64, hi: i64) -> Result<(), GameError> {
-    if i128::from(hi) - i128::from(lo) >= 1 << 20 {
+    let too_long = match hi.checked_sub(lo) {
+        Some(d) => d >= 1 << 20,
+        // Past 2^63 either way: too long if it goes up.
+        None => hi > lo,
+    };
+    if too_long {
         return Err(range_too_long(lo, hi));
     }
     Ok(())

@@ -98,6 +98,41 @@ impl Score {
     pub(crate) fn better(maximize: bool, a: Score, b: Score) -> bool {
         if maximize { a > b } else { a < b }
     }
+
+    /// The larger of two scores.
+    pub(crate) fn max(self, other: Score) -> Score {
+        if other > self { other } else { self }
+    }
+
+    /// The smaller of two scores.
+    pub(crate) fn min(self, other: Score) -> Score {
+        if other < self { other } else { self }
+    }
+
+    /// The highest score a position with moves can have when no utility
+    /// exceeds `hi`: winning on the next move, when short wins are preferred
+    /// (above a loss, a longer one is always better: no limit then).
+    pub(crate) fn top_with_moves(hi: f64, prefer_short: bool) -> Score {
+        if !prefer_short || hi == 0.0 {
+            Score::terminal(hi)
+        } else if hi > 0.0 {
+            Score::terminal(hi).up(true)
+        } else {
+            Score::MAX
+        }
+    }
+
+    /// The lowest score a position with moves can have when no utility is
+    /// below `lo`: the mirror of [`Score::top_with_moves`].
+    pub(crate) fn bottom_with_moves(lo: f64, prefer_short: bool) -> Score {
+        if !prefer_short || lo == 0.0 {
+            Score::terminal(lo)
+        } else if lo < 0.0 {
+            Score::terminal(lo).up(true)
+        } else {
+            Score::MIN
+        }
+    }
 }
 
 #[cfg(test)]
@@ -120,6 +155,28 @@ mod tests {
                 assert_eq!(a < b, a.up(true) < b.up(true), "{a:?} {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn no_position_with_moves_scores_past_its_limits() {
+        let after = |s: Score, n: usize| (0..n).fold(s, |s, _| s.up(true));
+        for ps in [false, true] {
+            let (top, bottom) = (Score::top_with_moves(2.0, ps), Score::bottom_with_moves(-3.0, ps));
+            for v in [-3.0, -1.0, 0.0, 2.0] {
+                for n in 1..4 {
+                    let s = if ps {
+                        after(Score::terminal(v), n)
+                    } else {
+                        Score::terminal(v)
+                    };
+                    assert!(bottom <= s && s <= top, "{s:?}");
+                }
+            }
+            assert_eq!(top, after(Score::terminal(2.0), usize::from(ps)));
+            assert_eq!(bottom, after(Score::terminal(-3.0), usize::from(ps)));
+        }
+        assert_eq!(Score::top_with_moves(-1.0, true), Score::MAX);
+        assert_eq!(Score::bottom_with_moves(0.0, true), Score::terminal(0.0));
     }
 
     #[test]
