@@ -68,14 +68,20 @@ fn reachable<G: Game>(game: &G, root: &G::State) -> Vec<G::State> {
     order
 }
 
-/// `G` declaring a utility range (`Game::utility_range`), so that the
-/// searches stop at a move that reaches the best the mover can get.
+/// `G` declaring a utility range (`Game::utility_range`), with which the
+/// searches stop at a move that reaches the best the mover can get, or
+/// declaring none.
 struct Ranged<'g, G: Game> {
     game: &'g G,
-    range: (f64, f64),
+    range: Option<(f64, f64)>,
 }
 
 impl<'g, G: Game> Ranged<'g, G> {
+    /// No range, whatever the game declares.
+    fn none(game: &'g G) -> Self {
+        Ranged { game, range: None }
+    }
+
     /// The tightest range: the lowest and highest utility of the terminal
     /// states reachable from the start.
     fn tight(game: &'g G) -> Self {
@@ -86,7 +92,10 @@ impl<'g, G: Game> Ranged<'g, G> {
             .collect();
         let lo = ends.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = ends.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        Ranged { game, range: (lo, hi) }
+        Ranged {
+            game,
+            range: Some((lo, hi)),
+        }
     }
 }
 
@@ -124,7 +133,7 @@ impl<G: Game> Game for Ranged<'_, G> {
         self.game.state_text(s)
     }
     fn utility_range(&self) -> Option<(f64, f64)> {
-        Some(self.range)
+        self.range
     }
 }
 
@@ -134,8 +143,9 @@ impl<G: Game> Game for Ranged<'_, G> {
 struct Reference<'g, G: Game> {
     game: &'g G,
     cache: HashMap<G::State, (f64, usize)>,
-    /// The game with its tightest utility range declared.
+    /// The game with its tightest utility range declared, and with none.
     ranged: Ranged<'g, G>,
+    unranged: Ranged<'g, G>,
 }
 
 impl<'g, G: Game> Reference<'g, G> {
@@ -144,6 +154,7 @@ impl<'g, G: Game> Reference<'g, G> {
             game,
             cache: HashMap::new(),
             ranged: Ranged::tight(game),
+            unranged: Ranged::none(game),
         }
     }
 
@@ -213,8 +224,8 @@ fn replay<G: Game>(game: &G, from: &G::State, line: &[G::Move]) -> G::State {
 }
 
 /// Solves `s` with all four searches (with and without `prefer_short`), on
-/// the game as it is and with its utility range declared, and checks them
-/// against each other and against the reference.
+/// the game as it is, with its tightest utility range declared and with none,
+/// and checks them against each other and against the reference.
 fn check_position<G: Game>(game: &G, reference: &mut Reference<'_, G>, s: &G::State)
 where
     G::Move: Debug,
@@ -227,7 +238,19 @@ where
         let solutions: Vec<Solution<G::Move>> = configs
             .iter()
             .map(|o| solve(game, s, o).unwrap())
-            .chain(configs.iter().map(|o| solve(&reference.ranged, s, o).unwrap()))
+            // The declarations the game does not make itself.
+            .chain(
+                configs
+                    .iter()
+                    .filter(|_| game.utility_range() != reference.ranged.range)
+                    .map(|o| solve(&reference.ranged, s, o).unwrap()),
+            )
+            .chain(
+                configs
+                    .iter()
+                    .filter(|_| game.utility_range().is_some())
+                    .map(|o| solve(&reference.unranged, s, o).unwrap()),
+            )
             .collect();
         let first = &solutions[0];
         for other in &solutions[1..] {
@@ -442,14 +465,17 @@ fn all_searches_agree_on_random_game_graphs_with_any_turn_order() {
 
 // ------------------------------------------------------- explain
 
-/// Checks `explain` on `s`, on the game as it is and with its utility range
-/// declared: the same values and lines either way.
+/// Checks `explain` on `s`, on the game as it is, with its tightest utility
+/// range declared and with none: the same values and lines every way.
 fn check_explain<G: Game>(game: &G, s: &G::State) {
     check_explain_of(game, s);
-    let ranged = Ranged::tight(game);
+    let (ranged, unranged) = (Ranged::tight(game), Ranged::none(game));
     check_explain_of(&ranged, s);
+    check_explain_of(&unranged, s);
     for opts in configurations(false).iter().chain(&configurations(true)) {
-        assert_eq!(explain(game, s, opts).unwrap(), explain(&ranged, s, opts).unwrap());
+        let plain = explain(game, s, opts).unwrap();
+        assert_eq!(plain, explain(&ranged, s, opts).unwrap());
+        assert_eq!(plain, explain(&unranged, s, opts).unwrap());
     }
 }
 
@@ -545,14 +571,7 @@ fn nim_matches_boutons_formula_up_to_four_piles_of_five() {
                 misere,
             };
             checked += check_bouton(&game, n, misere);
-            checked += check_bouton(
-                &Ranged {
-                    game: &game,
-                    range: (-1.0, 1.0),
-                },
-                n,
-                misere,
-            );
+            checked += check_bouton(&Ranged::none(&game), n, misere);
         }
     }
     assert_eq!(checked, 2 * 2 * 2 * (6 + 36 + 216 + 1296));
@@ -1000,19 +1019,19 @@ fn counted_positions(mut check: impl FnMut(&str, &dyn Fn(&SolveOptions) -> (Solu
     ];
     for nim in &nims {
         let root = nim.initial_state().unwrap();
-        check(&format!("{nim:?}"), &|o| run(nim, &root, o));
+        check(&format!("{nim:?}"), &|o| run(&Ranged::none(nim), &root, o));
         let ranged = Ranged::tight(nim);
         check(&format!("{nim:?} ranged"), &|o| run(&ranged, &root, o));
     }
     let nimcala = Nimcala::new(4, 5);
     let root = nimcala.initial_state().unwrap();
-    check("nimcala 4 5", &|o| run(&nimcala, &root, o));
+    check("nimcala 4 5", &|o| run(&Ranged::none(&nimcala), &root, o));
     let ranged = Ranged::tight(&nimcala);
     check("nimcala 4 5 ranged", &|o| run(&ranged, &root, o));
     let select = Select19;
     let mut s = select.initial_state().unwrap();
     select.apply(&mut s, &3).unwrap();
-    check("1-9 after 3", &|o| run(&select, &s, o));
+    check("1-9 after 3", &|o| run(&Ranged::none(&select), &s, o));
     let ranged = Ranged::tight(&select);
     check("1-9 after 3 ranged", &|o| run(&ranged, &s, o));
 }

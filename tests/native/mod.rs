@@ -161,6 +161,11 @@ impl Game for Nim {
     fn state_text(&self, s: &BoardState) -> String {
         s.board.text()
     }
+
+    /// A win or a loss, as the `.game` file's end clause without a payoff declares.
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
+    }
 }
 
 /// Nimcala (seed 002): `pits` pits, `tokens` tokens all in pit 1. A move
@@ -251,6 +256,11 @@ impl Game for Nimcala {
 
     fn state_text(&self, s: &BoardState) -> String {
         s.board.text()
+    }
+
+    /// A win or a loss, as the `.game` file's end clause without a payoff declares.
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
     }
 }
 
