@@ -443,3 +443,50 @@ fn loops_functions_and_procedures() {
     assert_eq!(err.code_str(), "gdl::runtime::steps");
     assert!(err.has_span());
 }
+
+/// Whole lists and sets in the rules: built (`[x; n]`, `++`, `{...}`,
+/// comprehensions), assigned, compared element by element; list methods.
+/// The values are computed before the target changes, so a list may be
+/// rebuilt from itself.
+#[test]
+fn lists_and_sets_are_built_assigned_and_compared() {
+    let g = game_of(
+        "game Coll\nplayers A, B\nconst sym: list<int> = [2, 1, 0, 5, 4, 3]\n\
+         state board: list<int, 6> = [3, 1, 4, 1, 5, 9]\nstate row: list<int, 8> = []\n\
+         state free: set<1..9> = {1..9}\nstate rows: list<list<int, 3>> = [[1], [2, 3], []]\n\
+         state copy: list<list<int, 3>> = [[], [], []]\nstate flag: bool = false\nstate n: int = 0\n\
+         move go(k in 0..3) requires n == 0 {\n\
+          row = [k; 3] ++ [7] ++ [x * 2 for x in board if x > 3]\n\
+          board = [board[sym[i]] for i in 0..<6]\n\
+          free = {x + 1 for x in row if x < 9}\n\
+          copy = rows\n rows[2] = [9, 9]\n\
+          flag = row == [k, k, k, 7, 8, 10, 18] and free != {} and board < [9] and {3, 1, 1} == {1, 3}\n\
+          row.insert(1, 42)\n row.remove(k)\n row.pop()\n row.pop(0)\n board.sort()\n rows.pop()\n\
+          n = 1\n}\n\
+         move bad(k in 0..4) requires n == 1 {\n\
+          if k == 0 { row = [1; 9] }\n if k == 1 { free = {0} }\n if k == 2 { row = []\n row.pop() }\n\
+          if k == 3 { row.insert(9, 1) }\n if k == 4 { row.pop(8) }\n}\n\
+         end when n == 2 { draw }\n",
+    );
+    let mut s = g.initial_state().unwrap();
+    let m = g.parse_move(&s, "go(0)").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    assert_eq!(
+        g.state_text(&s),
+        "board: [1, 1, 3, 4, 5, 9], row: [0, 0, 7, 8, 10], free: {1, 8, 9}, rows: [[1], [2, 3]], \
+         copy: [[1], [2, 3], []], flag: true, n: 1"
+    );
+    for (k, code) in [
+        (0, "gdl::runtime::full"),
+        (1, "gdl::runtime::set_range"),
+        (2, "gdl::runtime::empty"),
+        (3, "gdl::runtime::index"),
+        (4, "gdl::runtime::index"),
+    ] {
+        let mut t = s.clone();
+        let m = g.parse_move(&t, &format!("bad({k})")).unwrap();
+        let err = g.apply(&mut t, &m).unwrap_err();
+        assert_eq!(err.code_str(), code, "bad({k}): {err}");
+        assert!(err.has_span(), "bad({k})");
+    }
+}

@@ -323,42 +323,72 @@ impl Evaluation<'_, '_> {
                 coll,
                 filter,
             } => {
-                let c = self.eval(coll)?;
-                self.step(c.weight(), coll.span)?;
-                let items = c.elements(coll.span)?.ok_or_else(|| {
-                    err(
-                        coll.span,
-                        "gdl::compile::type_mismatch",
-                        format!("expected a list, set or range to go through, found a {}", c.kind()),
-                    )
-                })?;
-                let mut out = Vec::new();
-                let mut weight = 0;
-                for item in items {
-                    self.env.locals.push((var.name.clone(), item));
-                    let keep = match filter {
-                        Some(f) => self.eval(f).and_then(|v| boolean(v, f.span)),
-                        None => Ok(true),
-                    };
-                    let value = match keep {
-                        Ok(true) => self.eval(body).map(Some),
-                        Ok(false) => Ok(None),
-                        Err(e) => Err(e),
-                    };
-                    self.env.locals.pop();
-                    if let Some(v) = value? {
-                        weight += v.weight();
-                        within_length(weight, e.span)?;
-                        out.push(v);
-                    }
-                }
+                let out = self.generate(body, var, coll, filter.as_deref(), e.span)?;
                 let args = [Expr {
                     kind: ExprKind::List(Vec::new()),
                     span: e.span,
                 }];
                 self.call(&func.name, func.span, vec![Value::List(out)], &args, e.span)
             }
+            ExprKind::Comprehension {
+                set,
+                body,
+                var,
+                coll,
+                filter,
+            } => {
+                let out = self.generate(body, var, coll, filter.as_deref(), e.span)?;
+                if !set {
+                    return Ok(Value::List(out));
+                }
+                let mut members = BTreeSet::new();
+                for v in out {
+                    members.insert(int(v, body.span)?);
+                }
+                Ok(Value::Set(members))
+            }
         }
+    }
+
+    /// The values of `body` for each `var` in `coll` that passes `filter`.
+    fn generate(
+        &mut self,
+        body: &Expr,
+        var: &crate::syntax::ast::Ident,
+        coll: &Expr,
+        filter: Option<&Expr>,
+        span: Span,
+    ) -> Result<Vec<Value>, CompileError> {
+        let c = self.eval(coll)?;
+        self.step(c.weight(), coll.span)?;
+        let items = c.elements(coll.span)?.ok_or_else(|| {
+            err(
+                coll.span,
+                "gdl::compile::type_mismatch",
+                format!("expected a list, set or range to go through, found a {}", c.kind()),
+            )
+        })?;
+        let mut out = Vec::new();
+        let mut weight = 0;
+        for item in items {
+            self.env.locals.push((var.name.clone(), item));
+            let keep = match filter {
+                Some(f) => self.eval(f).and_then(|v| boolean(v, f.span)),
+                None => Ok(true),
+            };
+            let value = match keep {
+                Ok(true) => self.eval(body).map(Some),
+                Ok(false) => Ok(None),
+                Err(e) => Err(e),
+            };
+            self.env.locals.pop();
+            if let Some(v) = value? {
+                weight += v.weight();
+                within_length(weight, span)?;
+                out.push(v);
+            }
+        }
+        Ok(out)
     }
 
     fn name(&mut self, name: &str, span: Span) -> R {

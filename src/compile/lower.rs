@@ -135,6 +135,33 @@ enum Typed {
     Error,
 }
 
+/// A list or set being built in a rule (assigned whole, or compared): its
+/// values in order, their type, and whether it is a set.
+struct Built {
+    pieces: Vec<ir::Piece>,
+    elem: Ty,
+    set: bool,
+}
+
+/// An operand of a comparison: one value, or a whole list or set.
+enum Val {
+    Scalar(ir::Expr, Ty),
+    Coll(Built),
+    Error,
+}
+
+/// Whether `e` is written as a list or set being built.
+fn is_built_syntax(e: &ast::Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::List(_)
+            | ExprKind::Repeat(..)
+            | ExprKind::Set(_)
+            | ExprKind::Comprehension { .. }
+            | ExprKind::Binary(BinOp::Concat, ..)
+    )
+}
+
 /// What iterating a collection binds its variable to.
 enum Elem {
     Scalar(Ty),
@@ -900,27 +927,7 @@ impl Compiler<'_> {
                 })
             }
             Typed::Error => None,
-            Typed::Place(_, layout) => {
-                let what = if matches!(layout, Layout::Set { .. }) {
-                    "set"
-                } else {
-                    "list"
-                };
-                self.error(
-                    CompileError::new(
-                        "gdl::compile::not_assignable",
-                        format!("a whole {what} cannot be assigned"),
-                        place.span,
-                        format!("this is a {what}"),
-                    )
-                    .with_help(if what == "set" {
-                        "change it with .add(x), .remove(x) or .clear()"
-                    } else {
-                        "assign its elements one by one, or use .push(x) and .clear()"
-                    }),
-                );
-                None
-            }
+            Typed::Place(p, layout) => self.assign_whole(p, layout, op, value, span),
             _ => {
                 self.error(CompileError::new(
                     "gdl::compile::not_assignable",
@@ -929,6 +936,310 @@ impl Compiler<'_> {
                     "not a state variable",
                 ));
                 None
+            }
+        }
+    }
+
+    /// `list = [...]`, `set = {...}`, `rows = other_rows`: a whole list or set.
+    fn assign_whole(
+        &mut self,
+        place: Place,
+        layout: Layout,
+        op: Option<ArithOp>,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<Stmt> {
+        if op.is_some() {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::not_assignable",
+                    "a whole list or set can only be replaced, with `=`",
+                    value.span,
+                    "a list or set",
+                )
+                .with_help("`l = l ++ [x]`, or `l.push(x)`, adds to a list"),
+            );
+            return None;
+        }
+        match &layout {
+            Layout::Set { lo, hi } => {
+                let built = self.built(value)?;
+                if !built.elem.matches(&Ty::Int) {
+                    self.error(mismatch(value.span, "ints for a set", &built.elem));
+                }
+                Some(Stmt::Fill {
+                    place,
+                    target: ir::FillTarget::Set { lo: *lo, hi: *hi },
+                    pieces: built.pieces,
+                    span,
+                })
+            }
+            Layout::List { elem, cap } if elem.is_scalar() => {
+                let built = self.built(value)?;
+                let want = ty_of_layout(elem);
+                if !built.elem.matches(&want) {
+                    self.error(mismatch(value.span, &format!("{want}s"), &built.elem));
+                }
+                Some(Stmt::Fill {
+                    place,
+                    target: ir::FillTarget::List { cap: *cap },
+                    pieces: built.pieces,
+                    span,
+                })
+            }
+            Layout::List { .. } => {
+                if let ExprKind::List(items) = &value.kind
+                    && items.is_empty()
+                {
+                    return Some(Stmt::Clear {
+                        words: layout.size(),
+                        is_set: false,
+                        place,
+                    });
+                }
+                let typed = if is_built_syntax(value) {
+                    Typed::Scalar(ir::Expr::Const(0), Ty::Error)
+                } else {
+                    self.expr(value)
+                };
+                match typed {
+                    Typed::Place(src, l) if l == layout => Some(Stmt::CopyList {
+                        dst: place,
+                        src,
+                        size: layout.size(),
+                    }),
+                    Typed::Error => None,
+                    _ => {
+                        self.error(
+                            CompileError::new(
+                                "gdl::compile::type_mismatch",
+                                "a list of lists can be assigned another of the same type, or `[]`",
+                                value.span,
+                                "not a list of lists of the same type",
+                            )
+                            .with_help("build it row by row: `rows[i] = [...]`"),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A list or set written in a rule (`[a, b]`, `[x; n]`, `a ++ b`, `{...}`,
+    /// `[e for x in c]`), or any list of scalars, set, range or literal list
+    /// taken whole.
+    fn built(&mut self, e: &ast::Expr) -> Option<Built> {
+        let unify = |c: &mut Self, t: &mut Ty, ti: &Ty, span: Span| {
+            if !ti.matches(t) {
+                c.error(mismatch(span, &article(t), ti));
+            }
+            if *t == Ty::Error {
+                *t = ti.clone();
+            }
+        };
+        match &e.kind {
+            ExprKind::List(items) => {
+                let mut elem = Ty::Error;
+                let mut pieces = Vec::new();
+                for item in items {
+                    let (x, ti) = self.scalar(item);
+                    unify(self, &mut elem, &ti, item.span);
+                    pieces.push(ir::Piece::One(x));
+                }
+                Some(Built {
+                    pieces,
+                    elem,
+                    set: false,
+                })
+            }
+            ExprKind::Repeat(x, n) => {
+                let (value, elem) = self.scalar(x);
+                let times = self.scalar_of(n, &Ty::Int);
+                Some(Built {
+                    pieces: vec![ir::Piece::Repeat { value, times }],
+                    elem,
+                    set: false,
+                })
+            }
+            ExprKind::Binary(BinOp::Concat, a, b) => {
+                let (a, b) = (self.built(a), self.built(b));
+                let (mut a, b) = (a?, b?);
+                if a.set || b.set {
+                    self.error(
+                        mismatch(e.span, "two lists", &Ty::Set)
+                            .with_help("`++` joins lists; a set is built with `{...}`"),
+                    );
+                }
+                let mut elem = a.elem.clone();
+                unify(self, &mut elem, &b.elem, e.span);
+                a.pieces.extend(b.pieces);
+                Some(Built {
+                    pieces: a.pieces,
+                    elem,
+                    set: false,
+                })
+            }
+            ExprKind::Set(items) => {
+                let mut pieces = Vec::new();
+                for item in items {
+                    match &item.kind {
+                        ExprKind::Binary(BinOp::Range | BinOp::RangeExcl, ..) => match self.expr(item) {
+                            Typed::Range(lo, hi) => pieces.push(ir::Piece::All(Coll::Range { lo, hi })),
+                            _ => return None,
+                        },
+                        _ => pieces.push(ir::Piece::One(self.scalar_of(item, &Ty::Int))),
+                    }
+                }
+                Some(Built {
+                    pieces,
+                    elem: Ty::Int,
+                    set: true,
+                })
+            }
+            ExprKind::Comprehension {
+                set,
+                body,
+                var,
+                coll,
+                filter,
+            } => {
+                let (c, elem) = self.coll(coll)?;
+                self.scoped(|this| {
+                    let l = this.alloc_local();
+                    let binding = match elem {
+                        Elem::Scalar(t) => Binding::Local(l, t),
+                        Elem::Alias(list, layout) => {
+                            Binding::Alias(this.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout)
+                        }
+                    };
+                    this.scopes.push((var.name.clone(), binding));
+                    let filter = filter.as_ref().map(|f| this.scalar_of(f, &Ty::Bool));
+                    let (b, tb) = this.scalar(body);
+                    if *set && !tb.matches(&Ty::Int) {
+                        this.error(mismatch(body.span, "an int for a set", &tb));
+                    }
+                    Some(Built {
+                        pieces: vec![ir::Piece::Gen {
+                            var: l,
+                            coll: c,
+                            body: b,
+                            filter,
+                        }],
+                        elem: if *set { Ty::Int } else { tb },
+                        set: *set,
+                    })
+                })
+            }
+            _ => {
+                let typed = self.expr(e);
+                self.built_of(typed, e.span)
+            }
+        }
+    }
+
+    /// A list of scalars, set, range or literal list, taken whole.
+    fn built_of(&mut self, typed: Typed, span: Span) -> Option<Built> {
+        let (coll, elem, set) = match typed {
+            Typed::Place(place, Layout::List { elem, .. }) if elem.is_scalar() => {
+                (Coll::List { place }, ty_of_layout(&elem), false)
+            }
+            Typed::Place(place, Layout::Set { lo, hi }) => (Coll::Set { place, lo, hi }, Ty::Int, true),
+            Typed::Range(lo, hi) => (Coll::Range { lo, hi }, Ty::Int, false),
+            Typed::Literal(items, t) => (Coll::Literal(items), t, false),
+            Typed::Error => return None,
+            Typed::Place(_, layout) => {
+                self.error(
+                    mismatch(span, "a list of single values or a set", &ty_of_layout(&layout))
+                        .with_help("lists of lists are compared and built row by row"),
+                );
+                return None;
+            }
+            Typed::Scalar(_, t) => {
+                self.error(mismatch(span, "a list or a set", &t));
+                return None;
+            }
+        };
+        Some(Built {
+            pieces: vec![ir::Piece::All(coll)],
+            elem,
+            set,
+        })
+    }
+
+    /// An operand of a comparison.
+    fn value(&mut self, e: &ast::Expr) -> Val {
+        if is_built_syntax(e) {
+            return self.built(e).map_or(Val::Error, Val::Coll);
+        }
+        match self.expr(e) {
+            Typed::Scalar(x, t) => Val::Scalar(x, t),
+            Typed::Error => Val::Error,
+            other => self.built_of(other, e.span).map_or(Val::Error, Val::Coll),
+        }
+    }
+
+    /// `a op b`: two ints (any `op`), two bools or players (`==`, `!=`), or
+    /// two lists or two sets (compared element by element).
+    fn compare(&mut self, op: CmpOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> Typed {
+        let order = !matches!(op, CmpOp::Eq | CmpOp::Ne);
+        let mismatched = |c: &mut Self, ta: &Ty, tb: &Ty| {
+            c.error(
+                CompileError::new(
+                    "gdl::compile::type_mismatch",
+                    format!("cannot compare {} with {}", article(ta), article(tb)),
+                    span,
+                    "compared here",
+                )
+                .with_note(a.span, format!("this is {}", article(ta)))
+                .with_note(b.span, format!("this is {}", article(tb))),
+            );
+        };
+        match (self.value(a), self.value(b)) {
+            (Val::Scalar(x, tx), Val::Scalar(y, ty)) => {
+                if order {
+                    for (t, e) in [(&tx, a), (&ty, b)] {
+                        if !t.matches(&Ty::Int) {
+                            self.error(mismatch(e.span, "an int", t));
+                        }
+                    }
+                } else if !tx.matches(&ty) {
+                    mismatched(self, &tx, &ty);
+                }
+                Typed::Scalar(fold_cmp(op, x, y), Ty::Bool)
+            }
+            (Val::Coll(x), Val::Coll(y)) => {
+                let kind = |b: &Built| {
+                    if b.set {
+                        Ty::Set
+                    } else {
+                        Ty::List(Box::new(b.elem.clone()))
+                    }
+                };
+                if x.set != y.set || !x.elem.matches(&y.elem) {
+                    mismatched(self, &kind(&x), &kind(&y));
+                }
+                Typed::Scalar(
+                    ir::Expr::CollCmp {
+                        op,
+                        a: x.pieces,
+                        b: y.pieces,
+                        sets: x.set,
+                    },
+                    Ty::Bool,
+                )
+            }
+            (Val::Error, _) | (_, Val::Error) => Typed::Scalar(ir::Expr::Const(0), Ty::Bool),
+            (Val::Scalar(_, t), Val::Coll(c)) => {
+                let coll = if c.set { Ty::Set } else { Ty::List(Box::new(c.elem)) };
+                mismatched(self, &t, &coll);
+                Typed::Scalar(ir::Expr::Const(0), Ty::Bool)
+            }
+            (Val::Coll(c), Val::Scalar(_, t)) => {
+                let coll = if c.set { Ty::Set } else { Ty::List(Box::new(c.elem)) };
+                mismatched(self, &coll, &t);
+                Typed::Scalar(ir::Expr::Const(0), Ty::Bool)
             }
         }
     }
@@ -954,15 +1265,20 @@ impl Compiler<'_> {
                 return None;
             }
         };
-        let want_args = if method.name == "clear" { 0 } else { 1 };
+        let want_args: &[usize] = match method.name.as_str() {
+            "clear" | "sort" => &[0],
+            "pop" => &[0, 1],
+            "insert" => &[2],
+            _ => &[1],
+        };
         let known = match layout {
             Layout::Set { .. } => ["add", "remove", "clear"].contains(&method.name.as_str()),
-            _ => ["push", "clear"].contains(&method.name.as_str()),
+            _ => ["push", "pop", "insert", "remove", "sort", "clear"].contains(&method.name.as_str()),
         };
         if !known {
             let help = match layout {
                 Layout::Set { .. } => "a set has .add(x), .remove(x) and .clear()",
-                _ => "a list has .push(x) and .clear()",
+                _ => "a list has .push(x), .pop(), .pop(i), .insert(i, x), .remove(x), .sort() and .clear()",
             };
             self.error(
                 CompileError::new(
@@ -975,8 +1291,26 @@ impl Compiler<'_> {
             );
             return None;
         }
-        if args.len() != want_args {
-            self.error(arity_error(&method.name, want_args, args.len(), span));
+        if !want_args.contains(&args.len()) {
+            self.error(arity_error(
+                &method.name,
+                want_args[want_args.len() - 1],
+                args.len(),
+                span,
+            ));
+            return None;
+        }
+        let scalars = matches!(&layout, Layout::List { elem, .. } if elem.is_scalar());
+        if matches!(method.name.as_str(), "push" | "insert" | "remove" | "sort")
+            && matches!(layout, Layout::List { .. })
+            && !scalars
+        {
+            self.error(CompileError::new(
+                "gdl::compile::method",
+                format!("`.{}` works on lists of ints, bools or players", method.name),
+                target.span,
+                "a list of lists",
+            ));
             return None;
         }
         match (method.name.as_str(), &layout) {
@@ -1006,16 +1340,25 @@ impl Compiler<'_> {
                     }
                 })
             }
+            ("pop", Layout::List { elem, .. }) => Some(Stmt::Pop {
+                list: place,
+                index: args.first().map(|i| self.scalar_of(i, &Ty::Int)),
+                elem_size: elem.size(),
+                span,
+            }),
+            ("remove", Layout::List { elem, .. }) => Some(Stmt::ListRemove {
+                list: place,
+                value: self.scalar_of(&args[0], &ty_of_layout(elem)),
+            }),
+            ("insert", Layout::List { elem, cap }) => Some(Stmt::Insert {
+                list: place,
+                index: self.scalar_of(&args[0], &Ty::Int),
+                value: self.scalar_of(&args[1], &ty_of_layout(elem)),
+                cap: *cap,
+                span,
+            }),
+            ("sort", Layout::List { .. }) => Some(Stmt::Sort { list: place }),
             ("push", Layout::List { elem, cap }) => {
-                if !elem.is_scalar() {
-                    self.error(CompileError::new(
-                        "gdl::compile::method",
-                        "only lists of ints, bools or players can be pushed to",
-                        target.span,
-                        "a list of lists",
-                    ));
-                    return None;
-                }
                 let value = self.scalar_of(&args[0], &ty_of_layout(elem));
                 Some(Stmt::Push {
                     list: place,
@@ -1148,16 +1491,8 @@ impl Compiler<'_> {
                 }
                 Typed::Literal(out, t)
             }
-            ExprKind::Repeat(..) | ExprKind::Set(..) => {
-                self.error(
-                    CompileError::new(
-                        "gdl::compile::not_here",
-                        "this kind of value can only be written in a parameter or an initial state",
-                        e.span,
-                        "not allowed in a rule",
-                    )
-                    .with_help("change a list's elements one by one, or a set with .add(x) / .remove(x)"),
-                );
+            ExprKind::Repeat(..) | ExprKind::Set(..) | ExprKind::Comprehension { .. } => {
+                self.error(built_not_here(e.span));
                 Typed::Error
             }
             ExprKind::Call(name, args) => self.call(name, args, e.span),
@@ -1380,42 +1715,19 @@ impl Compiler<'_> {
                 };
                 Typed::Scalar(e, Ty::Bool)
             }
-            Eq | Ne => {
-                let (x, tx) = self.scalar(a);
-                let (y, ty) = self.scalar(b);
-                if !tx.matches(&ty) {
-                    self.error(
-                        CompileError::new(
-                            "gdl::compile::type_mismatch",
-                            format!("cannot compare {} with {}", article(&tx), article(&ty)),
-                            span,
-                            "compared here",
-                        )
-                        .with_note(a.span, format!("this is {}", article(&tx)))
-                        .with_note(b.span, format!("this is {}", article(&ty))),
-                    );
-                }
-                let cmp = if op == Eq { CmpOp::Eq } else { CmpOp::Ne };
-                Typed::Scalar(fold_cmp(cmp, x, y), Ty::Bool)
-            }
-            Lt | Le | Gt | Ge => {
-                let x = self.scalar_of(a, &Ty::Int);
-                let y = self.scalar_of(b, &Ty::Int);
+            Eq | Ne | Lt | Le | Gt | Ge => {
                 let cmp = match op {
+                    Eq => CmpOp::Eq,
+                    Ne => CmpOp::Ne,
                     Lt => CmpOp::Lt,
                     Le => CmpOp::Le,
                     Gt => CmpOp::Gt,
                     _ => CmpOp::Ge,
                 };
-                Typed::Scalar(fold_cmp(cmp, x, y), Ty::Bool)
+                self.compare(cmp, a, b, span)
             }
             Concat => {
-                self.error(CompileError::new(
-                    "gdl::compile::not_here",
-                    "`++` can only join lists in a parameter or an initial state",
-                    span,
-                    "not allowed in a rule",
-                ));
+                self.error(built_not_here(span));
                 Typed::Error
             }
             Add | Sub | Mul | Div | Rem => {
@@ -1659,6 +1971,17 @@ impl Compiler<'_> {
             )
         })
     }
+}
+
+/// A list or set written where it cannot be: outside an assignment or a comparison.
+fn built_not_here(span: Span) -> CompileError {
+    CompileError::new(
+        "gdl::compile::not_here",
+        "a list or set built here has nowhere to go",
+        span,
+        "built here",
+    )
+    .with_help("in a rule, a list or set is built to be assigned (`row = [...]`) or compared (`row == [...]`)")
 }
 
 /// A change to a `const`.

@@ -435,6 +435,69 @@ pub enum Op {
         addr: Reg,
         x: Reg,
     },
+
+    /// Moves the items from `mark` on into the list of scalars at `addr`,
+    /// which holds at most `cap`.
+    ListFromItems {
+        addr: Reg,
+        mark: Reg,
+        cap: u32,
+    },
+    /// Makes the set at `addr` hold exactly the items from `mark` on.
+    SetFromItems {
+        addr: Reg,
+        mark: Reg,
+        set: u32,
+    },
+    /// `dst` = whether the items from `a` to `b` compare `op` to those from
+    /// `b` on, element by element (`sets`: each sorted, without repeats,
+    /// first); drops both.
+    ItemsCmp {
+        op: CmpOp,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        sets: bool,
+    },
+    /// Copies `n` cells from `src` to `dst`.
+    CopyCells {
+        dst: Reg,
+        src: Reg,
+        n: u32,
+    },
+    /// Copies `n` cells of the constants from `src` to the cell `dst`.
+    CopyConst {
+        dst: Reg,
+        src: Reg,
+        n: u32,
+    },
+    /// Removes the last element (of `size` cells) of the list at `addr`.
+    Pop {
+        addr: Reg,
+        size: u32,
+    },
+    /// Removes element `index` of the list at `addr`.
+    RemoveAt {
+        addr: Reg,
+        index: Reg,
+        size: u32,
+    },
+    /// Removes the first element equal to `x` from the list of scalars at `addr`.
+    ListRemove {
+        addr: Reg,
+        x: Reg,
+    },
+    /// Puts `x` before element `index` of the list of scalars at `addr`.
+    Insert {
+        addr: Reg,
+        index: Reg,
+        x: Reg,
+        cap: u32,
+    },
+    /// Sorts the list of scalars at `addr`, ascending.
+    Sort {
+        addr: Reg,
+    },
 }
 
 /// Where a rule's code starts, and the registers its frame needs.
@@ -605,6 +668,13 @@ impl Op {
             ConstElemAddr { dst, list, index, .. } => r(&[dst, list, index]),
             ConstListNext { var, idx, addr, .. } => r(&[var, idx, addr]),
             ConstListHas { dst, addr, x } => r(&[dst, addr, x]),
+            ListFromItems { addr, mark, .. } | SetFromItems { addr, mark, .. } => r(&[addr, mark]),
+            ItemsCmp { dst, a, b, .. } => r(&[dst, a, b]),
+            CopyCells { dst, src, .. } | CopyConst { dst, src, .. } => r(&[dst, src]),
+            Pop { addr, .. } | Sort { addr } => r(&[addr]),
+            RemoveAt { addr, index, .. } => r(&[addr, index]),
+            ListRemove { addr, x } => r(&[addr, x]),
+            Insert { addr, index, x, .. } => r(&[addr, index, x]),
         }
     }
 
@@ -959,6 +1029,29 @@ impl fmt::Display for Op {
                 write!(f, "next       r{var} = const[r{addr}][r{idx}++], done: {to:04}")
             }
             ConstListHas { dst, addr, x } => write!(f, "has        r{dst} = r{x} in list const[r{addr}]"),
+            ListFromItems { addr, mark, cap } => {
+                write!(f, "fill       list cell[r{addr}] = items from r{mark} (cap {cap})")
+            }
+            SetFromItems { addr, mark, set } => {
+                write!(f, "fill       set cell[r{addr}] (set {set}) = items from r{mark}")
+            }
+            ItemsCmp { op, dst, a, b, sets } => {
+                let what = if sets { "sets" } else { "lists" };
+                write!(
+                    f,
+                    "cmp        r{dst} = {what} items[r{a}..r{b}] {} items[r{b}..]",
+                    cmp(op)
+                )
+            }
+            CopyCells { dst, src, n } => write!(f, "copy       cell[r{dst}..] = cell[r{src}..] ({n} cells)"),
+            CopyConst { dst, src, n } => write!(f, "copy       cell[r{dst}..] = const[r{src}..] ({n} cells)"),
+            Pop { addr, size } => write!(f, "pop        cell[r{addr}] (size {size})"),
+            RemoveAt { addr, index, size } => write!(f, "remove     cell[r{addr}][r{index}] (size {size})"),
+            ListRemove { addr, x } => write!(f, "remove     first r{x} from cell[r{addr}]"),
+            Insert { addr, index, x, cap } => {
+                write!(f, "insert     cell[r{addr}][r{index}] = r{x} (cap {cap})")
+            }
+            Sort { addr } => write!(f, "sort       cell[r{addr}]"),
         }
     }
 }

@@ -10,7 +10,7 @@
 //! of their own.
 
 use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
-use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, Outcome, Place, Program, Span, Stmt};
+use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, FillTarget, Outcome, Piece, Place, Program, Span, Stmt};
 
 /// Lowers every rule of `prog`.
 pub fn lower(prog: &Program) -> Code {
@@ -580,6 +580,76 @@ impl Builder {
             Stmt::Return(None) => {
                 self.op(Op::Halt);
             }
+            Stmt::Fill {
+                place,
+                target,
+                pieces,
+                span,
+            } => {
+                let mark = self.tmp();
+                self.op(Op::ItemsMark { dst: mark });
+                self.push_pieces(pieces);
+                let addr = self.place_reg(place);
+                match *target {
+                    FillTarget::List { cap } => {
+                        let cap = u32::try_from(cap).expect("a list's capacity fits the state");
+                        self.op_at(Op::ListFromItems { addr, mark, cap }, *span);
+                    }
+                    FillTarget::Set { lo, hi } => {
+                        let set = self.set(lo, hi);
+                        self.op_at(Op::SetFromItems { addr, mark, set }, *span);
+                    }
+                }
+            }
+            Stmt::CopyList { dst, src, size } => {
+                let n = u32::try_from(*size).expect("a list fits the state");
+                let dst = self.place_reg(dst);
+                if src.is_const() {
+                    let src = self.const_addr(src);
+                    self.op(Op::CopyConst { dst, src, n });
+                } else {
+                    let src = self.place_reg(src);
+                    self.op(Op::CopyCells { dst, src, n });
+                }
+            }
+            Stmt::Pop {
+                list,
+                index,
+                elem_size,
+                span,
+            } => {
+                let addr = self.place_reg(list);
+                let size = u32::try_from(*elem_size).expect("an element fits the state");
+                match index {
+                    None => self.op_at(Op::Pop { addr, size }, *span),
+                    Some(i) => {
+                        let index = self.operand(i);
+                        self.op_at(Op::RemoveAt { addr, index, size }, *span)
+                    }
+                };
+            }
+            Stmt::ListRemove { list, value } => {
+                let addr = self.place_reg(list);
+                let x = self.operand(value);
+                self.op(Op::ListRemove { addr, x });
+            }
+            Stmt::Insert {
+                list,
+                index,
+                value,
+                cap,
+                span,
+            } => {
+                let addr = self.place_reg(list);
+                let index = self.operand(index);
+                let x = self.operand(value);
+                let cap = u32::try_from(*cap).expect("a list's capacity fits the state");
+                self.op_at(Op::Insert { addr, index, x, cap }, *span);
+            }
+            Stmt::Sort { list } => {
+                let addr = self.place_reg(list);
+                self.op(Op::Sort { addr });
+            }
             Stmt::Call { func, args, span } => {
                 let dst = self.tmp();
                 let first = self.next;
@@ -597,6 +667,64 @@ impl Builder {
                     *span,
                 );
             }
+        }
+    }
+
+    /// Pushes the values of a list or set being built to the item stack, in order.
+    fn push_pieces(&mut self, pieces: &[Piece]) {
+        for piece in pieces {
+            let mark = self.mark();
+            match piece {
+                Piece::One(e) => {
+                    let x = self.operand(e);
+                    self.op(Op::ItemsPush { x });
+                }
+                Piece::All(coll) => {
+                    let var = self.tmp();
+                    self.each(coll, var, &mut |b, _| {
+                        b.op(Op::ItemsPush { x: var });
+                    });
+                }
+                // `times` copies, counted by a range of 1..=times (checked to be short enough).
+                Piece::Repeat { value, times } => {
+                    let x = self.operand(value);
+                    let counter = self.tmp();
+                    self.op(Op::Const { dst: counter, value: 1 });
+                    let hi = self.tmp();
+                    self.expr_into(times, hi);
+                    let init = self.op(Op::RangeInit {
+                        var: counter,
+                        hi,
+                        spend: true,
+                        to: 0,
+                    });
+                    let top = self.op(Op::ItemsPush { x });
+                    self.op(Op::RangeNext {
+                        var: counter,
+                        hi,
+                        to: top,
+                    });
+                    let end = self.here();
+                    self.patch(init, end);
+                }
+                Piece::Gen {
+                    var,
+                    coll,
+                    body,
+                    filter,
+                } => {
+                    self.each(coll, reg(*var), &mut |b, next| {
+                        if let Some(f) = filter {
+                            next.extend(b.jump_if(f, false));
+                        }
+                        let m = b.mark();
+                        let x = b.operand(body);
+                        b.op(Op::ItemsPush { x });
+                        b.release(m);
+                    });
+                }
+            }
+            self.release(mark);
         }
     }
 
@@ -1079,6 +1207,21 @@ impl Builder {
                 span,
             } => self.aggregate(*op, reg(*var), coll, body, filter.as_deref(), *span, dst),
             Expr::Contains(c, x) => self.contains(c, x, dst),
+            Expr::CollCmp { op, a, b, sets } => {
+                let ma = self.tmp();
+                self.op(Op::ItemsMark { dst: ma });
+                self.push_pieces(a);
+                let mb = self.tmp();
+                self.op(Op::ItemsMark { dst: mb });
+                self.push_pieces(b);
+                self.op(Op::ItemsCmp {
+                    op: *op,
+                    dst,
+                    a: ma,
+                    b: mb,
+                    sets: *sets,
+                });
+            }
             Expr::Call { func, args, span } => {
                 let first = self.next;
                 let regs: Vec<Reg> = args.iter().map(|_| self.tmp()).collect();

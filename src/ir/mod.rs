@@ -248,6 +248,15 @@ pub enum Expr {
         span: Span,
     },
     Contains(Box<Coll>, Box<Expr>),
+    /// Two lists (or two sets: `sets`) compared element by element, the
+    /// first difference deciding (a shorter list that is a start of the
+    /// other is less).
+    CollCmp {
+        op: CmpOp,
+        a: Vec<Piece>,
+        b: Vec<Piece>,
+        sets: bool,
+    },
     Call {
         func: usize,
         args: Vec<Expr>,
@@ -359,5 +368,73 @@ pub enum Stmt {
         func: usize,
         args: Vec<Expr>,
         span: Span,
+    },
+    /// `list = [...]`, `set = {...}`: the pieces are all computed first,
+    /// then they replace the list's elements or the set's members.
+    Fill {
+        place: Place,
+        target: FillTarget,
+        pieces: Vec<Piece>,
+        span: Span,
+    },
+    /// `rows = other_rows`: a whole list of lists, copied cell by cell from a
+    /// list of the same layout (in the state or the constants).
+    CopyList {
+        dst: Place,
+        src: Place,
+        size: usize,
+    },
+    /// `list.pop()` (the last element) or `list.pop(i)`.
+    Pop {
+        list: Place,
+        index: Option<Expr>,
+        elem_size: usize,
+        span: Span,
+    },
+    /// `list.remove(x)`: the first element equal to `x`, if any.
+    ListRemove {
+        list: Place,
+        value: Expr,
+    },
+    /// `list.insert(i, x)`: `x` before element `i` (at the end when `i` is the length).
+    Insert {
+        list: Place,
+        index: Expr,
+        value: Expr,
+        cap: usize,
+        span: Span,
+    },
+    /// `list.sort()`: ascending.
+    Sort {
+        list: Place,
+    },
+}
+
+/// What a `Stmt::Fill` fills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FillTarget {
+    /// A list of scalars holding at most `cap`.
+    List { cap: usize },
+    /// A set of `lo..=hi`.
+    Set { lo: i64, hi: i64 },
+}
+
+/// A run of the values of a list or set being built, in order.
+#[derive(Clone, Debug)]
+pub enum Piece {
+    One(Expr),
+    /// Every element of a collection.
+    All(Coll),
+    /// `[value; times]`
+    Repeat {
+        value: Expr,
+        times: Expr,
+    },
+    /// `[body for var in coll if filter]`; `var` is a local.
+    Gen {
+        var: usize,
+        coll: Coll,
+        body: Expr,
+        filter: Option<Expr>,
     },
 }

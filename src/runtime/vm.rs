@@ -608,6 +608,106 @@ pub(super) fn run<H: Host>(
                 let len = code.consts[o] as usize;
                 r!(dst) = i64::from(code.consts[o + 1..o + 1 + len].contains(&r!(x)));
             }
+            Op::ListFromItems { addr, mark, cap } => {
+                let (o, m) = (r!(addr) as usize, r!(mark) as usize);
+                let n = budget.items.len() - m;
+                if n > cap as usize {
+                    return Err(too_many_items(n, cap, site!().at()));
+                }
+                let cells = cells_mut!();
+                cells[o] = n as i64;
+                cells[o + 1..o + 1 + n].copy_from_slice(&budget.items[m..]);
+                cells[o + 1 + n..o + 1 + cap as usize].fill(0);
+                budget.items.truncate(m);
+            }
+            Op::SetFromItems { addr, mark, set } => {
+                let SetRange { lo, hi, words } = code.sets[set as usize];
+                let (o, m) = (r!(addr) as usize, r!(mark) as usize);
+                if let Some(&x) = budget.items[m..].iter().find(|&&x| x < lo || x > hi) {
+                    return Err(outside_set(x, lo, hi, site!().at()));
+                }
+                let cells = cells_mut!();
+                cells[o..o + words as usize].fill(0);
+                for &x in &budget.items[m..] {
+                    let bit = (x - lo) as usize;
+                    cells[o + bit / 64] |= 1 << (bit % 64);
+                }
+                budget.items.truncate(m);
+            }
+            Op::ItemsCmp { op, dst, a, b, sets } => {
+                let (a, b) = (r!(a) as usize, r!(b) as usize);
+                let order = if sets {
+                    let mut x = budget.items[a..b].to_vec();
+                    let mut y = budget.items[b..].to_vec();
+                    for v in [&mut x, &mut y] {
+                        v.sort_unstable();
+                        v.dedup();
+                    }
+                    x.cmp(&y)
+                } else {
+                    budget.items[a..b].cmp(&budget.items[b..])
+                };
+                r!(dst) = i64::from(compare(op, order as i64, 0));
+                budget.items.truncate(a);
+            }
+            Op::CopyCells { dst, src, n } => {
+                let (d, s) = (r!(dst) as usize, r!(src) as usize);
+                cells_mut!().copy_within(s..s + n as usize, d);
+            }
+            Op::CopyConst { dst, src, n } => {
+                let (d, s) = (r!(dst) as usize, r!(src) as usize);
+                cells_mut!()[d..d + n as usize].copy_from_slice(&code.consts[s..s + n as usize]);
+            }
+            Op::Pop { addr, size } => {
+                let o = r!(addr) as usize;
+                let span = site!();
+                let cells = cells_mut!();
+                let len = cells[o];
+                if len <= 0 {
+                    return Err(pop_empty(span.at()));
+                }
+                remove_at(cells, o, len as usize - 1, size as usize);
+            }
+            Op::RemoveAt { addr, index, size } => {
+                let (o, i) = (r!(addr) as usize, r!(index));
+                let span = site!();
+                let cells = cells_mut!();
+                let len = cells[o];
+                if i < 0 || i >= len {
+                    return Err(out_of_range(i, len, span.at()));
+                }
+                remove_at(cells, o, i as usize, size as usize);
+            }
+            Op::ListRemove { addr, x } => {
+                let (o, x) = (r!(addr) as usize, r!(x));
+                let cells = cells_mut!();
+                let len = cells[o] as usize;
+                if let Some(i) = cells[o + 1..o + 1 + len].iter().position(|&v| v == x) {
+                    remove_at(cells, o, i, 1);
+                }
+            }
+            Op::Insert { addr, index, x, cap } => {
+                let (o, i, x) = (r!(addr) as usize, r!(index), r!(x));
+                let span = site!();
+                let cells = cells_mut!();
+                let len = cells[o];
+                if len >= i64::from(cap) {
+                    return Err(full(cap, span.at()));
+                }
+                if i < 0 || i > len {
+                    return Err(insert_out_of_range(i, len, span.at()));
+                }
+                let (i, len) = (i as usize, len as usize);
+                cells.copy_within(o + 1 + i..o + 1 + len, o + 2 + i);
+                cells[o + 1 + i] = x;
+                cells[o] = len as i64 + 1;
+            }
+            Op::Sort { addr } => {
+                let o = r!(addr) as usize;
+                let cells = cells_mut!();
+                let len = cells[o] as usize;
+                cells[o + 1..o + 1 + len].sort_unstable();
+            }
         }
         ip += 1;
     }
@@ -749,6 +849,40 @@ fn outside_set(x: i64, lo: i64, hi: i64, span: Span) -> GameError {
     fault(
         "gdl::runtime::set_range",
         format!("{x} is outside this set's range {lo}..{hi}"),
+        span,
+    )
+}
+
+/// Removes element `i` (of `size` cells) of the list whose length cell is
+/// `o`, the elements after it moved down and the freed cells zeroed.
+fn remove_at(cells: &mut [i64], o: usize, i: usize, size: usize) {
+    let len = cells[o] as usize;
+    let (at, end) = (o + 1 + i * size, o + 1 + len * size);
+    cells.copy_within(at + size..end, at);
+    cells[end - size..end].fill(0);
+    cells[o] = len as i64 - 1;
+}
+
+#[cold]
+fn too_many_items(n: usize, cap: u32, span: Span) -> GameError {
+    fault(
+        "gdl::runtime::full",
+        format!("{n} elements do not fit: the list holds at most {cap}"),
+        span,
+    )
+    .with_help("give the list a larger capacity in its type: `list<int, N>`")
+}
+
+#[cold]
+fn pop_empty(span: Span) -> GameError {
+    fault("gdl::runtime::empty", "`.pop()` of an empty list".into(), span)
+}
+
+#[cold]
+fn insert_out_of_range(i: i64, len: i64, span: Span) -> GameError {
+    fault(
+        "gdl::runtime::index",
+        format!("cannot insert at {i}: the list has {len} elements, so 0 to {len} are the places"),
         span,
     )
 }

@@ -326,6 +326,14 @@ pub enum ExprKind {
     List(Vec<Expr>),
     Repeat(Box<Expr>, Box<Expr>),
     Set(Vec<Expr>),
+    /// `[body for var in coll if filter]`, or with braces a set.
+    Comprehension {
+        set: bool,
+        body: Box<Expr>,
+        var: Ident,
+        coll: Box<Expr>,
+        filter: Option<Box<Expr>>,
+    },
 }
 
 /// S-expressions, for snapshots of the parser's output.
@@ -373,6 +381,20 @@ impl fmt::Display for Expr {
             ExprKind::List(items) => list(f, "[", items, "]"),
             ExprKind::Repeat(e, n) => write!(f, "[{e}; {n}]"),
             ExprKind::Set(items) => list(f, "{", items, "}"),
+            ExprKind::Comprehension {
+                set,
+                body,
+                var,
+                coll,
+                filter,
+            } => {
+                let (open, close) = if *set { ("{", "}") } else { ("[", "]") };
+                write!(f, "{open}{body} for {} in {coll}", var.name)?;
+                if let Some(c) = filter {
+                    write!(f, " if {c}")?;
+                }
+                f.write_str(close)
+            }
         }
     }
 }

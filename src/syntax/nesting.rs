@@ -246,7 +246,7 @@ impl Walk {
                     self.expr(a, d);
                 }
             }
-            ExprKind::Generator { body, coll, filter, .. } => {
+            ExprKind::Generator { body, coll, filter, .. } | ExprKind::Comprehension { body, coll, filter, .. } => {
                 self.expr(body, d);
                 self.expr(coll, d);
                 if let Some(f) = filter {

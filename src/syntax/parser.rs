@@ -513,7 +513,8 @@ fn primary(p: Pair<Rule>) -> Expr {
                 _ => ExprKind::Call(name, rest.into_iter().map(expr).collect()),
             }
         }
-        Rule::list_lit => {
+        Rule::list_lit | Rule::set_lit => {
+            let set = p.as_rule() == Rule::set_lit;
             let items: Vec<Pair<Rule>> = p.into_inner().collect();
             match items.get(1).map(|p| p.as_rule()) {
                 Some(Rule::list_repeat) => {
@@ -522,10 +523,25 @@ fn primary(p: Pair<Rule>) -> Expr {
                     let n = expr(it.next().unwrap().into_inner().next().unwrap());
                     ExprKind::Repeat(Box::new(e), Box::new(n))
                 }
+                Some(Rule::generator) => {
+                    let mut it = items.into_iter();
+                    let body = Box::new(expr(it.next().unwrap()));
+                    let mut g = it.next().unwrap().into_inner();
+                    let var = ident(g.next().unwrap());
+                    let coll = Box::new(expr(g.next().unwrap()));
+                    let filter = g.next().map(|f| Box::new(expr(f)));
+                    ExprKind::Comprehension {
+                        set,
+                        body,
+                        var,
+                        coll,
+                        filter,
+                    }
+                }
+                _ if set => ExprKind::Set(items.into_iter().map(expr).collect()),
                 _ => ExprKind::List(items.into_iter().map(expr).collect()),
             }
         }
-        Rule::set_lit => ExprKind::Set(p.into_inner().map(expr).collect()),
         r => unreachable!("primary {r:?}"),
     };
     Expr { kind, span: s }

@@ -773,6 +773,15 @@ impl Program {
                 self.locals.pop();
                 format!("{f}({body} for {v} in {c})")
             }
+            10 if self.p(0.3) => {
+                // Whole lists and sets compared.
+                let op = *["==", "!=", "<", ">="].choose(&mut self.rng).unwrap();
+                match (self.pick(Ty::ListInt), self.pick(Ty::Set)) {
+                    (Some(l), _) if self.p(0.6) => format!("{l} {op} [{}, {}]", self.int_expr(), self.int_expr()),
+                    (_, Some(v)) => format!("{v} {op} {{{}}}", self.leaf_int()),
+                    _ => format!("{} {op} {}", self.collection(), self.collection()),
+                }
+            }
             _ => format!("{} not in {}", self.int_expr(), self.collection()),
         };
         self.depth -= 1;
@@ -803,7 +812,7 @@ impl Program {
                 _ => format!("turn = {}", self.player_expr()),
             };
         }
-        match self.n(0, 14) {
+        match self.n(0, 15) {
             0 | 1 => match self.pick(Ty::Int) {
                 Some(v) => format!("{v} {op} {}", self.int_expr()),
                 None => self.stmt(indent),
@@ -891,6 +900,7 @@ impl Program {
                 let pad = "    ".repeat(indent);
                 format!("let {w} = 0\n{pad}while {bound}{c} {{\n{body}{pad}    {w} += 1\n{pad}}}")
             }
+            14 => self.whole_collection(),
             13 => match self.procs.choose(&mut self.rng).cloned() {
                 Some(q) => format!("{q}({})", self.int_expr()),
                 None => "let z = 10".into(),
@@ -904,6 +914,48 @@ impl Program {
                 Some(t) => format!("{t}[0] = 1"),
                 None => "let z = 9".into(),
             },
+        }
+    }
+
+    /// A list or set built, assigned whole or changed by a list method.
+    fn whole_collection(&mut self) -> String {
+        if let Some(v) = self.pick(Ty::Set).filter(|_| self.p(0.4)) {
+            return if self.p(0.5) {
+                format!(
+                    "{v} = {{{}, {}..{}}}",
+                    self.leaf_int(),
+                    self.leaf_int(),
+                    self.leaf_int()
+                )
+            } else {
+                let g = self.name("g");
+                let c = self.collection();
+                self.locals.push(g.clone());
+                let body = self.int_expr();
+                self.locals.pop();
+                format!("{v} = {{{body} for {g} in {c}}}")
+            };
+        }
+        let Some(v) = self.pick(Ty::ListInt) else {
+            return "let z = 11".into();
+        };
+        match self.n(0, 7) {
+            0 => format!("{v} = [{}, {}]", self.int_expr(), self.int_expr()),
+            1 => format!("{v} = [{}; {}] ++ {v}", self.leaf_int(), self.leaf_int()),
+            2 => {
+                let g = self.name("g");
+                let c = self.collection();
+                self.locals.push(g.clone());
+                let body = self.int_expr();
+                let cond = self.bool_expr();
+                self.locals.pop();
+                format!("{v} = [{body} for {g} in {c} if {cond}]")
+            }
+            3 => format!("{v}.pop()"),
+            4 => format!("{v}.insert({}, {})", self.int_expr(), self.int_expr()),
+            5 => format!("{v}.remove({})", self.int_expr()),
+            6 => format!("{v}.sort()"),
+            _ => format!("{v}.pop({})", self.int_expr()),
         }
     }
 
