@@ -430,3 +430,57 @@ fn tree_values_take_the_solvers_limits() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+/// Runs gdl in `dir` as `gdl_in` does, with its address space limited to
+/// `bytes` (as `ulimit -v` would).
+fn gdl_capped(dir: &std::path::Path, args: &[&str], bytes: u64) -> Run {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gdl"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("gdl runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// 250,000 nested `not`: under an address-space limit the parser's large
+/// stack could not be reserved, and the fallback overflowed (issue 13).
+/// Files nested far too deep are refused on any stack.
+#[test]
+fn deep_files_are_refused_under_an_address_space_limit() {
+    let dir = common::scratch("cli", "deep_files", &[]);
+    let nots = format!(
+        "game Deep\nplayers A, B\nstate x: bool = {}true\nmove m(k in 1..1) {{ x = false }}\nend when not x {{ winner previous }}\n",
+        "not ".repeat(250_000)
+    );
+    std::fs::write(dir.join("nots.game"), nots).unwrap();
+    let parens = format!(
+        "game Deep\nplayers A, B\nstate x: int = {}1{}\nmove m(k in 1..1) {{ x = 0 }}\nend when x == 0 {{ winner previous }}\n",
+        "(".repeat(300_000),
+        ")".repeat(300_000)
+    );
+    std::fs::write(dir.join("parens.game"), parens).unwrap();
+    for (file, cap) in [("nots.game", 1_100_000_000), ("parens.game", 512 << 20)] {
+        let r = gdl_capped(&dir, &["check", file], cap);
+        assert_eq!(r.code, 2, "{file} under {cap}: {}", r.stderr);
+        assert!(r.stderr.starts_with("gdl::syntax::too_deep"), "{file}: {}", r.stderr);
+    }
+}
