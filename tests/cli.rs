@@ -484,3 +484,58 @@ fn deep_files_are_refused_under_an_address_space_limit() {
         assert!(r.stderr.starts_with("gdl::syntax::too_deep"), "{file}: {}", r.stderr);
     }
 }
+
+/// A game file is read once and no further than the largest file gdl takes,
+/// so pipes, FIFOs, `/dev/stdin` and devices work or fail cleanly; a file
+/// with a byte-order mark or old Mac line endings reads as text; and a file
+/// that cannot be read or parsed says why, not that its parameters' flags
+/// are unknown (issue 13).
+#[test]
+fn game_files_are_read_once_and_their_problems_told() {
+    let dir = common::scratch("cli", "reading", &["nim.game"]);
+    let nim = std::fs::read_to_string(dir.join("nim.game")).unwrap();
+    std::fs::write(dir.join("bom.game"), format!("\u{feff}{nim}")).unwrap();
+    std::fs::write(dir.join("cr.game"), nim.replace('\n', "\r")).unwrap();
+    std::fs::write(dir.join("crlf.game"), nim.replace('\n', "\r\n")).unwrap();
+    for file in ["bom.game", "cr.game", "crlf.game", "/dev/stdin"] {
+        let r = common::gdl_in(&dir, &["solve", file, "--piles", "1,2"], Some(&nim));
+        assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+        assert!(r.stdout.contains("value       1"), "{file}: {}", r.stdout);
+    }
+    // A FIFO, written once.
+    let fifo = dir.join("fifo.game");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let writer = {
+        let (fifo, nim) = (fifo.clone(), nim.clone());
+        std::thread::spawn(move || std::fs::write(fifo, nim).unwrap())
+    };
+    let r = common::gdl_in(&dir, &["solve", "fifo.game", "--piles", "1,2"], None);
+    writer.join().unwrap();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+
+    // Too large, said before reading it all: a sparse 3 GB file, a device.
+    std::fs::File::create(dir.join("big.game"))
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    std::fs::write(dir.join("latin1.game"), b"game Caf\xe9\nplayers A, B\n").unwrap();
+    std::fs::write(dir.join("broken.game"), "game X\nplayers A B\n").unwrap();
+    let cases: [(&str, &[&str]); 6] = [
+        ("err_read_big_file", &["check", "big.game"]),
+        ("err_read_dev_zero", &["check", "/dev/zero"]),
+        ("err_read_missing_with_flag", &["solve", "nope.game", "--piles", "1,2"]),
+        (
+            "err_read_not_utf8_with_flag",
+            &["solve", "latin1.game", "--piles", "1,2"],
+        ),
+        ("err_read_broken_with_flag", &["solve", "broken.game", "--piles", "1,2"]),
+        ("err_read_directory_with_flag", &["solve", ".", "--piles", "1,2"]),
+    ];
+    for (name, args) in cases {
+        let r = common::gdl_in(&dir, args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("unexpected argument"), "{args:?}: {}", r.stderr);
+        snap!(name, r.stderr);
+    }
+}

@@ -38,6 +38,8 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
         )
         .with_help("is this the right file? a game's rules fit in a few kilobytes"));
     }
+    let readable = same_length_text(source);
+    let source: &str = &readable;
     // Small files cannot nest deeply enough to need the large stack.
     if source.len() < 2_000 {
         return checked(source);
@@ -56,6 +58,30 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
         // No thread could be made: parse here.
         None => checked(source),
     }
+}
+
+/// `source` as the parser reads it, byte for byte as long, so that every span
+/// holds for the original too: a byte-order mark as three spaces, a lone
+/// carriage return as a newline. (Files gdl reads itself are cleaned by
+/// `source_file::read_source`; this is for text handed to `parse`.)
+fn same_length_text(source: &str) -> std::borrow::Cow<'_, str> {
+    let bom = source.starts_with('\u{feff}');
+    let bytes = source.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !bom && !(0..bytes.len()).any(lone_cr) {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut out: Vec<u8> = bytes.to_vec();
+    if bom {
+        out[..3].copy_from_slice(b"   ");
+    }
+    for (i, b) in out.iter_mut().enumerate() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            *b = b'\n';
+        }
+    }
+    // ASCII replaced ASCII, and the mark's three bytes three spaces.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| source.to_string()))
 }
 
 /// Parses, then checks the nesting; an over-deep tree is dropped on this thread.
