@@ -1,5 +1,5 @@
 //! Properties on random small games: `.game` files written by a seeded
-//! generator (subtraction games, Nim and misère Nim with random rows, a
+//! generator (subtraction games, some with an extra move, Nim and misère Nim with random rows, a
 //! counting race), each checked for
 //! - minimax = alpha-beta = memoized alpha-beta = memoized minimax (value, best
 //!   moves and principal line, with and without a preference for short wins);
@@ -25,10 +25,15 @@ fn random_game(rng: &mut StdRng) -> String {
             if takes.is_empty() {
                 takes.push(1);
             }
+            // Sometimes one amount gives another move.
+            let again = match takes.choose(rng) {
+                Some(k) if rng.random_bool(0.4) => format!("\n if n == {k} {{ again }}"),
+                _ => String::new(),
+            };
             let takes: Vec<String> = takes.iter().map(i64::to_string).collect();
             format!(
                 "game Subtract\nplayers L, R\nstate heap: int = {heap}\n\
-                 move take(n in [{}]) requires n <= heap {{ heap -= n }}\n\
+                 move take(n in [{}]) requires n <= heap {{ heap -= n{again} }}\n\
                  end when no moves {{ {end} current }}\n",
                 takes.join(", ")
             )

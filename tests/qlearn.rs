@@ -433,3 +433,19 @@ fn ctrl_c_saves_what_was_learned() {
     assert!(meta.episodes > 0 && meta.episodes < 1_000_000_000);
     assert!(table.positions() > 100);
 }
+
+/// With extra turns, the learner's target keeps its sign when the mover
+/// moves again: on a take-away game where taking 2 gives another move, the
+/// greedy moves become optimal almost everywhere.
+#[test]
+fn extra_turns_are_learned() {
+    let text = "game Take\nplayers A, B\nstate heap: int = 11\n\
+                move take(k in 1..3) requires k <= heap {\n heap -= k\n if k == 2 { again }\n}\n\
+                end when heap == 0 { winner previous }\n";
+    let game = Interpreted::new(gdl::compile::load("take.game", text, &[]).unwrap());
+    let start = game.initial_state().unwrap();
+    let table = train(&game, 20_000, 3);
+    let a = agreement(&game, &table, &start).unwrap();
+    assert!(a.choice > 5, "{a:?}");
+    assert_eq!(a.choice_optimal, a.choice, "{a:?}");
+}

@@ -342,6 +342,47 @@ impl Interpreted {
             _ => v.to_string(),
         }
     }
+
+    /// The weight of chance move `mv` (1 without a `weight`); a negative one is an error.
+    fn weight(&self, mv: &Move, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
+        let mk = &self.prog.moves[mv.kind as usize];
+        let (Some(entry), Some((_, span))) = (self.code.moves[mv.kind as usize].weight, &mk.weight) else {
+            return Ok(1);
+        };
+        let w = with_frame(entry.frame, |frame| {
+            frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+        })
+        .map_err(|e| e.at((*span).into()))?;
+        if w < 0 {
+            return Err(GameError::new(
+                "gdl::runtime::weight",
+                format!(
+                    "the chance move {} has weight {w}; a weight cannot be negative",
+                    self.move_text(mv)
+                ),
+            )
+            .at((*span).into()));
+        }
+        Ok(w)
+    }
+
+    /// Gives the turn to the player a move's `again` or `turn = p` named, if it did.
+    fn pass_turn(&self, said: i64, span: crate::syntax::ast::Span, cells: &mut [i64]) -> Result<(), GameError> {
+        if said == ir::TURN_UNSET {
+            return Ok(());
+        }
+        if said < 0 || said as usize >= self.prog.players.len() {
+            let e = GameError::new(
+                "gdl::runtime::no_player",
+                "`turn` names no player: nobody has moved yet, so `previous` is nobody",
+            )
+            .at(span.into());
+            return Err(self.locate(e, cells));
+        }
+        cells[TURN_CELL] = said;
+        Ok(())
+    }
 }
 
 impl Game for Interpreted {
@@ -433,18 +474,23 @@ impl Game for Interpreted {
         let mover = cells[TURN_CELL];
         let run = with_frame(entry.frame, |frame| {
             frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            if let Some(l) = mk.turn_local {
+                frame[l] = ir::TURN_UNSET;
+            }
             let mut budget = Budget::new();
             vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                .map(|_| mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
         });
-        if let Err(e) = run {
-            return Err(self.locate(e.at(mk.span.into()), cells));
-        }
-        // Chance does not take a turn.
+        let said = match run {
+            Ok(said) => said,
+            Err(e) => return Err(self.locate(e.at(mk.span.into()), cells)),
+        };
+        // Chance does not take a turn, but may say who moves next.
         if mk.by == MoveBy::Turn {
             cells[PREVIOUS_CELL] = mover;
             cells[TURN_CELL] = (mover + 1) % self.prog.players.len() as i64;
         }
-        Ok(())
+        self.pass_turn(said, mk.span, cells)
     }
 
     fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
@@ -502,11 +548,16 @@ impl Game for Interpreted {
         {
             let mk = &self.prog.moves[k];
             let run = with_frame(entry.frame, |frame| {
+                if let Some(l) = mk.then_turn_local {
+                    frame[l] = ir::TURN_UNSET;
+                }
                 vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                    .map(|_| mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
             });
-            if let Err(e) = run {
-                return Err(self.locate(e.at(mk.span.into()), cells));
-            }
+            return match run {
+                Ok(said) => self.pass_turn(said, mk.span, cells),
+                Err(e) => Err(self.locate(e.at(mk.span.into()), cells)),
+            };
         }
         Ok(())
     }
@@ -515,13 +566,40 @@ impl Game for Interpreted {
         out.clear();
         let mut budget = Budget::new();
         self.moves_by(&mut budget, MoveBy::Chance, 0, &state.cells, |m| {
-            out.push((m, 0.0));
+            out.push((m, 1.0));
             false
         })
         .map_err(|e| self.locate(e, &state.cells))?;
-        let p = 1.0 / out.len().max(1) as f64;
+        if !self.code.moves.iter().any(|m| m.weight.is_some()) {
+            let p = 1.0 / out.len().max(1) as f64;
+            for o in out.iter_mut() {
+                o.1 = p;
+            }
+            return Ok(());
+        }
+        // Weights are exact integers: each outcome's probability is its
+        // weight over their sum; an outcome of weight 0 cannot happen.
+        let mut total: i128 = 0;
         for o in out.iter_mut() {
-            o.1 = p;
+            let w = self
+                .weight(&o.0, &state.cells, &mut budget)
+                .map_err(|e| self.locate(e, &state.cells))?;
+            total += i128::from(w);
+            o.1 = w as f64;
+        }
+        if total == 0 && !out.is_empty() {
+            let span = self.prog.moves[out[0].0.kind as usize].span;
+            return Err(self.locate(
+                GameError::new("gdl::runtime::weight", "every chance outcome here has weight 0")
+                    .at(span.into())
+                    .with_help("a chance move is legal only where something can happen: add a `requires`"),
+                &state.cells,
+            ));
+        }
+        out.retain(|o| o.1 > 0.0);
+        let total = total as f64;
+        for o in out.iter_mut() {
+            o.1 /= total;
         }
         Ok(())
     }

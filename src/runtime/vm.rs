@@ -587,6 +587,27 @@ pub(super) fn run<H: Host>(
                     return Ok(STOPPED);
                 }
             }
+            Op::Step => budget
+                .spend(1, Span::default())
+                .map_err(|_| too_many_steps(site!().at()))?,
+            Op::LoadConst { dst, addr } => r!(dst) = code.consts[r!(addr) as usize],
+            Op::ConstElemAddr { dst, list, index, size } => {
+                r!(dst) = element(&code.consts, r!(list) as usize, r!(index), size, site!())? as i64;
+            }
+            Op::ConstListNext { var, idx, addr, to } => {
+                let (i, o) = (r!(idx), r!(addr) as usize);
+                if i >= code.consts[o] {
+                    ip = to as usize;
+                    continue;
+                }
+                r!(var) = code.consts[o + 1 + i as usize];
+                r!(idx) = i + 1;
+            }
+            Op::ConstListHas { dst, addr, x } => {
+                let o = r!(addr) as usize;
+                let len = code.consts[o] as usize;
+                r!(dst) = i64::from(code.consts[o + 1..o + 1 + len].contains(&r!(x)));
+            }
         }
         ip += 1;
     }
