@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Every test of the repository: the Rust crate's (`cargo test`), then the
+# Python package's (python/test.sh: builds the module and runs pytest).
+# Arguments go to cargo test; CI passes --locked.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+echo "== cargo test"
+cargo test "$@"
+
+python/test.sh
