@@ -6,10 +6,14 @@ interpreter reached from Python, against plain Python.
 
     python python/bench/alphabeta_nim.py [--repeat 5] [--piles 4,3,2 ...]
 
-Prints, per position: the nodes searched, the median time of each over
---repeat runs (the two alternate, run after run, so the machine's load
-falls on both alike), their ratio, and for scale gdl's own solver in Rust
-(alpha-beta without and with its memo table).
+Prints, per position: the nodes searched; the median time over --repeat
+runs of GameOfNim, of gdl through the adapter (which remembers the moves
+of 4096 states, so a position met again costs no call of gdl's), and of gdl
+through an adapter that remembers the last state's moves only ("gdl, 1"),
+each with its ratio to GameOfNim's time (the three alternate, run after
+run, so the machine's load falls on all alike); and for
+scale gdl's own solver in Rust, alpha-beta without and with its memo table,
+with its own node counts (its move ordering and pruning differ from AIMA's).
 """
 
 import argparse
@@ -27,7 +31,7 @@ from aima_games import Game, alpha_beta_search  # noqa: E402
 from game_of_nim import GameOfNim  # noqa: E402
 from gdl.aima import as_aima  # noqa: E402
 
-DEFAULT_POSITIONS = ["3,2,1", "4,3,2", "4,3,2,1", "5,4,3,1"]
+DEFAULT_POSITIONS = ["3,2,1", "4,3,2", "4,3,2,1", "5,4,3,1", "5,4,3,2"]
 
 
 class Counting:
@@ -58,7 +62,10 @@ def main():
     args = parser.parse_args()
 
     print(f"python {sys.version.split()[0]}, gdl {gdl.__version__}, {args.repeat} runs each, median")
-    header = f"{'piles':<12} {'nodes':>10} {'GameOfNim':>11} {'gdl+adapter':>12} {'ratio':>6} {'gdl solve':>10} {'+memo':>8}"
+    header = (
+        f"{'piles':<10} {'nodes':>9} {'GameOfNim':>10} {'gdl':>9} {'ratio':>6} {'gdl, 1':>9} {'ratio':>6}"
+        f" {'gdl solve':>10} {'nodes':>9} {'+memo':>8} {'nodes':>6}"
+    )
     print(header)
     print("-" * len(header))
     for text in args.piles:
@@ -71,18 +78,22 @@ def main():
         assert move == alpha_beta_search(counted_theirs.initial, counted_theirs)
         assert counted_ours.nodes == counted_theirs.nodes, "the two searches visited different trees"
 
-        py_times, gdl_times = [], []
+        py_times, gdl_times, bare_times = [], [], []
         for _ in range(args.repeat):
-            # A fresh adapter each run: its cache of moves starts empty.
-            fresh = as_aima(g, base=Game)
+            # Fresh adapters each run: their tables of moves start empty.
+            fresh, bare = as_aima(g, base=Game), as_aima(g, base=Game, cache_size=1)
             gdl_times.append(timed(lambda: alpha_beta_search(fresh.initial, fresh))[0])
             py_times.append(timed(lambda: alpha_beta_search(theirs.initial, theirs))[0])
-        solve_plain = statistics.median(g.solve(memo=False)["seconds"] for _ in range(args.repeat))
-        solve_memo = statistics.median(g.solve()["seconds"] for _ in range(args.repeat))
-        t_py, t_gdl = statistics.median(py_times), statistics.median(gdl_times)
+            bare_times.append(timed(lambda: alpha_beta_search(bare.initial, bare))[0])
+        plain = [g.solve(memo=False) for _ in range(args.repeat)]
+        memo = [g.solve() for _ in range(args.repeat)]
+        solve_plain = statistics.median(r["seconds"] for r in plain)
+        solve_memo = statistics.median(r["seconds"] for r in memo)
+        t_py, t_gdl, t_bare = (statistics.median(t) for t in (py_times, gdl_times, bare_times))
         print(
-            f"{text:<12} {counted_ours.nodes:>10,} {t_py:>10.3f}s {t_gdl:>11.3f}s {t_gdl / t_py:>6.2f}"
-            f" {solve_plain:>9.4f}s {solve_memo:>7.4f}s"
+            f"{text:<10} {counted_ours.nodes:>9,} {t_py:>9.3f}s {t_gdl:>8.3f}s {t_gdl / t_py:>6.2f}"
+            f" {t_bare:>8.3f}s {t_bare / t_py:>6.2f}"
+            f" {solve_plain:>9.4f}s {plain[0]['nodes']:>9,} {solve_memo:>7.4f}s {memo[0]['nodes']:>6,}"
         )
 
 

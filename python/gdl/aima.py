@@ -29,18 +29,23 @@ from typing import Any, Optional
 from . import Game as GdlGame
 from . import Move, State
 
-__all__ = ["AimaGame", "as_aima"]
+__all__ = ["DEFAULT_CACHE_SIZE", "AimaGame", "as_aima"]
 
-# Remembering the moves of this many states is enough for a depth-first
-# search (it asks for a state's actions, then for the results of each).
-_CACHE_LIMIT = 4096
+# A depth-first search asks for a state's actions, then for the result of
+# each: the moves of the states on its path must be remembered to map an
+# action back to gdl's move. States met again (transpositions) are answered
+# from the same table while it holds them.
+DEFAULT_CACHE_SIZE = 4096
 
 
 class AimaGame:
     """A gdl game with the methods of AIMA's ``Game``; see the module's text."""
 
-    def __init__(self, game: GdlGame):
+    def __init__(self, game: GdlGame, cache_size: int = DEFAULT_CACHE_SIZE):
+        if cache_size < 1:
+            raise ValueError("cache_size must be at least 1")
         self.game = game
+        self._cache_size = cache_size
         self.initial = game.initial_state()
         # A game with one kind of move writes its moves as their arguments.
         self._plain = len(game.move_kinds) == 1
@@ -56,7 +61,7 @@ class AimaGame:
     def _move_table(self, state: State) -> dict[Any, Move]:
         table = self._moves.get(state)
         if table is None:
-            if len(self._moves) >= _CACHE_LIMIT:
+            if len(self._moves) >= self._cache_size:
                 self._moves.clear()
             table = {self._action(m): m for m in self.game.legal_moves(state)}
             self._moves[state] = table
@@ -101,11 +106,12 @@ class AimaGame:
         return f"<AimaGame {self.game.name}>"
 
 
-def as_aima(game: GdlGame, base: Optional[type] = None) -> AimaGame:
+def as_aima(game: GdlGame, base: Optional[type] = None, cache_size: int = DEFAULT_CACHE_SIZE) -> AimaGame:
     """``game`` as an AIMA game. Give AIMA's ``Game`` class as ``base`` to
     get an instance of a subclass of it: ``isinstance`` holds, and methods
-    the adapter does not define (``play_game``) are AIMA's own."""
+    the adapter does not define (``play_game``) are AIMA's own.
+    ``cache_size`` is how many states' moves the adapter remembers."""
     if base is None:
-        return AimaGame(game)
+        return AimaGame(game, cache_size)
     cls = type(f"Aima{base.__name__}", (AimaGame, base), {})
-    return cls(game)
+    return cls(game, cache_size)
