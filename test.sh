@@ -8,4 +8,7 @@ cd "$(dirname "$0")"
 echo "== cargo test"
 cargo test "$@"
 
+# The Python tests compare with the `gdl` command: the one cargo test just
+# built (a `cargo build` would compile it again, with other features).
+export GDL_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gdl"
 python/test.sh

@@ -59,7 +59,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--piles", nargs="*", default=DEFAULT_POSITIONS, help="positions, as 7,5,3,1")
+    parser.add_argument(
+        "--only",
+        choices=["GameOfNim", "gdl", "gdl1", "setup"],
+        help="run one search once and print nothing, to count its instructions under"
+        " valgrind --tool=callgrind (`setup` loads everything and searches nothing)",
+    )
     args = parser.parse_args()
+    if args.only:
+        return only(args.only, args.piles)
 
     print(f"python {sys.version.split()[0]}, gdl {gdl.__version__}, {args.repeat} runs each, median")
     header = (
@@ -95,6 +103,20 @@ def main():
             f" {t_bare:>8.3f}s {t_bare / t_py:>6.2f}"
             f" {solve_plain:>9.4f}s {plain[0]['nodes']:>9,} {solve_memo:>7.4f}s {memo[0]['nodes']:>6,}"
         )
+
+
+def only(variant, positions):
+    for text in positions:
+        piles = [int(x) for x in text.split(",")]
+        g = gdl.load(ROOT / "games" / "nim.game", piles=piles)
+        game = {
+            "GameOfNim": GameOfNim(piles),
+            "gdl": as_aima(g, base=Game),
+            "gdl1": as_aima(g, base=Game, cache_size=1),
+            "setup": None,
+        }[variant]
+        if game is not None:
+            alpha_beta_search(game.initial, game)
 
 
 if __name__ == "__main__":
