@@ -137,7 +137,9 @@ impl PyAgent {
             _ => {}
         }
         let (player, moves) = game.moves_for(s, player)?;
-        let player = player.expect("a player acts at a non-terminal, non-chance node");
+        let Some(player) = player else {
+            return Err(PyValueError::new_err("no player chooses here"));
+        };
         if moves.is_empty() {
             return Err(PyValueError::new_err(format!(
                 "{} has no move to choose here",
