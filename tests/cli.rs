@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gdl, snap};
+use common::{Run, gdl, snap};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
@@ -419,4 +419,113 @@ fn tree_values_take_the_solvers_limits() {
         "1e20",
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// Runs gdl in `dir` as `gdl_in` does, with its address space limited to
+/// `bytes` (as `ulimit -v` would).
+fn gdl_capped(dir: &std::path::Path, args: &[&str], bytes: u64) -> Run {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gdl"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("gdl runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// 250,000 nested `not`: under an address-space limit the parser's large
+/// stack could not be reserved, and the fallback overflowed (issue 13).
+/// Files nested far too deep are refused on any stack.
+#[test]
+fn deep_files_are_refused_under_an_address_space_limit() {
+    let dir = common::scratch("cli", "deep_files", &[]);
+    let nots = format!(
+        "game Deep\nplayers A, B\nstate x: bool = {}true\nmove m(k in 1..1) {{ x = false }}\nend when not x {{ winner previous }}\n",
+        "not ".repeat(250_000)
+    );
+    std::fs::write(dir.join("nots.game"), nots).unwrap();
+    let parens = format!(
+        "game Deep\nplayers A, B\nstate x: int = {}1{}\nmove m(k in 1..1) {{ x = 0 }}\nend when x == 0 {{ winner previous }}\n",
+        "(".repeat(300_000),
+        ")".repeat(300_000)
+    );
+    std::fs::write(dir.join("parens.game"), parens).unwrap();
+    for (file, cap) in [("nots.game", 1_100_000_000), ("parens.game", 512 << 20)] {
+        let r = gdl_capped(&dir, &["check", file], cap);
+        assert_eq!(r.code, 2, "{file} under {cap}: {}", r.stderr);
+        assert!(r.stderr.starts_with("gdl::syntax::too_deep"), "{file}: {}", r.stderr);
+    }
+}
+
+/// A game file is read once and no further than the largest file gdl takes,
+/// so pipes, FIFOs, `/dev/stdin` and devices work or fail cleanly; a file
+/// with a byte-order mark or old Mac line endings reads as text; and a file
+/// that cannot be read or parsed says why, not that its parameters' flags
+/// are unknown (issue 13).
+#[test]
+fn game_files_are_read_once_and_their_problems_told() {
+    let dir = common::scratch("cli", "reading", &["nim.game"]);
+    let nim = std::fs::read_to_string(dir.join("nim.game")).unwrap();
+    std::fs::write(dir.join("bom.game"), format!("\u{feff}{nim}")).unwrap();
+    std::fs::write(dir.join("cr.game"), nim.replace('\n', "\r")).unwrap();
+    std::fs::write(dir.join("crlf.game"), nim.replace('\n', "\r\n")).unwrap();
+    for file in ["bom.game", "cr.game", "crlf.game", "/dev/stdin"] {
+        let r = common::gdl_in(&dir, &["solve", file, "--piles", "1,2"], Some(&nim));
+        assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+        assert!(r.stdout.contains("value       1"), "{file}: {}", r.stdout);
+    }
+    // A FIFO, written once.
+    let fifo = dir.join("fifo.game");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let writer = {
+        let (fifo, nim) = (fifo.clone(), nim.clone());
+        std::thread::spawn(move || std::fs::write(fifo, nim).unwrap())
+    };
+    let r = common::gdl_in(&dir, &["solve", "fifo.game", "--piles", "1,2"], None);
+    writer.join().unwrap();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+
+    // Too large, said before reading it all: a sparse 3 GB file, a device.
+    std::fs::File::create(dir.join("big.game"))
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    std::fs::write(dir.join("latin1.game"), b"game Caf\xe9\nplayers A, B\n").unwrap();
+    std::fs::write(dir.join("broken.game"), "game X\nplayers A B\n").unwrap();
+    let cases: [(&str, &[&str]); 6] = [
+        ("err_read_big_file", &["check", "big.game"]),
+        ("err_read_dev_zero", &["check", "/dev/zero"]),
+        ("err_read_missing_with_flag", &["solve", "nope.game", "--piles", "1,2"]),
+        (
+            "err_read_not_utf8_with_flag",
+            &["solve", "latin1.game", "--piles", "1,2"],
+        ),
+        ("err_read_broken_with_flag", &["solve", "broken.game", "--piles", "1,2"]),
+        ("err_read_directory_with_flag", &["solve", ".", "--piles", "1,2"]),
+    ];
+    for (name, args) in cases {
+        let r = common::gdl_in(&dir, args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("unexpected argument"), "{args:?}: {}", r.stderr);
+        snap!(name, r.stderr);
+    }
 }

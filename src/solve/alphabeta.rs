@@ -55,8 +55,8 @@ impl<G: Game> Solver<'_, G> {
 
         let Some(maximize) = self.mover(state)? else {
             let s = self.terminal_score(state)?;
-            if let Some(memo) = &mut self.memo {
-                memo.store(state, Entry::exact(s, NO_MOVE));
+            if self.memo.is_some() {
+                self.remember(state, Entry::exact(s, NO_MOVE));
             }
             self.clear_line();
             self.exact = true;
@@ -148,7 +148,7 @@ impl<G: Game> Solver<'_, G> {
         self.state_bufs.push(child);
 
         let exact = best >= top || best <= bottom || (alpha0 < best && best < beta0);
-        if let Some(memo) = &mut self.memo {
+        if self.memo.is_some() {
             let bound = if exact {
                 Bound::Exact
             } else if best <= alpha0 {
@@ -159,7 +159,7 @@ impl<G: Game> Solver<'_, G> {
             // The best move is the first in legal order to score `best` unless
             // the search stopped at the hinted move before trying those before it.
             let first = exact && (best_at != hint || next >= hint);
-            memo.store(
+            self.remember(
                 state,
                 Entry {
                     score: best,

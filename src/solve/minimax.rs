@@ -63,8 +63,8 @@ impl<G: Game> Solver<'_, G> {
             }
         };
 
-        if let Some(memo) = &mut self.memo {
-            memo.store(state, Entry::exact(best, best_at));
+        if self.memo.is_some() {
+            self.remember(state, Entry::exact(best, best_at));
         }
         self.exact = true;
         Ok(best)

@@ -11,10 +11,41 @@
 /// when player 0 loses (a slower loss is larger), and zero for a draw.
 /// The distance is counted from the position the score belongs to, not
 /// from the root, so a memo entry stays valid wherever the position recurs.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Score {
     pub(crate) value: f64,
     pub(crate) key: i64,
+}
+
+/// Lexicographic, `value` first. The comparisons are written out: the search
+/// makes several per node, and the derived ones go through `partial_cmp`.
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<std::cmp::Ordering> {
+        match self.value.partial_cmp(&other.value)? {
+            std::cmp::Ordering::Equal => Some(self.key.cmp(&other.key)),
+            unequal => Some(unequal),
+        }
+    }
+
+    #[inline]
+    fn lt(&self, other: &Score) -> bool {
+        self.value < other.value || (self.value == other.value && self.key < other.key)
+    }
+
+    #[inline]
+    fn le(&self, other: &Score) -> bool {
+        self.value < other.value || (self.value == other.value && self.key <= other.key)
+    }
+
+    #[inline]
+    fn gt(&self, other: &Score) -> bool {
+        other.lt(self)
+    }
+
+    #[inline]
+    fn ge(&self, other: &Score) -> bool {
+        other.le(self)
+    }
 }
 
 impl Score {
@@ -138,6 +169,26 @@ impl Score {
 #[cfg(test)]
 mod tests {
     use super::Score;
+
+    #[test]
+    fn comparisons_agree_with_the_ordering() {
+        let scores = [
+            Score::MIN,
+            Score { value: -1.0, key: 3 },
+            Score { value: -1.0, key: 4 },
+            Score::terminal(0.0),
+            Score { value: 0.5, key: -2 },
+            Score { value: 1.0, key: -1 },
+            Score::terminal(1.0),
+            Score::MAX,
+        ];
+        for (i, a) in scores.iter().enumerate() {
+            for (j, b) in scores.iter().enumerate() {
+                assert_eq!(a.partial_cmp(b), Some(i.cmp(&j)), "{a:?} {b:?}");
+                assert_eq!((a < b, a <= b, a > b, a >= b), (i < j, i <= j, i > j, i >= j));
+            }
+        }
+    }
 
     #[test]
     fn up_and_down_are_inverse_and_monotone() {

@@ -40,6 +40,10 @@ pub struct Solver<'g, G: Game> {
     /// adapts, so that slow nodes cannot overrun the time limit by much.
     next_clock: u64,
     clock_step: u64,
+    /// The limits are checked again at this node count: the next clock
+    /// reading, one past the node limit, or the next node once the memo
+    /// table is full, whichever comes first.
+    next_check: u64,
     last_clock: Instant,
     /// Plies from the root of the current search to the node being searched.
     pub(super) depth: usize,
@@ -124,6 +128,7 @@ impl<'g, G: Game> Solver<'g, G> {
             started: Instant::now(),
             next_clock: u64::MAX,
             clock_step: 1,
+            next_check: u64::MAX,
             last_clock: Instant::now(),
             depth: 0,
             cutoff: usize::MAX,
@@ -236,8 +241,8 @@ impl<'g, G: Game> Solver<'g, G> {
             first_at,
             line,
         } = self.root_search(root)?;
-        if let Some(memo) = &mut self.memo {
-            memo.store(root, Entry::exact(score, first_at));
+        if self.memo.is_some() {
+            self.remember(root, Entry::exact(score, first_at));
         }
         let pv = match best_moves.first() {
             None => Vec::new(),
@@ -383,6 +388,7 @@ impl<'g, G: Game> Solver<'g, G> {
         if let Some(memo) = &mut self.memo {
             memo.hits = 0;
         }
+        self.arm_checks();
         self.seen = (self.opts.count_states && self.memo.is_none()).then(FxHashSet::default);
     }
 
@@ -538,9 +544,35 @@ impl<'g, G: Game> Solver<'g, G> {
 
     /// Counts a node, enforces the limits, and records the state when
     /// counting states without the memo table.
-    #[inline]
+    #[inline(always)]
     pub(super) fn enter(&mut self, state: &G::State) -> Result<(), SolveError> {
         self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits()?;
+        }
+        if let Some(seen) = &mut self.seen {
+            let mut h = FxHasher::default();
+            state.hash(&mut h);
+            seen.insert(h.finish());
+        }
+        Ok(())
+    }
+
+    /// Stores `entry` for `state` in the memo table (there must be one); once
+    /// the table holds `max_states`, the next node stops the search.
+    #[inline]
+    pub(super) fn remember(&mut self, state: &G::State, entry: Entry) {
+        if let Some(memo) = &mut self.memo {
+            memo.store(state, entry);
+            if memo.len() as u64 >= self.max_states {
+                self.next_check = self.nodes + 1;
+            }
+        }
+    }
+
+    /// The node, time and state limits, in that order, at `next_check`.
+    #[cold]
+    fn check_limits(&mut self) -> Result<(), SolveError> {
         if self.nodes > self.max_nodes {
             return Err(SolveError::Budget {
                 what: "nodes",
@@ -560,12 +592,18 @@ impl<'g, G: Game> Solver<'g, G> {
                 nodes: self.nodes - 1,
             });
         }
-        if let Some(seen) = &mut self.seen {
-            let mut h = FxHasher::default();
-            state.hash(&mut h);
-            seen.insert(h.finish());
-        }
+        self.arm_checks();
         Ok(())
+    }
+
+    /// Sets `next_check` from the limits.
+    fn arm_checks(&mut self) {
+        let full = self.memo.as_ref().is_some_and(|m| m.len() as u64 >= self.max_states);
+        self.next_check = if full {
+            self.nodes + 1
+        } else {
+            self.max_nodes.saturating_add(1).min(self.next_clock)
+        };
     }
 
     #[cold]
