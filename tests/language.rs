@@ -4,6 +4,7 @@
 //! every broken file gives the diagnostics in snapshots/.
 
 mod common;
+mod native_extra;
 
 use common::{conformance_of_file, load_game as load, snap};
 use gdl::compile;
@@ -488,5 +489,288 @@ fn lists_and_sets_are_built_assigned_and_compared() {
         let err = g.apply(&mut t, &m).unwrap_err();
         assert_eq!(err.code_str(), code, "bad({k}): {err}");
         assert!(err.has_span(), "bad({k})");
+    }
+}
+
+/// The value of Kalah for the player to move, counting only the seeds still
+/// to be stored, by plain negamax over a board laid out as printed boards
+/// are (South's pits, South's store, North's pits, North's store), written
+/// from the rules independently of games/kalah.game.
+fn kalah_by_hand(pits: usize, seeds: i64) -> i64 {
+    use std::collections::HashMap;
+    fn value(n: usize, board: &[i64], south: bool, memo: &mut HashMap<(Vec<i64>, bool), i64>) -> i64 {
+        if let Some(&v) = memo.get(&(board.to_vec(), south)) {
+            return v;
+        }
+        let (first, own_store, their_store) = if south {
+            (0, n, 2 * n + 1)
+        } else {
+            (n + 1, 2 * n + 1, n)
+        };
+        let mut best = i64::MIN;
+        for pit in first..first + n {
+            if board[pit] == 0 {
+                continue;
+            }
+            let mut b = board.to_vec();
+            let mut hand = b[pit];
+            b[pit] = 0;
+            let mut at = pit;
+            while hand > 0 {
+                at = (at + 1) % (2 * n + 2);
+                if at != their_store {
+                    b[at] += 1;
+                    hand -= 1;
+                }
+            }
+            if at >= first && at < first + n && b[at] == 1 && b[2 * n - at] > 0 {
+                b[own_store] += 1 + b[2 * n - at];
+                b[at] = 0;
+                b[2 * n - at] = 0;
+            }
+            let side = |b: &[i64], s: usize| b[s..s + n].iter().sum::<i64>();
+            let over = side(&b, 0) == 0 || side(&b, n + 1) == 0;
+            if over {
+                b[n] += side(&b, 0);
+                b[2 * n + 1] += side(&b, n + 1);
+            }
+            let gain = b[own_store] - b[their_store];
+            b[n] = 0;
+            b[2 * n + 1] = 0;
+            let v = if over {
+                gain
+            } else if at == own_store {
+                gain + value(n, &b, south, memo)
+            } else {
+                gain - value(n, &b, !south, memo)
+            };
+            best = best.max(v);
+        }
+        memo.insert((board.to_vec(), south), best);
+        best
+    }
+    let mut board = vec![seeds; 2 * pits + 2];
+    board[pits] = 0;
+    board[2 * pits + 1] = 0;
+    value(pits, &board, true, &mut HashMap::new())
+}
+
+/// games/kalah.game solved by alpha-beta with the memo table, against
+/// `kalah_by_hand`; the value is South's store minus North's.
+#[test]
+fn kalah_is_solved_as_a_search_written_from_the_rules() {
+    for (pits, seeds) in [(1, 1), (1, 3), (2, 1), (2, 2), (3, 1), (3, 2), (3, 3), (4, 2)] {
+        let g = load(
+            "games/kalah.game",
+            &[("pits", &pits.to_string()), ("seeds", &seeds.to_string())],
+        );
+        let root = g.initial_state().unwrap();
+        let opts = gdl::solve::SolveOptions::default();
+        let value = gdl::solve::solve(&g, &root, &opts).unwrap().value;
+        assert_eq!(value, kalah_by_hand(pits, seeds) as f64, "{pits} pits, {seeds} seeds");
+        // With one pit and one seed every game is a draw, which the contract's
+        // check of varied outcomes would refuse.
+        if pits > 1 {
+            conformance_of_file(&g, 30, pits as u64 * 10 + seeds as u64);
+        }
+    }
+    // A sowing that ends in the own store moves again; one that ends in an
+    // empty own pit captures the seeds across.
+    let g = load("games/kalah.game", &[("pits", "3"), ("seeds", "3")]);
+    let mut s = g.initial_state().unwrap();
+    let m = g.parse_move(&s, "1").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    assert_eq!(g.position(&s), "ring: [0, 4, 4, 3, 3, 3], store: [1, 0]; South to move");
+    let mut s = g
+        .parse_position("ring: [1, 0, 2, 3, 3, 3], store: [0, 0]; South to move")
+        .unwrap();
+    let m = g.parse_move(&s, "1").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    assert_eq!(g.position(&s), "ring: [0, 0, 2, 3, 0, 3], store: [4, 0]; North to move");
+}
+
+/// Dots and Boxes by negamax over the set of lines drawn: a line that
+/// closes boxes scores them and moves again. The value counts boxes still
+/// to be closed.
+fn dots_and_boxes_by_hand(rows: usize, cols: usize) -> i64 {
+    // Each box as the bits of its four lines.
+    let horizontal = (rows + 1) * cols;
+    let lines = horizontal + rows * (cols + 1);
+    let boxes: Vec<u32> = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            let v = horizontal + r * (cols + 1) + c;
+            1 << (r * cols + c) | 1 << ((r + 1) * cols + c) | 1 << v | 1 << (v + 1)
+        })
+        .collect();
+    fn value(drawn: u32, all: u32, boxes: &[u32], memo: &mut std::collections::HashMap<u32, i64>) -> i64 {
+        if drawn == all {
+            return 0;
+        }
+        if let Some(&v) = memo.get(&drawn) {
+            return v;
+        }
+        let mut best = i64::MIN;
+        for line in (0..32).filter(|l| all & !drawn & 1 << l != 0) {
+            let after = drawn | 1 << line;
+            let closed = boxes.iter().filter(|&&b| b & 1 << line != 0 && after & b == b).count() as i64;
+            let v = if closed > 0 {
+                closed + value(after, all, boxes, memo)
+            } else {
+                -value(after, all, boxes, memo)
+            };
+            best = best.max(v);
+        }
+        memo.insert(drawn, best);
+        best
+    }
+    value(0, (1u32 << lines) - 1, &boxes, &mut std::collections::HashMap::new())
+}
+
+#[test]
+fn dots_and_boxes_is_solved_as_a_search_written_from_the_rules() {
+    for (rows, cols) in [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2)] {
+        let g = load(
+            "games/dots-and-boxes.game",
+            &[("rows", &rows.to_string()), ("cols", &cols.to_string())],
+        );
+        let root = g.initial_state().unwrap();
+        let value = gdl::solve::solve(&g, &root, &gdl::solve::SolveOptions::default())
+            .unwrap()
+            .value;
+        assert_eq!(value, dots_and_boxes_by_hand(rows, cols) as f64, "{rows} × {cols}");
+        conformance_of_file(&g, 30, (rows * 10 + cols) as u64);
+    }
+    // Closing a box scores it and draws again.
+    let g = load("games/dots-and-boxes.game", &[("rows", "1"), ("cols", "2")]);
+    let mut s = g
+        .parse_position("free: {1, 3, 5, 6}, boxes: [0, 0]; B to move")
+        .unwrap();
+    let m = g.parse_move(&s, "5").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    assert_eq!(g.position(&s), "free: {1, 3, 6}, boxes: [0, 1]; B to move");
+}
+
+/// games/pig.game by expectiminimax (value iteration: a bust returns to an
+/// earlier position) against the native Pig of tests/native_extra, which
+/// tests/expectimax.rs checks against a value iteration written from the
+/// rules.
+#[test]
+fn pig_agrees_with_the_native_pig() {
+    use gdl::solve::expectimax::{ChanceOptions, solve};
+    for target in [1, 2, 5, 9] {
+        let g = load("games/pig.game", &[("target", &target.to_string())]);
+        let native = native_extra::pig::Pig::dice(target);
+        let positions = [(0, 0, 0), (0, 3, 0), (2, 0, 2), (target - 1, target - 1, 0)];
+        for (me, other, total) in positions.into_iter().filter(|&(a, b, t)| a.max(b) + t < target) {
+            let s = g
+                .parse_position(&format!(
+                    "score: [{me}, {other}], total: {total}, rolling: false; A to move"
+                ))
+                .unwrap();
+            let ours = solve(&g, &s, &ChanceOptions::default()).unwrap().value;
+            let theirs = solve(
+                &native,
+                &native.position(me, other, total, 0),
+                &ChanceOptions::default(),
+            )
+            .unwrap()
+            .value;
+            assert!(
+                (ours - theirs).abs() < 1e-9,
+                "target {target}, ({me}, {other}, {total}): {ours} vs {theirs}"
+            );
+        }
+        conformance_of_file(&g, 30, target as u64);
+    }
+    // A 1 loses the turn's points and the turn.
+    let g = load("games/pig.game", &[]);
+    let mut s = g
+        .parse_position("score: [10, 20], total: 7, rolling: true; A to move")
+        .unwrap();
+    assert_eq!(g.turn(&s).unwrap(), Turn::Chance);
+    let m = g.parse_move(&s, "die(1)").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    assert_eq!(g.position(&s), "score: [10, 20], total: 0, rolling: false; B to move");
+}
+
+/// games/goofspiel.game (public bids, random prizes, the value the
+/// difference in points) against the native Goofspiel, solved by
+/// expectiminimax with a matrix game at each round, from positions that
+/// favour one player.
+#[test]
+fn goofspiel_agrees_with_the_native_goofspiel() {
+    use gdl::solve::expectimax::{ChanceOptions, solve};
+    use native_extra::goofspiel::{Goofspiel, Prizes};
+    let set = |cs: &[u8]| {
+        format!(
+            "{{{}}}",
+            cs.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+        )
+    };
+    let cases: [(u8, [&[u8]; 2], &[u8], [u8; 2]); 5] = [
+        (1, [&[1], &[1]], &[1], [0, 0]),
+        (3, [&[1, 2, 3], &[1, 2, 3]], &[1, 2, 3], [0, 0]),
+        (3, [&[1, 3], &[2, 3]], &[2, 3], [0, 1]),
+        (4, [&[2, 4], &[1, 3]], &[1, 4], [2, 0]),
+        (4, [&[1, 2, 4], &[1, 3, 4]], &[2, 3, 4], [0, 0]),
+    ];
+    for (cards, hands, deck, points) in cases {
+        let g = load("games/goofspiel.game", &[("cards", &cards.to_string())]);
+        let s = g
+            .parse_position(&format!(
+                "deck: {}, hands: [{}, {}], points: [{}, {}], prize: 0, bids: [0, 0]; A to move",
+                set(deck),
+                set(hands[0]),
+                set(hands[1]),
+                points[0],
+                points[1]
+            ))
+            .unwrap();
+        let ours = solve(&g, &s, &ChanceOptions::default()).unwrap().value;
+        let mut native = Goofspiel::new(cards, Prizes::Random, false);
+        native.point_difference = true;
+        let theirs = solve(
+            &native,
+            &native.position(hands, deck, points),
+            &ChanceOptions::default(),
+        )
+        .unwrap()
+        .value;
+        assert!(
+            (ours - theirs).abs() < 1e-9,
+            "{cards} cards, {hands:?}: {ours} vs {theirs}"
+        );
+    }
+    conformance_of_file(&load("games/goofspiel.game", &[("cards", "3")]), 30, 7);
+}
+
+/// games/kuhn-poker.game by CFR+: the value −1/18 for First, and the same
+/// twelve information sets as the native Kuhn poker.
+#[test]
+fn kuhn_poker_is_worth_minus_one_eighteenth() {
+    use gdl::solve::best_response::exploitability;
+    use gdl::solve::cfr::CfrPlus;
+    use gdl::solve::infotree::{DEFAULT_MAX_NODES, InfoTree};
+    let g = load("games/kuhn-poker.game", &[]);
+    let tree = InfoTree::build(&g, &g.initial_state().unwrap(), DEFAULT_MAX_NODES).unwrap();
+    let native = native_extra::kuhn::Kuhn;
+    let native_tree = InfoTree::build(&native, &native.initial_state().unwrap(), DEFAULT_MAX_NODES).unwrap();
+    assert_eq!(tree.infosets.len(), native_tree.infosets.len());
+    assert_eq!(tree.decisions, native_tree.decisions);
+    let mut cfr = CfrPlus::new(&tree);
+    cfr.run(2000);
+    let e = exploitability(&tree, &cfr.average());
+    assert!(e.exploitability < 1e-3, "{e:?}");
+    assert!((e.value + 1.0 / 18.0).abs() < 1e-3, "{e:?}");
+}
+
+/// `gdl check` of each new game file, as its reader sees it.
+#[test]
+fn new_game_files_check() {
+    for name in ["kalah", "dots-and-boxes", "pig", "goofspiel", "kuhn-poker"] {
+        let r = common::gdl(&["check", &format!("games/{name}.game")]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        snap!(format!("check_{name}"), r.stdout);
     }
 }
