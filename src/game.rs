@@ -145,6 +145,15 @@ pub trait Game {
         Ok(None)
     }
 
+    /// The representative of the positions that play as `state` does: the
+    /// memo tables and Q-learning key positions by it. `None`: every
+    /// position stands for itself. It must keep the player to move, and map
+    /// positions of equal value, and only those, to the same representative.
+    fn canonical(&self, state: &Self::State) -> Result<Option<Self::State>, GameError> {
+        let _ = state;
+        Ok(None)
+    }
+
     /// Whether the lowest score wins (see `scores`).
     fn lowest_score_wins(&self) -> bool {
         false

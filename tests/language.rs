@@ -774,3 +774,70 @@ fn new_game_files_check() {
         snap!(format!("check_{name}"), r.stdout);
     }
 }
+
+/// The same game with and without its `canonical` block: the same value
+/// and a principal line that checks out, from fewer memo table entries.
+fn solved_with_and_without(plain: &Interpreted, canonical: &Interpreted, root: &str) -> (u64, u64) {
+    use gdl::solve::{Algorithm, SolveOptions, solve};
+    let mut states = (0, 0);
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Minimax] {
+        let opts = SolveOptions {
+            algorithm,
+            ..SolveOptions::default()
+        };
+        let a = solve(plain, &plain.parse_position(root).unwrap(), &opts).unwrap();
+        let b = solve(canonical, &canonical.parse_position(root).unwrap(), &opts).unwrap();
+        assert_eq!(a.value, b.value, "{root}, {algorithm:?}");
+        assert_eq!(a.length, b.length, "{root}, {algorithm:?}");
+        assert!(b.states <= a.states, "{root}: {} > {}", b.states, a.states);
+        states = (a.states, b.states);
+    }
+    states
+}
+
+/// `canonical { ... }` maps a position to the representative of its class:
+/// Nim's piles sorted, tic-tac-toe's least image under the board's eight
+/// symmetries. The memo table keeps one entry per class; values and lines
+/// stay those of the game without it.
+#[test]
+fn canonical_positions_share_one_memo_entry() {
+    let nim = std::fs::read_to_string("games/nim.game").unwrap();
+    let sorted = game_of(&nim.replace("end when", "canonical { board.sort() }\nend when"));
+    let plain = game_of(&nim);
+    for piles in ["[7, 5, 3, 1]", "[1, 2, 3]", "[4, 4, 1]", "[0, 6, 2, 5]"] {
+        let root = format!("{piles}; MAX to move");
+        let (a, b) = solved_with_and_without(&plain, &sorted, &root);
+        if piles == "[7, 5, 3, 1]" {
+            // (8·6·4·2 positions) against the multisets of four piles
+            // at most 7, 5, 3, 1, per player to move.
+            assert!(b * 2 < a, "{a} states, {b} sorted");
+        }
+    }
+    // The representative is the state as the block leaves it.
+    let s = sorted.parse_position("[3, 0, 2]; MIN to move").unwrap();
+    let rep = sorted.canonical(&s).unwrap().unwrap();
+    assert_eq!(sorted.position(&rep), "[0, 2, 3]; MIN to move");
+    assert_eq!(plain.canonical(&s).unwrap(), None);
+
+    let ttt = load("games/tictactoe.game", &[]);
+    let sym = load("tests/inputs/ok/tictactoe_symmetric.game", &[]);
+    for root in [
+        "free: {1, 2, 3, 4, 5, 6, 7, 8, 9}, marks: [{}, {}]; X to move",
+        "free: {2, 3, 4, 6, 7, 8, 9}, marks: [{1}, {5}]; X to move",
+        "free: {1, 2, 4, 6, 7, 8}, marks: [{3, 9}, {5}]; O to move",
+    ] {
+        solved_with_and_without(&ttt, &sym, root);
+    }
+    // The eight images of a position share its representative.
+    let images = [
+        "free: {2, 3, 4, 5, 7, 8, 9}, marks: [{1}, {6}]; O to move",
+        "free: {1, 2, 4, 5, 6, 7, 9}, marks: [{3}, {8}]; O to move",
+        "free: {1, 2, 3, 5, 6, 7, 8}, marks: [{9}, {4}]; O to move",
+        "free: {1, 3, 4, 5, 6, 8, 9}, marks: [{7}, {2}]; O to move",
+    ];
+    let reps: Vec<String> = images
+        .iter()
+        .map(|p| sym.position(&sym.canonical(&sym.parse_position(p).unwrap()).unwrap().unwrap()))
+        .collect();
+    assert!(reps.iter().all(|r| *r == reps[0]), "{reps:?}");
+}

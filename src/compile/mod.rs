@@ -188,6 +188,7 @@ impl<'a> Compiler<'a> {
             fns,
             has_chance: moves.iter().any(|m| m.by == ir::MoveBy::Chance),
             has_simultaneous: moves.iter().any(|m| m.by == ir::MoveBy::Simultaneous),
+            canonical: self.fn_sigs.get(ast::CANONICAL).map(|s| s.index),
             moves,
             ends,
         }

@@ -47,6 +47,9 @@ pub struct Program {
     /// Whether any move is made by chance, or by all players at once.
     pub has_chance: bool,
     pub has_simultaneous: bool,
+    /// The procedure of the `canonical { ... }` block, if any: it turns a
+    /// position into the representative the memo table and Q-learning key by.
+    pub canonical: Option<usize>,
 }
 
 /// A state variable: where it lives and how it is laid out.

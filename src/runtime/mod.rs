@@ -493,6 +493,23 @@ impl Game for Interpreted {
         self.pass_turn(said, mk.span, cells)
     }
 
+    fn canonical(&self, state: &State) -> Result<Option<State>, GameError> {
+        let Some(f) = self.prog.canonical else {
+            return Ok(None);
+        };
+        let entry = self.code.fns[f];
+        let mut rep = state.clone();
+        let cells = rep.cells_mut();
+        let run = with_frame(entry.frame, |frame| {
+            let mut budget = Budget::new();
+            vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+        });
+        match run {
+            Ok(_) => Ok(Some(rep)),
+            Err(e) => Err(self.locate(e, &state.cells)),
+        }
+    }
+
     fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
         match self.turn(state)? {
             Turn::Simultaneous => {

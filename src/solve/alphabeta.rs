@@ -29,9 +29,7 @@ impl<G: Game> Solver<'_, G> {
         let (alpha0, beta0) = (alpha, beta);
         // The move the table says to search first, if any.
         let mut hint = NO_MOVE;
-        if let Some(memo) = &mut self.memo
-            && let Some(entry) = memo.get(state)
-        {
+        if let Some(entry) = self.recall(state)? {
             let s = entry.score;
             let settled = match entry.bound {
                 Bound::Exact => true,
@@ -39,7 +37,7 @@ impl<G: Game> Solver<'_, G> {
                 Bound::Upper => s <= alpha,
             };
             if settled {
-                memo.hits += 1;
+                self.count_hit();
                 self.exact = entry.bound == Bound::Exact;
                 return Ok(s);
             }
@@ -56,7 +54,7 @@ impl<G: Game> Solver<'_, G> {
         let Some(maximize) = self.mover(state)? else {
             let s = self.terminal_score(state)?;
             if self.memo.is_some() {
-                self.remember(state, Entry::exact(s, NO_MOVE));
+                self.remember(state, Entry::exact(s, NO_MOVE))?;
             }
             self.clear_line();
             self.exact = true;
@@ -167,7 +165,7 @@ impl<G: Game> Solver<'_, G> {
                     first,
                     best: best_at as u32,
                 },
-            );
+            )?;
         }
         self.exact = exact;
         Ok(best)

@@ -16,11 +16,10 @@ impl<G: Game> Solver<'_, G> {
     pub(super) fn minimax(&mut self, state: &G::State) -> Result<Score, SolveError> {
         self.enter(state)?;
         self.exact = true;
-        if let Some(memo) = &mut self.memo
-            && let Some(entry) = memo.get(state)
+        if let Some(entry) = self.recall(state)?
             && entry.bound == Bound::Exact
         {
-            memo.hits += 1;
+            self.count_hit();
             return Ok(entry.score);
         }
 
@@ -64,7 +63,7 @@ impl<G: Game> Solver<'_, G> {
         };
 
         if self.memo.is_some() {
-            self.remember(state, Entry::exact(best, best_at));
+            self.remember(state, Entry::exact(best, best_at))?;
         }
         self.exact = true;
         Ok(best)

@@ -242,7 +242,7 @@ impl<'g, G: Game> Solver<'g, G> {
             line,
         } = self.root_search(root)?;
         if self.memo.is_some() {
-            self.remember(root, Entry::exact(score, first_at));
+            self.remember(root, Entry::exact(score, first_at))?;
         }
         let pv = match best_moves.first() {
             None => Vec::new(),
@@ -430,9 +430,7 @@ impl<'g, G: Game> Solver<'g, G> {
             self.fill_moves(&state, &mut moves)?;
             let target = score.down(ps);
             let known = self
-                .memo
-                .as_ref()
-                .and_then(|m| m.get(&state))
+                .recall(&state)?
                 .filter(|e| e.bound == Bound::Exact && e.first && e.score == score)
                 .map(|e| e.best as usize)
                 .filter(|&i| i < moves.len());
@@ -560,13 +558,58 @@ impl<'g, G: Game> Solver<'g, G> {
 
     /// Stores `entry` for `state` in the memo table (there must be one); once
     /// the table holds `max_states`, the next node stops the search.
+    ///
+    /// A game with a canonical form shares one entry among the positions
+    /// of a class, kept under their representative: the entry's move index
+    /// is kept only when it is the representative's own (a move index of
+    /// another position of the class names another move there).
     #[inline]
-    pub(super) fn remember(&mut self, state: &G::State, entry: Entry) {
-        if let Some(memo) = &mut self.memo {
-            memo.store(state, entry);
-            if memo.len() as u64 >= self.max_states {
-                self.next_check = self.nodes + 1;
+    pub(super) fn remember(&mut self, state: &G::State, mut entry: Entry) -> Result<(), SolveError> {
+        if self.memo.is_none() {
+            return Ok(());
+        }
+        let rep = self.game.canonical(state)?;
+        let memo = self.memo.as_mut().expect("checked above");
+        match rep {
+            None => memo.store(state, entry),
+            Some(rep) => {
+                if rep != *state {
+                    entry.best = NO_MOVE;
+                    entry.first = false;
+                }
+                memo.store(&rep, entry);
             }
+        }
+        if memo.len() as u64 >= self.max_states {
+            self.next_check = self.nodes + 1;
+        }
+        Ok(())
+    }
+
+    /// What the memo table holds for `state` (or for its representative,
+    /// when the game has a canonical form; see [`Self::remember`]).
+    #[inline]
+    pub(super) fn recall(&self, state: &G::State) -> Result<Option<Entry>, SolveError> {
+        let Some(memo) = &self.memo else {
+            return Ok(None);
+        };
+        Ok(match self.game.canonical(state)? {
+            None => memo.get(state),
+            Some(rep) => memo.get(&rep).map(|mut e| {
+                if rep != *state {
+                    e.best = NO_MOVE;
+                    e.first = false;
+                }
+                e
+            }),
+        })
+    }
+
+    /// Counts a search answered by the memo table.
+    #[inline]
+    pub(super) fn count_hit(&mut self) {
+        if let Some(memo) = &mut self.memo {
+            memo.hits += 1;
         }
     }
 

@@ -32,6 +32,10 @@ pub struct Ident {
     pub span: Span,
 }
 
+/// The name a `canonical { ... }` block is kept under among the procedures
+/// (a keyword, so no other declaration or call can use it).
+pub const CANONICAL: &str = "canonical";
+
 /// A whole file.
 #[derive(Clone, Debug, Default)]
 pub struct GameFile {

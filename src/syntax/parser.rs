@@ -170,6 +170,27 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     span: s,
                 });
             }
+            Rule::canonical_decl => {
+                // A procedure under a reserved name, so that nothing can call it
+                // and a second block is reported as a name declared twice.
+                let s = span(&item);
+                let def = item.into_inner().next().unwrap();
+                let keyword = Span::new(s.start, s.start + "canonical".len());
+                game.fns.push(FnDecl {
+                    name: Ident {
+                        name: CANONICAL.to_string(),
+                        span: keyword,
+                    },
+                    params: Vec::new(),
+                    ret: None,
+                    body: Expr {
+                        kind: ExprKind::Int(0),
+                        span: span(&def),
+                    },
+                    block: Some(block(cx, def)),
+                    span: s,
+                });
+            }
             Rule::move_decl => {
                 let s = item_span(&item);
                 let mut it = item.into_inner().peekable();
@@ -761,6 +782,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::state_decl => "`state`",
         Rule::fn_decl => "`fn`",
         Rule::move_decl => "`move`",
+        Rule::canonical_decl => "`canonical`",
         Rule::end_decl => "`end when`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
         Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => "an expression",
