@@ -451,6 +451,9 @@ impl Program {
         if self.p(0.3) {
             self.procedure();
         }
+        if self.p(0.2) {
+            self.canonical();
+        }
         let kinds = self.n(1, 3);
         for k in 0..kinds {
             self.move_decl(clock, k == 0);
@@ -607,6 +610,26 @@ impl Program {
         let ret = if self.p(0.2) { "    return\n" } else { "" };
         self.out.push_str(&format!("fn {name}(x: int) {{\n{body}{ret}}}\n"));
         self.procs.push(name);
+    }
+
+    /// A `canonical` block. It only reads the position (and may fail at
+    /// run time): a block that changed it would merge positions of
+    /// different values, which the solver rightly reports as inconsistent.
+    /// Now and then it says `again`, which the compiler refuses.
+    fn canonical(&mut self) {
+        let mut body = String::new();
+        for _ in 0..self.n(1, 3) {
+            let l = self.name("c");
+            let line = match self.n(0, 3) {
+                0 => format!("let {l} = {}", self.int_expr()),
+                1 => format!("if {} {{ let {l} = {} }}", self.bool_expr(), self.int_expr()),
+                2 => format!("let {l} = sum(v for v in {})", self.collection()),
+                _ if self.p(0.1) => "again".into(),
+                _ => format!("for v in {} {{ let {l} = v }}", self.collection()),
+            };
+            body.push_str(&format!("    {line}\n"));
+        }
+        self.out.push_str(&format!("canonical {{\n{body}}}\n"));
     }
 
     fn vars_of(&self, ty: Ty) -> Vec<String> {
