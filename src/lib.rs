@@ -25,6 +25,7 @@ pub mod compile;
 pub mod fsutil;
 pub mod game;
 pub mod ir;
+pub mod memory;
 pub mod report;
 pub mod runtime;
 pub mod solve;

@@ -3,11 +3,7 @@
 
 mod common;
 
-use common::{Run, crate_dir, gdl_in};
-
-fn gdl(args: &[&str]) -> Run {
-    gdl_in(crate_dir(), args, None)
-}
+use common::{Run, gdl, snap};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
@@ -15,19 +11,6 @@ fn json(args: &[&str]) -> serde_json::Value {
     let r = gdl(&all);
     assert_eq!(r.code, 0, "gdl {args:?} failed:\n{}", r.stderr);
     serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
-}
-
-/// Snapshot settings: snapshots/ at the top, timings masked.
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../snapshots",
-            prepend_module_to_snapshot => false,
-            filters => vec![(r"time        \d+\.\d+ s", "time        [time] s")],
-        }, {
-            insta::assert_snapshot!($name, $value);
-        });
-    };
 }
 
 #[test]
@@ -145,9 +128,16 @@ fn a_search_over_its_budget_stops_with_exit_code_1() {
 
 #[test]
 fn check_summarizes_a_game() {
-    let r = gdl(&["check", "games/nimcala.game", "--pits", "5"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    snap!("check_nimcala", r.stdout);
+    let cases: [(&str, &[&str]); 3] = [
+        ("check_nimcala", &["check", "games/nimcala.game", "--pits", "5"]),
+        ("check_tictactoe", &["check", "games/tictactoe.game"]),
+        ("check_connect4", &["check", "games/connect4.game"]),
+    ];
+    for (name, args) in cases {
+        let r = gdl(args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        snap!(name, r.stdout);
+    }
 }
 
 /// Each rule that fails at run time gives a diagnostic that points at the
@@ -310,4 +300,232 @@ fn a_catalogue_of_bad_command_lines() {
         snap!(name, r.stderr.replace(&d, "[dir]"));
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The memo table stops before the memory limit (`--max-memory`, or 3/4 of
+/// the memory available): the search says so and reports what iterative
+/// deepening found, marked as not proven, with exit code 1 (issue 13).
+#[test]
+fn a_solve_at_the_memory_limit_stops_with_a_partial_answer() {
+    let r = gdl(&[
+        "solve",
+        "games/nimcala.game",
+        "--pits",
+        "8",
+        "--tokens",
+        "12",
+        "--max-memory",
+        "16M",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::memory::limit"), "{}", r.stderr);
+    assert!(r.stderr.contains("NOT PROVEN"), "{}", r.stderr);
+    snap!("limit_memory", r.stderr);
+    for (bad, why) in [
+        ("1K", "too little"),
+        ("lots", "not a size"),
+        ("-1G", "not a size"),
+        ("99999999T", "more memory than any machine has"),
+    ] {
+        let r = gdl(&["check", "games/nim.game", "--max-memory", bad]);
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains(why), "{bad}: {}", r.stderr);
+    }
+}
+
+/// Time limits too large to add to the clock, or too small to measure, are
+/// refused with their range; the largest one accepted works (issue 13: 1e20
+/// panicked, 1e19 overflowed the clock, 1e-300 printed 300 zeros).
+#[test]
+fn time_limits_outside_their_range_are_refused_with_the_range() {
+    for (name, flag, value) in [
+        ("err_time_limit_huge", "--time-limit", "1e20"),
+        ("err_time_limit_tiny", "--time-limit", "1e-300"),
+        ("err_bench_seconds_huge", "--seconds", "1e7"),
+    ] {
+        let command = if flag == "--seconds" { "bench" } else { "solve" };
+        let r = gdl(&[command, "games/nim.game", flag, value]);
+        assert_eq!(r.code, 2, "{flag} {value}: {}", r.stderr);
+        snap!(name, r.stderr);
+    }
+    let r = gdl(&["solve", "games/nim.game", "--max-nodes", "10", "--time-limit", "1e9"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
+}
+
+/// `gdl tree` on states wider than 65,535 characters, on a node with 10^10
+/// joint moves, and on a tree of wide states over the memory limit: a tree,
+/// a count, and a clean stop (issue 13: a panic, 5.6 GB, no bound).
+#[test]
+fn trees_of_wide_states_and_many_joint_moves_stay_bounded() {
+    let r = gdl(&["tree", "tests/inputs/cli/wide_state.game", "--depth", "1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap();
+    assert!(first.starts_with("start     xs: [123456789, "), "{first:.80}");
+    assert!(
+        first.ends_with("], n: 0  A to move"),
+        "{:.80}",
+        &first[first.len() - 80..]
+    );
+
+    // Counted without being made, within a small memory limit.
+    let r = gdl(&[
+        "tree",
+        "tests/inputs/cli/ten_players_at_once.game",
+        "--depth",
+        "1",
+        "--force",
+        "--max-memory",
+        "16M",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("more than 1,000,000 nodes"), "{}", r.stderr);
+
+    let r = gdl(&[
+        "tree",
+        "tests/inputs/cli/wide_tree.game",
+        "--depth",
+        "2",
+        "--force",
+        "--max-memory",
+        "32M",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    snap!("tree_memory_limit", r.stderr);
+}
+
+/// `gdl tree --values` takes the solver's limits (issue 13).
+#[test]
+fn tree_values_take_the_solvers_limits() {
+    let r = gdl(&[
+        "tree",
+        "games/nim.game",
+        "--depth",
+        "1",
+        "--values",
+        "--max-nodes",
+        "100",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with("gdl::solve::budget"), "{}", r.stderr);
+    let r = gdl(&[
+        "tree",
+        "games/nim.game",
+        "--depth",
+        "1",
+        "--values",
+        "--time-limit",
+        "1e20",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// Runs gdl in `dir` as `gdl_in` does, with its address space limited to
+/// `bytes` (as `ulimit -v` would).
+fn gdl_capped(dir: &std::path::Path, args: &[&str], bytes: u64) -> Run {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gdl"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("gdl runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// 250,000 nested `not`: under an address-space limit the parser's large
+/// stack could not be reserved, and the fallback overflowed (issue 13).
+/// Files nested far too deep are refused on any stack.
+#[test]
+fn deep_files_are_refused_under_an_address_space_limit() {
+    let dir = common::scratch("cli", "deep_files", &[]);
+    let nots = format!(
+        "game Deep\nplayers A, B\nstate x: bool = {}true\nmove m(k in 1..1) {{ x = false }}\nend when not x {{ winner previous }}\n",
+        "not ".repeat(250_000)
+    );
+    std::fs::write(dir.join("nots.game"), nots).unwrap();
+    let parens = format!(
+        "game Deep\nplayers A, B\nstate x: int = {}1{}\nmove m(k in 1..1) {{ x = 0 }}\nend when x == 0 {{ winner previous }}\n",
+        "(".repeat(300_000),
+        ")".repeat(300_000)
+    );
+    std::fs::write(dir.join("parens.game"), parens).unwrap();
+    for (file, cap) in [("nots.game", 1_100_000_000), ("parens.game", 512 << 20)] {
+        let r = gdl_capped(&dir, &["check", file], cap);
+        assert_eq!(r.code, 2, "{file} under {cap}: {}", r.stderr);
+        assert!(r.stderr.starts_with("gdl::syntax::too_deep"), "{file}: {}", r.stderr);
+    }
+}
+
+/// A game file is read once and no further than the largest file gdl takes,
+/// so pipes, FIFOs, `/dev/stdin` and devices work or fail cleanly; a file
+/// with a byte-order mark or old Mac line endings reads as text; and a file
+/// that cannot be read or parsed says why, not that its parameters' flags
+/// are unknown (issue 13).
+#[test]
+fn game_files_are_read_once_and_their_problems_told() {
+    let dir = common::scratch("cli", "reading", &["nim.game"]);
+    let nim = std::fs::read_to_string(dir.join("nim.game")).unwrap();
+    std::fs::write(dir.join("bom.game"), format!("\u{feff}{nim}")).unwrap();
+    std::fs::write(dir.join("cr.game"), nim.replace('\n', "\r")).unwrap();
+    std::fs::write(dir.join("crlf.game"), nim.replace('\n', "\r\n")).unwrap();
+    for file in ["bom.game", "cr.game", "crlf.game", "/dev/stdin"] {
+        let r = common::gdl_in(&dir, &["solve", file, "--piles", "1,2"], Some(&nim));
+        assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+        assert!(r.stdout.contains("value       1"), "{file}: {}", r.stdout);
+    }
+    // A FIFO, written once.
+    let fifo = dir.join("fifo.game");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let writer = {
+        let (fifo, nim) = (fifo.clone(), nim.clone());
+        std::thread::spawn(move || std::fs::write(fifo, nim).unwrap())
+    };
+    let r = common::gdl_in(&dir, &["solve", "fifo.game", "--piles", "1,2"], None);
+    writer.join().unwrap();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+
+    // Too large, said before reading it all: a sparse 3 GB file, a device.
+    std::fs::File::create(dir.join("big.game"))
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    std::fs::write(dir.join("latin1.game"), b"game Caf\xe9\nplayers A, B\n").unwrap();
+    std::fs::write(dir.join("broken.game"), "game X\nplayers A B\n").unwrap();
+    let cases: [(&str, &[&str]); 6] = [
+        ("err_read_big_file", &["check", "big.game"]),
+        ("err_read_dev_zero", &["check", "/dev/zero"]),
+        ("err_read_missing_with_flag", &["solve", "nope.game", "--piles", "1,2"]),
+        (
+            "err_read_not_utf8_with_flag",
+            &["solve", "latin1.game", "--piles", "1,2"],
+        ),
+        ("err_read_broken_with_flag", &["solve", "broken.game", "--piles", "1,2"]),
+        ("err_read_directory_with_flag", &["solve", ".", "--piles", "1,2"]),
+    ];
+    for (name, args) in cases {
+        let r = common::gdl_in(&dir, args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("unexpected argument"), "{args:?}: {}", r.stderr);
+        snap!(name, r.stderr);
+    }
 }

@@ -21,18 +21,16 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Seconds to spend on each figure (playouts, alpha-beta, the memoized solve)
-    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = positive_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, allow_negative_numbers = true, value_parser = positive_seconds)]
     pub seconds: f64,
     /// Seed of the random playouts
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
+/// `--seconds`: from a millisecond to about eleven days per figure.
 fn positive_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() && s <= 1e6 => Ok(s),
-        _ => Err("a number of seconds above 0".to_string()),
-    }
+    super::limits::seconds(text, super::limits::MIN_SECONDS, 1e6)
 }
 
 pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {

@@ -10,11 +10,14 @@ mod bench;
 mod check;
 mod eval;
 mod human;
+mod limits;
 mod play;
 mod solve;
+mod solve_kinds;
 mod tournament;
 mod trace;
 mod train;
+mod train_cfr;
 mod tree;
 
 use std::ffi::OsString;
@@ -26,6 +29,7 @@ use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcom
 use crate::compile::{self, ParamInfo};
 use crate::report::diagnostic;
 use crate::runtime::{Interpreted, State};
+use crate::syntax::source_file::read_source;
 
 /// Success.
 pub const EXIT_OK: i32 = 0;
@@ -73,6 +77,27 @@ pub enum Command {
 pub struct GameArgs {
     /// The .game file
     pub file: PathBuf,
+    /// Stop before holding more than this much memory (512M, 2G); default:
+    /// 3/4 of the memory available
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = crate::memory::parse_size)]
+    pub max_memory: Option<usize>,
+}
+
+impl Command {
+    /// The arguments every command shares.
+    fn game_args(&self) -> &GameArgs {
+        match self {
+            Command::Check(a) => &a.game,
+            Command::Solve(a) => &a.game,
+            Command::Play(a) => &a.game,
+            Command::Trace(a) => &a.game,
+            Command::Train(a) => &a.game,
+            Command::Match(a) => &a.game,
+            Command::Eval(a) => &a.game,
+            Command::Tree(a) => &a.game,
+            Command::Bench(a) => &a.game,
+        }
+    }
 }
 
 /// A failed command: what to print, and the exit code.
@@ -104,6 +129,10 @@ pub struct Context<'w> {
     pub color: bool,
     /// Parameter values from the command line, in the file's notation.
     pub bindings: Vec<(String, String)>,
+    /// The game file as read before the arguments were parsed (its
+    /// parameters make flags), so that it is read once: a pipe or
+    /// `/dev/stdin` can be read only once. `Err`: why it cannot be read.
+    pub source: Option<(PathBuf, Result<String, String>)>,
 }
 
 impl Context<'_> {
@@ -118,14 +147,21 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut cmd = Cli::command();
     let mut params: Vec<ParamInfo> = Vec::new();
+    let mut source = None;
+    // Whether the game file parsed: its parameters' flags exist only if so.
+    let mut parsed = false;
     if let Some((sub, file)) = prescan(&args) {
+        crate::memory::doing("reading the game file");
         // The flags of a game's parameters exist only once its file is read; a
         // file that cannot be read or parsed is reported when it is loaded.
-        if let Ok(text) = std::fs::read_to_string(&file)
-            && let Ok(ast) = crate::syntax::parse(&text)
+        let read = read_source(&file).map_err(|e| e.to_string());
+        if let Ok(text) = &read
+            && let Ok(ast) = crate::syntax::parse(text)
         {
-            params = compile::params_of(&ast, &text);
+            params = compile::params_of(&ast, text);
+            parsed = true;
         }
+        source = Some((file, read));
         let mut clashes = Vec::new();
         cmd = cmd.mut_subcommand(&sub, |mut sc| {
             for p in &params {
@@ -151,6 +187,27 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     }
     let matches = match cmd.try_get_matches_from(args) {
         Ok(m) => m,
+        // A flag unknown because the game file could not give its parameters:
+        // the file's problem is the one to tell.
+        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument && !parsed && source.is_some() => {
+            let (file, read) = source.as_ref().expect("checked");
+            let why = match read {
+                Err(why) => format!("error: cannot read {}: {why}\n", file.display()),
+                Ok(text) => match compile::load(&file.display().to_string(), text, &[]) {
+                    Err(errors) => diagnostic::render_compile_errors(&errors, color),
+                    Ok(_) => String::new(),
+                },
+            };
+            let flag = match e.get(clap::error::ContextKind::InvalidArg) {
+                Some(clap::error::ContextValue::String(f)) => format!("`{f}`"),
+                _ => "a flag".to_string(),
+            };
+            let _ = writeln!(
+                err,
+                "{why}note: {flag} may be one of the game's parameters; they become flags once its file can be read"
+            );
+            return EXIT_INPUT;
+        }
         Err(e) => {
             let text = if color {
                 e.render().ansi().to_string()
@@ -173,9 +230,17 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
             return EXIT_INPUT;
         }
     };
+    if let Some(bytes) = cli.command.game_args().max_memory {
+        crate::memory::set_from_flag(bytes, 0);
+    }
     let sub_matches = matches.subcommand().map(|(_, m)| m);
     let bindings = sub_matches.map(|m| param_values(m, &params)).unwrap_or_default();
-    let mut ctx = Context { out, color, bindings };
+    let mut ctx = Context {
+        out,
+        color,
+        bindings,
+        source,
+    };
     let result = match &cli.command {
         Command::Check(a) => check::run(a, &mut ctx),
         Command::Solve(a) => solve::run(a, &mut ctx),
@@ -273,17 +338,14 @@ fn param_values(m: &ArgMatches, params: &[ParamInfo]) -> Vec<(String, String)> {
 
 /// Reads and compiles a game file with the parameters given on the command line.
 pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        let why = if file.is_dir() {
-            "it is a directory, not a .game file".to_string()
-        } else if e.kind() == std::io::ErrorKind::InvalidData {
-            "it is not a text file (it is not valid UTF-8)".to_string()
-        } else {
-            e.to_string()
-        };
-        Failure::input(format!("error: cannot read {}: {why}", file.display()))
-    })?;
+    crate::memory::doing("reading the game file");
+    let read = match &ctx.source {
+        Some((read_as, read)) if read_as == file => read.clone(),
+        _ => read_source(file).map_err(|e| e.to_string()),
+    };
+    let text = read.map_err(|why| Failure::input(format!("error: cannot read {}: {why}", file.display())))?;
     let name = file.display().to_string();
+    crate::memory::doing("compiling the game");
     match compile::load(&name, &text, &ctx.bindings) {
         Ok(p) => Ok(Interpreted::new(p)),
         Err(errors) => Err(Failure::input(diagnostic::render_compile_errors(&errors, ctx.color))),

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use super::{Context, Failure, GameArgs, load_game, start_position};
+use super::{Context, Failure, GameArgs, limits, load_game, start_position};
 use crate::game::{Game, GameError};
 use crate::report::diagnostic;
 use crate::report::solve as report;
@@ -46,14 +46,20 @@ pub struct SolveArgs {
     #[arg(long)]
     pub stats: bool,
     /// Stop after visiting this many nodes
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = limits::positive_count)]
     pub max_nodes: Option<u64>,
     /// Stop after this many seconds
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = limits::time_limit)]
     pub time_limit: Option<f64>,
     /// Stop when the memo table holds this many states
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = limits::positive_count)]
     pub max_states: Option<u64>,
+    /// Sprague-Grundy values, for impartial normal-play games (Nim, Kayles)
+    #[arg(long)]
+    pub grundy: bool,
+    /// CFR+ iterations, for games with hidden information
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: Option<u64>,
 }
 
 pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -66,16 +72,11 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         )));
     }
     let root = start_position(&game, args.from.as_deref(), ctx)?;
-    let time_limit = match args.time_limit {
-        Some(t) if !(t > 0.0 && t.is_finite()) => {
-            return Err(Failure::input(format!(
-                "error: --time-limit must be a positive number of seconds, not {t}"
-            )));
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
-    let opts = SolveOptions {
+    if let Some(kind) = super::solve_kinds::kind(&game, args.grundy) {
+        return super::solve_kinds::run(kind, args, &game, &root, ctx);
+    }
+    let time_limit = args.time_limit.map(Duration::from_secs_f64);
+    let mut opts = SolveOptions {
         algorithm: match args.algorithm {
             AlgorithmArg::Minimax => Algorithm::Minimax,
             AlgorithmArg::Alphabeta => Algorithm::AlphaBeta,
@@ -89,6 +90,9 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         max_states: args.max_states,
         ..SolveOptions::default()
     };
+    // The memo table stops before the memory limit, with the partial answer below.
+    let memory_binds = limits::cap_memo(&mut opts, &root, 1);
+    crate::memory::doing("solving");
     let color = ctx.color;
     let fail = |e: SolveError| match e {
         SolveError::Game(g) => Failure::runtime(diagnostic::render(&g, color)),
@@ -106,7 +110,17 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 ("time", Some(t)) => format!("{t}s"),
                 _ => limit,
             };
-            let mut text = diagnostic::render(&SolveError::Budget { what, limit, nodes }, color);
+            let mut text = if what == "states" && memory_binds {
+                let mut t = diagnostic::render(&crate::memory::MemoryLimit::now("solving"), color);
+                t.push_str(&format!(
+                    "\nthe memo table held {} states after {} nodes\n",
+                    report::thousands(limit.parse().unwrap_or(0)),
+                    report::thousands(nodes)
+                ));
+                t
+            } else {
+                diagnostic::render(&SolveError::Budget { what, limit, nodes }, color)
+            };
             text.push('\n');
             text.push_str(&deepen(&game, &root, &opts, time_limit.map(|t| started + t)));
             return Err(Failure::runtime(text));
@@ -292,6 +306,8 @@ fn deepen(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Optio
     for depth in 1..=opts.max_depth {
         let mut o = opts.clone();
         o.memo = false;
+        // Its states are not reported: counting them would only take memory.
+        o.count_states = false;
         if let Some(n) = node_cap {
             if nodes >= n {
                 break;

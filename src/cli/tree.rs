@@ -5,9 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use super::limits::{self, SearchArgs};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
 use crate::report::solve::thousands;
+use crate::report::tree::TreeError;
 use crate::report::{diagnostic, tree as report};
 use crate::solve::{SolveError, SolveOptions, Solver};
 
@@ -50,6 +52,8 @@ pub struct TreeArgs {
     /// Write the tree to this file instead of standard output
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -65,7 +69,26 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         )));
     }
     let cap = if args.force { MAX_FORCED_NODES } else { MAX_NODES };
-    let size = report::count(&game, &root, depth, MAX_FORCED_NODES).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    crate::memory::doing("building the tree");
+    let color = ctx.color;
+    // What stopped the count or the tree, as the user reads it.
+    let memory_binds = std::cell::Cell::new(false);
+    let fail = |e: TreeError| match e {
+        TreeError::Memory(m) => Failure::runtime(diagnostic::render(&m, color)),
+        TreeError::Solve(SolveError::Game(g)) => Failure::runtime(diagnostic::render(&g, color)),
+        TreeError::Solve(SolveError::Unsupported(why)) => Failure::input(format!(
+            "error: --values needs the exact solver, which cannot solve this game: {why}\n\
+             help: draw the tree without --values"
+        )),
+        TreeError::Solve(e @ (SolveError::Cycle { .. } | SolveError::TooDeep { .. })) => {
+            Failure::runtime(diagnostic::render(&super::solve::endless(&game, e), color))
+        }
+        TreeError::Solve(SolveError::Budget { what: "states", .. }) if memory_binds.get() => Failure::runtime(
+            diagnostic::render(&crate::memory::MemoryLimit::now("building the tree"), color),
+        ),
+        TreeError::Solve(other) => Failure::runtime(diagnostic::render(&other, color)),
+    };
+    let size = report::count(&game, &root, depth, MAX_FORCED_NODES).map_err(&fail)?;
     let total = size.as_ref().map(|per_depth| per_depth.iter().sum::<u64>());
     match total {
         None => {
@@ -85,34 +108,44 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         Some(_) => {}
     }
-    let color = ctx.color;
     let mut solver = if args.values {
-        let opts = SolveOptions {
+        let mut opts = SolveOptions {
             count_states: false,
             ..SolveOptions::default()
         };
+        args.search.apply(&mut opts);
+        // The values' memo table takes at most half of the memory left; the tree the rest.
+        memory_binds.set(limits::cap_memo(&mut opts, &root, 2));
         Some(Solver::new(&game, opts).map_err(|e| Failure::input(format!("error: {e}")))?)
     } else {
         None
     };
-    let tree = report::build(&game, &root, depth, solver.as_mut()).map_err(|e| match e {
-        SolveError::Game(g) => Failure::runtime(diagnostic::render(&g, color)),
-        SolveError::Unsupported(why) => Failure::input(format!(
-            "error: --values needs the exact solver, which cannot solve this game: {why}\n\
-             help: draw the tree without --values"
-        )),
-        e @ (SolveError::Cycle { .. } | SolveError::TooDeep { .. }) => {
-            Failure::runtime(diagnostic::render(&super::solve::endless(&game, e), color))
+    let tree = report::build(&game, &root, depth, solver.as_mut()).map_err(|e| {
+        let memory = matches!(e, TreeError::Memory(_));
+        let mut f = fail(e);
+        if let (true, Some(n)) = (memory, total) {
+            f.text
+                .push_str(&format!("\nthe tree to depth {depth} has {} nodes\n", thousands(n)));
         }
-        other => Failure::runtime(diagnostic::render(&other, color)),
+        f
     })?;
-    let text = match args.format {
-        Format::Text => report::text(&tree),
-        Format::Dot => report::dot(&tree),
+    drop(solver);
+    let write = |out: &mut dyn std::io::Write| match args.format {
+        Format::Text => report::write_text(&tree, out),
+        Format::Dot => report::write_dot(&tree, out),
     };
     match &args.out {
-        Some(path) => crate::fsutil::write_atomic(path, text.as_bytes())
-            .map_err(|e| Failure::runtime(format!("error: cannot write {}: {e}", path.display()))),
-        None => write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}"))),
+        Some(path) => {
+            let mut bytes = Vec::new();
+            write(&mut bytes).map_err(|e| Failure::runtime(format!("error: {e}")))?;
+            crate::fsutil::write_atomic(path, &bytes)
+                .map_err(|e| Failure::runtime(format!("error: cannot write {}: {e}", path.display())))
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(&mut *ctx.out);
+            write(&mut out)
+                .and_then(|()| std::io::Write::flush(&mut out))
+                .map_err(|e| Failure::runtime(format!("error: {e}")))
+        }
     }
 }

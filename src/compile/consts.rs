@@ -33,6 +33,17 @@ impl Value {
         }
     }
 
+    /// How many values this holds, the elements of nested lists counted
+    /// through, and a list (even empty) counting at least one: the measure of
+    /// [`MAX_CONST_LEN`].
+    fn weight(&self) -> u64 {
+        match self {
+            Value::List(items) => list_weight(items).max(1),
+            Value::Set(s) => (s.len() as u64).max(1),
+            _ => 1,
+        }
+    }
+
     /// The elements of a list, set or range; `None` for a single value. A
     /// range of more than `MAX_CONST_LEN` numbers is an error at `span`.
     fn elements(&self, span: Span) -> Result<Option<Vec<Value>>, CompileError> {
@@ -52,6 +63,25 @@ impl Value {
             _ => None,
         })
     }
+}
+
+fn list_weight(items: &[Value]) -> u64 {
+    items.iter().map(Value::weight).sum()
+}
+
+/// An error unless a value of `weight` is within [`MAX_CONST_LEN`].
+fn within_length(weight: u64, span: Span) -> Result<(), CompileError> {
+    if weight > MAX_CONST_LEN as u64 {
+        return Err(err(
+            span,
+            "gdl::compile::length",
+            format!(
+                "this holds more than {} values (nested lists count every element)",
+                thousands(MAX_CONST_LEN as u64)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes a value as a `.game` file (and the command line) would: `[7, 5, 3, 1]`.
@@ -137,10 +167,62 @@ fn overflow(span: Span) -> CompileError {
 }
 
 /// Largest list a constant expression may build, so `[0; 1000000000]` is an error, not a hang.
+/// Nested lists count every element: `[[0; 1000]; 100]` holds 100,000.
 const MAX_CONST_LEN: i64 = 100_000;
 
+/// The most steps of work one constant expression may take (a step: one
+/// node of the expression evaluated, or one element copied).
+pub const MAX_CONST_STEPS: u64 = 10_000_000;
+
+/// `10000000` as `10,000,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 impl ConstEnv<'_> {
+    /// The value of `e`, computed in at most [`MAX_CONST_STEPS`] steps.
     pub fn eval(&mut self, e: &Expr) -> R {
+        Evaluation { env: self, steps: 0 }.eval(e)
+    }
+}
+
+/// One evaluation of a constant expression, and the steps it has taken.
+struct Evaluation<'e, 'a> {
+    env: &'e mut ConstEnv<'a>,
+    steps: u64,
+}
+
+impl Evaluation<'_, '_> {
+    /// Counts `n` steps of work at `span`; past the budget, an error there.
+    fn step(&mut self, n: u64, span: Span) -> Result<(), CompileError> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > MAX_CONST_STEPS {
+            return Err(err(
+                span,
+                "gdl::compile::steps",
+                format!(
+                    "computing this before the game starts takes more than {} steps",
+                    thousands(MAX_CONST_STEPS)
+                ),
+            )
+            .with_help(
+                "parameters, initial values and `require` are computed once, when the game is loaded; \
+                 a function that calls itself twice (as fib) takes exponential time",
+            ));
+        }
+        Ok(())
+    }
+
+    fn eval(&mut self, e: &Expr) -> R {
+        self.step(1, e.span)?;
         match &e.kind {
             ExprKind::Int(n) => Ok(Value::Int(*n)),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
@@ -179,9 +261,17 @@ impl ConstEnv<'_> {
                     self.eval(b)
                 }
             }
-            ExprKind::List(items) => Ok(Value::List(
-                items.iter().map(|x| self.eval(x)).collect::<Result<_, _>>()?,
-            )),
+            ExprKind::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                let mut weight = 0;
+                for x in items {
+                    let v = self.eval(x)?;
+                    weight += v.weight();
+                    within_length(weight, e.span)?;
+                    out.push(v);
+                }
+                Ok(Value::List(out))
+            }
             ExprKind::Repeat(x, n) => {
                 let v = self.eval(x)?;
                 let count = int(self.eval(n)?, n.span)?;
@@ -192,6 +282,9 @@ impl ConstEnv<'_> {
                         format!("a list of length {count} is not possible (0 to {MAX_CONST_LEN})"),
                     ));
                 }
+                let weight = v.weight().saturating_mul(count as u64);
+                within_length(weight, e.span)?;
+                self.step(weight, e.span)?;
                 Ok(Value::List(vec![v; count as usize]))
             }
             ExprKind::Set(items) => {
@@ -206,6 +299,7 @@ impl ConstEnv<'_> {
                                 return Err(err(x.span, "gdl::compile::length", "this range is too large for a set"));
                             }
                             set.extend(lo..=hi);
+                            within_length(set.len() as u64, e.span)?;
                         }
                         other => {
                             return Err(err(
@@ -230,6 +324,7 @@ impl ConstEnv<'_> {
                 filter,
             } => {
                 let c = self.eval(coll)?;
+                self.step(c.weight(), coll.span)?;
                 let items = c.elements(coll.span)?.ok_or_else(|| {
                     err(
                         coll.span,
@@ -238,8 +333,9 @@ impl ConstEnv<'_> {
                     )
                 })?;
                 let mut out = Vec::new();
+                let mut weight = 0;
                 for item in items {
-                    self.locals.push((var.name.clone(), item));
+                    self.env.locals.push((var.name.clone(), item));
                     let keep = match filter {
                         Some(f) => self.eval(f).and_then(|v| boolean(v, f.span)),
                         None => Ok(true),
@@ -249,8 +345,10 @@ impl ConstEnv<'_> {
                         Ok(false) => Ok(None),
                         Err(e) => Err(e),
                     };
-                    self.locals.pop();
+                    self.env.locals.pop();
                     if let Some(v) = value? {
+                        weight += v.weight();
+                        within_length(weight, e.span)?;
                         out.push(v);
                     }
                 }
@@ -263,14 +361,18 @@ impl ConstEnv<'_> {
         }
     }
 
-    fn name(&self, name: &str, span: Span) -> R {
-        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
-            return Ok(v.clone());
+    fn name(&mut self, name: &str, span: Span) -> R {
+        let found = match self.env.locals.iter().rev().find(|(n, _)| n == name) {
+            Some((_, v)) => Some(v),
+            None => self.env.params.get(name),
+        };
+        if let Some(v) = found {
+            let v = v.clone();
+            // Copying a long list is work too.
+            self.step(v.weight(), span)?;
+            return Ok(v);
         }
-        if let Some(v) = self.params.get(name) {
-            return Ok(v.clone());
-        }
-        if let Some(&p) = self.players.get(name) {
+        if let Some(&p) = self.env.players.get(name) {
             return Ok(Value::Player(p));
         }
         if name.chars().all(|c| c.is_ascii_digit()) {
@@ -303,6 +405,7 @@ impl ConstEnv<'_> {
             Eq | Ne => {
                 let x = self.eval(a)?;
                 let y = self.eval(b)?;
+                self.step(x.weight().min(y.weight()), span)?;
                 Ok(Value::Bool((x == y) == (op == Eq)))
             }
             In | NotIn => {
@@ -311,6 +414,7 @@ impl ConstEnv<'_> {
                 if let (Value::Int(n), Value::Range(lo, hi)) = (&x, &c) {
                     return Ok(Value::Bool((lo <= n && n <= hi) == (op == In)));
                 }
+                self.step(c.weight(), b.span)?;
                 let items = c.elements(b.span)?.ok_or_else(|| {
                     err(
                         b.span,
@@ -322,6 +426,9 @@ impl ConstEnv<'_> {
             }
             Concat => match (self.eval(a)?, self.eval(b)?) {
                 (Value::List(mut x), Value::List(y)) => {
+                    let weight = (list_weight(&x) + list_weight(&y)).max(1);
+                    within_length(weight, span)?;
+                    self.step(weight, span)?;
                     x.extend(y);
                     Ok(Value::List(x))
                 }
@@ -347,8 +454,9 @@ impl ConstEnv<'_> {
                     Div | Rem if y == 0 => {
                         return Err(err(b.span, "gdl::compile::division_by_zero", "division by zero"));
                     }
-                    Div => Some(x.div_euclid(y)),
-                    Rem => Some(x.rem_euclid(y)),
+                    // The smallest int divided by -1 overflows.
+                    Div => x.checked_div_euclid(y),
+                    Rem => x.checked_rem_euclid(y),
                     _ => unreachable!(),
                 };
                 v.map(Value::Int).ok_or_else(|| overflow(span))
@@ -357,6 +465,8 @@ impl ConstEnv<'_> {
     }
 
     fn call(&mut self, name: &str, name_span: Span, vals: Vec<Value>, args: &[Expr], span: Span) -> R {
+        // Built-ins go through their arguments' elements.
+        self.step(vals.iter().map(Value::weight).sum(), span)?;
         let arity = |n: usize| -> Result<(), CompileError> {
             if vals.len() == n {
                 Ok(())
@@ -432,23 +542,23 @@ impl ConstEnv<'_> {
                 x.checked_abs().map(Value::Int).ok_or_else(|| overflow(span))
             }
             _ => {
-                let Some(f) = self.fns.get(name).copied() else {
-                    return Err(super::lower::unknown_function(name, name_span, self.fns.keys()));
+                let Some(f) = self.env.fns.get(name).copied() else {
+                    return Err(super::lower::unknown_function(name, name_span, self.env.fns.keys()));
                 };
                 arity(f.params.len())?;
-                if self.depth > 64 {
+                if self.env.depth > 64 {
                     return Err(err(
                         span,
                         "gdl::compile::recursion",
                         format!("`{name}` calls itself too deeply"),
                     ));
                 }
-                let saved = std::mem::take(&mut self.locals);
-                self.locals = f.params.iter().map(|(p, _)| p.name.clone()).zip(vals).collect();
-                self.depth += 1;
+                let saved = std::mem::take(&mut self.env.locals);
+                self.env.locals = f.params.iter().map(|(p, _)| p.name.clone()).zip(vals).collect();
+                self.env.depth += 1;
                 let result = self.eval(&f.body);
-                self.depth -= 1;
-                self.locals = saved;
+                self.env.depth -= 1;
+                self.env.locals = saved;
                 result
             }
         }

@@ -406,6 +406,35 @@ pub enum Op {
         hi: Reg,
         counter: Reg,
     },
+
+    /// Takes one step from the budget (a round of a `while` loop).
+    Step,
+
+    /// `dst = consts[addr]`: a cell of the constants ([`Code::consts`]).
+    LoadConst {
+        dst: Reg,
+        addr: Reg,
+    },
+    /// As `ElemAddr`, in a list of the constants.
+    ConstElemAddr {
+        dst: Reg,
+        list: Reg,
+        index: Reg,
+        size: u32,
+    },
+    /// As `ListNext`, through a list of the constants.
+    ConstListNext {
+        var: Reg,
+        idx: Reg,
+        addr: Reg,
+        to: Label,
+    },
+    /// As `ListHas`, in a list of the constants.
+    ConstListHas {
+        dst: Reg,
+        addr: Reg,
+        x: Reg,
+    },
 }
 
 /// Where a rule's code starts, and the registers its frame needs.
@@ -446,6 +475,8 @@ pub struct MoveCode {
     pub body: Entry,
     /// A simultaneous move's `then` block.
     pub then: Option<Entry>,
+    /// A chance move's weight, its arguments in the first registers.
+    pub weight: Option<Entry>,
 }
 
 /// A value a rule computes: a constant or a cell is read without running code.
@@ -483,6 +514,8 @@ pub struct Code {
     /// The names of the moves and functions, for the listing.
     pub move_names: Vec<String>,
     pub fn_names: Vec<String>,
+    /// The cells of the `const` lists, which the `Const...` instructions read.
+    pub consts: Vec<i64>,
 }
 
 impl Code {
@@ -567,6 +600,11 @@ impl Op {
             EmitRange {
                 n, var, hi, counter, ..
             } => [span(0, n.max(super::MAX_MOVE_ARGS as u16)), r(&[var, hi, counter])].concat(),
+            Step => Vec::new(),
+            LoadConst { dst, addr } => r(&[dst, addr]),
+            ConstElemAddr { dst, list, index, .. } => r(&[dst, list, index]),
+            ConstListNext { var, idx, addr, .. } => r(&[var, idx, addr]),
+            ConstListHas { dst, addr, x } => r(&[dst, addr, x]),
         }
     }
 
@@ -587,7 +625,8 @@ impl Op {
             | CountNext { to, .. }
             | ListNext { to, .. }
             | SetNext { to, .. }
-            | ItemsNext { to, .. } => Some(to),
+            | ItemsNext { to, .. }
+            | ConstListNext { to, .. } => Some(to),
             _ => None,
         }
     }
@@ -641,7 +680,7 @@ impl Code {
     pub fn entries(&self) -> Vec<Entry> {
         let mut out: Vec<Entry> = self.fns.clone();
         for m in &self.moves {
-            out.extend([Some(m.generate), Some(m.body), m.then].into_iter().flatten());
+            out.extend([Some(m.generate), Some(m.body), m.then, m.weight].into_iter().flatten());
         }
         for e in &self.ends {
             out.extend(e.cond);
@@ -911,6 +950,15 @@ impl fmt::Display for Op {
                 "emit       #{kind}({}) for r{var} in r{var}..=r{hi}, r{counter} += each",
                 regs(0, n)
             ),
+            Step => write!(f, "step"),
+            LoadConst { dst, addr } => write!(f, "load       r{dst} = const[r{addr}]"),
+            ConstElemAddr { dst, list, index, size } => {
+                write!(f, "elem       r{dst} = &const[r{list}][r{index}] (size {size})")
+            }
+            ConstListNext { var, idx, addr, to } => {
+                write!(f, "next       r{var} = const[r{addr}][r{idx}++], done: {to:04}")
+            }
+            ConstListHas { dst, addr, x } => write!(f, "has        r{dst} = r{x} in list const[r{addr}]"),
         }
     }
 }

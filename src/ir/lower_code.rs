@@ -19,15 +19,22 @@ pub fn lower(prog: &Program) -> Code {
         next: 0,
         max: 0,
     };
+    b.code.consts = prog.consts.clone();
     b.code.move_names = prog.moves.iter().map(|m| m.name.clone()).collect();
     b.code.fn_names = prog.fns.iter().map(|f| f.name.clone()).collect();
     b.code.fns = prog
         .fns
         .iter()
         .map(|f| {
-            b.entry(format!("fn {}", f.name), f.locals.max(f.params), |b| {
-                let r = b.operand(&f.body);
-                b.op(Op::Ret { src: r });
+            b.entry(format!("fn {}", f.name), f.locals.max(f.params), |b| match &f.block {
+                Some(block) => {
+                    b.stmts(block);
+                    b.op(Op::Halt);
+                }
+                None => {
+                    let r = b.operand(&f.body);
+                    b.op(Op::Ret { src: r });
+                }
             })
         })
         .collect();
@@ -47,6 +54,12 @@ pub fn lower(prog: &Program) -> Code {
                     b.op(Op::Halt);
                 })
             });
+            let weight = m.weight.as_ref().map(|(w, _)| {
+                b.entry(format!("move {} (weight)", m.name), m.locals, |b| {
+                    let r = b.operand(w);
+                    b.op(Op::Ret { src: r });
+                })
+            });
             // Room for every argument, whatever the rule uses: arguments are
             // copied in and out four at a time.
             let room = |e: Entry| Entry {
@@ -57,6 +70,7 @@ pub fn lower(prog: &Program) -> Code {
                 generate: room(generate),
                 body: room(body),
                 then,
+                weight: weight.map(room),
             }
         })
         .collect();
@@ -257,7 +271,8 @@ impl Builder {
             | Op::CountNext { to: t, .. }
             | Op::ListNext { to: t, .. }
             | Op::SetNext { to: t, .. }
-            | Op::ItemsNext { to: t, .. } => *t = to,
+            | Op::ItemsNext { to: t, .. }
+            | Op::ConstListNext { to: t, .. } => *t = to,
             other => unreachable!("not a jump: {other}"),
         }
     }
@@ -506,6 +521,10 @@ impl Builder {
                         let end = self.here();
                         self.patch(init, end);
                     }
+                    // A constant cannot change: gone through in place.
+                    Coll::List { place } | Coll::Indices { place } if place.is_const() => {
+                        self.each(coll, var, &mut |b, _| b.stmts(body));
+                    }
                     // Other collections are copied first: the body may change them.
                     coll => self.items_loop(coll, var, |b| b.stmts(body)),
                 }
@@ -544,6 +563,39 @@ impl Builder {
                 let addr = self.place_reg(place);
                 let words = u32::try_from(*words).expect("a value fits the state");
                 self.op(Op::Clear { addr, words });
+            }
+            Stmt::While { cond, body, span } => {
+                let top = self.here();
+                let done = self.jump_if(cond, false);
+                self.op_at(Op::Step, *span);
+                self.stmts(body);
+                self.op(Op::Jump { to: top });
+                let end = self.here();
+                self.patch_all(done, end);
+            }
+            Stmt::Return(Some(value)) => {
+                let src = self.operand(value);
+                self.op(Op::Ret { src });
+            }
+            Stmt::Return(None) => {
+                self.op(Op::Halt);
+            }
+            Stmt::Call { func, args, span } => {
+                let dst = self.tmp();
+                let first = self.next;
+                let regs: Vec<Reg> = args.iter().map(|_| self.tmp()).collect();
+                for (a, &r) in args.iter().zip(&regs) {
+                    self.expr_into(a, r);
+                }
+                self.op_at(
+                    Op::Call {
+                        dst,
+                        func: u16::try_from(*func).expect("fewer than 65,536 functions"),
+                        args: reg(first),
+                        n: args.len() as u16,
+                    },
+                    *span,
+                );
             }
         }
     }
@@ -630,6 +682,32 @@ impl Builder {
                 self.patch_all(next, step);
                 let end = self.here();
                 self.patch(init, end);
+            }
+            Coll::List { place } if place.is_const() => {
+                let addr = self.const_addr(place);
+                let idx = self.tmp();
+                self.op(Op::Const { dst: idx, value: 0 });
+                let top = self.op(Op::ConstListNext { var, idx, addr, to: 0 });
+                let mut next = Vec::new();
+                body(self, &mut next);
+                self.op(Op::Jump { to: top });
+                self.patch_all(next, top);
+                let end = self.here();
+                self.patch(top, end);
+            }
+            Coll::Indices { place } if place.is_const() => {
+                let addr = self.const_addr(place);
+                let limit = self.tmp();
+                self.op(Op::LoadConst { dst: limit, addr });
+                let idx = self.tmp();
+                self.op(Op::Const { dst: idx, value: 0 });
+                let top = self.op(Op::CountNext { var, idx, limit, to: 0 });
+                let mut next = Vec::new();
+                body(self, &mut next);
+                self.op(Op::Jump { to: top });
+                self.patch_all(next, top);
+                let end = self.here();
+                self.patch(top, end);
             }
             Coll::List { place } => {
                 let addr = self.place_reg(place);
@@ -731,6 +809,7 @@ impl Builder {
     fn place(&mut self, p: &Place) -> At {
         match p {
             Place::Static(o) => At::Cell(cell(*o)),
+            Place::Const(_) => unreachable!("a constant is read with const_addr"),
             Place::Elem {
                 list,
                 index,
@@ -763,6 +842,42 @@ impl Builder {
                 };
                 At::Reg(dst)
             }
+        }
+    }
+
+    /// Computes where the constant `p` is in the constants, into a register.
+    fn const_addr(&mut self, p: &Place) -> Reg {
+        match p {
+            Place::Const(o) => {
+                let r = self.tmp();
+                self.op(Op::Const {
+                    dst: r,
+                    value: *o as i64,
+                });
+                r
+            }
+            Place::Elem {
+                list,
+                index,
+                elem_size,
+                span,
+            } => {
+                let base = self.const_addr(list);
+                let i = self.operand(index);
+                let dst = self.tmp();
+                let size = u32::try_from(*elem_size).expect("an element fits the constants");
+                self.op_at(
+                    Op::ConstElemAddr {
+                        dst,
+                        list: base,
+                        index: i,
+                        size,
+                    },
+                    *span,
+                );
+                dst
+            }
+            Place::Static(_) => unreachable!("a place of the state is not a constant"),
         }
     }
 
@@ -811,6 +926,10 @@ impl Builder {
             }
             Expr::Cell(c) => {
                 self.op(Op::LoadCell { dst, cell: cell(*c) });
+            }
+            Expr::Load(p) if p.is_const() => {
+                let addr = self.const_addr(p);
+                self.op(Op::LoadConst { dst, addr });
             }
             Expr::Load(p) => {
                 if let Some(f) = self.fixed_elem(p) {
@@ -927,6 +1046,10 @@ impl Builder {
                     let hi = self.operand(hi);
                     self.op(Op::RangeLen { dst, lo, hi });
                 }
+                Coll::List { place } | Coll::Indices { place } if place.is_const() => {
+                    let addr = self.const_addr(place);
+                    self.op(Op::LoadConst { dst, addr });
+                }
                 Coll::List { place } | Coll::Indices { place } => match self.place(place) {
                     At::Cell(cell) => {
                         self.op(Op::LoadCell { dst, cell });
@@ -990,6 +1113,7 @@ impl Builder {
         // The plain sum of a list: one instruction.
         if let (AggOp::Sum, Coll::List { place }, None, Expr::Local(l)) = (op, coll, filter, body)
             && reg(*l) == var
+            && !place.is_const()
         {
             match self.place(place) {
                 At::Cell(list) => self.op_at(Op::SumListS { dst, list }, span),
@@ -1125,6 +1249,34 @@ impl Builder {
                 let over = self.op(Op::Jump { to: 0 });
                 let f = self.here();
                 self.patch_all(no, f);
+                self.op(Op::Const { dst, value: 0 });
+                let end = self.here();
+                self.patch(over, end);
+            }
+            Coll::List { place } if place.is_const() => {
+                let addr = self.const_addr(place);
+                self.op(Op::ConstListHas { dst, addr, x });
+            }
+            // `0 <= x < len`, the length read only when `x` is not negative.
+            Coll::Indices { place } if place.is_const() => {
+                let no = self.op(Op::JumpUnlessI {
+                    op: CmpOp::Ge,
+                    a: x,
+                    imm: 0,
+                    to: 0,
+                });
+                let addr = self.const_addr(place);
+                let len = self.tmp();
+                self.op(Op::LoadConst { dst: len, addr });
+                self.op(Op::Cmp {
+                    op: CmpOp::Lt,
+                    dst,
+                    a: x,
+                    b: len,
+                });
+                let over = self.op(Op::Jump { to: 0 });
+                let f = self.here();
+                self.patch(no, f);
                 self.op(Op::Const { dst, value: 0 });
                 let end = self.here();
                 self.patch(over, end);

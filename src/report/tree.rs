@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use crate::game::{Game, GameError, Turn, all_returns};
+use crate::memory::{self, MemoryLimit};
 use crate::report::solve::number;
 use crate::solve::{SolveError, Solver};
 
@@ -42,8 +43,7 @@ pub struct Edge {
 
 /// One node of the tree.
 #[derive(Clone, Debug)]
-pub struct Node<S> {
-    pub state: S,
+pub struct Node {
     /// The state as the game prints it, without whose turn it is.
     pub text: String,
     /// The move that led here; `None` at the root.
@@ -59,109 +59,218 @@ pub struct Node<S> {
 
 /// A game tree cut at `depth`; `nodes[0]` is the root, nodes in preorder.
 #[derive(Clone, Debug)]
-pub struct Tree<S> {
+pub struct Tree {
     pub game: String,
     pub players: Vec<String>,
     pub depth: usize,
-    pub nodes: Vec<Node<S>>,
+    pub nodes: Vec<Node>,
 }
 
-/// One way on from a state: the edge, the move when one player made it
-/// (to compare with the solver's best moves), and the state it leads to.
-type Successor<G> = (Edge, Option<<G as Game>::Move>, <G as Game>::State);
+/// Why a tree could not be built.
+#[derive(Debug)]
+pub enum TreeError {
+    /// The rules failed, or the solver (with values) stopped.
+    Solve(SolveError),
+    /// The tree would not fit in the memory limit.
+    Memory(MemoryLimit),
+}
 
-/// Every way on from `state`, in the game's order.
-fn successors<G: Game>(game: &G, state: &G::State, turn: Turn) -> Result<Vec<Successor<G>>, GameError> {
-    let mut out = Vec::new();
-    match turn {
-        Turn::Terminal => {}
-        Turn::Player(p) => {
-            let mut moves = Vec::new();
-            game.legal_moves(state, &mut moves)?;
-            for mv in moves {
-                let mut child = state.clone();
-                game.apply(&mut child, &mv)?;
-                let edge = Edge {
-                    by: Some(game.player_name(p).to_string()),
-                    mv: game.move_text(&mv),
-                    probability: None,
-                    optimal: false,
-                };
-                out.push((edge, Some(mv), child));
+impl From<SolveError> for TreeError {
+    fn from(e: SolveError) -> Self {
+        TreeError::Solve(e)
+    }
+}
+
+impl From<GameError> for TreeError {
+    fn from(e: GameError) -> Self {
+        TreeError::Solve(e.into())
+    }
+}
+
+impl From<MemoryLimit> for TreeError {
+    fn from(e: MemoryLimit) -> Self {
+        TreeError::Memory(e)
+    }
+}
+
+/// What the memory guard calls building a tree.
+const BUILDING: &str = "building the tree";
+
+/// The ways on from one state, in the game's order, made one at a time: a
+/// node with a million joint moves never holds them all at once.
+struct Successors<G: Game> {
+    turn: Turn,
+    /// The moves of the player to move, or chance's outcomes.
+    moves: Vec<G::Move>,
+    probabilities: Vec<f64>,
+    /// Each player's moves at a simultaneous node, and the combination next.
+    choices: Vec<Vec<G::Move>>,
+    pick: Vec<usize>,
+    next: usize,
+    done: bool,
+}
+
+impl<G: Game> Successors<G> {
+    fn new(game: &G, state: &G::State, turn: Turn) -> Result<Self, GameError> {
+        let mut s = Successors {
+            turn,
+            moves: Vec::new(),
+            probabilities: Vec::new(),
+            choices: Vec::new(),
+            pick: Vec::new(),
+            next: 0,
+            done: false,
+        };
+        match turn {
+            Turn::Terminal => {}
+            Turn::Player(_) => game.legal_moves(state, &mut s.moves)?,
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                game.chance_outcomes(state, &mut outcomes)?;
+                (s.moves, s.probabilities) = outcomes.into_iter().unzip();
+            }
+            Turn::Simultaneous => {
+                for p in 0..game.num_players() {
+                    let mut moves = Vec::new();
+                    game.legal_moves_of(state, p, &mut moves)?;
+                    s.choices.push(moves);
+                }
+                s.pick = vec![0; s.choices.len()];
             }
         }
-        Turn::Chance => {
-            let mut outcomes = Vec::new();
-            game.chance_outcomes(state, &mut outcomes)?;
-            for (mv, p) in outcomes {
-                let mut child = state.clone();
-                game.apply(&mut child, &mv)?;
-                let edge = Edge {
-                    by: Some("chance".to_string()),
-                    mv: game.move_text(&mv),
-                    probability: Some(p),
-                    optimal: false,
-                };
-                out.push((edge, None, child));
-            }
+        s.done = match turn {
+            Turn::Terminal => true,
+            Turn::Simultaneous => s.choices.iter().any(Vec::is_empty),
+            _ => s.moves.is_empty(),
+        };
+        Ok(s)
+    }
+
+    /// How many ways on are left, without making them (saturating).
+    fn remaining(&self) -> u64 {
+        if self.done {
+            return 0;
         }
-        Turn::Simultaneous => {
-            let n = game.num_players();
-            let mut choices: Vec<Vec<G::Move>> = Vec::with_capacity(n);
-            for p in 0..n {
-                let mut moves = Vec::new();
-                game.legal_moves_of(state, p, &mut moves)?;
-                choices.push(moves);
+        match self.turn {
+            Turn::Simultaneous => {
+                // The combinations from `pick` on, the first player's choice varying slowest.
+                let mut after = 0u64;
+                let mut weight = 1u64;
+                for (p, c) in self.choices.iter().enumerate().rev() {
+                    after = after.saturating_add(weight.saturating_mul((c.len() - 1 - self.pick[p]) as u64));
+                    weight = weight.saturating_mul(c.len() as u64);
+                }
+                after.saturating_add(1)
             }
-            if choices.iter().any(Vec::is_empty) {
-                return Ok(out);
-            }
-            // Every combination, the first player's choice varying slowest.
-            let mut pick = vec![0usize; n];
-            loop {
-                let joint: Vec<G::Move> = (0..n).map(|p| choices[p][pick[p]].clone()).collect();
-                let mut child = state.clone();
-                game.apply_joint(&mut child, &joint)?;
-                let text: Vec<String> = joint
-                    .iter()
-                    .enumerate()
-                    .map(|(p, m)| format!("{}: {}", game.player_name(p), game.move_text(m)))
-                    .collect();
-                let edge = Edge {
-                    by: None,
-                    mv: text.join(", "),
-                    probability: None,
-                    optimal: false,
-                };
-                out.push((edge, None, child));
-                let Some(p) = (0..n).rev().find(|&p| pick[p] + 1 < choices[p].len()) else {
-                    break;
-                };
-                pick[p] += 1;
-                pick[p + 1..].fill(0);
-            }
+            _ => (self.moves.len() - self.next) as u64,
         }
     }
-    Ok(out)
+
+    /// The next way on from `state`: its edge (if `edges`), the move when
+    /// one player made it, and the state it leads to.
+    fn next(&mut self, game: &G, state: &G::State, edges: bool) -> Result<Option<Way<G>>, GameError> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut child = state.clone();
+        let way = match self.turn {
+            Turn::Terminal => return Ok(None),
+            Turn::Player(_) | Turn::Chance => {
+                let mv = self.moves[self.next].clone();
+                let probability = self.probabilities.get(self.next).copied();
+                self.next += 1;
+                self.done = self.next == self.moves.len();
+                game.apply(&mut child, &mv)?;
+                let by = match self.turn {
+                    Turn::Player(p) => game.player_name(p).to_string(),
+                    _ => "chance".to_string(),
+                };
+                let edge = edges.then(|| Edge {
+                    by: Some(by),
+                    mv: game.move_text(&mv),
+                    probability,
+                    optimal: false,
+                });
+                let mv = matches!(self.turn, Turn::Player(_)).then_some(mv);
+                (edge, mv, child)
+            }
+            Turn::Simultaneous => {
+                let n = self.choices.len();
+                let joint: Vec<G::Move> = (0..n).map(|p| self.choices[p][self.pick[p]].clone()).collect();
+                game.apply_joint(&mut child, &joint)?;
+                let edge = edges.then(|| {
+                    let text: Vec<String> = joint
+                        .iter()
+                        .enumerate()
+                        .map(|(p, m)| format!("{}: {}", game.player_name(p), game.move_text(m)))
+                        .collect();
+                    Edge {
+                        by: None,
+                        mv: text.join(", "),
+                        probability: None,
+                        optimal: false,
+                    }
+                });
+                match (0..n).rev().find(|&p| self.pick[p] + 1 < self.choices[p].len()) {
+                    Some(p) => {
+                        self.pick[p] += 1;
+                        self.pick[p + 1..].fill(0);
+                    }
+                    None => self.done = true,
+                }
+                (edge, None, child)
+            }
+        };
+        Ok(Some(way))
+    }
 }
+
+/// One way on from a state: the edge (when asked for), the move when one
+/// player made it (to compare with the solver's best moves), and the state
+/// it leads to.
+type Way<G> = (Option<Edge>, Option<<G as Game>::Move>, <G as Game>::State);
 
 /// How many nodes the tree from `root` to `depth` has at each depth, or
 /// `None` as soon as the total passes `cap` (so that counting a huge tree
-/// stays quick).
-pub fn count<G: Game>(game: &G, root: &G::State, depth: usize, cap: u64) -> Result<Option<Vec<u64>>, GameError> {
+/// stays quick). Nodes at `depth` are counted without being made (a
+/// simultaneous node's joint moves are multiplied, not listed), and one
+/// state per level is held at a time.
+pub fn count<G: Game>(game: &G, root: &G::State, depth: usize, cap: u64) -> Result<Option<Vec<u64>>, TreeError> {
     let mut per_depth = vec![0u64; depth + 1];
-    let mut total = 0u64;
-    let mut stack = vec![(root.clone(), 0usize)];
-    while let Some((state, d)) = stack.pop() {
-        per_depth[d] += 1;
-        total += 1;
+    per_depth[0] = 1;
+    let mut total = 1u64;
+    let mut stack: Vec<(G::State, usize, Successors<G>)> = Vec::new();
+    if depth > 0 {
+        let turn = game.turn(root)?;
+        stack.push((root.clone(), 0, Successors::new(game, root, turn)?));
+    }
+    while let Some((state, d, ways)) = stack.last_mut() {
+        let d = *d;
+        if d + 1 == depth {
+            let n = ways.remaining();
+            per_depth[d + 1] = per_depth[d + 1].saturating_add(n);
+            total = total.saturating_add(n);
+            stack.pop();
+        } else {
+            match ways.next(game, state, false)? {
+                None => {
+                    stack.pop();
+                }
+                Some((_, _, child)) => {
+                    per_depth[d + 1] += 1;
+                    total += 1;
+                    let turn = game.turn(&child)?;
+                    if turn != Turn::Terminal {
+                        let ways = Successors::new(game, &child, turn)?;
+                        stack.push((child, d + 1, ways));
+                    }
+                }
+            }
+        }
         if total > cap {
             return Ok(None);
         }
-        if d < depth {
-            let turn = game.turn(&state)?;
-            stack.extend(successors(game, &state, turn)?.into_iter().map(|(_, _, s)| (s, d + 1)));
-        }
+        memory::check(BUILDING)?;
     }
     // Depths the game never reaches are not part of the tree.
     while per_depth.len() > 1 && per_depth.last() == Some(&0) {
@@ -171,13 +280,13 @@ pub fn count<G: Game>(game: &G, root: &G::State, depth: usize, cap: u64) -> Resu
 }
 
 /// The tree from `root` to `depth`. With a solver, every node gets its
-/// exact value and the optimal moves are marked.
+/// exact value and the optimal moves are marked. Stops at the memory limit.
 pub fn build<G: Game>(
     game: &G,
     root: &G::State,
     depth: usize,
     mut solver: Option<&mut Solver<G>>,
-) -> Result<Tree<G::State>, SolveError> {
+) -> Result<Tree, TreeError> {
     let mut tree = Tree {
         game: game.name().to_string(),
         players: (0..game.num_players())
@@ -193,12 +302,12 @@ pub fn build<G: Game>(
 /// Adds the node for `state` and, below `tree.depth`, its subtree; returns its index.
 fn grow<G: Game>(
     game: &G,
-    tree: &mut Tree<G::State>,
+    tree: &mut Tree,
     state: G::State,
     edge: Option<Edge>,
     depth: usize,
     solver: &mut Option<&mut Solver<G>>,
-) -> Result<usize, SolveError> {
+) -> Result<usize, TreeError> {
     let turn = game.turn(&state)?;
     let status = match turn {
         Turn::Player(p) => Status::ToMove(game.player_name(p).to_string()),
@@ -214,9 +323,14 @@ fn grow<G: Game>(
         None => (None, Vec::new()),
     };
     let index = tree.nodes.len();
+    // The node list doubles as it grows: that much more must fit.
+    if index == tree.nodes.capacity() {
+        memory::check_extra(index.max(4) * std::mem::size_of::<Node>(), BUILDING)?;
+    }
+    let text = game.state_text(&state);
+    memory::check(BUILDING)?;
     tree.nodes.push(Node {
-        text: game.state_text(&state),
-        state: state.clone(),
+        text,
         edge,
         status,
         value,
@@ -224,7 +338,9 @@ fn grow<G: Game>(
         children: Vec::new(),
     });
     if depth < tree.depth {
-        for (mut edge, mv, child) in successors(game, &state, turn)? {
+        let mut ways = Successors::new(game, &state, turn)?;
+        while let Some((edge, mv, child)) = ways.next(game, &state, true)? {
+            let mut edge = edge.expect("edges were asked for");
             edge.optimal = mv.is_some_and(|m| best.contains(&m));
             let c = grow(game, tree, child, Some(edge), depth + 1, solver)?;
             tree.nodes[index].children.push(c);
@@ -286,12 +402,12 @@ fn probability(p: f64) -> String {
     s.to_string()
 }
 
-fn has_values<S>(tree: &Tree<S>) -> bool {
+fn has_values(tree: &Tree) -> bool {
     tree.nodes.first().is_some_and(|n| n.value.is_some())
 }
 
 /// The count by depth, and what the values and marks mean.
-fn footer<S>(tree: &Tree<S>) -> Vec<String> {
+fn footer(tree: &Tree) -> Vec<String> {
     let mut per_depth = vec![0usize; tree.depth + 1];
     for n in &tree.nodes {
         per_depth[n.depth] += 1;
@@ -326,64 +442,120 @@ fn footer<S>(tree: &Tree<S>) -> Vec<String> {
     lines
 }
 
+/// Columns wider than this (in characters) are not padded: aligning what
+/// follows a state thousands of characters wide would pad every line to it.
+const MAX_ALIGNED: usize = 200;
+
 /// The tree as indented text, one node a line: the move that led to it and
 /// who made it, the state, who moves next (or the outcome), and the value.
-pub fn text<S>(tree: &Tree<S>) -> String {
-    // Columns: branch and move, state, status, value.
-    let mut rows: Vec<[String; 4]> = Vec::with_capacity(tree.nodes.len());
-    if !tree.nodes.is_empty() {
-        rows_of(tree, 0, "", "", &mut rows);
-    }
-    let width = |c: usize| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
-    let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
-    let mut out = String::new();
-    for r in &rows {
-        let mut line = format!("{:<w0$}  {:<w1$}  {:<w2$}", r[0], r[1], r[2]);
-        if has_values(tree) {
-            let _ = write!(line, "  value {:>w3$}", r[3]);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out.push('\n');
-    for line in footer(tree) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+pub fn text(tree: &Tree) -> String {
+    let mut out = Vec::new();
+    let _ = write_text(tree, &mut out);
+    String::from_utf8(out).unwrap_or_default()
 }
 
-fn rows_of<S>(tree: &Tree<S>, i: usize, lead: &str, rest: &str, rows: &mut Vec<[String; 4]>) {
-    let node = &tree.nodes[i];
+/// [`text`], written to `out` line by line.
+pub fn write_text(tree: &Tree, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let values = has_values(tree);
+    // Columns: branch and move, state, status, value.
+    let mut widths = [0usize; 4];
+    walk(tree, &mut |lead, node| {
+        let cells = cells(tree, lead, node);
+        for (w, c) in widths.iter_mut().zip(&cells) {
+            *w = (*w).max(c.chars().count());
+        }
+        Ok(())
+    })?;
+    let widths = widths.map(|w| if w <= MAX_ALIGNED { w } else { 0 });
+    let mut line = String::new();
+    walk(tree, &mut |lead, node| {
+        let [c0, c1, c2, c3] = cells(tree, lead, node);
+        line.clear();
+        for (k, (c, w)) in [(&c0, widths[0]), (&c1, widths[1]), (&c2, widths[2])]
+            .into_iter()
+            .enumerate()
+        {
+            if k > 0 {
+                line.push_str("  ");
+            }
+            line.push_str(c);
+            pad(&mut line, w, c);
+        }
+        if values {
+            line.push_str("  value ");
+            pad(&mut line, widths[3], &c3);
+            line.push_str(&c3);
+        }
+        let kept = line.trim_end().len();
+        line.truncate(kept);
+        line.push('\n');
+        out.write_all(line.as_bytes())
+    })?;
+    out.write_all(b"\n")?;
+    for line in footer(tree) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Spaces up to `width` characters after `cell`.
+fn pad(line: &mut String, width: usize, cell: &str) {
+    let n = width.saturating_sub(cell.chars().count());
+    line.extend(std::iter::repeat_n(' ', n));
+}
+
+/// A node's columns: branch and move, state, status, value.
+fn cells(tree: &Tree, lead: &str, node: &Node) -> [String; 4] {
     let label = node.edge.as_ref().map_or_else(|| "start".to_string(), edge_text);
-    rows.push([
+    [
         format!("{lead}{label}"),
         node.text.clone(),
         status_text(&tree.players, &node.status),
         node.value.map(number).unwrap_or_default(),
-    ]);
-    let last = node.children.len().saturating_sub(1);
-    for (k, &c) in node.children.iter().enumerate() {
-        let (branch, under) = if k == last {
-            ("└── ", "    ")
-        } else {
-            ("├── ", "│   ")
-        };
-        rows_of(tree, c, &format!("{rest}{branch}"), &format!("{rest}{under}"), rows);
+    ]
+}
+
+/// Calls `f` on every node in preorder with the branches that lead to it
+/// (`├── `, `│   `, `└── `).
+fn walk(tree: &Tree, f: &mut dyn FnMut(&str, &Node) -> std::io::Result<()>) -> std::io::Result<()> {
+    if tree.nodes.is_empty() {
+        return Ok(());
     }
+    // (node, its lead, the lead of its children's lines)
+    let mut stack = vec![(0usize, String::new(), String::new())];
+    while let Some((i, lead, rest)) = stack.pop() {
+        let node = &tree.nodes[i];
+        f(&lead, node)?;
+        let last = node.children.len().saturating_sub(1);
+        for (k, &c) in node.children.iter().enumerate().rev() {
+            let (branch, under) = if k == last {
+                ("└── ", "    ")
+            } else {
+                ("├── ", "│   ")
+            };
+            stack.push((c, format!("{rest}{branch}"), format!("{rest}{under}")));
+        }
+    }
+    Ok(())
 }
 
 /// The tree as a Graphviz digraph: each node labelled with its state, who
 /// moves next (or the outcome) and its value; each edge with its move;
 /// optimal moves bold, ends of the game with a double border.
-pub fn dot<S>(tree: &Tree<S>) -> String {
-    let mut out = String::new();
+pub fn dot(tree: &Tree) -> String {
+    let mut out = Vec::new();
+    let _ = write_dot(tree, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`dot`], written to `out` line by line.
+pub fn write_dot(tree: &Tree, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     for line in footer(tree) {
-        let _ = writeln!(out, "// {line}");
+        writeln!(out, "// {line}")?;
     }
-    let _ = writeln!(out, "digraph \"{}\" {{", escape(&tree.game));
-    let _ = writeln!(out, "    node [shape=box, fontname=\"monospace\"];");
-    let _ = writeln!(out, "    edge [fontname=\"monospace\"];");
+    writeln!(out, "digraph \"{}\" {{", escape(&tree.game))?;
+    writeln!(out, "    node [shape=box, fontname=\"monospace\"];")?;
+    writeln!(out, "    edge [fontname=\"monospace\"];")?;
     for (i, n) in tree.nodes.iter().enumerate() {
         let mut label = format!("{}\n{}", n.text, status_text(&tree.players, &n.status));
         if let Some(v) = n.value {
@@ -394,17 +566,16 @@ pub fn dot<S>(tree: &Tree<S>) -> String {
         } else {
             ""
         };
-        let _ = writeln!(out, "    n{i} [label=\"{}\"{border}];", escape(&label));
+        writeln!(out, "    n{i} [label=\"{}\"{border}];", escape(&label))?;
     }
     for (i, n) in tree.nodes.iter().enumerate() {
         for &c in &n.children {
             let Some(edge) = &tree.nodes[c].edge else { continue };
             let style = if edge.optimal { ", style=bold" } else { "" };
-            let _ = writeln!(out, "    n{i} -> n{c} [label=\"{}\"{style}];", escape(&edge_text(edge)));
+            writeln!(out, "    n{i} -> n{c} [label=\"{}\"{style}];", escape(&edge_text(edge)))?;
         }
     }
-    out.push_str("}\n");
-    out
+    writeln!(out, "}}")
 }
 
 /// A string inside a DOT double-quoted string.

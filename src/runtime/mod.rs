@@ -280,6 +280,52 @@ impl Interpreted {
         }
     }
 
+    /// The weight of chance move `mv` (1 without a `weight`); a negative one is an error.
+    fn weight<C: Cells>(&self, mv: &Move, cells: C, budget: &mut Budget) -> Result<i64, GameError> {
+        let mk = &self.prog.moves[mv.kind as usize];
+        let (Some(entry), Some((_, span))) = (self.code.moves[mv.kind as usize].weight, &mk.weight) else {
+            return Ok(1);
+        };
+        let w = with_frame(entry.frame, |frame| {
+            frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+        })
+        .map_err(|e| e.at((*span).into()))?;
+        if w < 0 {
+            return Err(GameError::new(
+                "gdl::runtime::weight",
+                format!(
+                    "the chance move {} has weight {w}; a weight cannot be negative",
+                    self.move_text(mv)
+                ),
+            )
+            .at((*span).into()));
+        }
+        Ok(w)
+    }
+
+    /// Gives the turn to the player a move's `again` or `turn = p` named, if it did.
+    fn pass_turn<H: Host>(
+        &self,
+        said: i64,
+        span: crate::syntax::ast::Span,
+        host: &mut H,
+        unpack: impl Fn(&H) -> Vec<i64>,
+    ) -> Result<(), GameError> {
+        if said == ir::TURN_UNSET {
+            return Ok(());
+        }
+        if said < 0 || said as usize >= self.prog.players.len() {
+            let e = GameError::new(
+                "gdl::runtime::no_player",
+                "`turn` names no player: nobody has moved yet, so `previous` is nobody",
+            )
+            .at(span.into());
+            return Err(self.locate(e, &unpack(host)));
+        }
+        host.set(TURN_CELL, said)
+    }
+
     /// Who acts in `state`, whose cells are `cells`.
     fn turn_in<C: Cells>(&self, state: &State, cells: C) -> Result<Turn, GameError> {
         let mut budget = Budget::new();
@@ -341,19 +387,23 @@ impl Interpreted {
         let mover = host.get(TURN_CELL);
         let run = with_frame(entry.frame, |frame| {
             frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            if let Some(l) = mk.turn_local {
+                frame[l] = ir::TURN_UNSET;
+            }
             vm::run(&self.code, &self.prog, entry, host, frame, &mut Budget::new())
+                .map(|_| mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
         });
-        match run {
+        let said = match run {
+            Ok(said) => said,
             Err(e) if e.code_str() == WIDEN => return Err(e),
             Err(e) => return Err(self.locate(e.at(mk.span.into()), &unpack(host))),
-            Ok(_) => {}
-        }
-        // Chance does not take a turn.
+        };
+        // Chance does not take a turn, but may say who moves next.
         if mk.by == MoveBy::Turn {
             host.set(PREVIOUS_CELL, mover)?;
             host.set(TURN_CELL, (mover + 1) % self.prog.players.len() as i64)?;
         }
-        Ok(())
+        self.pass_turn(said, mk.span, host, unpack)
     }
 
     /// Plays `mv` on the packed cells of a small state in place; a value too
@@ -398,11 +448,16 @@ impl Interpreted {
         {
             let mk = &self.prog.moves[k];
             let run = with_frame(entry.frame, |frame| {
+                if let Some(l) = mk.then_turn_local {
+                    frame[l] = ir::TURN_UNSET;
+                }
                 vm::run(&self.code, &self.prog, entry, &mut WideMut(cells), frame, &mut budget)
+                    .map(|_| mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
             });
-            if let Err(e) = run {
-                return Err(self.locate(e.at(mk.span.into()), cells));
-            }
+            return match run {
+                Ok(said) => self.pass_turn(said, mk.span, &mut WideMut(cells), |h| h.0.to_vec()),
+                Err(e) => Err(self.locate(e.at(mk.span.into()), cells)),
+            };
         }
         Ok(())
     }
@@ -574,11 +629,38 @@ impl Game for Interpreted {
         with_cells!(state, |c| {
             let mut budget = Budget::new();
             self.moves_by(&mut budget, MoveBy::Chance, 0, c, Collect(&mut moves))
-                .map_err(|e| self.locate(e, &c.to_vec()))
-        })?;
-        let p = 1.0 / moves.len().max(1) as f64;
-        out.extend(moves.into_iter().map(|m| (m, p)));
-        Ok(())
+                .map_err(|e| self.locate(e, &c.to_vec()))?;
+            if !self.code.moves.iter().any(|m| m.weight.is_some()) {
+                let p = 1.0 / moves.len().max(1) as f64;
+                out.extend(moves.into_iter().map(|m| (m, p)));
+                return Ok(());
+            }
+            // Weights are exact integers: each outcome's probability is its
+            // weight over their sum; an outcome of weight 0 cannot happen.
+            let mut total: i128 = 0;
+            for m in moves {
+                let w = self
+                    .weight(&m, c, &mut budget)
+                    .map_err(|e| self.locate(e, &c.to_vec()))?;
+                total += i128::from(w);
+                out.push((m, w as f64));
+            }
+            if total == 0 && !out.is_empty() {
+                let span = self.prog.moves[out[0].0.kind as usize].span;
+                return Err(self.locate(
+                    GameError::new("gdl::runtime::weight", "every chance outcome here has weight 0")
+                        .at(span.into())
+                        .with_help("a chance move is legal only where something can happen: add a `requires`"),
+                    &c.to_vec(),
+                ));
+            }
+            out.retain(|o| o.1 > 0.0);
+            let total = total as f64;
+            for o in out.iter_mut() {
+                o.1 /= total;
+            }
+            Ok(())
+        })
     }
 
     fn observation(&self, state: &State, player: Player) -> String {
@@ -633,6 +715,29 @@ impl Game for Interpreted {
     #[inline(never)]
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
         with_cells!(state, |c| self.returns_in(state, c, player))
+    }
+
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        // A winner gains the payoff (1 without one) and the others lose it: known
+        // when every end names no payoff or a constant one. Scores depend on play.
+        if self.prog.ends.is_empty() {
+            return None;
+        }
+        let mut most = 0i64;
+        for end in &self.prog.ends {
+            let payoff = match &end.outcome {
+                Outcome::Draw => 0,
+                Outcome::Winner { payoff, .. } | Outcome::Loser { payoff, .. } => match payoff {
+                    None => 1,
+                    Some(ir::Expr::Const(c)) => c.checked_abs()?,
+                    Some(_) => return None,
+                },
+                Outcome::Score { .. } => return None,
+            };
+            most = most.max(payoff);
+        }
+        let most = most as f64;
+        Some((-most, most))
     }
 
     fn move_text(&self, mv: &Move) -> String {

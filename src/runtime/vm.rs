@@ -617,6 +617,28 @@ pub(super) fn run<H: Host>(
                     return Ok(STOPPED);
                 }
             }
+            Op::Step => budget
+                .spend(1, Span::default())
+                .map_err(|_| too_many_steps(site!().at()))?,
+            Op::LoadConst { dst, addr } => r!(dst) = code.consts[r!(addr) as usize],
+            Op::ConstElemAddr { dst, list, index, size } => {
+                let base = r!(list) as usize;
+                r!(dst) = element_in(code.consts[base], base, r!(index), size, site!())? as i64;
+            }
+            Op::ConstListNext { var, idx, addr, to } => {
+                let (i, o) = (r!(idx), r!(addr) as usize);
+                if i >= code.consts[o] {
+                    ip = to as usize;
+                    continue;
+                }
+                r!(var) = code.consts[o + 1 + i as usize];
+                r!(idx) = i + 1;
+            }
+            Op::ConstListHas { dst, addr, x } => {
+                let o = r!(addr) as usize;
+                let len = code.consts[o] as usize;
+                r!(dst) = i64::from(code.consts[o + 1..o + 1 + len].contains(&r!(x)));
+            }
         }
         ip += 1;
     }
@@ -657,7 +679,12 @@ fn plus(v: i64, add: i32, site: Site) -> Result<i64, GameError> {
 /// The cell of element `i` of the list whose length cell is `base`.
 #[inline(always)]
 fn element<H: Host>(host: &H, base: usize, i: i64, size: u32, site: Site) -> Result<usize, GameError> {
-    let len = host.get(base);
+    element_in(host.get(base), base, i, size, site)
+}
+
+/// The same, given the list's length `len`.
+#[inline(always)]
+fn element_in(len: i64, base: usize, i: i64, size: u32, site: Site) -> Result<usize, GameError> {
     if i < 0 || i >= len {
         return Err(out_of_range(i, len, site.at()));
     }

@@ -3,5 +3,6 @@
 pub mod ast;
 mod nesting;
 mod parser;
+pub mod source_file;
 
 pub use nesting::{MAX_NESTING, MAX_SOURCE_LEN, parse};

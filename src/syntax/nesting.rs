@@ -1,8 +1,12 @@
 //! Guards against files nested far deeper than any game: the parser and every
 //! later pass recurse once per level of nesting, so a file of 100,000 `(` or
-//! a chain of 10,000 `+` would overflow the stack. The file is parsed on a
-//! thread with a large stack, and a syntax tree nested deeper than
-//! [`MAX_NESTING`] is refused with an error before any other pass sees it.
+//! a chain of 10,000 `+` would overflow the stack. pest stops before its stack
+//! runs out, the step from its parse tree to the syntax tree refuses to build
+//! anything much deeper than a game may be (`parser::Cx`), and a syntax tree
+//! nested deeper than [`MAX_NESTING`] is refused with an error before any
+//! other pass sees it. Large files are parsed on a thread of their own with
+//! a generous stack, or, where the system cannot give one (an address-space
+//! limit), on the caller's: the guards hold on any stack.
 
 use super::ast::*;
 use crate::compile::CompileError;
@@ -14,9 +18,10 @@ pub const MAX_SOURCE_LEN: usize = 1 << 20;
 /// operator counts as a level: `1 + 1 + 1` is three levels deep.
 pub const MAX_NESTING: usize = 200;
 
-/// The parser's stack: enough for a file of `MAX_SOURCE_LEN` bytes nested as
-/// deeply as its length allows. Only the part that is used takes memory.
-const PARSE_STACK: usize = 1 << 30;
+/// The parser's stack: room for every file gdl accepts, with pest's guard
+/// ending deeper ones. Only the part that is used takes memory, but all of it
+/// takes address space, so it is no larger than that.
+const PARSE_STACK: usize = 64 << 20;
 
 /// Parses `source`, refusing files that are too large or nested too deeply.
 pub fn parse(source: &str) -> Result<GameFile, CompileError> {
@@ -33,6 +38,8 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
         )
         .with_help("is this the right file? a game's rules fit in a few kilobytes"));
     }
+    let readable = same_length_text(source);
+    let source: &str = &readable;
     // Small files cannot nest deeply enough to need the large stack.
     if source.len() < 2_000 {
         return checked(source);
@@ -53,21 +60,36 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
     }
 }
 
+/// `source` as the parser reads it, byte for byte as long, so that every span
+/// holds for the original too: a byte-order mark as three spaces, a lone
+/// carriage return as a newline. (Files gdl reads itself are cleaned by
+/// `source_file::read_source`; this is for text handed to `parse`.)
+fn same_length_text(source: &str) -> std::borrow::Cow<'_, str> {
+    let bom = source.starts_with('\u{feff}');
+    let bytes = source.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !bom && !(0..bytes.len()).any(lone_cr) {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut out: Vec<u8> = bytes.to_vec();
+    if bom {
+        out[..3].copy_from_slice(b"   ");
+    }
+    for (i, b) in out.iter_mut().enumerate() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            *b = b'\n';
+        }
+    }
+    // ASCII replaced ASCII, and the mark's three bytes three spaces.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| source.to_string()))
+}
+
 /// Parses, then checks the nesting; an over-deep tree is dropped on this thread.
 fn checked(source: &str) -> Result<GameFile, CompileError> {
     let file = super::parser::parse(source)?;
     match too_deep(&file) {
         None => Ok(file),
-        Some(span) => Err(CompileError::new(
-            "gdl::syntax::too_deep",
-            format!("this is nested more than {MAX_NESTING} levels deep"),
-            span,
-            "too deep",
-        )
-        .with_help(
-            "split the expression with `let`, or into functions; every operator counts as a level, \
-             so a sum of hundreds of terms is too deep too",
-        )),
+        Some(span) => Err(super::parser::too_deep(span)),
     }
 }
 
@@ -84,6 +106,10 @@ fn too_deep(file: &GameFile) -> Option<Span> {
             w.expr(e, 0);
         }
     }
+    for c in &file.consts {
+        w.ty(&c.ty, 0);
+        w.expr(&c.value, 0);
+    }
     for r in &file.requires {
         w.expr(&r.cond, 0);
     }
@@ -95,14 +121,19 @@ fn too_deep(file: &GameFile) -> Option<Span> {
         for (_, t) in &f.params {
             w.ty(t, 0);
         }
-        w.ty(&f.ret, 0);
+        if let Some(ret) = &f.ret {
+            w.ty(ret, 0);
+        }
         w.expr(&f.body, 0);
+        if let Some(block) = &f.block {
+            w.block(block, 0);
+        }
     }
     for m in &file.moves {
         for (_, e) in &m.args {
             w.expr(e, 0);
         }
-        for e in &m.requires {
+        for e in m.requires.iter().chain(&m.weight) {
             w.expr(e, 0);
         }
         w.block(&m.body, 0);
@@ -172,6 +203,8 @@ impl Walk {
             | Stmt::If { span, .. }
             | Stmt::For { span, .. }
             | Stmt::Call { span, .. } => *span,
+            Stmt::Again(span) => *span,
+            Stmt::While { span, .. } | Stmt::Return { span, .. } | Stmt::ProcCall { span, .. } => *span,
         };
         if !self.enter(depth, span) {
             return;
@@ -196,6 +229,21 @@ impl Walk {
             }
             Stmt::Call { target, args, .. } => {
                 self.expr(target, d);
+                for a in args {
+                    self.expr(a, d);
+                }
+            }
+            Stmt::Again(_) => {}
+            Stmt::While { cond, body, .. } => {
+                self.expr(cond, d);
+                self.block(body, d);
+            }
+            Stmt::Return { value, .. } => {
+                if let Some(v) = value {
+                    self.expr(v, d);
+                }
+            }
+            Stmt::ProcCall { args, .. } => {
                 for a in args {
                     self.expr(a, d);
                 }

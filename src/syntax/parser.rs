@@ -1,5 +1,6 @@
 //! pest parse tree → AST. No stage after this one sees a pest `Pair`.
 
+use std::cell::Cell;
 use std::sync::LazyLock;
 
 use pest::Parser as _;
@@ -8,6 +9,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::*;
+use super::nesting::MAX_NESTING;
 use crate::compile::CompileError;
 
 #[derive(Parser)]
@@ -42,6 +44,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 pub fn parse(source: &str) -> Result<GameFile, CompileError> {
     let mut pairs = GdlParser::parse(Rule::file, source).map_err(syntax_error)?;
     let file = pairs.next().expect("the file rule always yields one pair");
+    let cx = &Cx::new();
     let mut game = GameFile::default();
     for item in file.into_inner() {
         match item.as_rule() {
@@ -67,7 +70,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 game.players_span = Some(s);
                 for p in item.into_inner() {
                     match p.as_rule() {
-                        Rule::players_count => game.player_count = Some(expr(p.into_inner().next().unwrap())),
+                        Rule::players_count => game.player_count = Some(expr(cx, p.into_inner().next().unwrap())),
                         _ => game.players.push(ident(p)),
                     }
                 }
@@ -76,11 +79,11 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 let s = item_span(&item);
                 let mut it = item.into_inner();
                 let name = ident(it.next().unwrap());
-                let ty = type_expr(it.next().unwrap());
+                let ty = type_expr(cx, it.next().unwrap());
                 let mut default = None;
                 let mut range = None;
                 for part in it {
-                    let value = Some(expr(part.clone().into_inner().next().unwrap()));
+                    let value = Some(expr(cx, part.clone().into_inner().next().unwrap()));
                     match part.as_rule() {
                         Rule::param_default => default = value,
                         _ => range = value,
@@ -104,10 +107,20 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     span: s,
                 });
             }
+            Rule::const_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                game.consts.push(ConstDecl {
+                    name: ident(it.next().unwrap()),
+                    ty: type_expr(cx, it.next().unwrap()),
+                    value: expr(cx, it.next().unwrap()),
+                    span: s,
+                });
+            }
             Rule::require_decl => {
                 let s = item_span(&item);
                 let mut it = item.into_inner();
-                let cond = expr(it.next().unwrap());
+                let cond = expr(cx, it.next().unwrap());
                 let message = it.next().map(|p| unquote(p.as_str()));
                 game.requires.push(Require { cond, message, span: s });
             }
@@ -122,8 +135,8 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 game.states.push(StateVar {
                     visibility,
                     name: ident(it.next().unwrap()),
-                    ty: type_expr(it.next().unwrap()),
-                    init: expr(it.next().unwrap()),
+                    ty: type_expr(cx, it.next().unwrap()),
+                    init: expr(cx, it.next().unwrap()),
                     span: s,
                 });
             }
@@ -134,15 +147,26 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 let mut params = Vec::new();
                 while let Some(p) = it.next_if(|p| p.as_rule() == Rule::fn_param) {
                     let mut pi = p.into_inner();
-                    params.push((ident(pi.next().unwrap()), type_expr(pi.next().unwrap())));
+                    params.push((ident(pi.next().unwrap()), type_expr(cx, pi.next().unwrap())));
                 }
-                let ret = type_expr(it.next().unwrap());
-                let body = expr(it.next().unwrap());
+                let ret = it.next_if(|p| p.as_rule() == Rule::type_expr).map(|p| type_expr(cx, p));
+                let def = it.next().unwrap();
+                let (body, block) = match def.as_rule() {
+                    Rule::block => {
+                        let placeholder = Expr {
+                            kind: ExprKind::Int(0),
+                            span: span(&def),
+                        };
+                        (placeholder, Some(block(cx, def)))
+                    }
+                    _ => (expr(cx, def), None),
+                };
                 game.fns.push(FnDecl {
                     name,
                     params,
                     ret,
                     body,
+                    block,
                     span: s,
                 });
             }
@@ -158,18 +182,20 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 let mut then = None;
                 let mut args = Vec::new();
                 let mut requires = Vec::new();
+                let mut weight = None;
                 let mut body = Vec::new();
                 for p in it {
                     match p.as_rule() {
                         Rule::move_arg => {
                             let mut ai = p.into_inner();
-                            args.push((ident(ai.next().unwrap()), expr(ai.next().unwrap())));
+                            args.push((ident(ai.next().unwrap()), expr(cx, ai.next().unwrap())));
                         }
-                        Rule::requires_clause => requires.push(expr(p.into_inner().next().unwrap())),
-                        Rule::block => body = block(p),
+                        Rule::requires_clause => requires.push(expr(cx, p.into_inner().next().unwrap())),
+                        Rule::weight_clause => weight = Some(expr(cx, p.into_inner().nth(1).unwrap())),
+                        Rule::block => body = block(cx, p),
                         Rule::then_block => {
                             let ts = span(&p);
-                            then = Some((block(p.into_inner().next().unwrap()), ts));
+                            then = Some((block(cx, p.into_inner().next().unwrap()), ts));
                         }
                         r => unreachable!("move part {r:?}"),
                     }
@@ -180,6 +206,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     name,
                     args,
                     requires,
+                    weight,
                     body,
                     span: s,
                 });
@@ -190,9 +217,9 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 let c = it.next().unwrap();
                 let cond = match c.as_rule() {
                     Rule::no_moves => EndCond::NoMoves(span(&c)),
-                    _ => EndCond::Expr(expr(c)),
+                    _ => EndCond::Expr(expr(cx, c)),
                 };
-                let outcomes = it.map(outcome).collect();
+                let outcomes = it.map(|x| outcome(cx, x)).collect();
                 game.ends.push(EndDecl {
                     cond,
                     outcomes,
@@ -203,22 +230,25 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
             r => unreachable!("item {r:?}"),
         }
     }
+    if let Some(span) = cx.refused.get() {
+        return Err(too_deep(span));
+    }
     Ok(game)
 }
 
-fn outcome(p: Pair<Rule>) -> Outcome {
+fn outcome(cx: &Cx, p: Pair<Rule>) -> Outcome {
     let s = span(&p);
     match p.as_rule() {
-        Rule::winner_outcome => Outcome::Winner(expr(p.into_inner().next().unwrap())),
-        Rule::loser_outcome => Outcome::Loser(expr(p.into_inner().next().unwrap())),
-        Rule::payoff_outcome => Outcome::Payoff(expr(p.into_inner().next().unwrap())),
+        Rule::winner_outcome => Outcome::Winner(expr(cx, p.into_inner().next().unwrap())),
+        Rule::loser_outcome => Outcome::Loser(expr(cx, p.into_inner().next().unwrap())),
+        Rule::payoff_outcome => Outcome::Payoff(expr(cx, p.into_inner().next().unwrap())),
         Rule::draw_outcome => Outcome::Draw(s),
         Rule::score_outcome => {
             let mut it = p.into_inner();
             let lowest = it.next().unwrap().as_str() == "lowest";
             Outcome::Score {
                 lowest,
-                scores: expr(it.next().unwrap()),
+                scores: expr(cx, it.next().unwrap()),
                 span: s,
             }
         }
@@ -267,7 +297,18 @@ fn doc_comment(source: &str, start: usize) -> String {
     lines.join(" ")
 }
 
-fn type_expr(p: Pair<Rule>) -> TypeExpr {
+fn type_expr(cx: &Cx, p: Pair<Rule>) -> TypeExpr {
+    let s = span(&p);
+    let built = if cx.enter(s) {
+        type_inner(cx, p)
+    } else {
+        TypeExpr::Int(s)
+    };
+    cx.leave();
+    built
+}
+
+fn type_inner(cx: &Cx, p: Pair<Rule>) -> TypeExpr {
     let inner = p.into_inner().next().expect("a type");
     let s = span(&inner);
     match inner.as_rule() {
@@ -276,8 +317,8 @@ fn type_expr(p: Pair<Rule>) -> TypeExpr {
         Rule::player_type => TypeExpr::Player(s),
         Rule::list_type => {
             let mut it = inner.into_inner();
-            let elem = Box::new(type_expr(it.next().unwrap()));
-            let capacity = it.next().map(expr);
+            let elem = Box::new(type_expr(cx, it.next().unwrap()));
+            let capacity = it.next().map(|x| expr(cx, x));
             TypeExpr::List {
                 elem,
                 capacity,
@@ -285,30 +326,48 @@ fn type_expr(p: Pair<Rule>) -> TypeExpr {
             }
         }
         Rule::set_type => TypeExpr::Set {
-            range: expr(inner.into_inner().next().unwrap()),
+            range: expr(cx, inner.into_inner().next().unwrap()),
             span: s,
         },
-        Rule::per_player_type => TypeExpr::PerPlayer(Box::new(type_expr(inner.into_inner().next().unwrap())), s),
+        Rule::per_player_type => TypeExpr::PerPlayer(Box::new(type_expr(cx, inner.into_inner().next().unwrap())), s),
         r => unreachable!("type {r:?}"),
     }
 }
 
-fn block(p: Pair<Rule>) -> Vec<Stmt> {
-    p.into_inner().map(stmt).collect()
+fn block(cx: &Cx, p: Pair<Rule>) -> Vec<Stmt> {
+    p.into_inner().map(|x| stmt(cx, x)).collect()
 }
 
-fn stmt(p: Pair<Rule>) -> Stmt {
+fn stmt(cx: &Cx, p: Pair<Rule>) -> Stmt {
+    let s = span(&p);
+    let built = if cx.enter(s) {
+        stmt_inner(cx, p)
+    } else {
+        Stmt::Let {
+            name: Ident {
+                name: "_".into(),
+                span: s,
+            },
+            value: leaf(s),
+            span: s,
+        }
+    };
+    cx.leave();
+    built
+}
+
+fn stmt_inner(cx: &Cx, p: Pair<Rule>) -> Stmt {
     let s = span(&p);
     let rule = p.as_rule();
     let mut it = p.into_inner();
     match rule {
         Rule::let_stmt => Stmt::Let {
             name: ident(it.next().unwrap()),
-            value: expr(it.next().unwrap()),
+            value: expr(cx, it.next().unwrap()),
             span: s,
         },
         Rule::assign_stmt => {
-            let place_expr = place(it.next().unwrap());
+            let place_expr = place(cx, it.next().unwrap());
             let op = match it.next().unwrap().as_str() {
                 "+=" => Some(BinOp::Add),
                 "-=" => Some(BinOp::Sub),
@@ -320,17 +379,17 @@ fn stmt(p: Pair<Rule>) -> Stmt {
             Stmt::Assign {
                 place: place_expr,
                 op,
-                value: expr(it.next().unwrap()),
+                value: expr(cx, it.next().unwrap()),
                 span: s,
             }
         }
         Rule::if_stmt => {
-            let cond = expr(it.next().unwrap());
-            let then = block(it.next().unwrap());
+            let cond = expr(cx, it.next().unwrap());
+            let then = block(cx, it.next().unwrap());
             let otherwise = match it.next() {
                 None => Vec::new(),
-                Some(e) if e.as_rule() == Rule::if_stmt => vec![stmt(e)],
-                Some(e) => block(e),
+                Some(e) if e.as_rule() == Rule::if_stmt => vec![stmt(cx, e)],
+                Some(e) => block(cx, e),
             };
             Stmt::If {
                 cond,
@@ -341,14 +400,29 @@ fn stmt(p: Pair<Rule>) -> Stmt {
         }
         Rule::for_stmt => Stmt::For {
             var: ident(it.next().unwrap()),
-            coll: expr(it.next().unwrap()),
-            body: block(it.next().unwrap()),
+            coll: expr(cx, it.next().unwrap()),
+            body: block(cx, it.next().unwrap()),
+            span: s,
+        },
+        Rule::again_stmt => Stmt::Again(s),
+        Rule::while_stmt => Stmt::While {
+            cond: expr(cx, it.next().unwrap()),
+            body: block(cx, it.next().unwrap()),
+            span: s,
+        },
+        Rule::return_stmt => Stmt::Return {
+            value: it.nth(1).map(|x| expr(cx, x)),
+            span: s,
+        },
+        Rule::proc_call => Stmt::ProcCall {
+            name: ident(it.next().unwrap()),
+            args: it.map(|x| expr(cx, x)).collect(),
             span: s,
         },
         Rule::call_stmt => Stmt::Call {
-            target: place(it.next().unwrap()),
+            target: place(cx, it.next().unwrap()),
             method: ident(it.next().unwrap()),
-            args: it.map(expr).collect(),
+            args: it.map(|x| expr(cx, x)).collect(),
             span: s,
         },
         r => unreachable!("statement {r:?}"),
@@ -356,15 +430,21 @@ fn stmt(p: Pair<Rule>) -> Stmt {
 }
 
 /// `a[i][j]` as an expression tree of indexes.
-fn place(p: Pair<Rule>) -> Expr {
+fn place(cx: &Cx, p: Pair<Rule>) -> Expr {
+    let whole = span(&p);
     let mut it = p.into_inner();
     let first = ident(it.next().unwrap());
     let mut e = Expr {
         span: first.span,
         kind: ExprKind::Name(first.name),
     };
+    let mut height = 1;
     for index in it {
-        let i = expr(index);
+        let (i, h) = expr_h(cx, index);
+        height = height.max(h) + 1;
+        if !cx.fits(height, whole) {
+            return leaf(whole);
+        }
         let s = e.span.to(i.span).to(Span::new(i.span.end, i.span.end + 1));
         e = Expr {
             kind: ExprKind::Index(Box::new(e), Box::new(i)),
@@ -374,34 +454,75 @@ fn place(p: Pair<Rule>) -> Expr {
     e
 }
 
-fn expr(p: Pair<Rule>) -> Expr {
-    pratt(p.into_inner())
+fn expr(cx: &Cx, p: Pair<Rule>) -> Expr {
+    expr_h(cx, p).0
 }
 
-fn pratt(pairs: Pairs<Rule>) -> Expr {
+/// An expression and its height (the most nodes on a path down from it).
+fn expr_h(cx: &Cx, p: Pair<Rule>) -> (Expr, usize) {
+    let s = span(&p);
+    let built = if cx.enter(s) {
+        pratt(cx, p.into_inner(), s)
+    } else {
+        (leaf(s), 1)
+    };
+    cx.leave();
+    built
+}
+
+/// What stands in for a part of the tree too deep to build; the parse fails.
+fn leaf(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Int(0),
+        span,
+    }
+}
+
+fn pratt(cx: &Cx, pairs: Pairs<Rule>, whole: Span) -> (Expr, usize) {
+    // The Pratt parser recurses once per prefix operator in a row and per
+    // `implies` (which groups to the right): too many, and it is not run.
+    let (mut run, mut longest, mut implies) = (0usize, 0usize, 0usize);
+    for q in pairs.clone() {
+        match q.as_rule() {
+            Rule::op_neg | Rule::op_not => {
+                run += 1;
+                longest = longest.max(run);
+            }
+            Rule::op_implies => {
+                implies += 1;
+                run = 0;
+            }
+            _ => run = 0,
+        }
+    }
+    if !cx.fits(longest.max(implies), whole) {
+        return (leaf(whole), 1);
+    }
+    // Each operator adds a level above its operands.
+    let node = |kind: ExprKind, span: Span, height: usize| {
+        if cx.fits(height, span) {
+            (Expr { kind, span }, height)
+        } else {
+            (leaf(span), 1)
+        }
+    };
     PRATT
-        .map_primary(primary)
-        .map_prefix(|op, e| {
+        .map_primary(|x| primary(cx, x))
+        .map_prefix(|op, (e, h)| {
             let s = span(&op).to(e.span);
             let op = if op.as_rule() == Rule::op_neg {
                 UnOp::Neg
             } else {
                 UnOp::Not
             };
-            Expr {
-                kind: ExprKind::Unary(op, Box::new(e)),
-                span: s,
-            }
+            node(ExprKind::Unary(op, Box::new(e)), s, h + 1)
         })
-        .map_postfix(|e, op| {
+        .map_postfix(|(e, h), op| {
             let s = e.span.to(span(&op));
-            let i = expr(op.into_inner().next().unwrap());
-            Expr {
-                kind: ExprKind::Index(Box::new(e), Box::new(i)),
-                span: s,
-            }
+            let (i, hi) = expr_h(cx, op.into_inner().next().unwrap());
+            node(ExprKind::Index(Box::new(e), Box::new(i)), s, h.max(hi) + 1)
         })
-        .map_infix(|a, op, b| {
+        .map_infix(|(a, ha), op, (b, hb)| {
             let op = match op.as_rule() {
                 Rule::op_implies => BinOp::Implies,
                 Rule::op_or => BinOp::Or,
@@ -425,18 +546,22 @@ fn pratt(pairs: Pairs<Rule>) -> Expr {
                 r => unreachable!("operator {r:?}"),
             };
             let s = a.span.to(b.span);
-            Expr {
-                kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
-                span: s,
-            }
+            node(ExprKind::Binary(op, Box::new(a), Box::new(b)), s, ha.max(hb) + 1)
         })
         .parse(pairs)
 }
 
-fn primary(p: Pair<Rule>) -> Expr {
+fn primary(cx: &Cx, p: Pair<Rule>) -> (Expr, usize) {
     let s = span(&p);
+    // The tallest part below this one.
+    let mut below = 0;
+    let mut sub = |x: Pair<Rule>| {
+        let (e, h) = expr_h(cx, x);
+        below = below.max(h);
+        e
+    };
     let kind = match p.as_rule() {
-        Rule::expr => return expr(p),
+        Rule::expr => return expr_h(cx, p),
         Rule::int => match p.as_str().parse::<i64>() {
             Ok(n) => ExprKind::Int(n),
             // Too large for a number: the compiler reports it (`Name` of digits).
@@ -446,9 +571,9 @@ fn primary(p: Pair<Rule>) -> Expr {
         Rule::ident => ExprKind::Name(p.as_str().to_string()),
         Rule::if_expr => {
             let mut it = p.into_inner();
-            let c = expr(it.next().unwrap());
-            let a = expr(it.next().unwrap());
-            let b = expr(it.next().unwrap());
+            let c = sub(it.next().unwrap());
+            let a = sub(it.next().unwrap());
+            let b = sub(it.next().unwrap());
             ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
         }
         Rule::call => {
@@ -458,11 +583,11 @@ fn primary(p: Pair<Rule>) -> Expr {
             match rest.get(1).map(|p| p.as_rule()) {
                 Some(Rule::generator) => {
                     let mut rest = rest.into_iter();
-                    let body = Box::new(expr(rest.next().unwrap()));
+                    let body = Box::new(sub(rest.next().unwrap()));
                     let mut g = rest.next().unwrap().into_inner();
                     let var = ident(g.next().unwrap());
-                    let coll = Box::new(expr(g.next().unwrap()));
-                    let filter = g.next().map(|f| Box::new(expr(f)));
+                    let coll = Box::new(sub(g.next().unwrap()));
+                    let filter = g.next().map(|f| Box::new(sub(f)));
                     ExprKind::Generator {
                         func: name,
                         body,
@@ -471,7 +596,7 @@ fn primary(p: Pair<Rule>) -> Expr {
                         filter,
                     }
                 }
-                _ => ExprKind::Call(name, rest.into_iter().map(expr).collect()),
+                _ => ExprKind::Call(name, rest.into_iter().map(&mut sub).collect()),
             }
         }
         Rule::list_lit => {
@@ -479,17 +604,95 @@ fn primary(p: Pair<Rule>) -> Expr {
             match items.get(1).map(|p| p.as_rule()) {
                 Some(Rule::list_repeat) => {
                     let mut it = items.into_iter();
-                    let e = expr(it.next().unwrap());
-                    let n = expr(it.next().unwrap().into_inner().next().unwrap());
+                    let e = sub(it.next().unwrap());
+                    let n = sub(it.next().unwrap().into_inner().next().unwrap());
                     ExprKind::Repeat(Box::new(e), Box::new(n))
                 }
-                _ => ExprKind::List(items.into_iter().map(expr).collect()),
+                _ => ExprKind::List(items.into_iter().map(&mut sub).collect()),
             }
         }
-        Rule::set_lit => ExprKind::Set(p.into_inner().map(expr).collect()),
+        Rule::set_lit => ExprKind::Set(p.into_inner().map(&mut sub).collect()),
         r => unreachable!("primary {r:?}"),
     };
-    Expr { kind, span: s }
+    let height = below + 1;
+    if cx.fits(height, s) {
+        (Expr { kind, span: s }, height)
+    } else {
+        (leaf(s), 1)
+    }
+}
+
+/// The builder's guard. pest returns a parse tree as deep as the file
+/// nests, and every step from it to the syntax tree recurses once per level
+/// (as does dropping the tree): past [`MAX_BUILD`] levels of recursion, or
+/// an expression that tall, or too little stack left, the part is not built
+/// and the parse fails with `gdl::syntax::too_deep`. Anything refused here
+/// is deeper than [`MAX_NESTING`], so the check that follows the parse
+/// would refuse it too.
+pub(super) struct Cx {
+    depth: Cell<usize>,
+    refused: Cell<Option<Span>>,
+}
+
+/// The deepest recursion of the builder, and the tallest expression it builds.
+const MAX_BUILD: usize = 4 * MAX_NESTING;
+
+/// Stack the builder leaves unused, for what runs after it.
+const MIN_STACK_LEFT: usize = 256 << 10;
+
+impl Cx {
+    fn new() -> Self {
+        Cx {
+            depth: Cell::new(0),
+            refused: Cell::new(None),
+        }
+    }
+
+    /// One level deeper, at `span`; `false` when it is one too many (the
+    /// caller builds a stand-in, and calls `leave` all the same).
+    fn enter(&self, span: Span) -> bool {
+        let depth = self.depth.get() + 1;
+        self.depth.set(depth);
+        let low = stacker::remaining_stack().is_some_and(|left| left < MIN_STACK_LEFT);
+        if depth > MAX_BUILD || low || self.refused.get().is_some() {
+            self.refuse(span);
+            return false;
+        }
+        true
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get() - 1);
+    }
+
+    /// Whether a part `height` levels tall may be built at `span`.
+    fn fits(&self, height: usize, span: Span) -> bool {
+        if height > MAX_BUILD {
+            self.refuse(span);
+            return false;
+        }
+        true
+    }
+
+    fn refuse(&self, span: Span) {
+        if self.refused.get().is_none() {
+            self.refused.set(Some(span));
+        }
+    }
+}
+
+/// The error for a file nested too deeply, at `span`.
+pub(super) fn too_deep(span: Span) -> CompileError {
+    CompileError::new(
+        "gdl::syntax::too_deep",
+        format!("this is nested more than {MAX_NESTING} levels deep"),
+        span,
+        "too deep",
+    )
+    .with_help(
+        "split the expression with `let`, or into functions; every operator counts as a level, \
+         so a sum of hundreds of terms is too deep too",
+    )
 }
 
 /// Turns pest's error into our diagnostic, with the expected tokens in words.
@@ -508,6 +711,12 @@ fn syntax_error(e: pest::error::Error<Rule>) -> CompileError {
         }
         ErrorVariant::CustomError { .. } => Vec::new(),
     };
+    // pest's own guard: it stops before the stack runs out.
+    if let ErrorVariant::CustomError { message } = &e.variant
+        && message.contains("stack limit")
+    {
+        return too_deep(Span::new(start, start));
+    }
     let message = if expected.is_empty() {
         "syntax error".to_string()
     } else {
@@ -531,6 +740,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::game_decl => "`game NAME`",
         Rule::players_decl => "`players`",
         Rule::param_decl => "`param`",
+        Rule::const_decl => "`const`",
         Rule::require_decl => "`require`",
         Rule::state_decl => "`state`",
         Rule::fn_decl => "`fn`",
@@ -541,9 +751,17 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::ident => "a name",
         Rule::string => "a \"string\"",
         Rule::block => "`{`",
-        Rule::stmt | Rule::let_stmt | Rule::if_stmt | Rule::for_stmt | Rule::assign_stmt | Rule::call_stmt => {
-            "a statement"
-        }
+        Rule::stmt
+        | Rule::let_stmt
+        | Rule::if_stmt
+        | Rule::for_stmt
+        | Rule::again_stmt
+        | Rule::while_stmt
+        | Rule::return_stmt
+        | Rule::return_word
+        | Rule::proc_call
+        | Rule::assign_stmt
+        | Rule::call_stmt => "a statement",
         Rule::assign_op => "`=`",
         Rule::outcome
         | Rule::winner_outcome
@@ -553,6 +771,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         | Rule::score_outcome => "an outcome (winner, loser, draw, payoff, lowest ... wins)",
         Rule::then_block => "`then`",
         Rule::requires_clause => "`requires`",
+        Rule::weight_clause | Rule::weight_word => "`weight`",
         Rule::param_default => "`=`",
         Rule::param_range => "`in`",
         Rule::move_arg => "a move argument (`x in ...`)",
