@@ -708,7 +708,9 @@ fn goofspiel_agrees_with_the_native_goofspiel() {
             cs.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
         )
     };
-    let cases: [(u8, [&[u8]; 2], &[u8], [u8; 2]); 5] = [
+    // Cards, the two hands, the prizes left, the points so far.
+    type Case<'a> = (u8, [&'a [u8]; 2], &'a [u8], [u8; 2]);
+    let cases: [Case; 5] = [
         (1, [&[1], &[1]], &[1], [0, 0]),
         (3, [&[1, 2, 3], &[1, 2, 3]], &[1, 2, 3], [0, 0]),
         (3, [&[1, 3], &[2, 3]], &[2, 3], [0, 1]),
