@@ -843,3 +843,65 @@ fn canonical_positions_share_one_memo_entry() {
         .collect();
     assert!(reps.iter().all(|r| *r == reps[0]), "{reps:?}");
 }
+
+/// The new constructs misused at run time: each error names its rule and
+/// the position (snapshots `runtime_new_*`).
+#[test]
+fn new_constructs_fail_at_run_time_with_a_diagnostic() {
+    let cases = [
+        (
+            "weights_all_zero",
+            "game W\nplayers A, B\nstate n: int = 0\n\
+             chance move coin(x in 1..2) requires n == 0 weight n {\n n += x\n}\n\
+             move go() { n = 0 }\nend when n > 0 { draw }\n",
+            "gdl::runtime::weight",
+        ),
+        (
+            "weight_negative",
+            "game W\nplayers A, B\nstate n: int = 0\n\
+             chance move coin(x in 1..2) requires n == 0 weight x - 2 {\n n += x\n}\n\
+             move go() { n = 0 }\nend when n > 0 { draw }\n",
+            "gdl::runtime::weight",
+        ),
+        (
+            "while_forever",
+            "game Loop\nplayers A, B\nstate n: int = 0\n\
+             move go() {\n while n >= 0 { n = (n + 1) % 5 }\n}\nend when n > 9 { draw }\n",
+            "gdl::runtime::steps",
+        ),
+        (
+            "pop_empty",
+            "game Pop\nplayers A, B\nstate xs: list<int, 3> = []\n\
+             move go() { xs.pop() }\nend when len(xs) > 2 { draw }\n",
+            "gdl::runtime::empty",
+        ),
+    ];
+    for (name, text, code) in cases {
+        let g = game_of(text);
+        let mut s = g.initial_state().unwrap();
+        let err = match g.turn(&s).unwrap() {
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                g.chance_outcomes(&s, &mut outcomes).unwrap_err()
+            }
+            _ => {
+                let m = g.parse_move(&s, "go").unwrap();
+                g.apply(&mut s, &m).unwrap_err()
+            }
+        };
+        assert_eq!(err.code_str(), code, "{name}: {err}");
+        assert!(err.has_span(), "{name}");
+        snap!(format!("runtime_new_{name}"), diagnostic::render(&err, false));
+    }
+    // A canonical block that fails stops the solver with its error.
+    let g = game_of(
+        "game C\nplayers A, B\nstate xs: list<int> = [2, 1]\n\
+         move take(i in 0..1) requires xs[i] > 0 { xs[i] -= 1 }\n\
+         canonical { xs[len(xs)] = 0 }\nend when sum(xs) == 0 { loser previous }\n",
+    );
+    let root = g.initial_state().unwrap();
+    let err = g.canonical(&root).unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::index");
+    assert!(gdl::solve::solve(&g, &root, &gdl::solve::SolveOptions::default()).is_err());
+    snap!("runtime_new_canonical_fails", diagnostic::render(&err, false));
+}

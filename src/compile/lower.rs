@@ -2003,7 +2003,11 @@ fn turn_outside(span: Span, what: &str) -> CompileError {
         span,
         "not in a move",
     )
-    .with_help("write it in the body of a `move` (or a simultaneous move's `then` block)")
+    .with_help(if what == "again" {
+        "write it in the body of a player's `move`: only a player who moved can move again"
+    } else {
+        "write it in the body of a `move` (or a simultaneous move's `then` block)"
+    })
 }
 
 fn agg_op(name: &str) -> AggOp {
