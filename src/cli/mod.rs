@@ -9,6 +9,7 @@ mod agents;
 mod bench;
 mod check;
 mod eval;
+mod exec_agent;
 mod human;
 mod limits;
 mod play;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::agents::{AgentArgs, BoxedAgent, make_agent_with, players_for};
+use super::agents::{AgentArgs, BoxedAgent, failures_text, make_agent_with, players_for};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, check_writable, load_game};
 use crate::fsutil::write_atomic;
@@ -128,12 +128,14 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         standings::text(&result.tally),
         standings::times_text(&result.tally.agents, &result.times)
     ));
+    text.push_str(&failures_text(&result.tally.agents, &game, &result.failures));
     // The report is printed even when a file cannot be written: the games
     // were played, and their results are worth having.
     let mut failed = None;
     let mut files = Vec::new();
     if let Some(path) = &args.csv {
-        match write_atomic(path, csv(&game, &result).as_bytes()) {
+        let external = specs.iter().any(|s| matches!(s, AgentSpec::Exec(_)));
+        match write_atomic(path, csv(&game, &result, external).as_bytes()) {
             Ok(()) => files.push(format!("csv      {} ({} games)", path.display(), result.games.len())),
             Err(e) => failed = Some(format!("error: cannot write {}: {e}", path.display())),
         }
@@ -160,7 +162,9 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
 
 /// One line per game: its number (from 1), each agent's seat and points (or
 /// utility), and the agents with the best result (one: a win; several: a draw).
-fn csv(game: &Interpreted, result: &MatchResult) -> String {
+/// With an external agent (`failures`), each agent also has a failure
+/// column: empty, or `crash`, `illegal`, `timeout`, `unreadable`.
+fn csv(game: &Interpreted, result: &MatchResult, failures: bool) -> String {
     let measure = result.tally.measure;
     let label = measure.label();
     let names = &result.tally.agents;
@@ -168,6 +172,9 @@ fn csv(game: &Interpreted, result: &MatchResult) -> String {
     for name in names {
         header.push(format!("{name} seat"));
         header.push(format!("{name} {label}"));
+        if failures {
+            header.push(format!("{name} failure"));
+        }
     }
     header.push("winners".into());
     let mut out = csv_line(&header);
@@ -180,6 +187,10 @@ fn csv(game: &Interpreted, result: &MatchResult) -> String {
             cells.push(game.player_name(seat).to_string());
             // `+ 0.0` writes -0 as 0.
             cells.push((values[seat] + 0.0).to_string());
+            if failures {
+                let failure = r.failures.get(seat).and_then(|f| f.as_ref());
+                cells.push(failure.map_or("", |f| f.kind).to_string());
+            }
             if measure.outcome(values, seat) != Outcome::Loss {
                 best.push(name.as_str());
             }

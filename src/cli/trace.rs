@@ -6,7 +6,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, begin, seat_agents};
+use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
@@ -96,7 +96,11 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         })
     });
     let end = match result {
-        Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Ok(end) => {
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n")
+        }
         Err(AgentError::Quit) => "the game was abandoned".to_string(),
         Err(e) => return Err(Failure::runtime(ctx.render(&e))),
     };
