@@ -149,7 +149,7 @@ impl Process {
     fn send(&self, message: &Json) {
         // A program that has exited is found when its answer is read.
         if let Some(input) = &self.input {
-            let _ = input.send(format!("{message}\n"));
+            let _ = input.send(message_line(message));
         }
     }
 
@@ -206,6 +206,21 @@ impl Drop for Process {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A message as one line, its `type` first so that a person reading a log
+/// (or a script matching text) finds it at once; the other keys follow in
+/// alphabetical order.
+fn message_line(message: &Json) -> String {
+    let Json::Object(fields) = message else {
+        return format!("{message}\n");
+    };
+    let mut rest = fields.clone();
+    let Some(kind) = rest.remove("type") else {
+        return format!("{message}\n");
+    };
+    let rest = Json::Object(rest).to_string();
+    format!("{{\"type\":{kind},{}\n", &rest[1..])
 }
 
 fn millis(d: Duration) -> String {
@@ -599,6 +614,14 @@ mod tests {
         );
         assert!(split_command("python3 'unclosed").is_err());
         assert!(split_command("a\\").is_err());
+    }
+
+    #[test]
+    fn messages_start_with_their_type() {
+        let line = message_line(&json!({"type": "end", "seat": 1, "outcome": "win"}));
+        assert_eq!(line, "{\"type\":\"end\",\"outcome\":\"win\",\"seat\":1}\n");
+        let back: Json = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["seat"], 1);
     }
 
     #[test]
