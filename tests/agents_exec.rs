@@ -349,3 +349,117 @@ fn an_agent_sees_what_its_player_may_see() {
         }
     }
 }
+
+/// More agents than seats: every pair plays, seats rotating; each agent is
+/// ranked over all its games, the CSV names each game's agents, the plot
+/// draws each agent.
+#[test]
+fn a_round_robin_ranks_every_agent() {
+    let dir = scratch("round_robin");
+    let run = gdl(
+        &dir,
+        &[
+            "match",
+            "xnimmt.game",
+            "--players",
+            "random,greedy,search:10",
+            "--games",
+            "4",
+            "--csv",
+            "games.csv",
+            "--plot",
+            "points.svg",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("a round robin of 3 agents, 2 a game: 3 pairings of 4 games, 12 games in all"),
+        "{}",
+        run.stdout
+    );
+    let ranking: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| *l != "ranking")
+        .skip(2)
+        .take(3)
+        .collect();
+    assert_eq!(ranking.len(), 3, "{}", run.stdout);
+    for agent in ["random", "greedy", "search:10"] {
+        let row = ranking
+            .iter()
+            .find(|l| l.split_whitespace().nth(1) == Some(agent))
+            .unwrap();
+        // Each agent plays two pairings of four games.
+        assert_eq!(row.split_whitespace().nth(2), Some("8"), "{row}");
+    }
+    let rows = rows(&dir.join("games.csv"));
+    assert_eq!(rows[0][..5], ["pairing", "game", "P1 agent", "P1 points", "P1 failure"]);
+    assert_eq!(rows.len(), 13);
+    for r in &rows[1..] {
+        assert_ne!(r[2], r[5], "two different agents in each game: {r:?}");
+    }
+    let svg = std::fs::read_to_string(dir.join("points.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("greedy"),
+        "{}",
+        &svg[..200.min(svg.len())]
+    );
+}
+
+/// `--field`: each agent of a class plays the field, and its failures are
+/// counted against it alone.
+#[test]
+fn a_class_of_agents_plays_a_fixed_field() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("field");
+    let good = py("examples/agents/random_xnimmt.py", "");
+    let bad = py("tests/agents/faulty_agent.py", "crash 7");
+    let players = format!("{good},{bad}");
+    let log = dir.join("agent.log");
+    let run = gdl(
+        &dir,
+        &[
+            "match",
+            "xnimmt.game",
+            "--players",
+            &players,
+            "--field",
+            "search:10",
+            "--games",
+            "4",
+            "--threads",
+            "1",
+            "--csv",
+            "games.csv",
+            "--agent-stderr",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("each of 2 agents against the field (search:10): 2 pairings of 4 games"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("search:10 (field)"), "{}", run.stdout);
+    let failures_of = |agent: &str| -> String {
+        let row = run
+            .stdout
+            .lines()
+            .skip_while(|l| *l != "ranking")
+            .find(|l| l.contains(agent) && !l.contains("search"))
+            .unwrap()
+            .to_string();
+        row.split_whitespace().last().unwrap().to_string()
+    };
+    assert_eq!(failures_of("faulty_agent.py"), "2", "{}", run.stdout);
+    assert_eq!(failures_of("random_xnimmt.py"), "0", "{}", run.stdout);
+    let rows = rows(&dir.join("games.csv"));
+    let crashes = rows[1..].iter().filter(|r| r.contains(&"crash".to_string())).count();
+    assert_eq!(crashes, 2);
+}

@@ -11,6 +11,7 @@ mod check;
 mod eval;
 mod exec_agent;
 mod human;
+mod league;
 mod limits;
 mod play;
 mod solve;

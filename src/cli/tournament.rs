@@ -45,12 +45,23 @@ pub struct MatchArgs {
     /// same for any number (only the times per decision differ)
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub threads: Option<usize>,
+    /// A fixed field: every agent of --players plays against these (one
+    /// game per seat rotation, --games per pairing), and is ranked by its
+    /// results against them
+    #[arg(long, value_name = "A,B")]
+    pub field: Option<String>,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    // More agents than seats, or a field: a league of many matches.
+    let listed = crate::solve::agent::parse_players(&args.players)
+        .map_err(|e| Failure::input(format!("error: --players: {e}")))?;
+    if args.field.is_some() || listed.len() > game.num_players() {
+        return super::league::run(args, &game, listed, ctx);
+    }
     let specs = players_for(&args.players, &game)?;
     let n = specs.len();
     if args.games == 0 {
@@ -202,7 +213,7 @@ fn csv(game: &Interpreted, result: &MatchResult, failures: bool) -> String {
 }
 
 /// A CSV line, quoting the cells that need it (RFC 4180).
-fn csv_line(cells: &[String]) -> String {
+pub(super) fn csv_line(cells: &[String]) -> String {
     let quoted: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -241,7 +252,7 @@ fn plot(game: &Interpreted, result: &MatchResult) -> String {
     )
 }
 
-fn progress_bar(games: u64) -> indicatif::ProgressBar {
+pub(super) fn progress_bar(games: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(games);
     if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {eta} left") {
         bar.set_style(style);
@@ -251,7 +262,7 @@ fn progress_bar(games: u64) -> indicatif::ProgressBar {
 
 /// Numbers agents that share a name (`random #1`, `random #2`), so that every
 /// row of the table says whose it is.
-fn disambiguate(names: &mut [String]) {
+pub(super) fn disambiguate(names: &mut [String]) {
     let copy = names.to_vec();
     for (i, name) in names.iter_mut().enumerate() {
         if copy.iter().filter(|n| **n == copy[i]).count() > 1 {
