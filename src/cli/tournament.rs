@@ -25,7 +25,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// One agent per player, comma-separated: optimal, optimal:first, random,
-    /// search, search:N, greedy, q:FILE, policy:FILE
+    /// search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND. More
+    /// agents than players: a round robin of every group that fills the seats
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// How many games; the agents take turns in each seat
