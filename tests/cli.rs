@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gdl, snap};
+use common::{Run, gdl, snap};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
