@@ -13,6 +13,7 @@ mod human;
 mod limits;
 mod play;
 mod solve;
+mod solve_depth;
 mod solve_kinds;
 mod tournament;
 mod trace;

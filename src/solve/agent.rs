@@ -100,10 +100,13 @@ pub enum AgentSpec {
     QTable(std::path::PathBuf),
     /// Plays a saved strategy (`policy:FILE`, from `gdl train --algorithm cfr`).
     Policy(std::path::PathBuf),
+    /// Alpha-beta to a depth limit, the game's `evaluate` at the limit (`alphabeta:D`).
+    AlphaBeta(usize),
 }
 
 /// The agents, as `--players` lists them in messages.
-pub const AGENT_KINDS: &str = "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE, policy:FILE";
+pub const AGENT_KINDS: &str =
+    "optimal, optimal:first, random, human, search, search:N, alphabeta:D, greedy, q:FILE, policy:FILE";
 
 impl FromStr for AgentSpec {
     type Err = String;
@@ -132,6 +135,14 @@ impl FromStr for AgentSpec {
                 )),
             };
         }
+        if let Some(d) = s.strip_prefix("alphabeta:") {
+            return match d.parse::<usize>() {
+                Ok(d) if (1..=100).contains(&d) => Ok(AgentSpec::AlphaBeta(d)),
+                _ => Err(format!(
+                    "`{s}`: the depth in alphabeta:D is a whole number of moves from 1 to 100"
+                )),
+            };
+        }
         match s {
             "optimal" | "optimal:random" => Ok(AgentSpec::Optimal(Ties::Random)),
             "optimal:first" => Ok(AgentSpec::Optimal(Ties::First)),
@@ -157,6 +168,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
             AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
+            AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
         }
     }
 }
@@ -267,6 +279,7 @@ mod tests {
             "human",
             "search",
             "search:50",
+            "alphabeta:4",
             "greedy",
             "q:t.json",
         ] {
