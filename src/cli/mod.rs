@@ -17,6 +17,7 @@ mod play;
 mod solve;
 mod solve_depth;
 mod solve_kinds;
+mod solve_sweep;
 mod tournament;
 mod trace;
 mod train;

@@ -62,12 +62,24 @@ pub struct SolveArgs {
     /// `evaluate` (alpha-beta, iterative deepening, a transposition table)
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub depth: Option<u64>,
+    /// With parameters given as ranges (`--pits 1..8`): write the sweep's rows
+    /// as CSV to FILE, or to standard output without one
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub csv: Option<String>,
     /// CFR+ iterations, for games with hidden information
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
 }
 
 pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
+    if super::solve_sweep::is_sweep(ctx) {
+        return super::solve_sweep::run(args, ctx);
+    }
+    if args.csv.is_some() {
+        return Err(Failure::input(
+            "error: --csv writes a sweep's rows: give a parameter as a range (`--pits 1..8`)",
+        ));
+    }
     let game = load_game(&args.game.file, ctx)?;
     if game.num_players() != 2 {
         return Err(Failure::input(format!(
