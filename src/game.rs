@@ -159,6 +159,13 @@ pub trait Game {
         false
     }
 
+    /// An estimate of `player`'s utility in a position that is not over, for
+    /// searches that stop before the end (`None`: the game gives none).
+    fn evaluate(&self, state: &Self::State, player: Player) -> Result<Option<f64>, GameError> {
+        let _ = (state, player);
+        Ok(None)
+    }
+
     /// The lowest and the highest utility player 0 can get at any end of the
     /// game, when the rules say so before any play (`None`: not known). The
     /// exact solvers stop searching a position as soon as a move reaches the

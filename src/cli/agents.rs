@@ -1,6 +1,6 @@
 //! Agents from their specs, for every command that plays games (`play`,
 //! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
-//! `search`, `search:N`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
+//! `search`, `search:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -152,6 +152,16 @@ pub fn make_agent_with<'g>(
         AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
         AgentSpec::Search(samples) => Ok(Box::new(SearchAgent::new(options.search_budget(*samples), seed))),
         AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed))),
+        AgentSpec::AlphaBeta(depth) => {
+            let prog = game.program();
+            if prog.has_chance || prog.has_simultaneous || game.num_players() != 2 {
+                return Err(Failure::input(format!(
+                    "error: `alphabeta:D` searches two-player, turn-taking games without chance; {} is not one; try `search`",
+                    game.name()
+                )));
+            }
+            Ok(Box::new(crate::solve::depth_limited::DepthAgent::new(*depth, seed)))
+        }
         AgentSpec::Exec(command) => match ExecAgent::start(command, options.exec_options(), seed) {
             Ok(agent) => Ok(Box::new(agent)),
             Err(why) => Err(Failure::input(format!("error: exec:{command}: {why}"))),

@@ -10,6 +10,7 @@ use crate::game::{Game, GameError};
 use crate::report::diagnostic;
 use crate::report::solve as report;
 use crate::runtime::{Interpreted, State};
+use crate::solve::depth_limited::DepthOptions;
 use crate::solve::{self, Algorithm, SolveError, SolveOptions, Solver};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -60,12 +61,28 @@ pub struct SolveArgs {
     /// Sprague-Grundy values, for impartial normal-play games (Nim, Kayles)
     #[arg(long)]
     pub grundy: bool,
+    /// Search only this many moves deep, scoring positions there by the game's
+    /// `evaluate` (alpha-beta, iterative deepening, a transposition table)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub depth: Option<u64>,
+    /// With parameters given as ranges (`--pits 1..8`): write the sweep's rows
+    /// as CSV to FILE, or to standard output without one
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub csv: Option<String>,
     /// CFR+ iterations, for games with hidden information
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
 }
 
 pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
+    if super::solve_sweep::is_sweep(ctx) {
+        return super::solve_sweep::run(args, ctx);
+    }
+    if args.csv.is_some() {
+        return Err(Failure::input(
+            "error: --csv writes a sweep's rows: give a parameter as a range (`--pits 1..8`)",
+        ));
+    }
     let game = load_game(&args.game.file, ctx)?;
     if game.num_players() != 2 {
         return Err(Failure::input(format!(
@@ -79,6 +96,19 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         return super::solve_kinds::run(kind, args, &game, &root, ctx);
     }
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
+    if let Some(depth) = args.depth {
+        let opts = DepthOptions {
+            max_depth: Some(depth as usize),
+            time_limit,
+            max_nodes: args.max_nodes,
+        };
+        let text = super::solve_depth::search_and_report(&game, &root, &opts)
+            .map_err(|e| Failure::runtime(diagnostic::render(&e, ctx.color)))?;
+        let position = game.position(&root);
+        write!(ctx.out, "game        {}\nposition    {position}\n{text}", game.name())
+            .map_err(|e| Failure::runtime(format!("error: {e}")))?;
+        return Ok(());
+    }
     let mut opts = SolveOptions {
         algorithm: match args.algorithm {
             AlgorithmArg::Minimax => Algorithm::Minimax,
@@ -125,7 +155,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 diagnostic::render(&SolveError::Budget { what, limit, nodes }, color)
             };
             text.push('\n');
-            text.push_str(&deepen(&game, &root, &opts, time_limit.map(|t| started + t)));
+            text.push_str(&fallback(&game, &root, &opts, time_limit.map(|t| started + t)));
             return Err(Failure::runtime(text));
         }
         Err(e) => return Err(fail(e)),
@@ -297,65 +327,20 @@ pub(super) fn endless(game: &Interpreted, e: SolveError) -> GameError {
     g
 }
 
-/// After a search stopped at a limit: iterative deepening within the same
-/// node limit and until `deadline`, positions below the depth scored 0, and
-/// what its last complete depth found, marked as not proven (or as proven if
-/// no position was cut).
-fn deepen(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Option<Instant>) -> String {
-    let mut last: Option<(usize, f64, Vec<String>, bool)> = None;
-    let mut nodes = 0u64;
+/// After a search stopped at a limit: the depth-limited search within the
+/// same node limit and until `deadline`, positions at the limit scored by
+/// the game's evaluation, what it proved kept apart from what it guessed.
+fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Option<Instant>) -> String {
     // Without the memo table a state limit means nothing: ten nodes per state instead.
-    let node_cap = opts.max_nodes.or(opts.max_states.map(|s| s.saturating_mul(10)));
-    for depth in 1..=opts.max_depth {
-        let mut o = opts.clone();
-        o.memo = false;
-        // Its states are not reported: counting them would only take memory.
-        o.count_states = false;
-        if let Some(n) = node_cap {
-            if nodes >= n {
-                break;
-            }
-            o.max_nodes = Some(n - nodes);
-        }
-        if let Some(deadline) = deadline {
-            match deadline.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() => o.time_limit = Some(left),
-                _ => break,
-            }
-        }
-        let Ok(mut solver) = Solver::new(game, o) else { break };
-        solver.set_cutoff(Some(depth));
-        let r = solver.search_root(root);
-        nodes = (nodes + solver.nodes()).min(node_cap.unwrap_or(u64::MAX));
-        match r {
-            Ok((value, best)) => {
-                let proven = !solver.cutoff_reached();
-                last = Some((depth, value, best.iter().map(|m| game.move_text(m)).collect(), proven));
-                if proven {
-                    break;
-                }
-            }
-            Err(_) => break,
-        }
-    }
-    match last {
-        None => "iterative deepening within the same limits did not complete depth 1 either\n".to_string(),
-        Some((depth, value, best, proven)) => {
-            let status = if proven {
-                "proven: every line ends within this depth"
-            } else {
-                "NOT PROVEN: positions deeper than this were scored 0"
-            };
-            format!(
-                "searched again by iterative deepening ({nodes} nodes):\n\
-                 depth       {depth} move{}, the last depth completed\n\
-                 value       {value} (for {})\n\
-                 best moves  {}\n\
-                 status      {status}\n",
-                if depth == 1 { "" } else { "s" },
-                game.player_name(0),
-                best.join(", ")
-            )
-        }
+    let max_nodes = opts.max_nodes.or(opts.max_states.map(|s| s.saturating_mul(10)));
+    let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let depth_opts = DepthOptions {
+        max_depth: None,
+        time_limit,
+        max_nodes,
+    };
+    match super::solve_depth::search_and_report(game, root, &depth_opts) {
+        Ok(text) => format!("searched again to a depth limit, within the same limits:\n{text}"),
+        Err(e) => format!("searched again to a depth limit, which failed too: {e}\n"),
     }
 }

@@ -23,6 +23,10 @@ use lower::{Binding, Ty};
 /// every node of a search, and small games need a few dozen.
 pub const MAX_STATE_CELLS: usize = 1 << 16;
 
+/// The name of the function that estimates a position for depth-limited
+/// search: `fn evaluate(p: player) -> int`, in thousandths of the payoff.
+pub const EVALUATE: &str = "evaluate";
+
 /// A parameter as the command line shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamInfo {
@@ -261,8 +265,23 @@ impl<'a> Compiler<'a> {
     fn declare_fns(&mut self) {
         for f in &self.file.fns {
             if self.check_new_name(&f.name) {
-                let params = f.params.iter().map(|(_, t)| self.ty_of(t)).collect();
+                let params: Vec<Ty> = f.params.iter().map(|(_, t)| self.ty_of(t)).collect();
                 let ret = f.ret.as_ref().map_or(Ty::Error, |t| self.ty_of(t));
+                // The search reads `evaluate` by its name (`Game::evaluate`).
+                if f.name.name == EVALUATE && (params != [Ty::Player] || ret != Ty::Int) {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::evaluate",
+                            "`evaluate` must take one player and return an int",
+                            f.span,
+                            "an evaluation has this form: fn evaluate(p: player) -> int",
+                        )
+                        .with_help(
+                            "it estimates p's payoff in a position that is not over, in thousandths \
+                             (1000: as good as a win of 1)",
+                        ),
+                    );
+                }
                 self.fn_sigs.insert(
                     f.name.name.clone(),
                     FnSig {

@@ -740,6 +740,21 @@ impl Game for Interpreted {
         with_cells!(state, |c| self.returns_in(state, c, player))
     }
 
+    fn evaluate(&self, state: &State, player: Player) -> Result<Option<f64>, GameError> {
+        // `fn evaluate(p: player) -> int`, checked when compiled; in thousandths.
+        let Some(f) = self.prog.fns.iter().position(|f| f.name == crate::compile::EVALUATE) else {
+            return Ok(None);
+        };
+        let entry = self.code.fns[f];
+        let mut budget = Budget::new();
+        let v = with_cells!(state, |c| with_frame(entry.frame, |frame| {
+            frame[0] = player as i64;
+            vm::run(&self.code, &self.prog, entry, &mut Reader(c), frame, &mut budget)
+        }))
+        .map_err(|e| self.locate(e, &state.cells()))?;
+        Ok(Some(v as f64 / 1000.0))
+    }
+
     fn utility_range(&self) -> Option<(f64, f64)> {
         // A winner gains the payoff (1 without one) and the others lose it: known
         // when every end names no payoff or a constant one. Scores depend on play.

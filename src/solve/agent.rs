@@ -126,13 +126,14 @@ pub enum AgentSpec {
     QTable(std::path::PathBuf),
     /// Plays a saved strategy (`policy:FILE`, from `gdl train --algorithm cfr`).
     Policy(std::path::PathBuf),
+    /// Alpha-beta to a depth limit, the game's `evaluate` at the limit (`alphabeta:D`).
+    AlphaBeta(usize),
     /// An external program speaking JSON lines (`exec:COMMAND`, docs/AGENTS.md).
     Exec(String),
 }
 
 /// The agents, as `--players` lists them in messages.
-pub const AGENT_KINDS: &str =
-    "optimal, optimal:first, optimal:fast, random, human, search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND";
+pub const AGENT_KINDS: &str = "optimal, optimal:first, optimal:fast, random, human, search, search:N, alphabeta:D, greedy, q:FILE, policy:FILE, exec:COMMAND";
 
 impl FromStr for AgentSpec {
     type Err = String;
@@ -168,6 +169,14 @@ impl FromStr for AgentSpec {
                 )),
             };
         }
+        if let Some(d) = s.strip_prefix("alphabeta:") {
+            return match d.parse::<usize>() {
+                Ok(d) if (1..=100).contains(&d) => Ok(AgentSpec::AlphaBeta(d)),
+                _ => Err(format!(
+                    "`{s}`: the depth in alphabeta:D is a whole number of moves from 1 to 100"
+                )),
+            };
+        }
         match s {
             "optimal" | "optimal:random" => Ok(AgentSpec::Optimal(Ties::Random)),
             "optimal:first" => Ok(AgentSpec::Optimal(Ties::First)),
@@ -195,6 +204,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
             AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
+            AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Exec(command) => write!(f, "exec:{command}"),
         }
     }
@@ -324,6 +334,7 @@ mod tests {
             "human",
             "search",
             "search:50",
+            "alphabeta:4",
             "greedy",
             "q:t.json",
             "exec:python3 my_agent.py",

@@ -22,6 +22,7 @@ pub mod agent;
 mod alphabeta;
 pub mod best_response;
 pub mod cfr;
+pub mod depth_limited;
 pub mod episode;
 pub mod expectimax;
 mod file_header;
