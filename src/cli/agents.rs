@@ -12,7 +12,7 @@ use super::human::Human;
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentError, AgentSpec, OptimalAgent, RandomAgent};
+use crate::solve::agent::{Agent, AgentError, AgentSpec, OptimalAgent, RandomAgent, Ties};
 use crate::solve::search::{GreedyAgent, SearchAgent, SearchBudget};
 use crate::solve::{SolveOptions, Solver, qfile};
 
@@ -142,6 +142,7 @@ pub fn make_agent_with<'g>(
                 game,
                 SolveOptions {
                     count_states: false,
+                    prefer_short: *ties == Ties::Fast,
                     ..SolveOptions::default()
                 },
             )

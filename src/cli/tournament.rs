@@ -51,6 +51,9 @@ pub struct MatchArgs {
     /// results against them
     #[arg(long, value_name = "A,B")]
     pub field: Option<String>,
+    /// Print the results as one JSON object (docs/json-schema/match.json)
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
@@ -118,11 +121,11 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut result = played.map_err(|e| Failure::runtime(ctx.render(&e)))?;
     disambiguate(&mut result.tally.agents);
 
+    let first_counts: Vec<usize> = (0..n)
+        .map(|k| (0..args.games).filter(|g| tournament::seating(n, *g)[0] == k).count())
+        .collect();
     let first = (0..n)
-        .map(|k| {
-            let g = (0..args.games).filter(|g| tournament::seating(n, *g)[0] == k).count();
-            format!("{g} with {} first", result.tally.agents[k])
-        })
+        .map(|k| format!("{} with {} first", first_counts[k], result.tally.agents[k]))
         .collect::<Vec<_>>()
         .join(", ");
     let mut text = format!(
@@ -158,7 +161,19 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
             Err(e) => failed = failed.or(Some(format!("error: cannot write {}: {e}", path.display()))),
         }
     }
-    if !files.is_empty() {
+    if args.json {
+        let first: serde_json::Map<String, serde_json::Value> = (0..n)
+            .map(|k| (result.tally.agents[k].clone(), serde_json::json!(first_counts[k])))
+            .collect();
+        let mut doc = crate::report::standings::json(&result.tally, &result.times);
+        doc["game"] = serde_json::json!(title(&game));
+        doc["games"] = serde_json::json!(args.games);
+        doc["seed"] = serde_json::json!(args.seed);
+        doc["first"] = serde_json::json!(first);
+        doc["budget_ms"] = serde_json::json!(args.agents.budget_ms.filter(|_| searching));
+        doc["files"] = serde_json::json!(files);
+        text = crate::report::json::document(&doc);
+    } else if !files.is_empty() {
         text.push('\n');
         for f in files {
             text.push_str(&f);

@@ -104,6 +104,9 @@ pub enum Ties {
     First,
     /// One drawn at random, seeded (`optimal`): games against it vary.
     Random,
+    /// The fastest win or the slowest loss (seed 002's Extension A, as
+    /// `gdl solve --fast`), then the first in the game's order (`optimal:fast`).
+    Fast,
 }
 
 /// An agent as written on the command line.
@@ -129,7 +132,7 @@ pub enum AgentSpec {
 
 /// The agents, as `--players` lists them in messages.
 pub const AGENT_KINDS: &str =
-    "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND";
+    "optimal, optimal:first, optimal:fast, random, human, search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND";
 
 impl FromStr for AgentSpec {
     type Err = String;
@@ -168,6 +171,7 @@ impl FromStr for AgentSpec {
         match s {
             "optimal" | "optimal:random" => Ok(AgentSpec::Optimal(Ties::Random)),
             "optimal:first" => Ok(AgentSpec::Optimal(Ties::First)),
+            "optimal:fast" => Ok(AgentSpec::Optimal(Ties::Fast)),
             "random" => Ok(AgentSpec::Random),
             "human" => Ok(AgentSpec::Human),
             "search" => Ok(AgentSpec::Search(None)),
@@ -183,6 +187,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Optimal(Ties::Random) => f.write_str("optimal"),
             AgentSpec::Optimal(Ties::First) => f.write_str("optimal:first"),
+            AgentSpec::Optimal(Ties::Fast) => f.write_str("optimal:fast"),
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Human => f.write_str("human"),
             AgentSpec::Search(None) => f.write_str("search"),
@@ -239,17 +244,34 @@ impl<G: Game> Agent<G> for OptimalAgent<'_, G> {
     ) -> Result<Choice<G::Move>, AgentError> {
         // Values are the first player's; the second player minimizes them.
         let sign = if player == 0 { 1.0 } else { -1.0 };
-        let values: Vec<f64> = self.solver.explain(state)?.iter().map(|m| sign * m.value).collect();
-        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
+        let explained = self.solver.explain(state)?;
+        let values: Vec<f64> = explained.iter().map(|m| sign * m.value).collect();
+        // `+ 0.0` turns the -0 of a negated draw into 0.
+        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max) + 0.0;
+        let mut optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
+        if self.ties == Ties::Fast && best != 0.0 {
+            // The solver prefers short wins, so each line is the fast line:
+            // its length says how soon the game ends after the move.
+            let length = |i: &usize| explained[*i].line.len();
+            let want = if best > 0.0 {
+                optimal.iter().map(length).min()
+            } else {
+                optimal.iter().map(length).max()
+            };
+            optimal.retain(|i| Some(length(i)) == want);
+        }
         let i = match self.ties {
-            Ties::First => optimal[0],
+            Ties::First | Ties::Fast => optimal[0],
             Ties::Random => optimal[self.rng.random_range(0..optimal.len())],
         };
+        // The value as the mover sees it: a lost position reads negative.
+        let mut note = format!("value {best} for {}", game.player_name(player));
+        if self.ties == Ties::Fast {
+            note.push_str(&format!(", {} more moves", explained[i].line.len()));
+        }
         Ok(Choice {
             mv: moves[i].clone(),
-            // The value as the mover sees it: a lost position reads negative.
-            note: Some(format!("value {best} for {}", game.player_name(player))),
+            note: Some(note),
         })
     }
 }
@@ -297,6 +319,7 @@ mod tests {
         for text in [
             "optimal",
             "optimal:first",
+            "optimal:fast",
             "random",
             "human",
             "search",
