@@ -488,3 +488,25 @@ fn a_class_of_agents_plays_a_fixed_field() {
     let crashes = rows[1..].iter().filter(|r| r.contains(&"crash".to_string())).count();
     assert_eq!(crashes, 2);
 }
+
+/// `match --json` lists every failure, with the game, agent and seat.
+#[test]
+fn failures_are_in_the_json_report() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("json");
+    let agent = py("tests/agents/faulty_agent.py", "crash 7");
+    let log = dir.join("agent.log");
+    let (run, _) = xnimmt_match(&dir, &agent, "4", &["--json", "--agent-stderr", log.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let failures = doc["failures"].as_array().unwrap();
+    let games: Vec<u64> = failures.iter().map(|f| f["game"].as_u64().unwrap()).collect();
+    assert_eq!(games, [2, 4]);
+    for f in failures {
+        assert_eq!(f["kind"], "crash");
+        assert_eq!(f["forfeit"], true);
+        assert!(f["agent"].as_str().unwrap().contains("faulty_agent.py"));
+    }
+}
