@@ -51,8 +51,19 @@ fn rows(path: &Path) -> Vec<Vec<String>> {
 /// Runs a 2-player X Nimmt! match of `games` games between `agent` and
 /// `search:20` on one thread, with a CSV; returns the run and the CSV rows.
 fn xnimmt_match(dir: &Path, agent: &str, games: &str, extra: &[&str]) -> (Run, Vec<Vec<String>>) {
+    xnimmt_match_against(dir, agent, "search:20", games, extra)
+}
+
+/// As `xnimmt_match`, against `opponent`.
+fn xnimmt_match_against(
+    dir: &Path,
+    agent: &str,
+    opponent: &str,
+    games: &str,
+    extra: &[&str],
+) -> (Run, Vec<Vec<String>>) {
     let csv = dir.join("games.csv");
-    let players = format!("{agent},search:20");
+    let players = format!("{agent},{opponent}");
     let mut args = vec![
         "match",
         "xnimmt.game",
@@ -85,14 +96,20 @@ fn failures_and_winners(rows: &[Vec<String>]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn python_match(games: &str) {
+fn python_match(opponent: &str, games: &str) {
     if !python() {
         return;
     }
-    let dir = scratch(&format!("python_{games}"));
+    let dir = scratch(&format!("python_{opponent}_{games}"));
     let agent = py("examples/agents/random_xnimmt.py", "");
     let log = dir.join("agent.log");
-    let (run, rows) = xnimmt_match(&dir, &agent, games, &["--agent-stderr", log.to_str().unwrap()]);
+    let (run, rows) = xnimmt_match_against(
+        &dir,
+        &agent,
+        opponent,
+        games,
+        &["--agent-stderr", log.to_str().unwrap()],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let n: usize = games.parse().unwrap();
     assert!(run.stdout.contains(&format!("games    {games} (")), "{}", run.stdout);
@@ -104,17 +121,19 @@ fn python_match(games: &str) {
     assert_eq!(said.lines().filter(|l| l.starts_with("random agent: ")).count(), n);
 }
 
+/// The match of issue 17: 200 games of the Python agent against search
+/// (20 worlds a move: a few seconds).
 #[test]
-fn a_python_agent_plays_a_match_against_search() {
-    python_match("10");
+fn a_python_agent_plays_200_games_against_search() {
+    python_match("search:20", "200");
 }
 
-/// The match of issue 17: 200 games (about a minute in a debug build);
-/// `cargo test --test agents_exec -- --ignored` runs it.
+/// The same against the full `search` (200 worlds a move), about a minute
+/// in a debug build: `cargo test --test agents_exec -- --ignored`.
 #[test]
 #[ignore]
-fn a_python_agent_plays_200_games_against_search() {
-    python_match("200");
+fn a_python_agent_plays_200_games_against_full_search() {
+    python_match("search", "200");
 }
 
 #[test]
@@ -468,4 +487,26 @@ fn a_class_of_agents_plays_a_fixed_field() {
     let rows = rows(&dir.join("games.csv"));
     let crashes = rows[1..].iter().filter(|r| r.contains(&"crash".to_string())).count();
     assert_eq!(crashes, 2);
+}
+
+/// `match --json` lists every failure, with the game, agent and seat.
+#[test]
+fn failures_are_in_the_json_report() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("json");
+    let agent = py("tests/agents/faulty_agent.py", "crash 7");
+    let log = dir.join("agent.log");
+    let (run, _) = xnimmt_match(&dir, &agent, "4", &["--json", "--agent-stderr", log.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let failures = doc["failures"].as_array().unwrap();
+    let games: Vec<u64> = failures.iter().map(|f| f["game"].as_u64().unwrap()).collect();
+    assert_eq!(games, [2, 4]);
+    for f in failures {
+        assert_eq!(f["kind"], "crash");
+        assert_eq!(f["forfeit"], true);
+        assert!(f["agent"].as_str().unwrap().contains("faulty_agent.py"));
+    }
 }

@@ -52,6 +52,9 @@ const STARTUP_ALLOWANCE: Duration = Duration::from_secs(10);
 /// The longest line read from a program: a longer one is a failure, not memory eaten.
 const MAX_LINE: u64 = 1 << 20;
 
+/// Lines read ahead of the one gdl waits for.
+const LINES_AHEAD: usize = 16;
+
 /// How long a program that is no longer needed may take to exit by itself
 /// (its input closed) before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(200);
@@ -118,7 +121,9 @@ impl Process {
                 }
             }
         });
-        let (read, lines) = mpsc::channel();
+        // Bounded: a program that writes without end fills the channel and
+        // waits, instead of filling gdl's memory.
+        let (read, lines) = mpsc::sync_channel(LINES_AHEAD);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {

@@ -37,6 +37,11 @@ struct LeagueGame {
 
 pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &mut Context) -> Result<(), Failure> {
     let n = game.num_players();
+    if args.json {
+        return Err(Failure::input(
+            "error: --json reports a match of one agent per seat; for a round robin or a --field, use --csv",
+        ));
+    }
     if args.games == 0 {
         return Err(Failure::input("error: --games must be at least 1"));
     }

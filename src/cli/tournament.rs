@@ -172,6 +172,23 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         doc["first"] = serde_json::json!(first);
         doc["budget_ms"] = serde_json::json!(args.agents.budget_ms.filter(|_| searching));
         doc["files"] = serde_json::json!(files);
+        if !result.failures.is_empty() {
+            let failures: Vec<serde_json::Value> = result
+                .failures
+                .iter()
+                .map(|f| {
+                    serde_json::json!({
+                        "game": f.game + 1,
+                        "agent": result.tally.agents[f.agent],
+                        "seat": game.player_name(f.seat),
+                        "kind": f.failure.kind,
+                        "detail": f.failure.detail,
+                        "forfeit": f.failure.forfeit,
+                    })
+                })
+                .collect();
+            doc["failures"] = serde_json::json!(failures);
+        }
         text = crate::report::json::document(&doc);
     } else if !files.is_empty() {
         text.push('\n');

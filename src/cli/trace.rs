@@ -152,7 +152,11 @@ fn run_json(
         })
     });
     let outcome = match result {
-        Ok(end) => crate::report::json::outcome(game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Ok(end) => {
+            // Tells exec: agents the outcome; a failure is in its move's note.
+            end_game_lines(agents, game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            crate::report::json::outcome(game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?
+        }
         Err(AgentError::Quit) => Value::Null,
         Err(e) => return Err(Failure::runtime(ctx.render(&e))),
     };
