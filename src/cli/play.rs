@@ -24,7 +24,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::json;
 
-use super::agents::{AgentArgs, begin, seat_agents};
+use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::{Game, Player, Turn};
 use crate::report::play::{outcome_text, view_text};
@@ -137,10 +137,14 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
         })
     })();
     let (text, outcome) = match result {
-        Ok(end) => (
-            outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
-            crate::report::json::outcome(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
-        ),
+        Ok(end) => {
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            (
+                failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n"),
+                crate::report::json::outcome(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+            )
+        }
         Err(AgentError::Quit) => ("game abandoned".to_string(), serde_json::Value::Null),
         Err(e) => return Err(Failure::runtime(ctx.render(&e))),
     };
