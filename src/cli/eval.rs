@@ -134,19 +134,20 @@ fn wrong_text(wrong: &[WrongMove]) -> String {
         } else {
             format!("after {}", w.path.join(" "))
         };
+        let verb = if w.best_moves.len() == 1 { "gets" } else { "get" };
+        let punished = if w.exploit.is_empty() {
+            "nothing: the game is over".to_string()
+        } else {
+            w.exploit.join(" ")
+        };
         out.push_str(&format!(
-            "\n  {after}: {}\n    greedy {} gets {} for {}; the best get {}: {}\n    then {}\n",
+            "\n  {after}: {}\n    greedy {} gets {} for {}; {} {verb} {}\n    punished by {punished}\n",
             w.position,
             w.greedy,
             number(w.greedy_value),
             w.mover,
-            number(w.best_value),
             w.best_moves.join(", "),
-            if w.exploit.is_empty() {
-                "the game is over".to_string()
-            } else {
-                w.exploit.join(" ")
-            }
+            number(w.best_value),
         ));
     }
     out
