@@ -17,8 +17,7 @@ use thiserror::Error;
 
 use super::qlearn::{QAgent, QTable};
 use crate::fsutil::write_atomic;
-use crate::game::{Game, Turn};
-use crate::runtime::Interpreted;
+use crate::game::{FileGame, Turn};
 
 /// What the `format` field of every Q-table file says.
 pub const FORMAT: &str = "gdl-qtable";
@@ -115,21 +114,7 @@ pub enum QFileError {
     ChangedGame { path: String, game: String },
 }
 
-/// FNV-1a, 64 bits: a hash whose value never changes between builds or
-/// platforms (std's hasher makes no such promise). It detects edits, it is
-/// not a defence against forgery.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-pub(crate) fn source_hash(game: &Interpreted) -> String {
-    format!("{:016x}", fnv1a64(game.program().source.inner().as_bytes()))
-}
+pub use crate::game::fnv1a64;
 
 pub(crate) fn params_text(params: &[(String, String)]) -> String {
     if params.is_empty() {
@@ -145,12 +130,10 @@ pub(crate) fn params_text(params: &[(String, String)]) -> String {
 /// Writes `table` for `game` to `path`, atomically. Positions are written in
 /// the order of their states, moves in legal-move order, so the same table
 /// always gives the same bytes.
-pub fn save(
-    path: &Path,
-    game: &Interpreted,
-    table: &QTable<Interpreted>,
-    training: &Training,
-) -> Result<(), QFileError> {
+pub fn save<G: FileGame>(path: &Path, game: &G, table: &QTable<G>, training: &Training) -> Result<(), QFileError>
+where
+    G::State: Ord,
+{
     let unwritable = |reason: String| QFileError::Unwritable {
         path: path.display().to_string(),
         reason,
@@ -174,15 +157,15 @@ pub fn save(
         }
     }
     let values: usize = rows.values().map(IndexMap::len).sum();
-    let prog = game.program();
+    let id = game.id();
     let file = QFile {
         format: FORMAT.into(),
         version: VERSION,
-        game: prog.name.clone(),
-        file: prog.source.name().to_string(),
-        source_hash: source_hash(game),
-        params: prog.params.iter().cloned().collect(),
-        players: prog.players.clone(),
+        game: id.game,
+        file: id.file,
+        source_hash: id.source_hash,
+        params: id.params.into_iter().collect(),
+        players: id.players,
         training: training.clone(),
         positions: rows.len(),
         values,
@@ -195,7 +178,7 @@ pub fn save(
 
 /// Reads a Q-table for `game` from `path`, checking that it was made for this
 /// game, these parameters and these rules.
-pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Training), QFileError> {
+pub fn load<G: FileGame>(path: &Path, game: &G) -> Result<(QTable<G>, Training), QFileError> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| QFileError::Unreadable {
         path: shown.clone(),
@@ -239,12 +222,12 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
         None => return Err(corrupt("the \"version\" field is missing or not a number".into())),
     }
     let file: QFile = serde_json::from_value(value).map_err(|e| corrupt(e.to_string()))?;
-    let prog = game.program();
-    if file.game != prog.name {
+    let prog = game.id();
+    if file.game != prog.game {
         return Err(QFileError::OtherGame {
             path: shown,
             theirs: file.game,
-            ours: prog.name.clone(),
+            ours: prog.game.clone(),
         });
     }
     let theirs: Vec<(String, String)> = file.params.into_iter().collect();
@@ -267,10 +250,10 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
             },
         });
     }
-    if file.source_hash != source_hash(game) {
+    if file.source_hash != prog.source_hash {
         return Err(QFileError::ChangedGame {
             path: shown,
-            game: prog.name.clone(),
+            game: prog.game.clone(),
         });
     }
     // A position's text does not tell who moved last, so the start (where
@@ -286,7 +269,7 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
     for (position, row) in file.table {
         let state = game
             .parse_position(&position)
-            .map_err(|e| corrupt(format!("`{position}` is not a position of {}: {e}", prog.name)))?;
+            .map_err(|e| corrupt(format!("`{position}` is not a position of {}: {e}", prog.game)))?;
         let state = if start_as_read.as_ref() == Some(&state) {
             initial.clone()
         } else {
@@ -325,7 +308,7 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
 }
 
 /// Loads the agent `q:FILE` for `game`.
-pub fn load_agent(path: &Path, game: &Interpreted) -> Result<QAgent<Interpreted>, QFileError> {
+pub fn load_agent<G: FileGame>(path: &Path, game: &G) -> Result<QAgent<G>, QFileError> {
     let (table, _) = load(path, game)?;
     Ok(QAgent::new(format!("q:{}", path.display()), table))
 }
