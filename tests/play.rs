@@ -212,7 +212,10 @@ fn play_ends_cleanly_without_input() {
 fn play_xnimmt_sees_only_its_own_hand() {
     // Offer every card in turn: the illegal ones are asked again.
     let input: String = (0..5).flat_map(|_| (1..=17).map(|c| format!("{c}\n"))).collect();
-    let r = gdl(&["play", "games/xnimmt.game", "--seed", "3"], &input);
+    let r = gdl(
+        &["play", "games/xnimmt.game", "--players", "human,search", "--seed", "3"],
+        &input,
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = &r.stdout;
     assert!(!out.contains("deck"), "{out}");

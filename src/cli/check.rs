@@ -13,11 +13,17 @@ pub struct CheckArgs {
     /// Print the instructions each rule compiled to, numbered, instead of the summary
     #[arg(long)]
     pub ir: bool,
+    /// Print the summary as one JSON object (docs/json-schema/check.json)
+    #[arg(long, conflicts_with = "ir")]
+    pub json: bool,
 }
 
 pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
-    let text = if args.ir {
+    let text = if args.json {
+        let value = summary::json(&game).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
+    } else if args.ir {
         game.code().listing(&game.program().source.inner().clone())
     } else {
         summary::render(&game).map_err(|e| Failure::runtime(ctx.render(&e)))?

@@ -8,8 +8,10 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::agents::make_agent;
+use super::eval_wrong::{self, SeatResult, WrongMove};
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
+use crate::report::solve::number;
 use crate::report::standings;
 use crate::runtime::Interpreted;
 use crate::solve::agent::{Agent, AgentSpec, Ties};
@@ -30,6 +32,13 @@ pub struct EvalArgs {
     /// Seeds the opponents' random choices
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// List every reachable position where the greedy move is not optimal:
+    /// the best moves, and the line that exploits the greedy one
+    #[arg(long)]
+    pub wrong: bool,
+    /// Print the evaluation as one JSON object (docs/json-schema/eval.json)
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -44,8 +53,159 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
         table.len()
     );
     let name = format!("q:{}", args.q.display());
-    let text = report(&game, &table, &name, args.games, args.seed, ctx)?;
+    let fail = |e: SolveError| match e {
+        SolveError::Unsupported(_) => Failure::input(ctx.render(&e)),
+        other => Failure::runtime(ctx.render(&other)),
+    };
+    let root = game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    if args.json {
+        let a = qeval::agreement(&game, &table, &root).map_err(fail)?;
+        let seats = eval_wrong::beatable(&game, &table, &root).map_err(fail)?;
+        let mut doc = serde_json::json!({
+            "game": title(&game),
+            "table": {
+                "file": args.q.display().to_string(),
+                "episodes": training.total_episodes,
+                "positions": table.positions(),
+                "values": table.len(),
+            },
+            "agreement": {
+                "positions": a.positions,
+                "optimal": a.optimal,
+                "winning": a.winning,
+                "winning_optimal": a.winning_optimal,
+                "choice": a.choice,
+                "choice_optimal": a.choice_optimal,
+                "unseen": a.unseen,
+            },
+            "seats": seats.iter().map(seat_json).collect::<Vec<_>>(),
+            "matches": matches_json(&game, &table, &name, args.games, args.seed, ctx)?,
+        });
+        if args.wrong {
+            let wrong = eval_wrong::wrong_moves(&game, &table, &root).map_err(fail)?;
+            doc["wrong"] = wrong.iter().map(wrong_json).collect();
+        }
+        return write!(ctx.out, "{}", crate::report::json::document(&doc))
+            .map_err(|e| Failure::runtime(format!("error: {e}")));
+    }
+    let mut text = report(&game, &table, &name, args.games, args.seed, ctx)?;
+    let seats = eval_wrong::beatable(&game, &table, &root).map_err(fail)?;
+    text.push('\n');
+    text.push_str(&beatable_text(&seats));
+    if args.wrong {
+        let wrong = eval_wrong::wrong_moves(&game, &table, &root).map_err(fail)?;
+        text.push('\n');
+        text.push_str(&wrong_text(&wrong));
+    }
     write!(ctx.out, "{header}\n{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+}
+
+/// Whether an adversary who knows the table beats it, seat by seat.
+fn beatable_text(seats: &[SeatResult]) -> String {
+    let mut out = String::from("against an adversary that searches every reply (it knows the table):\n");
+    for s in seats {
+        let verdict = if s.beatable() {
+            format!(
+                "beatable: it gets {}, optimal play {}; the game: {}",
+                number(s.q_gets),
+                number(s.optimal_gets),
+                s.line.join(" ")
+            )
+        } else {
+            format!("not beatable: it gets {}, as optimal play does", number(s.q_gets))
+        };
+        out.push_str(&format!("  as {}  {verdict}\n", s.seat));
+    }
+    out
+}
+
+fn wrong_text(wrong: &[WrongMove]) -> String {
+    if wrong.is_empty() {
+        return "the greedy move is optimal in every reachable position\n".to_string();
+    }
+    let mut out = format!(
+        "the {} reachable position{} where the greedy move is not optimal (nearest the start first):\n",
+        wrong.len(),
+        if wrong.len() == 1 { "" } else { "s" }
+    );
+    for w in wrong {
+        let after = if w.path.is_empty() {
+            "the start".to_string()
+        } else {
+            format!("after {}", w.path.join(" "))
+        };
+        out.push_str(&format!(
+            "\n  {after}: {}\n    greedy {} gets {} for {}; the best get {}: {}\n    then {}\n",
+            w.position,
+            w.greedy,
+            number(w.greedy_value),
+            w.mover,
+            number(w.best_value),
+            w.best_moves.join(", "),
+            if w.exploit.is_empty() {
+                "the game is over".to_string()
+            } else {
+                w.exploit.join(" ")
+            }
+        ));
+    }
+    out
+}
+
+fn seat_json(s: &SeatResult) -> serde_json::Value {
+    serde_json::json!({
+        "seat": s.seat,
+        "q_gets": s.q_gets,
+        "optimal_gets": s.optimal_gets,
+        "beatable": s.beatable(),
+        "line": s.line,
+    })
+}
+
+fn wrong_json(w: &WrongMove) -> serde_json::Value {
+    serde_json::json!({
+        "after": w.path,
+        "position": w.position,
+        "mover": w.mover,
+        "greedy": w.greedy,
+        "greedy_value": w.greedy_value,
+        "best_value": w.best_value,
+        "best_moves": w.best_moves,
+        "exploit": w.exploit,
+    })
+}
+
+/// The matches of [`report`], as JSON records per opponent and seat.
+fn matches_json(
+    game: &Interpreted,
+    table: &QTable<Interpreted>,
+    name: &str,
+    games: u64,
+    seed: u64,
+    ctx: &Context,
+) -> Result<serde_json::Value, Failure> {
+    let mut out = Vec::new();
+    for (k, opponent) in [AgentSpec::Optimal(Ties::Random), AgentSpec::Random].iter().enumerate() {
+        let mut agents: Vec<Box<dyn Agent<Interpreted> + '_>> = vec![
+            Box::new(QAgent::new(name, table.clone())),
+            make_agent(opponent, game, seed.wrapping_add(k as u64 + 1), ctx)?,
+        ];
+        let tally = tournament::play_match(game, &mut agents, games, seed.wrapping_add(k as u64), &mut |_| {})
+            .map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        for (s, seat) in tally.seats.iter().enumerate() {
+            let r = &tally.by_seat[0][s];
+            out.push(serde_json::json!({
+                "opponent": opponent.to_string(),
+                "seat": seat,
+                "games": r.games,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "mean": r.mean(),
+            }));
+        }
+    }
+    Ok(serde_json::Value::Array(out))
 }
 
 /// The game's name with its parameters: `Nim (piles = [1, 3, 5, 7])`.

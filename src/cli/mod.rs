@@ -7,13 +7,23 @@
 
 mod agents;
 mod bench;
+mod bundled;
 mod check;
+mod completions;
 mod eval;
+mod eval_wrong;
+mod exec_agent;
+mod graphviz;
 mod human;
+mod league;
 mod limits;
+mod list;
+mod man;
 mod play;
+mod rules;
 mod solve;
 mod solve_kinds;
+mod start;
 mod tournament;
 mod trace;
 mod train;
@@ -28,8 +38,8 @@ use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcom
 
 use crate::compile::{self, ParamInfo};
 use crate::report::diagnostic;
-use crate::runtime::{Interpreted, State};
-use crate::syntax::source_file::read_source;
+use crate::runtime::Interpreted;
+pub use start::start_position;
 
 /// Success.
 pub const EXIT_OK: i32 = 0;
@@ -41,7 +51,7 @@ pub const EXIT_INPUT: i32 = 2;
 #[derive(Parser, Debug)]
 #[command(
     name = "gdl",
-    version,
+    version = version(),
     about = "Describe small games as text, and solve them",
     after_help = "Parameters declared in a game file become flags: `gdl solve games/nimcala.game --pits 4 --tokens 4`.\n`gdl COMMAND FILE --help` lists them."
 )]
@@ -70,12 +80,29 @@ pub enum Command {
     Tree(tree::TreeArgs),
     /// How fast a game runs: random playouts/s, alpha-beta nodes/s, memoized solve time and table size
     Bench(bench::BenchArgs),
+    /// The games bundled with gdl: name, what it is, parameters
+    List(list::ListArgs),
+    /// Print a game's file with its comments: its rules in words and in gdl
+    Rules(rules::RulesArgs),
+    /// Print the completion script for a shell: `gdl completions bash`
+    Completions(completions::CompletionsArgs),
+    /// Print gdl's manual page (roff), or write a page per command with --out DIR
+    Man(man::ManArgs),
+}
+
+/// gdl's version, with the commit it was built from when it was built in a
+/// git checkout: `0.1.0 (commit 1a2b3c4d5e)`.
+fn version() -> String {
+    match env!("GDL_GIT_COMMIT") {
+        "" => env!("CARGO_PKG_VERSION").to_string(),
+        commit => format!("{} (commit {commit})", env!("CARGO_PKG_VERSION")),
+    }
 }
 
 /// What every command that loads a game takes.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The .game file
+    /// The .game file, or the name of a bundled game (`gdl list`)
     pub file: PathBuf,
     /// Stop before holding more than this much memory (512M, 2G); default:
     /// 3/4 of the memory available
@@ -84,9 +111,9 @@ pub struct GameArgs {
 }
 
 impl Command {
-    /// The arguments every command shares.
-    fn game_args(&self) -> &GameArgs {
-        match self {
+    /// The arguments every command that loads a game shares.
+    fn game_args(&self) -> Option<&GameArgs> {
+        Some(match self {
             Command::Check(a) => &a.game,
             Command::Solve(a) => &a.game,
             Command::Play(a) => &a.game,
@@ -96,7 +123,8 @@ impl Command {
             Command::Eval(a) => &a.game,
             Command::Tree(a) => &a.game,
             Command::Bench(a) => &a.game,
-        }
+            Command::List(_) | Command::Rules(_) | Command::Completions(_) | Command::Man(_) => return None,
+        })
     }
 }
 
@@ -154,7 +182,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         crate::memory::doing("reading the game file");
         // The flags of a game's parameters exist only once its file is read; a
         // file that cannot be read or parsed is reported when it is loaded.
-        let read = read_source(&file).map_err(|e| e.to_string());
+        let read = bundled::read_game(&file);
         if let Ok(text) = &read
             && let Ok(ast) = crate::syntax::parse(text)
         {
@@ -230,7 +258,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
             return EXIT_INPUT;
         }
     };
-    if let Some(bytes) = cli.command.game_args().max_memory {
+    if let Some(bytes) = cli.command.game_args().and_then(|g| g.max_memory) {
         crate::memory::set_from_flag(bytes, 0);
     }
     let sub_matches = matches.subcommand().map(|(_, m)| m);
@@ -251,6 +279,10 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Eval(a) => eval::run(a, &mut ctx),
         Command::Tree(a) => tree::run(a, &mut ctx),
         Command::Bench(a) => bench::run(a, &mut ctx),
+        Command::List(a) => list::run(a, &mut ctx),
+        Command::Rules(a) => rules::run(a, &mut ctx),
+        Command::Completions(a) => completions::run(a, &mut ctx),
+        Command::Man(a) => man::run(a, &mut ctx),
     };
     match result {
         Ok(()) => EXIT_OK,
@@ -272,6 +304,10 @@ fn prescan(args: &[OsString]) -> Option<(String, PathBuf)> {
     let mut it = args.iter().skip(1).map(|a| a.to_string_lossy().into_owned());
     let sub = it.find(|a| !a.starts_with('-'))?;
     let sc = cmd.find_subcommand(&sub)?;
+    // Only a command that loads a game takes its parameters as flags.
+    if !sc.get_arguments().any(|a| a.get_id() == "file") {
+        return None;
+    }
     let mut rest = it.peekable();
     while let Some(a) = rest.next() {
         if a == "--" {
@@ -341,7 +377,7 @@ pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
     crate::memory::doing("reading the game file");
     let read = match &ctx.source {
         Some((read_as, read)) if read_as == file => read.clone(),
-        _ => read_source(file).map_err(|e| e.to_string()),
+        _ => bundled::read_game(file),
     };
     let text = read.map_err(|why| Failure::input(format!("error: cannot read {}: {why}", file.display())))?;
     let name = file.display().to_string();
@@ -349,15 +385,6 @@ pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
     match compile::load(&name, &text, &ctx.bindings) {
         Ok(p) => Ok(Interpreted::new(p)),
         Err(errors) => Err(Failure::input(diagnostic::render_compile_errors(&errors, ctx.color))),
-    }
-}
-
-/// The starting position: `--from` if given, else the game's initial state.
-pub fn start_position(game: &Interpreted, from: Option<&str>, ctx: &Context) -> Result<State, Failure> {
-    use crate::game::Game;
-    match from {
-        Some(text) => game.parse_position(text).map_err(|e| Failure::input(ctx.render(&e))),
-        None => game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e))),
     }
 }
 

@@ -17,11 +17,14 @@
 //! With one person playing, the board is shown as they may see it (their own
 //! hand, the table, the cards revealed); never the others' hidden cards.
 
+use std::path::PathBuf;
+
 use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use serde_json::json;
 
-use super::agents::{AgentArgs, begin, seat_agents};
+use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::{Game, Player, Turn};
 use crate::report::play::{outcome_text, view_text};
@@ -34,8 +37,9 @@ use crate::solve::episode::{Step, play_out};
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, in turn order. Default: you (human) first, then
-    /// `optimal` for a game it can solve, else `search`
+    /// One agent per player, in turn order. Default: the computer first, as in
+    /// seed 001's transcript (`optimal:first` for a game it can solve, else
+    /// `search`), you (human) last; `--players human,optimal` to move first
     #[arg(long, value_name = "A,B")]
     pub players: Option<String>,
     /// Seeds the computer's choices and the deal; default: a new game every time
@@ -44,13 +48,23 @@ pub struct PlayArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
+    /// Also write the game to this file as JSON, as `trace --json` prints one
+    /// (docs/json-schema/trace.json): every move, every state, the outcome
+    #[arg(long, value_name = "FILE")]
+    pub json_log: Option<PathBuf>,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
 
 pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
-    let start = start_position(&game, args.from.as_deref(), ctx)?;
+    if let Some(path) = &args.json_log {
+        super::check_writable("--json-log", path)?;
+    }
+    let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let players = match &args.players {
         Some(p) => p.clone(),
         None => default_players(&game),
@@ -61,6 +75,14 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let out = &mut *ctx.out;
     let io = |e: std::io::Error| AgentError::Failed(format!("cannot write to the terminal: {e}"));
     let turn_taking = game.num_players() == 2 && !game.program().has_simultaneous;
+    let start_text = game.position(&start);
+    let mut log: Vec<serde_json::Value> = Vec::new();
+    let public = game
+        .program()
+        .vars
+        .iter()
+        .all(|v| v.visibility == crate::ir::Visibility::Public);
+    let mut chance: Vec<String> = Vec::new();
     let result = (|| {
         // Before the deal there is nothing to see.
         if game.turn(&start)? != Turn::Chance {
@@ -70,8 +92,30 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
         let mut seated = begin(&mut agents, &game, seed)?;
         let mut times = vec![DecisionTimes::default(); seated.len()];
         play_out(&game, start, &mut seated, &mut rng, &mut times, &mut |step, state| {
+            log.push(match step {
+                Step::Chance(m) => json!({"chance": game.move_text(m), "state": game.state_text(state)}),
+                Step::Moves(played) => json!({
+                    "moves": played.iter().map(|x| json!({
+                        "player": game.player_name(x.player),
+                        "move": game.move_text(&x.mv),
+                        "agent": specs[x.player].to_string(),
+                        "note": x.note,
+                    })).collect::<Vec<_>>(),
+                    "state": game.state_text(state),
+                }),
+            });
             match step {
-                // The deal is shown once it is over, as the player may see it.
+                // Outcomes are shown as `trace` shows them (several in a row
+                // together), unless the game has secrets they could tell;
+                // then the deal is shown once it is over, as the player may see it.
+                Step::Chance(m) if public => {
+                    chance.push(game.move_text(m));
+                    if game.turn(state)? == Turn::Chance {
+                        return Ok(());
+                    }
+                    writeln!(out, "chance {}", chance.join(", ")).map_err(io)?;
+                    chance.clear();
+                }
                 Step::Chance(_) if game.turn(state)? == Turn::Chance => return Ok(()),
                 Step::Chance(_) => {}
                 // Two players taking turns: the move alone, as seed 001 prints it.
@@ -92,11 +136,35 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
             out.flush().map_err(io)
         })
     })();
-    let text = match result {
-        Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
-        Err(AgentError::Quit) => "game abandoned".to_string(),
+    let (text, outcome) = match result {
+        Ok(end) => {
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            (
+                failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n"),
+                crate::report::json::outcome(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+            )
+        }
+        Err(AgentError::Quit) => ("game abandoned".to_string(), serde_json::Value::Null),
         Err(e) => return Err(Failure::runtime(ctx.render(&e))),
     };
+    if let Some(path) = &args.json_log {
+        let players: Vec<serde_json::Value> = specs
+            .iter()
+            .enumerate()
+            .map(|(p, s)| json!({"player": game.player_name(p), "agent": s.to_string()}))
+            .collect();
+        let doc = json!({
+            "game": super::eval::title(&game),
+            "players": players,
+            "seed": seed,
+            "start": start_text,
+            "steps": log,
+            "outcome": outcome,
+        });
+        crate::fsutil::write_atomic(path, crate::report::json::document(&doc).as_bytes())
+            .map_err(|e| Failure::runtime(format!("error: cannot write {}: {e}", path.display())))?;
+    }
     let replay = if args.seed.is_none() && seed_matters(&game, &specs) {
         format!(" (seed {seed}: --seed {seed} plays this game again)")
     } else {
@@ -105,16 +173,18 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     writeln!(ctx.out, "{text}{replay}").map_err(|e| Failure::runtime(format!("error: {e}")))
 }
 
-/// The person's opponents: the exact solution where it exists, else search.
+/// The computer first and the person last, as seed 001's transcript seats
+/// them; the computer plays the exact solution where it exists (ties to the
+/// first move, so that seed 001's game comes out move for move), else search.
 fn default_players(game: &Interpreted) -> String {
     let prog = game.program();
     let computer = if game.num_players() == 2 && !prog.has_chance && !prog.has_simultaneous {
-        "optimal"
+        "optimal:first"
     } else {
         "search"
     };
-    let mut seats = vec!["human"];
-    seats.extend(std::iter::repeat_n(computer, game.num_players() - 1));
+    let mut seats = vec![computer; game.num_players().saturating_sub(1)];
+    seats.push("human");
     seats.join(",")
 }
 
@@ -148,7 +218,7 @@ fn seed_matters(game: &Interpreted, specs: &[AgentSpec]) -> bool {
     let fixed = |s: &AgentSpec| {
         matches!(
             s,
-            AgentSpec::Human | AgentSpec::QTable(_) | AgentSpec::Optimal(Ties::First)
+            AgentSpec::Human | AgentSpec::QTable(_) | AgentSpec::Optimal(Ties::First | Ties::Fast)
         )
     };
     game.program().has_chance || !specs.iter().all(fixed)

@@ -27,6 +27,9 @@ pub struct SolveArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
     /// The search algorithm
     #[arg(long, value_enum, default_value = "alphabeta")]
     pub algorithm: AlgorithmArg,
@@ -71,7 +74,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             game.num_players()
         )));
     }
-    let root = start_position(&game, args.from.as_deref(), ctx)?;
+    let root = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     if let Some(kind) = super::solve_kinds::kind(&game, args.grundy) {
         return super::solve_kinds::run(kind, args, &game, &root, ctx);
     }

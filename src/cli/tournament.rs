@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::agents::{AgentArgs, BoxedAgent, make_agent_with, players_for};
+use super::agents::{AgentArgs, BoxedAgent, failures_text, make_agent_with, players_for};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, check_writable, load_game};
 use crate::fsutil::write_atomic;
@@ -25,7 +25,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// One agent per player, comma-separated: optimal, optimal:first, random,
-    /// search, search:N, greedy, q:FILE, policy:FILE
+    /// search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND. More
+    /// agents than players: a round robin of every group that fills the seats
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// How many games; the agents take turns in each seat
@@ -45,12 +46,26 @@ pub struct MatchArgs {
     /// same for any number (only the times per decision differ)
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub threads: Option<usize>,
+    /// A fixed field: every agent of --players plays against these (one
+    /// game per seat rotation, --games per pairing), and is ranked by its
+    /// results against them
+    #[arg(long, value_name = "A,B")]
+    pub field: Option<String>,
+    /// Print the results as one JSON object (docs/json-schema/match.json)
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    // More agents than seats, or a field: a league of many matches.
+    let listed = crate::solve::agent::parse_players(&args.players)
+        .map_err(|e| Failure::input(format!("error: --players: {e}")))?;
+    if args.field.is_some() || listed.len() > game.num_players() {
+        return super::league::run(args, &game, listed, ctx);
+    }
     let specs = players_for(&args.players, &game)?;
     let n = specs.len();
     if args.games == 0 {
@@ -106,11 +121,11 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut result = played.map_err(|e| Failure::runtime(ctx.render(&e)))?;
     disambiguate(&mut result.tally.agents);
 
+    let first_counts: Vec<usize> = (0..n)
+        .map(|k| (0..args.games).filter(|g| tournament::seating(n, *g)[0] == k).count())
+        .collect();
     let first = (0..n)
-        .map(|k| {
-            let g = (0..args.games).filter(|g| tournament::seating(n, *g)[0] == k).count();
-            format!("{g} with {} first", result.tally.agents[k])
-        })
+        .map(|k| format!("{} with {} first", first_counts[k], result.tally.agents[k]))
         .collect::<Vec<_>>()
         .join(", ");
     let mut text = format!(
@@ -128,12 +143,14 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         standings::text(&result.tally),
         standings::times_text(&result.tally.agents, &result.times)
     ));
+    text.push_str(&failures_text(&result.tally.agents, &game, &result.failures));
     // The report is printed even when a file cannot be written: the games
     // were played, and their results are worth having.
     let mut failed = None;
     let mut files = Vec::new();
     if let Some(path) = &args.csv {
-        match write_atomic(path, csv(&game, &result).as_bytes()) {
+        let external = specs.iter().any(|s| matches!(s, AgentSpec::Exec(_)));
+        match write_atomic(path, csv(&game, &result, external).as_bytes()) {
             Ok(()) => files.push(format!("csv      {} ({} games)", path.display(), result.games.len())),
             Err(e) => failed = Some(format!("error: cannot write {}: {e}", path.display())),
         }
@@ -144,7 +161,19 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
             Err(e) => failed = failed.or(Some(format!("error: cannot write {}: {e}", path.display()))),
         }
     }
-    if !files.is_empty() {
+    if args.json {
+        let first: serde_json::Map<String, serde_json::Value> = (0..n)
+            .map(|k| (result.tally.agents[k].clone(), serde_json::json!(first_counts[k])))
+            .collect();
+        let mut doc = crate::report::standings::json(&result.tally, &result.times);
+        doc["game"] = serde_json::json!(title(&game));
+        doc["games"] = serde_json::json!(args.games);
+        doc["seed"] = serde_json::json!(args.seed);
+        doc["first"] = serde_json::json!(first);
+        doc["budget_ms"] = serde_json::json!(args.agents.budget_ms.filter(|_| searching));
+        doc["files"] = serde_json::json!(files);
+        text = crate::report::json::document(&doc);
+    } else if !files.is_empty() {
         text.push('\n');
         for f in files {
             text.push_str(&f);
@@ -160,7 +189,9 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
 
 /// One line per game: its number (from 1), each agent's seat and points (or
 /// utility), and the agents with the best result (one: a win; several: a draw).
-fn csv(game: &Interpreted, result: &MatchResult) -> String {
+/// With an external agent (`failures`), each agent also has a failure
+/// column: empty, or `crash`, `illegal`, `timeout`, `unreadable`.
+fn csv(game: &Interpreted, result: &MatchResult, failures: bool) -> String {
     let measure = result.tally.measure;
     let label = measure.label();
     let names = &result.tally.agents;
@@ -168,6 +199,9 @@ fn csv(game: &Interpreted, result: &MatchResult) -> String {
     for name in names {
         header.push(format!("{name} seat"));
         header.push(format!("{name} {label}"));
+        if failures {
+            header.push(format!("{name} failure"));
+        }
     }
     header.push("winners".into());
     let mut out = csv_line(&header);
@@ -180,6 +214,10 @@ fn csv(game: &Interpreted, result: &MatchResult) -> String {
             cells.push(game.player_name(seat).to_string());
             // `+ 0.0` writes -0 as 0.
             cells.push((values[seat] + 0.0).to_string());
+            if failures {
+                let failure = r.failures.get(seat).and_then(|f| f.as_ref());
+                cells.push(failure.map_or("", |f| f.kind).to_string());
+            }
             if measure.outcome(values, seat) != Outcome::Loss {
                 best.push(name.as_str());
             }
@@ -191,7 +229,7 @@ fn csv(game: &Interpreted, result: &MatchResult) -> String {
 }
 
 /// A CSV line, quoting the cells that need it (RFC 4180).
-fn csv_line(cells: &[String]) -> String {
+pub(super) fn csv_line(cells: &[String]) -> String {
     let quoted: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -230,7 +268,7 @@ fn plot(game: &Interpreted, result: &MatchResult) -> String {
     )
 }
 
-fn progress_bar(games: u64) -> indicatif::ProgressBar {
+pub(super) fn progress_bar(games: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(games);
     if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {eta} left") {
         bar.set_style(style);
@@ -240,7 +278,7 @@ fn progress_bar(games: u64) -> indicatif::ProgressBar {
 
 /// Numbers agents that share a name (`random #1`, `random #2`), so that every
 /// row of the table says whose it is.
-fn disambiguate(names: &mut [String]) {
+pub(super) fn disambiguate(names: &mut [String]) {
     let copy = names.to_vec();
     for (i, name) in names.iter_mut().enumerate() {
         if copy.iter().filter(|n| **n == copy[i]).count() > 1 {

@@ -6,7 +6,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, begin, seat_agents};
+use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
@@ -20,7 +20,7 @@ use crate::solve::episode::{Step, play_out};
 pub struct TraceArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, greedy, human, q:FILE, policy:FILE
+    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, greedy, human, q:FILE, policy:FILE, exec:COMMAND
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// Seeds every random choice (agents and chance): the same seed, the same game
@@ -29,19 +29,28 @@ pub struct TraceArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
+    /// Print the game as one JSON object (docs/json-schema/trace.json)
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
 
 pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
-    let start = start_position(&game, args.from.as_deref(), ctx)?;
+    let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;
     let seats: Vec<String> = specs
         .iter()
         .enumerate()
         .map(|(p, s)| format!("{} {s}", game.player_name(p)))
         .collect();
+    if args.json {
+        return run_json(args, &game, start, &specs, &mut agents, ctx);
+    }
     let out = &mut *ctx.out;
     // A reader who stops reading (`| head`) ends the game quietly.
     let io = |e: std::io::Error| match e.kind() {
@@ -96,7 +105,11 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         })
     });
     let end = match result {
-        Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Ok(end) => {
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n")
+        }
         Err(AgentError::Quit) => "the game was abandoned".to_string(),
         Err(e) => return Err(Failure::runtime(ctx.render(&e))),
     };
@@ -104,6 +117,59 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::runtime(format!("error: {e}"))),
         _ => Ok(()),
     }
+}
+
+/// `--json`: the same game, every step an object; printed once it is over.
+fn run_json(
+    args: &TraceArgs,
+    game: &Interpreted,
+    start: State,
+    specs: &[crate::solve::agent::AgentSpec],
+    agents: &mut [super::agents::BoxedAgent],
+    ctx: &mut Context,
+) -> Result<(), Failure> {
+    use serde_json::{Value, json};
+    let mut steps: Vec<Value> = Vec::new();
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let mut times = vec![DecisionTimes::default(); agents.len()];
+    let start_text = game.position(&start);
+    let result = begin(agents, game, args.seed).and_then(|mut seated| {
+        play_out(game, start, &mut seated, &mut rng, &mut times, &mut |step, state| {
+            let state_text = game.state_text(state);
+            steps.push(match step {
+                Step::Chance(m) => json!({"chance": game.move_text(m), "state": state_text}),
+                Step::Moves(played) => json!({
+                    "moves": played.iter().map(|x| json!({
+                        "player": game.player_name(x.player),
+                        "move": game.move_text(&x.mv),
+                        "agent": specs[x.player].to_string(),
+                        "note": x.note,
+                    })).collect::<Vec<_>>(),
+                    "state": state_text,
+                }),
+            });
+            Ok(())
+        })
+    });
+    let outcome = match result {
+        Ok(end) => crate::report::json::outcome(game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Err(AgentError::Quit) => Value::Null,
+        Err(e) => return Err(Failure::runtime(ctx.render(&e))),
+    };
+    let players: Vec<Value> = specs
+        .iter()
+        .enumerate()
+        .map(|(p, s)| json!({"player": game.player_name(p), "agent": s.to_string()}))
+        .collect();
+    let doc = json!({
+        "game": title(game),
+        "players": players,
+        "seed": args.seed,
+        "start": start_text,
+        "steps": steps,
+        "outcome": outcome,
+    });
+    write!(ctx.out, "{}", crate::report::json::document(&doc)).map_err(|e| Failure::runtime(format!("error: {e}")))
 }
 
 /// The whole state (a trace is read by a spectator, who sees everything).

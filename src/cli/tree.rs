@@ -27,6 +27,19 @@ pub enum Format {
     Text,
     /// Graphviz DOT (`dot -Tsvg tree.dot > tree.svg`)
     Dot,
+    /// SVG, drawn by Graphviz's `dot` (which must be installed)
+    Svg,
+}
+
+/// `--layout` of a drawn tree.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LayoutArg {
+    /// Left to right when a level has more than 8 nodes, else top down
+    Auto,
+    /// The root at the top
+    Tb,
+    /// The root at the left: wide trees fit a page
+    Lr,
 }
 
 #[derive(Args, Debug)]
@@ -40,12 +53,21 @@ pub struct TreeArgs {
     /// Give each node its exact value for the first player, and mark optimal moves with *
     #[arg(long)]
     pub values: bool,
-    /// Text for the terminal, or Graphviz DOT
+    /// Text for the terminal, Graphviz DOT, or SVG drawn by Graphviz
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// How DOT and SVG lay the tree out
+    #[arg(long, value_enum, default_value = "auto")]
+    pub layout: LayoutArg,
+    /// Print the tree as one JSON object (docs/json-schema/tree.json)
+    #[arg(long)]
+    pub json: bool,
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
     /// Draw a tree of more than 2,000 nodes (at most 1,000,000)
     #[arg(long)]
     pub force: bool,
@@ -57,8 +79,11 @@ pub struct TreeArgs {
 }
 
 pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
+    if matches!(args.format, Format::Svg) && !args.json {
+        super::graphviz::check().map_err(|why| Failure::input(format!("error: {why}")))?;
+    }
     let game = load_game(&args.game.file, ctx)?;
-    let root = start_position(&game, args.from.as_deref(), ctx)?;
+    let root = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let depth = args.depth as usize;
     if args.values && game.num_players() != 2 {
         return Err(Failure::input(format!(
@@ -130,9 +155,20 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         f
     })?;
     drop(solver);
+    let layout = match args.layout {
+        LayoutArg::Auto => report::Layout::Auto,
+        LayoutArg::Tb => report::Layout::TopDown,
+        LayoutArg::Lr => report::Layout::LeftRight,
+    };
     let write = |out: &mut dyn std::io::Write| match args.format {
+        _ if args.json => out.write_all(crate::report::json::document(&report::json(&tree)).as_bytes()),
         Format::Text => report::write_text(&tree, out),
-        Format::Dot => report::write_dot(&tree, out),
+        Format::Dot => report::write_dot_laid_out(&tree, layout, out),
+        Format::Svg => {
+            let mut dot = Vec::new();
+            report::write_dot_laid_out(&tree, layout, &mut dot)?;
+            out.write_all(&super::graphviz::svg(&dot)?)
+        }
     };
     match &args.out {
         Some(path) => {

@@ -4,6 +4,7 @@ pub mod cfr;
 pub mod chance;
 pub mod diagnostic;
 pub mod grundy;
+pub mod json;
 pub mod play;
 pub mod plot;
 pub mod solve;

@@ -136,6 +136,55 @@ pub fn table(rows: &[Vec<String>], right: &[bool]) -> String {
     out
 }
 
+/// A record as JSON: counts, the win rate and the average with their 95%
+/// intervals (`null` where too few games give none).
+fn record_json(r: &Record) -> serde_json::Value {
+    serde_json::json!({
+        "games": r.games,
+        "wins": r.wins,
+        "draws": r.draws,
+        "losses": r.losses,
+        "win_rate": r.win_rate(),
+        "win_rate_ci95": r.win_rate_ci95().map(|(lo, hi)| [lo, hi]),
+        "mean": r.mean(),
+        "mean_ci95": r.mean_ci95(),
+    })
+}
+
+/// The standings as JSON (docs/json-schema/match.json): per agent, all
+/// games and each seat; each agent's decision times.
+pub fn json(tally: &Tally, times: &[DecisionTimes]) -> serde_json::Value {
+    let measure = match tally.measure {
+        Measure::Utility => "utility",
+        Measure::Points { lowest_wins: true } => "points, fewest wins",
+        Measure::Points { lowest_wins: false } => "points, most wins",
+    };
+    let agents: Vec<serde_json::Value> = tally
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(a, name)| {
+            let seats: serde_json::Map<String, serde_json::Value> = tally
+                .seats
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| tally.by_seat[a][*s].games > 0)
+                .map(|(s, seat)| (seat.clone(), record_json(&tally.by_seat[a][s])))
+                .collect();
+            let t = times.get(a).cloned().unwrap_or_default();
+            serde_json::json!({
+                "agent": name,
+                "all": record_json(&tally.overall[a]),
+                "seats": seats,
+                "decisions": t.decisions,
+                "mean_decision_seconds": t.mean().as_secs_f64(),
+                "max_decision_seconds": t.max.as_secs_f64(),
+            })
+        })
+        .collect();
+    serde_json::json!({"measure": measure, "agents": agents})
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,9 +73,47 @@ pub fn render(game: &Interpreted) -> Result<String, GameError> {
             game.legal_moves_of(&start, 0, &mut moves)?;
             let shown: Vec<String> = moves.iter().take(12).map(|m| game.move_text(m)).collect();
             let more = if moves.len() > 12 { ", ..." } else { "" };
-            let _ = writeln!(s, "            {} legal moves: {}{more}", moves.len(), shown.join(", "));
+            let noun = if moves.len() == 1 { "legal move" } else { "legal moves" };
+            let _ = writeln!(s, "            {} {noun}: {}{more}", moves.len(), shown.join(", "));
         }
     }
     let _ = writeln!(s, "state size  {} cells", prog.cell_count);
     Ok(s)
+}
+
+/// `gdl check --json`: the summary as one object (docs/json-schema/check.json).
+pub fn json(game: &Interpreted) -> Result<serde_json::Value, GameError> {
+    use serde_json::json;
+    let prog = game.program();
+    let start = game.initial_state()?;
+    let (turn, legal) = match game.turn(&start)? {
+        Turn::Terminal => ("over", Vec::new()),
+        Turn::Chance => ("chance", Vec::new()),
+        t @ (Turn::Simultaneous | Turn::Player(_)) => {
+            let mut moves = Vec::new();
+            game.legal_moves_of(&start, 0, &mut moves)?;
+            let kind = if t == Turn::Simultaneous {
+                "simultaneous"
+            } else {
+                "player"
+            };
+            (kind, moves.iter().map(|m| game.move_text(m)).collect())
+        }
+    };
+    let params: serde_json::Map<String, serde_json::Value> =
+        prog.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+    Ok(json!({
+        "game": prog.name,
+        "players": prog.players,
+        "params": params,
+        "state": prog.vars.iter().map(|v| json!({"name": v.name, "type": layout_text(&v.layout)})).collect::<Vec<_>>(),
+        "moves": prog.moves.iter().map(|m| first_line(game, m.span.start, m.span.end)).collect::<Vec<_>>(),
+        "ends": prog.ends.iter().map(|e| first_line(game, e.span.start, e.span.end)).collect::<Vec<_>>(),
+        "start": game.position(&start),
+        "start_turn": turn,
+        "legal_moves": legal,
+        "has_chance": prog.has_chance,
+        "has_simultaneous": prog.has_simultaneous,
+        "state_cells": prog.cell_count,
+    }))
 }

@@ -548,12 +548,50 @@ pub fn dot(tree: &Tree) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// [`dot`], written to `out` line by line.
+/// How a DOT tree is laid out: top to bottom (the root above, as printed),
+/// left to right (the root at the left), or whichever reads on a page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    TopDown,
+    LeftRight,
+    /// Left to right once a level holds more than [`WIDEST_TOP_DOWN`] nodes.
+    Auto,
+}
+
+/// The most nodes side by side that a page shows readably: beyond, a tree
+/// drawn top to bottom is a thin strip many times wider than the page.
+pub const WIDEST_TOP_DOWN: usize = 8;
+
+/// The widest level of the tree: its most nodes at one depth.
+pub fn widest_level(tree: &Tree) -> usize {
+    let mut per_depth = vec![0usize; tree.depth + 1];
+    for n in &tree.nodes {
+        if let Some(k) = per_depth.get_mut(n.depth) {
+            *k += 1;
+        }
+    }
+    per_depth.into_iter().max().unwrap_or(0)
+}
+
+/// [`dot`], written to `out` line by line, laid out top to bottom.
 pub fn write_dot(tree: &Tree, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    write_dot_laid_out(tree, Layout::TopDown, out)
+}
+
+/// [`write_dot`] with a layout.
+pub fn write_dot_laid_out(tree: &Tree, layout: Layout, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     for line in footer(tree) {
         writeln!(out, "// {line}")?;
     }
     writeln!(out, "digraph \"{}\" {{", escape(&tree.game))?;
+    let left_right = match layout {
+        Layout::TopDown => false,
+        Layout::LeftRight => true,
+        Layout::Auto => widest_level(tree) > WIDEST_TOP_DOWN,
+    };
+    if left_right {
+        writeln!(out, "    rankdir=LR;")?;
+    }
     writeln!(out, "    node [shape=box, fontname=\"monospace\"];")?;
     writeln!(out, "    edge [fontname=\"monospace\"];")?;
     for (i, n) in tree.nodes.iter().enumerate() {
@@ -590,4 +628,50 @@ fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// The tree as JSON (docs/json-schema/tree.json): the nodes in preorder,
+/// each with the ids of its children.
+pub fn json(tree: &Tree) -> serde_json::Value {
+    use serde_json::json;
+    let nodes: Vec<serde_json::Value> = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let status = match &n.status {
+                Status::ToMove(p) => json!({"kind": "player", "player": p}),
+                Status::Chance => json!({"kind": "chance"}),
+                Status::Simultaneous => json!({"kind": "simultaneous"}),
+                Status::Over(returns) => {
+                    let utilities: serde_json::Map<String, serde_json::Value> = tree
+                        .players
+                        .iter()
+                        .zip(returns)
+                        .map(|(p, u)| (p.clone(), json!(u)))
+                        .collect();
+                    json!({"kind": "over", "utilities": utilities})
+                }
+            };
+            let edge = n
+                .edge
+                .as_ref()
+                .map(|e| json!({"by": e.by, "move": e.mv, "probability": e.probability, "optimal": e.optimal}));
+            json!({
+                "id": i,
+                "depth": n.depth,
+                "state": n.text,
+                "edge": edge,
+                "status": status,
+                "value": n.value,
+                "children": n.children,
+            })
+        })
+        .collect();
+    json!({
+        "game": tree.game,
+        "players": tree.players,
+        "depth": tree.depth,
+        "nodes": nodes,
+    })
 }

@@ -47,6 +47,19 @@ pub enum AgentError {
     Failed(String),
 }
 
+/// How an agent failed in a game that went on without it: its remaining
+/// moves were drawn at random. Only external programs (`exec:`) fail so.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentFailure {
+    /// `crash`, `illegal`, `timeout` or `unreadable`: the CSV's words.
+    pub kind: &'static str,
+    /// What happened, for the report: `answered "play(99)", which is not legal`.
+    pub detail: String,
+    /// The game counts as lost (`--on-agent-failure forfeit`); otherwise
+    /// it counts as played (`random`).
+    pub forfeit: bool,
+}
+
 /// A player that chooses moves.
 pub trait Agent<G: Game> {
     /// How the agent is written on the command line (`optimal`, `random`, `q:nim.q.json`).
@@ -59,6 +72,16 @@ pub trait Agent<G: Game> {
     fn new_game(&mut self, game: &G, seed: u64) -> Result<(), AgentError> {
         let _ = (game, seed);
         Ok(())
+    }
+
+    /// Called when a game is over, with its final state and the player the
+    /// agent played, so that an agent can be told the outcome. Returns how
+    /// the agent failed in this game, if it did and the game went on without
+    /// it (an external program that crashed, answered an illegal move or ran
+    /// out of time).
+    fn end_game(&mut self, game: &G, state: &G::State, player: Player) -> Result<Option<AgentFailure>, AgentError> {
+        let _ = (game, state, player);
+        Ok(None)
     }
 
     /// Chooses `player`'s move in `state` from `moves`, the player's legal
@@ -81,6 +104,9 @@ pub enum Ties {
     First,
     /// One drawn at random, seeded (`optimal`): games against it vary.
     Random,
+    /// The fastest win or the slowest loss (seed 002's Extension A, as
+    /// `gdl solve --fast`), then the first in the game's order (`optimal:fast`).
+    Fast,
 }
 
 /// An agent as written on the command line.
@@ -100,16 +126,26 @@ pub enum AgentSpec {
     QTable(std::path::PathBuf),
     /// Plays a saved strategy (`policy:FILE`, from `gdl train --algorithm cfr`).
     Policy(std::path::PathBuf),
+    /// An external program speaking JSON lines (`exec:COMMAND`, docs/AGENTS.md).
+    Exec(String),
 }
 
 /// The agents, as `--players` lists them in messages.
-pub const AGENT_KINDS: &str = "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE, policy:FILE";
+pub const AGENT_KINDS: &str =
+    "optimal, optimal:first, optimal:fast, random, human, search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND";
 
 impl FromStr for AgentSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
         let s = s.trim();
+        if let Some(command) = s.strip_prefix("exec:") {
+            return if command.trim().is_empty() {
+                Err("`exec:` needs a command: exec:\"python3 my_agent.py\"".into())
+            } else {
+                Ok(AgentSpec::Exec(command.trim().to_string()))
+            };
+        }
         if let Some(path) = s.strip_prefix("q:") {
             return if path.is_empty() {
                 Err("`q:` needs a file: q:FILE".into())
@@ -135,6 +171,7 @@ impl FromStr for AgentSpec {
         match s {
             "optimal" | "optimal:random" => Ok(AgentSpec::Optimal(Ties::Random)),
             "optimal:first" => Ok(AgentSpec::Optimal(Ties::First)),
+            "optimal:fast" => Ok(AgentSpec::Optimal(Ties::Fast)),
             "random" => Ok(AgentSpec::Random),
             "human" => Ok(AgentSpec::Human),
             "search" => Ok(AgentSpec::Search(None)),
@@ -150,6 +187,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Optimal(Ties::Random) => f.write_str("optimal"),
             AgentSpec::Optimal(Ties::First) => f.write_str("optimal:first"),
+            AgentSpec::Optimal(Ties::Fast) => f.write_str("optimal:fast"),
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Human => f.write_str("human"),
             AgentSpec::Search(None) => f.write_str("search"),
@@ -157,6 +195,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
             AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
+            AgentSpec::Exec(command) => write!(f, "exec:{command}"),
         }
     }
 }
@@ -205,17 +244,34 @@ impl<G: Game> Agent<G> for OptimalAgent<'_, G> {
     ) -> Result<Choice<G::Move>, AgentError> {
         // Values are the first player's; the second player minimizes them.
         let sign = if player == 0 { 1.0 } else { -1.0 };
-        let values: Vec<f64> = self.solver.explain(state)?.iter().map(|m| sign * m.value).collect();
-        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
+        let explained = self.solver.explain(state)?;
+        let values: Vec<f64> = explained.iter().map(|m| sign * m.value).collect();
+        // `+ 0.0` turns the -0 of a negated draw into 0.
+        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max) + 0.0;
+        let mut optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
+        if self.ties == Ties::Fast && best != 0.0 {
+            // The solver prefers short wins, so each line is the fast line:
+            // its length says how soon the game ends after the move.
+            let length = |i: &usize| explained[*i].line.len();
+            let want = if best > 0.0 {
+                optimal.iter().map(length).min()
+            } else {
+                optimal.iter().map(length).max()
+            };
+            optimal.retain(|i| Some(length(i)) == want);
+        }
         let i = match self.ties {
-            Ties::First => optimal[0],
+            Ties::First | Ties::Fast => optimal[0],
             Ties::Random => optimal[self.rng.random_range(0..optimal.len())],
         };
+        // The value as the mover sees it: a lost position reads negative.
+        let mut note = format!("value {best} for {}", game.player_name(player));
+        if self.ties == Ties::Fast {
+            note.push_str(&format!(", {} more moves", explained[i].line.len()));
+        }
         Ok(Choice {
             mv: moves[i].clone(),
-            // The value as the mover sees it: a lost position reads negative.
-            note: Some(format!("value {best} for {}", game.player_name(player))),
+            note: Some(note),
         })
     }
 }
@@ -263,12 +319,14 @@ mod tests {
         for text in [
             "optimal",
             "optimal:first",
+            "optimal:fast",
             "random",
             "human",
             "search",
             "search:50",
             "greedy",
             "q:t.json",
+            "exec:python3 my_agent.py",
         ] {
             let spec: AgentSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -282,9 +340,12 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_is_allowed() {
-        for bad in ["search:0", "search:x", "q:", "minimax", ""] {
+        for bad in ["search:0", "search:x", "q:", "minimax", "", "exec: "] {
             let e = bad.parse::<AgentSpec>().unwrap_err();
-            assert!(e.contains("search:N") || e.contains("q:FILE"), "{bad}: {e}");
+            assert!(
+                e.contains("search:N") || e.contains("q:FILE") || e.contains("exec:"),
+                "{bad}: {e}"
+            );
         }
     }
 }

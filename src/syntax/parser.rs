@@ -742,9 +742,11 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::param_decl => "`param`",
         Rule::const_decl => "`const`",
         Rule::require_decl => "`require`",
-        Rule::state_decl => "`state`",
+        // An item's optional first word is what pest reports trying at the
+        // start of an item: named after the item, so `mvoe` lists `move`.
+        Rule::state_decl | Rule::visibility => "`state`",
         Rule::fn_decl => "`fn`",
-        Rule::move_decl => "`move`",
+        Rule::move_decl | Rule::move_kind => "`move`",
         Rule::end_decl => "`end when`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
         Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => "an expression",

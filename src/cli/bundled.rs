@@ -1,0 +1,72 @@
+//! The games of games/, compiled into `gdl` (the table is written by
+//! build.rs): `gdl solve nim` works in any folder, and after `cargo install`.
+//! A path that exists always wins over a bundled name.
+
+use std::path::Path;
+
+use crate::syntax::source_file::read_source;
+
+include!(concat!(env!("OUT_DIR"), "/bundled_games.rs"));
+
+/// The bundled game a command-line name means: `nim`, `nim.game`, or
+/// `games/nim.game` (the README's commands, run outside the checkout).
+pub(crate) fn bundled(path: &Path) -> Option<(&'static str, &'static str)> {
+    let text = path.to_str()?;
+    let name = text.strip_prefix("games/").unwrap_or(text);
+    let name = name.strip_suffix(".game").unwrap_or(name);
+    BUNDLED_GAMES.iter().copied().find(|(n, _)| *n == name)
+}
+
+/// The names of the bundled games, comma-separated.
+pub(crate) fn names() -> String {
+    let names: Vec<&str> = BUNDLED_GAMES.iter().map(|(n, _)| *n).collect();
+    names.join(", ")
+}
+
+/// Reads a game: the file at `path` if there is one, else the bundled game
+/// of that name. `Err`: why neither exists, naming the bundled games.
+pub(crate) fn read_game(path: &Path) -> Result<String, String> {
+    match read_source(path) {
+        Ok(text) => Ok(text),
+        Err(e) if !path.exists() => match bundled(path) {
+            Some((_, text)) => Ok(text.to_string()),
+            None => Err(format!(
+                "{e}, and no game of that name is bundled with gdl ({}; `gdl list` describes them)",
+                names()
+            )),
+        },
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_of_games_is_bundled_under_its_name() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "game"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let bundled: Vec<&str> = BUNDLED_GAMES.iter().map(|(n, _)| *n).collect();
+        assert_eq!(bundled, on_disk);
+        for (name, text) in BUNDLED_GAMES {
+            let file = std::fs::read_to_string(dir.join(format!("{name}.game"))).unwrap();
+            assert_eq!(*text, file, "{name}");
+        }
+    }
+
+    #[test]
+    fn names_resolve_with_or_without_folder_and_extension() {
+        for spelled in ["nim", "nim.game", "games/nim.game"] {
+            assert_eq!(bundled(Path::new(spelled)).map(|(n, _)| n), Some("nim"), "{spelled}");
+        }
+        assert!(bundled(Path::new("other/nim.game")).is_none());
+        assert!(bundled(Path::new("nope")).is_none());
+    }
+}

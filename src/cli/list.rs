@@ -1,0 +1,88 @@
+//! `gdl list`: the games bundled with gdl, one line each: the name to give
+//! any command, what the game is (the first sentence of the file's opening
+//! comment), and its parameters with their defaults.
+
+use clap::Args;
+
+use super::bundled::BUNDLED_GAMES;
+use super::{Context, Failure};
+use crate::compile;
+
+#[derive(Args, Debug)]
+pub struct ListArgs {}
+
+pub fn run(_args: &ListArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let rows: Vec<[String; 3]> = BUNDLED_GAMES
+        .iter()
+        .map(|(name, text)| [name.to_string(), describe(text), params(text)])
+        .collect();
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let (w0, w1) = (width(0), width(1));
+    let mut s = String::new();
+    for [name, what, params] in &rows {
+        let line = format!("{name:<w0$}  {what:<w1$}  {params}");
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s.push_str(
+        "\n`gdl rules NAME` prints a game's rules; `gdl solve NAME`, `gdl play NAME`... play it from any folder.\n",
+    );
+    write!(ctx.out, "{s}").map_err(|e| Failure::runtime(format!("error: {e}")))
+}
+
+/// The first sentence of the comment that opens the file (up to `.` or `:`),
+/// else the game's name.
+pub(crate) fn describe(text: &str) -> String {
+    let comment: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.starts_with("//"))
+        .map(|l| l.trim_start_matches('/').trim())
+        .collect();
+    let joined = comment.join(" ");
+    let end = [". ", ": "]
+        .iter()
+        .filter_map(|stop| joined.find(stop))
+        .min()
+        .unwrap_or(joined.len());
+    let first = joined[..end].trim_end_matches(['.', ':']).trim();
+    if !first.is_empty() {
+        return first.to_string();
+    }
+    crate::syntax::parse(text).map(|ast| ast.name).unwrap_or_default()
+}
+
+/// The parameters as flags with their defaults: `--pits 4 --tokens 4`.
+fn params(text: &str) -> String {
+    let Ok(ast) = crate::syntax::parse(text) else {
+        return String::new();
+    };
+    compile::params_of(&ast, text)
+        .iter()
+        .map(|p| match &p.default {
+            // A list is given on the command line as `7,5,3,1`.
+            Some(d) if d.starts_with('[') => format!("--{} {}", p.name, d.trim_matches(['[', ']']).replace(' ', "")),
+            Some(d) => format!("--{} {d}", p.name),
+            None => format!("--{} (required)", p.name),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_is_the_first_sentence_of_the_opening_comment() {
+        assert_eq!(
+            describe("// Nim, misère play: two take turns.\ngame Nim"),
+            "Nim, misère play"
+        );
+        assert_eq!(
+            describe("// A long\n// first sentence. Then more.\ngame X"),
+            "A long first sentence"
+        );
+        assert_eq!(describe("game \"No comment\"\nplayers A, B"), "No comment");
+    }
+}

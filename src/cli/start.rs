@@ -1,0 +1,117 @@
+//! Where a command starts: the game's initial state, a position typed with
+//! `--from`, and the moves of `--after` played from there.
+
+use super::{Context, Failure};
+use crate::game::{Game, Turn};
+use crate::runtime::{Interpreted, State};
+
+/// The starting position: `--from` if given, else the game's initial state;
+/// then every move of `--after`, in the game's notation (`"1 6"`,
+/// `"(0, 6) (1, 2)"`), each checked to be legal where it is played.
+pub fn start_position(
+    game: &Interpreted,
+    from: Option<&str>,
+    after: Option<&str>,
+    ctx: &Context,
+) -> Result<State, Failure> {
+    let mut state = match from {
+        Some(text) => {
+            // A position that cannot be read says why first.
+            let state = game.parse_position(text).map_err(|e| Failure::input(ctx.render(&e)))?;
+            says_whose_move(game, text)?;
+            state
+        }
+        None => game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?,
+    };
+    let Some(after) = after else {
+        return Ok(state);
+    };
+    for (i, typed) in split_moves(after).iter().enumerate() {
+        let fail = |why: String| Failure::input(format!("error: --after {after:?}, move {} (`{typed}`): {why}", i + 1));
+        let turn = game.turn(&state).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        match turn {
+            Turn::Terminal => return Err(fail("the game is already over".into())),
+            Turn::Simultaneous => {
+                return Err(fail(
+                    "everyone moves at once here; --after takes the moves of games where players take turns".into(),
+                ));
+            }
+            Turn::Player(_) | Turn::Chance => {}
+        }
+        let mv = game.parse_move(&state, typed).map_err(|why| {
+            let mut legal = Vec::new();
+            let listed = match game.legal_moves(&state, &mut legal) {
+                Ok(()) => legal.iter().map(|m| game.move_text(m)).collect::<Vec<_>>().join(", "),
+                Err(_) => String::new(),
+            };
+            fail(format!(
+                "{why} ({}); the legal moves are {listed}",
+                game.position(&state)
+            ))
+        })?;
+        game.apply(&mut state, &mv)
+            .map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    }
+    Ok(state)
+}
+
+/// Refuses a position that does not say whose move it is: the first player
+/// assumed in silence is a wrong answer for half the positions a person types.
+fn says_whose_move(game: &Interpreted, text: &str) -> Result<(), Failure> {
+    let players = &game.program().players;
+    if players.len() < 2 || text.contains(';') {
+        return Ok(());
+    }
+    let endings: Vec<String> = players.iter().map(|p| format!("`; {p} to move`")).collect();
+    Err(Failure::input(format!(
+        "error: --from {text:?} does not say whose move it is: end it with {} (the players are {})",
+        or_list(&endings),
+        players.join(", ")
+    )))
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// The moves of `--after`, split at spaces, commas or semicolons outside
+/// brackets: `"1 6"` is two moves, `"(0, 6) (1,2)"` too.
+fn split_moves(text: &str) -> Vec<String> {
+    let mut moves = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+        if depth <= 0 && (c.is_whitespace() || c == ',' || c == ';') {
+            if !current.is_empty() {
+                moves.push(std::mem::take(&mut current));
+            }
+        } else {
+            current.push(c);
+        }
+    }
+    if !current.is_empty() {
+        moves.push(current);
+    }
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_split_outside_brackets() {
+        assert_eq!(split_moves("1 6"), ["1", "6"]);
+        assert_eq!(split_moves(" (0, 6) (1,2), 3"), ["(0, 6)", "(1,2)", "3"]);
+        assert!(split_moves("  ").is_empty());
+    }
+}
