@@ -3,7 +3,8 @@
 //! `valgrind --tool=callgrind` (docs/PERFORMANCE.md shows how).
 //!
 //! WORKLOAD is `ab` (alpha-beta without memo), `memo` (alpha-beta with memo)
-//! or `playout` (random playouts); GAME is `nim`, `nimcala` or `select19`;
+//! or `playout` (random playouts); GAME is `nim`, `nimcala`, `select19` or
+//! `tictactoe`;
 //! SIDE is `native` or `interpreted`.
 
 #[path = "../tests/native/mod.rs"]
@@ -15,7 +16,7 @@ use gdl::game::Game;
 use gdl::runtime::Interpreted;
 use gdl::solve::simulate::{Scratch, random_playout};
 use gdl::solve::{Algorithm, SolveOptions, solve};
-use native::{Nim, Nimcala, Select19};
+use native::{Nim, Nimcala, Select19, TicTacToe};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -58,7 +59,7 @@ fn run<G: Game>(game: &G, workload: &str, reps: usize) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let [workload, game, side, reps] = <[String; 4]>::try_from(args)
-        .expect("usage: profile ab|memo|playout nim|nimcala|select19 native|interpreted REPS");
+        .expect("usage: profile ab|memo|playout nim|nimcala|select19|tictactoe native|interpreted REPS");
     let reps: usize = reps.parse().expect("REPS is a number");
     let native = side == "native";
     match game.as_str() {
@@ -72,6 +73,8 @@ fn main() {
         ),
         "select19" if native => run(&Select19, &workload, reps),
         "select19" => run(&game_file("games/select19.game", &[]), &workload, reps),
+        "tictactoe" if native => run(&TicTacToe, &workload, reps),
+        "tictactoe" => run(&game_file("games/tictactoe.game", &[]), &workload, reps),
         other => panic!("unknown game {other}"),
     }
 }

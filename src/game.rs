@@ -192,6 +192,51 @@ pub trait Game {
     }
 }
 
+/// Which game, parameters and rules a saved table or strategy is for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameId {
+    pub game: String,
+    /// The game file as it was named; for people only.
+    pub file: String,
+    /// FNV-1a (64 bits) of the game file's text, in hex.
+    pub source_hash: String,
+    pub params: Vec<(String, String)>,
+    pub players: Vec<String>,
+}
+
+impl GameId {
+    /// The identity of a game read from a file.
+    pub fn of<G: FileGame>(game: &G) -> Self {
+        game.id()
+    }
+}
+
+/// A game read from a file, as the files that outlive a run see it (saved
+/// Q-tables, strategies): who it is, and its positions as text, so that what
+/// is saved names positions as gdl prints them, never by internal numbers.
+pub trait FileGame: Game {
+    /// The game's name, file, text hash, parameters and players.
+    fn id(&self) -> GameId;
+
+    /// A position as gdl prints one: the state, then whose move.
+    fn position(&self, state: &Self::State) -> String;
+
+    /// Reads a position written as `position` writes one.
+    fn parse_position(&self, text: &str) -> Result<Self::State, String>;
+}
+
+/// FNV-1a, 64 bits: a stable hash of a game file's text (the same in every
+/// build and on every machine), so a saved file notices when the rules
+/// changed. It is not a defence against forgery.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 /// The move among `moves` written as `text` (spaces and brackets forgiven).
 fn find_move<G: Game + ?Sized>(game: &G, moves: &[G::Move], text: &str) -> Result<G::Move, String> {
     let wanted = normalize_move_text(text);

@@ -7,6 +7,23 @@
 //! .game ──syntax::parse──▶ AST ──compile──▶ IR ──runtime──▶ impl Game ──solve──▶ report
 //! ```
 //!
+//! The modules are stages, and a stage imports only from the stages before
+//! it (`tests/layering.rs` fails on an import against this order), bottom
+//! first:
+//!
+//! 1. `game`, `fsutil`, `memory`: foundations: the [`game::Game`] trait
+//!    every algorithm sees, atomic file writes, the memory guard;
+//! 2. `syntax`: text to syntax tree, and the error a game file's problems
+//!    are reported with (`syntax::file_error`, the compiler's too);
+//! 3. `ir`: the compiled program and its flat code;
+//! 4. `value`: run-time values and their layout in a state's cells;
+//! 5. `compile`: syntax tree to IR;
+//! 6. `runtime`: the interpreter, the IR run as a `Game`;
+//! 7. `solve`: the algorithms, over any `Game` (files that outlive a run,
+//!    Q-tables and strategies, over [`game::FileGame`]);
+//! 8. `report`: text and JSON for people;
+//! 9. `cli`: the commands.
+//!
 //! ```
 //! use gdl::game::Game;
 //! let text = std::fs::read_to_string("games/nim.game").unwrap();
@@ -30,3 +47,4 @@ pub mod report;
 pub mod runtime;
 pub mod solve;
 pub mod syntax;
+pub mod value;

@@ -2,13 +2,12 @@
 //! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
 //! `search`, `search:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
 
-use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use clap::Args;
 
 use super::exec_agent::{ExecAgent, ExecOptions, OnFailure};
-use super::human::Human;
+use super::human::{Human, Terminal};
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
@@ -67,27 +66,6 @@ impl AgentArgs {
                 SearchBudget::default().samples
             }),
             time,
-        }
-    }
-}
-
-/// Where a `human` agent reads moves and writes prompts.
-pub struct Terminal<'io> {
-    pub input: Box<dyn BufRead + Send + 'io>,
-    pub output: Box<dyn Write + Send + 'io>,
-    /// Repeat what was read: when the moves come from a file or a pipe, the
-    /// transcript then shows them as a person would have typed them.
-    pub echo: bool,
-}
-
-impl Terminal<'static> {
-    /// Standard input and output: what `gdl play` talks to.
-    pub fn stdio() -> Self {
-        use std::io::IsTerminal;
-        Terminal {
-            input: Box::new(std::io::BufReader::new(std::io::stdin())),
-            output: Box::new(std::io::stdout()),
-            echo: !std::io::stdin().is_terminal(),
         }
     }
 }

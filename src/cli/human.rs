@@ -14,11 +14,33 @@
 //! it is played for them, as the rules say; in turn-taking games the person
 //! still types it, as seed 001's transcript shows.
 
-use super::agents::Terminal;
+use std::io::{BufRead, Write};
+
 use crate::game::{Game, Player, Turn};
 use crate::report::play::view_text;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::{Agent, AgentError, Choice};
+
+/// Where a `human` agent reads moves and writes prompts.
+pub struct Terminal<'io> {
+    pub input: Box<dyn BufRead + Send + 'io>,
+    pub output: Box<dyn Write + Send + 'io>,
+    /// Repeat what was read: when the moves come from a file or a pipe, the
+    /// transcript then shows them as a person would have typed them.
+    pub echo: bool,
+}
+
+impl Terminal<'static> {
+    /// Standard input and output: what `gdl play` talks to.
+    pub fn stdio() -> Self {
+        use std::io::IsTerminal;
+        Terminal {
+            input: Box::new(std::io::BufReader::new(std::io::stdin())),
+            output: Box::new(std::io::stdout()),
+            echo: !std::io::stdin().is_terminal(),
+        }
+    }
+}
 
 /// A person choosing moves through a [`Terminal`].
 pub struct Human<'io> {

@@ -2,37 +2,14 @@
 //! conditions of `require`. They are computed here, once, from the syntax tree.
 
 use std::collections::BTreeSet;
-use std::fmt;
 
 use indexmap::IndexMap;
 
 use super::CompileError;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, FnDecl, Span, UnOp};
-
-/// A value computed at compile time.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    Int(i64),
-    Bool(bool),
-    Player(usize),
-    List(Vec<Value>),
-    Set(BTreeSet<i64>),
-    /// `lo..=hi`
-    Range(i64, i64),
-}
+use crate::value::Value;
 
 impl Value {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Value::Int(_) => "int",
-            Value::Bool(_) => "bool",
-            Value::Player(_) => "player",
-            Value::List(_) => "list",
-            Value::Set(_) => "set",
-            Value::Range(..) => "range",
-        }
-    }
-
     /// How many values this holds, the elements of nested lists counted
     /// through, and a list (even empty) counting at least one: the measure of
     /// [`MAX_CONST_LEN`].
@@ -82,43 +59,6 @@ fn within_length(weight: u64, span: Span) -> Result<(), CompileError> {
         ));
     }
     Ok(())
-}
-
-/// Writes a value as a `.game` file (and the command line) would: `[7, 5, 3, 1]`.
-pub struct ShowValue<'a>(pub &'a Value, pub &'a [String]);
-
-impl fmt::Display for ShowValue<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Value::Int(n) => write!(f, "{n}"),
-            Value::Bool(b) => write!(f, "{b}"),
-            Value::Player(p) => match self.1.get(*p) {
-                Some(name) => f.write_str(name),
-                None => write!(f, "player {p}"),
-            },
-            Value::List(items) => {
-                f.write_str("[")?;
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{}", ShowValue(v, self.1))?;
-                }
-                f.write_str("]")
-            }
-            Value::Set(items) => {
-                f.write_str("{")?;
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str("}")
-            }
-            Value::Range(lo, hi) => write!(f, "{lo}..{hi}"),
-        }
-    }
 }
 
 /// Names a constant expression may use.

@@ -2041,7 +2041,7 @@ fn fold_arith(op: ArithOp, a: ir::Expr, b: ir::Expr, span: Span) -> ir::Expr {
 
 fn fold_cmp(op: CmpOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
     if let (ir::Expr::Const(x), ir::Expr::Const(y)) = (&a, &b) {
-        return ir::Expr::Const(i64::from(crate::runtime::compare(op, *x, *y)));
+        return ir::Expr::Const(i64::from(ir::compare(op, *x, *y)));
     }
     ir::Expr::Cmp(op, Box::new(a), Box::new(b))
 }

@@ -1,18 +1,17 @@
 //! Syntax tree → checked IR. Binds the parameters, lays out the state, resolves
 //! every name to a slot, checks types, and reports every error of a file at once.
 
-mod compile_error;
 mod consts;
 mod lower;
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
 use miette::NamedSource;
 
-pub use compile_error::{CompileError, CompileErrors, SourceDiagnostic};
-pub use consts::{ShowValue, Value};
+pub use crate::syntax::file_error::{FileError as CompileError, FileErrors as CompileErrors, SourceDiagnostic};
+use crate::value::store_value;
+pub use crate::value::{ShowValue, Value};
 
 use crate::ir::{self, FIRST_VAR_CELL, Layout, Program};
 use crate::syntax::ast::{self, FnDecl, GameFile, Span, TypeExpr};
@@ -824,69 +823,6 @@ impl<'a> Compiler<'a> {
             TypeExpr::List { elem, .. } => Ty::List(Box::new(self.ty_of(elem))),
             TypeExpr::Set { .. } => Ty::Set,
             TypeExpr::PerPlayer(inner, _) => Ty::List(Box::new(self.ty_of(inner))),
-        }
-    }
-}
-
-/// Writes `value` into `cells` laid out as `layout`.
-pub(crate) fn store_value(layout: &Layout, value: &Value, cells: &mut [i64]) -> Result<(), String> {
-    match (layout, value) {
-        (Layout::Int, Value::Int(n)) => cells[0] = *n,
-        (Layout::Bool, Value::Bool(b)) => cells[0] = i64::from(*b),
-        (Layout::Player, Value::Player(p)) => cells[0] = *p as i64,
-        (Layout::Set { lo, hi }, Value::Set(items)) => {
-            cells[..layout.size()].fill(0);
-            for &n in items {
-                if n < *lo || n > *hi {
-                    return Err(format!("{n} is outside the set's range {lo}..{hi}"));
-                }
-                let bit = (n - lo) as usize;
-                cells[bit / 64] |= 1 << (bit % 64);
-            }
-        }
-        (Layout::List { elem, cap }, Value::List(items)) => {
-            if items.len() > *cap {
-                return Err(format!(
-                    "{} elements do not fit in a list of at most {cap}",
-                    items.len()
-                ));
-            }
-            cells[..layout.size()].fill(0);
-            cells[0] = items.len() as i64;
-            let size = elem.size();
-            for (i, item) in items.iter().enumerate() {
-                store_value(elem, item, &mut cells[1 + i * size..1 + (i + 1) * size])?;
-            }
-        }
-        (_, v) => return Err(format!("a {} where a {layout:?} was expected", v.kind())),
-    }
-    Ok(())
-}
-
-/// Reads a value laid out as `layout` from `cells`.
-pub(crate) fn load_value(layout: &Layout, cells: &[i64]) -> Value {
-    match layout {
-        Layout::Int => Value::Int(cells[0]),
-        Layout::Bool => Value::Bool(cells[0] != 0),
-        Layout::Player => Value::Player(cells[0].max(0) as usize),
-        Layout::Set { lo, hi } => {
-            let mut set = BTreeSet::new();
-            for n in *lo..=*hi {
-                let bit = (n - lo) as usize;
-                if cells[bit / 64] >> (bit % 64) & 1 == 1 {
-                    set.insert(n);
-                }
-            }
-            Value::Set(set)
-        }
-        Layout::List { elem, cap } => {
-            let len = (cells[0].max(0) as usize).min(*cap);
-            let size = elem.size();
-            Value::List(
-                (0..len)
-                    .map(|i| load_value(elem, &cells[1 + i * size..1 + (i + 1) * size]))
-                    .collect(),
-            )
         }
     }
 }

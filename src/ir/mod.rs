@@ -213,6 +213,19 @@ pub enum CmpOp {
     Ge,
 }
 
+/// Whether `x op y` holds: what the executor runs and the compiler folds.
+#[inline(always)]
+pub(crate) fn compare(op: CmpOp, x: i64, y: i64) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AggOp {
     Sum,

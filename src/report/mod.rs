@@ -9,6 +9,7 @@ pub mod play;
 pub mod plot;
 pub mod solve;
 pub mod standings;
-pub mod stats;
+/// The numbers of a match are computed in `solve`; printed here.
+pub use crate::solve::stats;
 pub mod summary;
 pub mod tree;

@@ -11,15 +11,14 @@ mod vm;
 
 use std::sync::Arc;
 
-use crate::compile::{ShowValue, load_value};
-use crate::game::{Game, GameError, Player, Turn};
+use crate::game::{FileGame, Game, GameError, GameId, Player, Turn, fnv1a64};
 use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
+use crate::value::{ShowValue, load_value};
 use cells::{Cells, Packed, PackedMut, WIDEN};
 pub use position::PositionError;
 pub use state::State;
 use state::{MAX_REMEMBERED_END, NOT_ENDED, UNKNOWN};
-pub(crate) use vm::compare;
 use vm::{Budget, Collect, First, Generator, Host, Reader, Sink, WideMut, with_frame};
 
 /// Runs `$body` with `$c` bound to the cells of `$state`, read at the width
@@ -131,7 +130,7 @@ impl Interpreted {
     }
 
     /// The value of the state variable `name`, if there is one.
-    pub fn value_of(&self, state: &State, name: &str) -> Option<crate::compile::Value> {
+    pub fn value_of(&self, state: &State, name: &str) -> Option<crate::value::Value> {
         let v = self.prog.vars.iter().find(|v| v.name == name)?;
         let cells = state.cells();
         Some(load_value(&v.layout, &cells[v.offset..v.offset + v.layout.size()]))
@@ -806,5 +805,25 @@ impl Game for Interpreted {
 
     fn state_text(&self, state: &State) -> String {
         self.cells_text(&state.cells())
+    }
+}
+
+impl FileGame for Interpreted {
+    fn id(&self) -> GameId {
+        GameId {
+            game: self.prog.name.clone(),
+            file: self.prog.source.name().to_string(),
+            source_hash: format!("{:016x}", fnv1a64(self.prog.source.inner().as_bytes())),
+            params: self.prog.params.clone(),
+            players: self.prog.players.clone(),
+        }
+    }
+
+    fn position(&self, state: &State) -> String {
+        Interpreted::position(self, state)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<State, String> {
+        Interpreted::parse_position(self, text).map_err(|e| e.to_string())
     }
 }

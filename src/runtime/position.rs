@@ -7,8 +7,8 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
 use super::{Interpreted, State};
-use crate::compile::{Value, store_value};
 use crate::ir::{Layout, PREVIOUS_CELL, TURN_CELL};
+use crate::value::{Value, store_value};
 
 /// A position that could not be read, pointing at the place in the text.
 #[derive(Debug, Error, Diagnostic)]

@@ -4,8 +4,8 @@
 use rand::seq::SliceRandom;
 
 use super::Interpreted;
-use crate::compile::{ShowValue, Value, load_value};
 use crate::ir::{Layout, TURN_CELL, Visibility};
+use crate::value::{ShowValue, Value, load_value};
 
 /// The cells a player cannot see: a hidden variable, or another player's entry
 /// of a private one. Each is `(offset, layout)`.
@@ -111,7 +111,7 @@ pub(super) fn sample_hidden(game: &Interpreted, cells: &[i64], player: usize, rn
             _ => continue,
         };
         // Elements outside a set's range cannot be dealt into it: keep the truth.
-        if crate::compile::store_value(layout, &value, &mut out[offset..offset + layout.size()]).is_err() {
+        if crate::value::store_value(layout, &value, &mut out[offset..offset + layout.size()]).is_err() {
             return cells.to_vec();
         }
     }

@@ -5,7 +5,7 @@ use super::Move;
 use super::cells::{Cells, PackedMut};
 use crate::game::GameError;
 use crate::ir::code::{Code, Entry, Op, SetRange};
-use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS, Program, Span};
+use crate::ir::{ArithOp, MAX_MOVE_ARGS, Program, Span, compare};
 
 /// Deepest chain of function calls before a run is declared endless.
 const MAX_CALL_DEPTH: usize = 256;
@@ -753,18 +753,6 @@ pub(super) fn run<H: Host>(
             }
         }
         ip += 1;
-    }
-}
-
-#[inline(always)]
-pub(crate) fn compare(op: CmpOp, x: i64, y: i64) -> bool {
-    match op {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Lt => x < y,
-        CmpOp::Le => x <= y,
-        CmpOp::Gt => x > y,
-        CmpOp::Ge => x >= y,
     }
 }
 

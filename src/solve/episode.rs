@@ -9,8 +9,8 @@ use rand::Rng;
 
 use super::agent::{Agent, AgentError};
 use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
+use super::stats::DecisionTimes;
 use crate::game::{Game, GameError, Player, Turn};
-use crate::report::stats::DecisionTimes;
 
 /// One step of a game.
 #[derive(Clone, Debug, PartialEq)]

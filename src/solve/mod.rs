@@ -43,6 +43,7 @@ pub mod simultaneous;
 mod solution;
 mod solve_error;
 mod solver;
+pub mod stats;
 pub mod strategy_file;
 pub mod tournament;
 

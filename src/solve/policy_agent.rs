@@ -14,7 +14,6 @@ use rand::{Rng, SeedableRng};
 use super::agent::{Agent, AgentError, Choice};
 use super::strategy_file::{self, GameId, Policy, StrategyFileError};
 use crate::game::{Game, Player};
-use crate::runtime::Interpreted;
 
 pub struct PolicyAgent {
     name: String,
@@ -36,7 +35,11 @@ impl PolicyAgent {
 }
 
 /// Loads the agent `policy:FILE` for `game`.
-pub fn load_agent(path: &Path, game: &Interpreted, seed: u64) -> Result<PolicyAgent, StrategyFileError> {
+pub fn load_agent<G: crate::game::FileGame>(
+    path: &Path,
+    game: &G,
+    seed: u64,
+) -> Result<PolicyAgent, StrategyFileError> {
     let file = strategy_file::load(path, &GameId::of(game))?;
     Ok(PolicyAgent::new(
         format!("policy:{}", path.display()),

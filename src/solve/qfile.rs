@@ -18,8 +18,7 @@ use thiserror::Error;
 use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
 use super::qlearn::{QAgent, QTable};
 use crate::fsutil::write_atomic;
-use crate::game::{Game, Turn};
-use crate::runtime::Interpreted;
+use crate::game::{FileGame, Turn};
 
 /// What the `format` field of every Q-table file says.
 pub const FORMAT: &str = "gdl-qtable";
@@ -116,21 +115,7 @@ pub enum QFileError {
     ChangedGame { path: String, game: String },
 }
 
-/// FNV-1a, 64 bits: a hash whose value never changes between builds or
-/// platforms (std's hasher makes no such promise). It detects edits, it is
-/// not a defence against forgery.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-pub(crate) fn source_hash(game: &Interpreted) -> String {
-    format!("{:016x}", fnv1a64(game.program().source.inner().as_bytes()))
-}
+pub use crate::game::fnv1a64;
 
 pub(crate) fn params_text(params: &[(String, String)]) -> String {
     if params.is_empty() {
@@ -146,12 +131,10 @@ pub(crate) fn params_text(params: &[(String, String)]) -> String {
 /// Writes `table` for `game` to `path`, atomically. Positions are written in
 /// the order of their states, moves in legal-move order, so the same table
 /// always gives the same bytes.
-pub fn save(
-    path: &Path,
-    game: &Interpreted,
-    table: &QTable<Interpreted>,
-    training: &Training,
-) -> Result<(), QFileError> {
+pub fn save<G: FileGame>(path: &Path, game: &G, table: &QTable<G>, training: &Training) -> Result<(), QFileError>
+where
+    G::State: Ord,
+{
     let unwritable = |reason: String| QFileError::Unwritable {
         path: path.display().to_string(),
         reason,
@@ -175,15 +158,15 @@ pub fn save(
         }
     }
     let values: usize = rows.values().map(IndexMap::len).sum();
-    let prog = game.program();
+    let id = game.id();
     let file = QFile {
         format: FORMAT.into(),
         version: VERSION,
-        game: prog.name.clone(),
-        file: prog.source.name().to_string(),
-        source_hash: source_hash(game),
-        params: prog.params.iter().cloned().collect(),
-        players: prog.players.clone(),
+        game: id.game,
+        file: id.file,
+        source_hash: id.source_hash,
+        params: id.params.into_iter().collect(),
+        players: id.players,
         training: training.clone(),
         positions: rows.len(),
         values,
@@ -196,7 +179,7 @@ pub fn save(
 
 /// Reads a Q-table for `game` from `path`, checking that it was made for this
 /// game, these parameters and these rules.
-pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Training), QFileError> {
+pub fn load<G: FileGame>(path: &Path, game: &G) -> Result<(QTable<G>, Training), QFileError> {
     let shown = path.display().to_string();
     let corrupt = |reason: String| QFileError::Corrupt {
         path: shown.clone(),
@@ -204,14 +187,13 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
         src: None,
         at: None,
     };
-    let prog = game.program();
-    let hash = source_hash(game);
+    let prog = game.id();
     let expected = Expected {
         format: FORMAT,
         version: VERSION,
-        game: &prog.name,
+        game: &prog.game,
         params: &prog.params,
-        source_hash: &hash,
+        source_hash: &prog.source_hash,
     };
     let file: QFile = read_checked(path, &expected).map_err(|e| match e {
         HeaderError::Unreadable(reason) => QFileError::Unreadable {
@@ -232,7 +214,7 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
         HeaderError::OtherGame(theirs) => QFileError::OtherGame {
             path: shown.clone(),
             theirs,
-            ours: prog.name.clone(),
+            ours: prog.game.clone(),
         },
         HeaderError::OtherParams(theirs) => QFileError::OtherParams {
             path: shown.clone(),
@@ -242,7 +224,7 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
         },
         HeaderError::ChangedGame => QFileError::ChangedGame {
             path: shown.clone(),
-            game: prog.name.clone(),
+            game: prog.game.clone(),
         },
     })?;
     // A position's text does not tell who moved last, so the start (where
@@ -258,7 +240,7 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
     for (position, row) in file.table {
         let state = game
             .parse_position(&position)
-            .map_err(|e| corrupt(format!("`{position}` is not a position of {}: {e}", prog.name)))?;
+            .map_err(|e| corrupt(format!("`{position}` is not a position of {}: {e}", prog.game)))?;
         let state = if start_as_read.as_ref() == Some(&state) {
             initial.clone()
         } else {
@@ -297,7 +279,7 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
 }
 
 /// Loads the agent `q:FILE` for `game`.
-pub fn load_agent(path: &Path, game: &Interpreted) -> Result<QAgent<Interpreted>, QFileError> {
+pub fn load_agent<G: FileGame>(path: &Path, game: &G) -> Result<QAgent<G>, QFileError> {
     let (table, _) = load(path, game)?;
     Ok(QAgent::new(format!("q:{}", path.display()), table))
 }

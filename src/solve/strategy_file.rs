@@ -19,9 +19,8 @@ use thiserror::Error;
 
 use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
 use super::infotree::{InfoTree, Strategy};
-use super::qfile::{params_text, source_hash};
+use super::qfile::params_text;
 use crate::fsutil::write_atomic;
-use crate::runtime::Interpreted;
 
 /// What the `format` field of every strategy file says.
 pub const FORMAT: &str = "gdl-strategy";
@@ -30,31 +29,7 @@ pub const VERSION: u32 = 1;
 /// Probabilities of an information set must sum to 1 within this.
 const SUM_SLACK: f64 = 1e-6;
 
-/// Which game, parameters and rules a strategy is for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameId {
-    pub game: String,
-    /// The game file as it was named; for people only.
-    pub file: String,
-    /// FNV-1a (64 bits) of the game file's text, in hex.
-    pub source_hash: String,
-    pub params: Vec<(String, String)>,
-    pub players: Vec<String>,
-}
-
-impl GameId {
-    /// The identity of an interpreted game.
-    pub fn of(game: &Interpreted) -> Self {
-        let prog = game.program();
-        GameId {
-            game: prog.name.clone(),
-            file: prog.source.name().to_string(),
-            source_hash: source_hash(game),
-            params: prog.params.clone(),
-            players: prog.players.clone(),
-        }
-    }
-}
+pub use crate::game::GameId;
 
 /// How a strategy was computed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -20,8 +20,8 @@ use rand::rngs::StdRng;
 
 use super::agent::{Agent, AgentError, AgentFailure};
 use super::episode::play_out;
+use super::stats::{DecisionTimes, Measure, Tally};
 use crate::game::{Game, all_returns};
-use crate::report::stats::{DecisionTimes, Measure, Tally};
 
 /// One game of a match.
 #[derive(Clone, Debug, PartialEq)]

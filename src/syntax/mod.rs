@@ -1,6 +1,7 @@
 //! The text of a `.game` file → a typed syntax tree with spans.
 
 pub mod ast;
+pub mod file_error;
 mod nesting;
 mod parser;
 pub mod source_file;

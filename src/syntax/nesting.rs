@@ -9,7 +9,7 @@
 //! limit), on the caller's: the guards hold on any stack.
 
 use super::ast::*;
-use crate::compile::CompileError;
+use super::file_error::FileError;
 
 /// The largest game file gdl reads, in bytes.
 pub const MAX_SOURCE_LEN: usize = 1 << 20;
@@ -24,9 +24,9 @@ pub const MAX_NESTING: usize = 200;
 const PARSE_STACK: usize = 64 << 20;
 
 /// Parses `source`, refusing files that are too large or nested too deeply.
-pub fn parse(source: &str) -> Result<GameFile, CompileError> {
+pub fn parse(source: &str) -> Result<GameFile, FileError> {
     if source.len() > MAX_SOURCE_LEN {
-        return Err(CompileError::new(
+        return Err(FileError::new(
             "gdl::syntax::too_large",
             format!(
                 "this file has {} bytes; a game file may have at most {} (1 MiB)",
@@ -85,7 +85,7 @@ fn same_length_text(source: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Parses, then checks the nesting; an over-deep tree is dropped on this thread.
-fn checked(source: &str) -> Result<GameFile, CompileError> {
+fn checked(source: &str) -> Result<GameFile, FileError> {
     let file = super::parser::parse(source)?;
     match too_deep(&file) {
         None => Ok(file),

@@ -9,8 +9,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::*;
+use super::file_error::FileError;
 use super::nesting::MAX_NESTING;
-use crate::compile::CompileError;
 
 #[derive(Parser)]
 #[grammar = "../grammar/gdl.pest"]
@@ -41,7 +41,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 });
 
 /// Parses a whole `.game` source text.
-pub fn parse(source: &str) -> Result<GameFile, CompileError> {
+pub fn parse(source: &str) -> Result<GameFile, FileError> {
     let mut pairs = GdlParser::parse(Rule::file, source).map_err(syntax_error)?;
     let file = pairs.next().expect("the file rule always yields one pair");
     let cx = &Cx::new();
@@ -59,7 +59,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
             Rule::players_decl => {
                 let s = span(&item);
                 if game.players_span.is_some() {
-                    return Err(CompileError::new(
+                    return Err(FileError::new(
                         "gdl::syntax::players_twice",
                         "the players are declared twice",
                         s,
@@ -719,8 +719,8 @@ impl Cx {
 }
 
 /// The error for a file nested too deeply, at `span`.
-pub(super) fn too_deep(span: Span) -> CompileError {
-    CompileError::new(
+pub(super) fn too_deep(span: Span) -> FileError {
+    FileError::new(
         "gdl::syntax::too_deep",
         format!("this is nested more than {MAX_NESTING} levels deep"),
         span,
@@ -733,7 +733,7 @@ pub(super) fn too_deep(span: Span) -> CompileError {
 }
 
 /// Turns pest's error into our diagnostic, with the expected tokens in words.
-fn syntax_error(e: pest::error::Error<Rule>) -> CompileError {
+fn syntax_error(e: pest::error::Error<Rule>) -> FileError {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
@@ -759,7 +759,7 @@ fn syntax_error(e: pest::error::Error<Rule>) -> CompileError {
     } else {
         format!("syntax error: expected {}", join_or(&expected))
     };
-    CompileError::new("gdl::syntax::error", message, Span::new(start, end), "here")
+    FileError::new("gdl::syntax::error", message, Span::new(start, end), "here")
 }
 
 fn join_or(words: &[&str]) -> String {

@@ -465,6 +465,11 @@ impl Game for TicTacToe {
         Ok(())
     }
 
+    /// A win or a loss, as the `.game` file's end clauses without a payoff declare.
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
+    }
+
     fn returns(&self, s: &TicTacToeState, player: Player) -> Result<f64, GameError> {
         Ok(match Self::winner(s) {
             None => 0.0,
@@ -622,6 +627,11 @@ impl Game for Connect4 {
         s.last = *mv;
         s.to_move = other(s.to_move);
         Ok(())
+    }
+
+    /// A win or a loss, as the `.game` file's end clauses without a payoff declare.
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
     }
 
     fn returns(&self, s: &Connect4State, player: Player) -> Result<f64, GameError> {

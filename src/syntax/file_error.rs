@@ -1,15 +1,18 @@
-//! `CompileError`: one static error in a `.game` file, and the set of them.
+//! `FileError`: one error found in a `.game` file before it runs (by the
+//! parser or the compiler), and the set of them. It belongs to no stage:
+//! the parser reports with it, and the compiler re-exports it as
+//! `FileError`.
 
 use std::fmt;
 use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 
-use crate::syntax::ast::Span;
+use super::ast::Span;
 
 /// One static error: a stable code, a message, a labelled span, maybe a hint.
 #[derive(Clone, Debug)]
-pub struct CompileError {
+pub struct FileError {
     pub code: &'static str,
     pub message: String,
     pub span: Span,
@@ -19,9 +22,9 @@ pub struct CompileError {
     pub notes: Vec<(Span, String)>,
 }
 
-impl CompileError {
+impl FileError {
     pub fn new(code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
-        CompileError {
+        FileError {
             code,
             message: message.into(),
             span,
@@ -44,14 +47,14 @@ impl CompileError {
 
 /// Every error found in one file, with the file's text so they render with context.
 #[derive(Clone)]
-pub struct CompileErrors {
+pub struct FileErrors {
     pub source: Arc<NamedSource<String>>,
-    pub errors: Vec<CompileError>,
+    pub errors: Vec<FileError>,
 }
 
-impl CompileErrors {
-    pub fn new(source: Arc<NamedSource<String>>, errors: Vec<CompileError>) -> Self {
-        CompileErrors { source, errors }
+impl FileErrors {
+    pub fn new(source: Arc<NamedSource<String>>, errors: Vec<FileError>) -> Self {
+        FileErrors { source, errors }
     }
 
     /// Each error as a diagnostic of its own, carrying the source.
@@ -63,13 +66,13 @@ impl CompileErrors {
     }
 }
 
-impl fmt::Debug for CompileErrors {
+impl fmt::Debug for FileErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.errors.iter().map(|e| &e.message)).finish()
     }
 }
 
-impl fmt::Display for CompileErrors {
+impl fmt::Display for FileErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.errors.len();
         write!(
@@ -81,11 +84,11 @@ impl fmt::Display for CompileErrors {
     }
 }
 
-impl std::error::Error for CompileErrors {}
+impl std::error::Error for FileErrors {}
 
-/// A `CompileError` together with the file it points into.
+/// A `FileError` together with the file it points into.
 pub struct SourceDiagnostic<'a> {
-    error: &'a CompileError,
+    error: &'a FileError,
     source: &'a NamedSource<String>,
 }
 

@@ -1,0 +1,259 @@
+//! The crate's stages stay in order (issue 12, item 5): a module may import
+//! from the modules before it in [`STAGES`], never from one after it, so a
+//! change at the bottom (the syntax, the IR) never has to know about the
+//! commands at the top. The order is the one src/lib.rs writes down.
+//!
+//! Edges are read from the source: every `crate::X` path (in `use` lines and
+//! in code, `crate::{X, Y}` groups included) outside comments, per top-level
+//! module of src/. Within a module, files that import each other (`super::X`
+//! both ways) are a cycle, which this refuses too, except the ones listed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The stages, bottom first. Modules on one line are at the same level and
+/// do not import each other.
+const STAGES: &[&[&str]] = &[
+    // Foundations every stage may use: the `Game` trait and its errors,
+    // atomic file writes, the memory guard. They import nothing of the crate.
+    &["game", "fsutil", "memory"],
+    // Text to syntax tree; its error type (`syntax::file_error`) is the one
+    // the compiler reports with too.
+    &["syntax"],
+    // The compiled program and the flat code the executor runs.
+    &["ir"],
+    // Run-time values and their layout in cells.
+    &["value"],
+    // Syntax tree to IR.
+    &["compile"],
+    // The interpreter: the IR run as a `Game`.
+    &["runtime"],
+    // Algorithms over any `Game`.
+    &["solve"],
+    // Text and JSON for people.
+    &["report"],
+    // The commands.
+    &["cli"],
+];
+
+/// Files of one module that import each other, allowed for now: each pair
+/// is one piece of work split over two files (a command and its variants, a
+/// parser and its depth guard, a file format and its shared header), not
+/// two layers.
+const SIBLING_CYCLES_ALLOWED: &[(&str, &str, &str)] = &[
+    ("cli", "league", "tournament"),
+    ("cli", "solve", "solve_kinds"),
+    ("cli", "train", "train_cfr"),
+    ("solve", "file_header", "qfile"),
+    ("syntax", "nesting", "parser"),
+];
+
+/// Code without its comments (line comments, doc comments included).
+fn code_of(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.find("//") {
+            Some(i) => &line[..i],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first path segment of each path that follows `prefix` (`crate::`,
+/// `super::`): `prefix X::...` gives X; `prefix {X, Y::z}` gives X and Y.
+fn targets(code: &str, prefix: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        // Not the tail of a longer name (`my_crate::`).
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            // Top-level items of the group only: skip nested braces.
+            let mut depth = 0;
+            let mut item_start = true;
+            for (k, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    c if c.is_whitespace() => {}
+                    _ if item_start && depth == 0 => {
+                        let name = ident(&group[k..]);
+                        if !name.is_empty() {
+                            out.insert(name);
+                        }
+                        item_start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let name = ident(rest);
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `module -> {module it imports}` over src/, and per module directory its
+/// files' imports of their siblings.
+type Edges = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
+
+fn edges() -> (Edges, Edges) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let top_modules: BTreeSet<String> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?.to_string();
+            (p.is_dir() || p.extension().is_some_and(|e| e == "rs")).then_some(stem)
+        })
+        .filter(|m| m != "lib" && m != "main")
+        .collect();
+    let mut across: Edges = BTreeMap::new();
+    let mut within: Edges = BTreeMap::new();
+    for path in files {
+        let rel = path.strip_prefix(&src).unwrap();
+        let parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let top = parts[0].trim_end_matches(".rs").to_string();
+        if top == "lib" || top == "main" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(&path).unwrap());
+        let shown = rel.display().to_string();
+        for target in targets(&code, "crate::") {
+            if target != top && top_modules.contains(&target) {
+                across
+                    .entry(top.clone())
+                    .or_default()
+                    .entry(target)
+                    .or_default()
+                    .insert(shown.clone());
+            }
+        }
+        // A file directly in a module's directory: its imports of siblings.
+        if parts.len() == 2 && parts[1] != "mod.rs" {
+            let me = parts[1].trim_end_matches(".rs").to_string();
+            let dir = src.join(&top);
+            let mut sib = targets(&code, "super::");
+            sib.extend(targets(&code, &format!("crate::{top}::")));
+            for target in sib {
+                if target != me && dir.join(format!("{target}.rs")).exists() {
+                    within
+                        .entry(top.clone())
+                        .or_default()
+                        .entry(me.clone())
+                        .or_default()
+                        .insert(target);
+                }
+            }
+        }
+    }
+    (across, within)
+}
+
+fn stage_of(module: &str) -> Option<usize> {
+    STAGES.iter().position(|level| level.contains(&module))
+}
+
+#[test]
+fn every_module_has_a_stage() {
+    let (across, _) = edges();
+    let mut missing = BTreeSet::new();
+    for (from, to) in &across {
+        for m in std::iter::once(from).chain(to.keys()) {
+            if stage_of(m).is_none() {
+                missing.insert(m.clone());
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "modules with no place in STAGES (tests/layering.rs and src/lib.rs): {missing:?}"
+    );
+}
+
+#[test]
+fn no_module_imports_a_later_stage() {
+    let (across, _) = edges();
+    assert!(across.len() >= 6, "too few modules seen: {across:?}");
+    let mut wrong = Vec::new();
+    for (from, to) in &across {
+        let Some(a) = stage_of(from) else {
+            continue;
+        };
+        for (target, files) in to {
+            match stage_of(target) {
+                Some(b) if b < a => {}
+                _ => wrong.push(format!("{from} imports {target} (in {files:?})")),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the stage order:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn no_two_files_of_a_module_import_each_other() {
+    let (_, within) = edges();
+    let mut cycles = Vec::new();
+    for (module, files) in &within {
+        for (a, targets) in files {
+            for b in targets {
+                let back = files.get(b).is_some_and(|t| t.contains(a));
+                let allowed = SIBLING_CYCLES_ALLOWED
+                    .iter()
+                    .any(|&(m, x, y)| m == module && ((x, y) == (a, b) || (y, x) == (a, b)));
+                if back && a < b && !allowed {
+                    cycles.push(format!("{module}: {a} <-> {b}"));
+                }
+            }
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "files that import each other:\n{}",
+        cycles.join("\n")
+    );
+    // The exceptions are still needed: one that is gone must leave the list.
+    for &(m, x, y) in SIBLING_CYCLES_ALLOWED {
+        let one = |a: &str, b: &str| within.get(m).and_then(|f| f.get(a)).is_some_and(|t| t.contains(b));
+        assert!(
+            one(x, y) && one(y, x),
+            "{m}: {x} <-> {y} is no longer a cycle: take it off SIBLING_CYCLES_ALLOWED"
+        );
+    }
+}
+
+#[test]
+fn the_reader_finds_grouped_and_plain_paths() {
+    let code = code_of(
+        "use crate::{ir::{self, Op}, value::Value};\nlet x = crate::game::Turn::Terminal; // crate::cli\nmy_crate::solve",
+    );
+    let found: Vec<String> = targets(&code, "crate::").into_iter().collect();
+    assert_eq!(found, ["game", "ir", "value"]);
+}
