@@ -161,19 +161,25 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         }
         source = Some((file, read));
         let mut clashes = Vec::new();
-        cmd = cmd.mut_subcommand(&sub, |mut sc| {
+        cmd = cmd.mut_subcommand(&sub, |sc| {
+            // gdl's own names, looked up once (not once per parameter: a file
+            // may declare thousands).
+            let mut taken: std::collections::HashSet<String> = sc
+                .get_arguments()
+                .flat_map(|a| [a.get_long().map(str::to_string), Some(a.get_id().to_string())])
+                .flatten()
+                .collect();
+            taken.insert("help".into());
+            let mut added = Vec::with_capacity(params.len());
             for p in &params {
-                let taken = p.name == "help"
-                    || sc
-                        .get_arguments()
-                        .any(|a| a.get_long() == Some(p.name.as_str()) || a.get_id() == p.name.as_str());
-                if taken {
+                if taken.contains(&p.name) {
                     clashes.push(p.name.clone());
                     continue;
                 }
-                sc = sc.arg(param_arg(p));
+                taken.insert(p.name.clone());
+                added.push(param_arg(p));
             }
-            sc
+            sc.args(added)
         });
         if let Some(name) = clashes.first() {
             let _ = writeln!(

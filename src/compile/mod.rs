@@ -5,7 +5,7 @@ mod compile_error;
 mod consts;
 mod lower;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -95,11 +95,26 @@ pub(crate) struct Compiler<'a> {
     scopes: Vec<(String, Binding)>,
     next_local: usize,
     max_locals: usize,
+    /// Each declared name's first declaration, so that a file of thousands
+    /// of names is not checked pair by pair.
+    first_declared: HashMap<&'a str, &'a ast::Ident>,
 }
 
 impl<'a> Compiler<'a> {
     fn new(file: &'a GameFile) -> Self {
+        let mut first_declared: HashMap<&'a str, &'a ast::Ident> = HashMap::new();
+        let names = (file.params.iter().map(|p| &p.name))
+            .chain(file.states.iter().map(|s| &s.name))
+            .chain(file.fns.iter().map(|f| &f.name))
+            .chain(file.players.iter());
+        for name in names {
+            let first = first_declared.entry(name.name.as_str()).or_insert(name);
+            if name.span.start < first.span.start {
+                *first = name;
+            }
+        }
         Compiler {
+            first_declared,
             file,
             errors: Vec::new(),
             players: IndexMap::new(),
@@ -256,14 +271,9 @@ impl<'a> Compiler<'a> {
     /// Reports a name declared twice; true when `name` is new.
     fn check_new_name(&mut self, name: &ast::Ident) -> bool {
         let previous = self
-            .file
-            .params
-            .iter()
-            .map(|p| &p.name)
-            .chain(self.file.states.iter().map(|s| &s.name))
-            .chain(self.file.fns.iter().map(|f| &f.name))
-            .chain(self.file.players.iter())
-            .find(|other| other.name == name.name && other.span.start < name.span.start);
+            .first_declared
+            .get(name.name.as_str())
+            .filter(|first| first.span.start < name.span.start);
         match previous {
             Some(first) => {
                 let first = first.span;
