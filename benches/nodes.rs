@@ -2,9 +2,11 @@
 //! (`tests/native`) and interpreted from its `.game` file, through the same
 //! algorithm code, side by side in one run.
 //!
-//! Run with `cargo bench --bench nodes`. It prints, for Nim, Nimcala and the
-//! 1-9 game: alpha-beta nodes per second without memo, random playouts per
-//! second, the time of a memoized solve and the heap bytes per memo entry;
+//! Run with `cargo bench --bench nodes`. It prints, for Nim, Nimcala, the
+//! 1-9 game and tic-tac-toe: alpha-beta nodes per second without memo,
+//! random playouts per second, the time of a memoized solve and the heap
+//! bytes per memo entry; for connect four (6 × 7, too big to solve): random
+//! playouts per second and alpha-beta nodes per second to a fixed depth;
 //! then every Nimcala with pits <= 8 and tokens <= 10 solved with the memo;
 //! then X Nimmt! search decisions per second. Every speed is the median of
 //! `RUNS` runs; the ratio is interpreted speed / native speed (1.0 = as fast
@@ -23,8 +25,8 @@ use gdl::runtime::Interpreted;
 use gdl::solve::agent::Agent;
 use gdl::solve::search::{SearchAgent, SearchBudget};
 use gdl::solve::simulate::{Scratch, random_playout, sample_chance};
-use gdl::solve::{Algorithm, SolveOptions, solve};
-use native::{Nim, Nimcala, Select19};
+use gdl::solve::{Algorithm, SolveOptions, Solver, solve};
+use native::{Connect4, Nim, Nimcala, Select19, TicTacToe};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -116,16 +118,7 @@ fn figures<G: Game>(game: &G) -> Figures {
     let nodes = solve(game, &root, &plain).expect("solves").nodes;
     let nodes_per_second = rate(|| solve(black_box(game), black_box(&root), &plain).expect("solves").nodes);
 
-    let mut rng = SmallRng::seed_from_u64(1);
-    let mut scratch = Scratch::default();
-    let mut state = root.clone();
-    let playouts_per_second = rate(|| {
-        for _ in 0..100 {
-            state.clone_from(&root);
-            random_playout(black_box(game), &mut state, &mut rng, &mut scratch).expect("plays out");
-        }
-        100
-    });
+    let playouts_per_second = playouts(game);
 
     let memo_seconds = 1.0 / rate(|| u64::from(solve(black_box(game), &root, &memo).is_ok()));
     // One more solve, counting the heap it holds at its peak: the table, mostly.
@@ -142,6 +135,39 @@ fn figures<G: Game>(game: &G) -> Figures {
         memo_entries,
         bytes_per_entry,
     }
+}
+
+/// Random playouts from the start per second.
+fn playouts<G: Game>(game: &G) -> f64 {
+    let root = game.initial_state().expect("the game starts");
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut scratch = Scratch::default();
+    let mut state = root.clone();
+    rate(|| {
+        for _ in 0..100 {
+            state.clone_from(&root);
+            random_playout(black_box(game), &mut state, &mut rng, &mut scratch).expect("plays out");
+        }
+        100
+    })
+}
+
+/// Plies searched by [`depth_limited`]: positions this deep are scored 0.
+const CUTOFF: usize = 7;
+
+/// Alpha-beta without memo from the start to [`CUTOFF`] plies: the nodes of
+/// one search, and nodes per second.
+fn depth_limited<G: Game>(game: &G) -> (u64, f64) {
+    let root = game.initial_state().expect("the game starts");
+    let mut solver = Solver::new(game, options(false)).expect("two players");
+    solver.set_cutoff(Some(CUTOFF));
+    solver.search_root(&root).expect("searches");
+    let nodes = solver.nodes();
+    let nodes_per_second = rate(|| {
+        solver.search_root(black_box(&root)).expect("searches");
+        solver.nodes()
+    });
+    (nodes, nodes_per_second)
 }
 
 /// A game file compiled with these parameters.
@@ -246,7 +272,7 @@ fn xnimmt_decisions(game: &Interpreted) -> f64 {
 }
 
 fn main() {
-    let games: [(&str, Figures, Figures); 3] = [
+    let games: [(&str, Figures, Figures); 4] = [
         (
             "misère Nim [7, 5, 3, 1]",
             figures(&Nim::misere(&[7, 5, 3, 1])),
@@ -262,7 +288,15 @@ fn main() {
             figures(&Select19),
             figures(&game_file("games/select19.game", &[])),
         ),
+        (
+            "tic-tac-toe",
+            figures(&TicTacToe),
+            figures(&game_file("games/tictactoe.game", &[])),
+        ),
     ];
+    let connect4 = (Connect4::standard(), game_file("games/connect4.game", &[]));
+    let connect4_playouts = (playouts(&connect4.0), playouts(&connect4.1));
+    let connect4_search = (depth_limited(&connect4.0), depth_limited(&connect4.1));
 
     println!("Native and interpreted, medians of {RUNS} runs; ratio = interpreted speed / native speed");
     println!(
@@ -305,6 +339,26 @@ fn main() {
             n.bytes_per_entry / i.bytes_per_entry,
         );
     }
+    let name = "connect four 6×7";
+    let ((native_nodes, native_speed), (nodes, interpreted_speed)) = connect4_search;
+    assert_eq!(
+        native_nodes, nodes,
+        "{name}: native and interpreted searched different trees"
+    );
+    row(
+        name,
+        &format!("alpha-beta nodes/s ({nodes} nodes, {CUTOFF} plies)"),
+        speed(native_speed),
+        speed(interpreted_speed),
+        interpreted_speed / native_speed,
+    );
+    row(
+        name,
+        "random playouts/s",
+        speed(connect4_playouts.0),
+        speed(connect4_playouts.1),
+        connect4_playouts.1 / connect4_playouts.0,
+    );
     println!();
 
     let memo = options(true);

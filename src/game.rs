@@ -150,6 +150,14 @@ pub trait Game {
         false
     }
 
+    /// The lowest and the highest utility player 0 can get at any end of the
+    /// game, when the rules say so before any play (`None`: not known). The
+    /// exact solvers stop searching a position as soon as a move reaches the
+    /// best its mover can get; a terminal utility outside the range is an error.
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        None
+    }
+
     /// Reads a move typed by a person, in the notation of `move_text`
     /// (spaces and brackets are forgiven). Only moves legal in `state` are found.
     /// At a simultaneous node, use `parse_move_of`.

@@ -1,12 +1,13 @@
-//! `gdl bench`, run in-process through `gdl::cli::run`: the figures are there
-//! and positive. (Speed itself is measured by the benchmarks, never by tests.)
+//! `gdl bench`: the figures are there and positive. (Speed itself is
+//! measured by the benchmarks, never by tests.)
+
+mod common;
 
 fn bench(args: &[&str]) -> (i32, String, String) {
-    let mut all = vec!["gdl", "bench"];
+    let mut all = vec!["bench"];
     all.extend_from_slice(args);
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = gdl::cli::run(all.into_iter().map(Into::into).collect(), &mut out, &mut err);
-    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+    let r = common::gdl(&all);
+    (r.code, r.stdout, r.stderr)
 }
 
 /// The first number on the line that starts with `label`.

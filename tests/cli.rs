@@ -3,11 +3,7 @@
 
 mod common;
 
-use common::{Run, crate_dir, gdl_in};
-
-fn gdl(args: &[&str]) -> Run {
-    gdl_in(crate_dir(), args, None)
-}
+use common::{gdl, snap};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
@@ -15,19 +11,6 @@ fn json(args: &[&str]) -> serde_json::Value {
     let r = gdl(&all);
     assert_eq!(r.code, 0, "gdl {args:?} failed:\n{}", r.stderr);
     serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout))
-}
-
-/// Snapshot settings: snapshots/ at the top, timings masked.
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../snapshots",
-            prepend_module_to_snapshot => false,
-            filters => vec![(r"time        \d+\.\d+ s", "time        [time] s")],
-        }, {
-            insta::assert_snapshot!($name, $value);
-        });
-    };
 }
 
 #[test]
@@ -145,9 +128,16 @@ fn a_search_over_its_budget_stops_with_exit_code_1() {
 
 #[test]
 fn check_summarizes_a_game() {
-    let r = gdl(&["check", "games/nimcala.game", "--pits", "5"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    snap!("check_nimcala", r.stdout);
+    let cases: [(&str, &[&str]); 3] = [
+        ("check_nimcala", &["check", "games/nimcala.game", "--pits", "5"]),
+        ("check_tictactoe", &["check", "games/tictactoe.game"]),
+        ("check_connect4", &["check", "games/connect4.game"]),
+    ];
+    for (name, args) in cases {
+        let r = gdl(args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        snap!(name, r.stdout);
+    }
 }
 
 /// Each rule that fails at run time gives a diagnostic that points at the

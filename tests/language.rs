@@ -1,112 +1,15 @@
-//! The language end to end: every game file compiles and plays by the shared
-//! conformance rules; every broken file gives the diagnostics in snapshots/.
+//! The language end to end: parameters change the game and it still keeps
+//! the contract of `Game` (tests/common/conformance.rs; every game file with
+//! its defaults is checked in tests/conformance.rs); the seeds' examples;
+//! every broken file gives the diagnostics in snapshots/.
 
 mod common;
 
-use common::load_game as load;
+use common::{conformance_of_file, load_game as load, snap};
 use gdl::compile;
 use gdl::game::{Game, Turn, all_returns};
 use gdl::report::diagnostic;
 use gdl::runtime::Interpreted;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
-fn game_files() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir("games")
-        .unwrap()
-        .map(|e| e.unwrap().path().display().to_string())
-        .filter(|p| p.ends_with(".game"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// Plays `games` seeded random games and checks the contracts of `Game` on every step.
-fn conformance(game: &Interpreted, games: usize, seed: u64) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    let mut again = Vec::new();
-    for _ in 0..games {
-        let mut s = game.initial_state().unwrap();
-        let mut plies = 0;
-        loop {
-            // A position reads back as itself.
-            let text = game.position(&s);
-            let back = game.parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(game.position(&back), text);
-            match game.turn(&s).unwrap() {
-                Turn::Terminal => {
-                    let r = all_returns(game, &s).unwrap();
-                    assert_eq!(r.len(), game.num_players());
-                    assert_eq!(
-                        r.iter().sum::<f64>(),
-                        0.0,
-                        "{}: returns {r:?} are not zero-sum",
-                        game.name()
-                    );
-                    assert!(r.iter().any(|&v| v != 0.0) || r.iter().all(|&v| v == 0.0));
-                    game.legal_moves(&s, &mut moves).unwrap();
-                    break;
-                }
-                Turn::Chance => {
-                    let mut outcomes = Vec::new();
-                    game.chance_outcomes(&s, &mut outcomes).unwrap();
-                    assert!(
-                        !outcomes.is_empty(),
-                        "{}: a chance node with no outcome in {text}",
-                        game.name()
-                    );
-                    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-                    assert!((total - 1.0).abs() < 1e-9, "chance probabilities sum to {total}");
-                    let (m, _) = outcomes[rng.random_range(0..outcomes.len())];
-                    game.apply(&mut s, &m).unwrap();
-                }
-                Turn::Simultaneous => {
-                    let mut joint = Vec::new();
-                    for p in 0..game.num_players() {
-                        game.legal_moves_of(&s, p, &mut moves).unwrap();
-                        assert!(!moves.is_empty(), "{}: player {p} has no move in {text}", game.name());
-                        let m = moves[rng.random_range(0..moves.len())];
-                        assert_eq!(game.parse_move_of(&s, p, &game.move_text(&m)), Ok(m));
-                        joint.push(m);
-                    }
-                    // What a player sees does not depend on what the others hold.
-                    let sampled = game.sample_hidden(&s, 0, &mut rng).unwrap();
-                    assert_eq!(game.observation(&sampled, 0), game.observation(&s, 0));
-                    game.apply_joint(&mut s, &joint).unwrap();
-                }
-                Turn::Player(p) => {
-                    assert!(p < game.num_players());
-                    game.legal_moves(&s, &mut moves).unwrap();
-                    assert!(!moves.is_empty(), "{}: no moves in {text}", game.name());
-                    game.legal_moves(&s, &mut again).unwrap();
-                    assert_eq!(moves, again, "legal moves must come in the same order every time");
-                    let mut unique = moves.clone();
-                    unique.sort();
-                    unique.dedup();
-                    assert_eq!(unique.len(), moves.len(), "a move is listed twice in {text}");
-                    // Each move reads back from its own notation.
-                    let m = moves[rng.random_range(0..moves.len())];
-                    assert_eq!(game.parse_move(&s, &game.move_text(&m)), Ok(m));
-                    let before = s.clone();
-                    game.apply(&mut s, &m).unwrap();
-                    assert_ne!(before, s, "a move must change the state (at least whose turn it is)");
-                }
-            }
-            plies += 1;
-            assert!(plies < 10_000, "{}: a random game did not end", game.name());
-        }
-    }
-}
-
-#[test]
-fn every_game_file_compiles_and_plays_by_the_rules() {
-    let files = game_files();
-    assert!(files.len() >= 4, "{files:?}");
-    for f in &files {
-        conformance(&load(f, &[]), 300, 1);
-    }
-}
 
 #[test]
 fn parameters_change_the_game_and_still_play_by_the_rules() {
@@ -117,11 +20,11 @@ fn parameters_change_the_game_and_still_play_by_the_rules() {
         let mut expected = vec!["0".to_string(); pits];
         expected[0] = t.clone();
         assert_eq!(g.state_text(&s), format!("[{}]", expected.join(", ")));
-        conformance(&g, 50, 2);
+        conformance_of_file(&g, 50, 2);
     }
     for piles in ["1", "0,3", "7,5,3,1", "[2, 2, 2, 2, 2, 2]"] {
-        conformance(&load("games/nim.game", &[("piles", piles)]), 50, 3);
-        conformance(&load("games/nim-normal.game", &[("piles", piles)]), 50, 3);
+        conformance_of_file(&load("games/nim.game", &[("piles", piles)]), 50, 3);
+        conformance_of_file(&load("games/nim-normal.game", &[("piles", piles)]), 50, 3);
     }
 }
 
@@ -200,7 +103,7 @@ fn misere_and_normal_nim_differ_only_in_who_wins_the_end() {
 
 #[test]
 fn broken_game_files_give_diagnostics() {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+    common::snapshot_settings().bind(|| {
         insta::glob!("inputs/err/*.game", |path| {
             let text = std::fs::read_to_string(path).unwrap();
             let name = format!("tests/inputs/err/{}", path.file_name().unwrap().to_string_lossy());
@@ -268,18 +171,14 @@ fn runtime_errors_point_at_the_rule() {
     let err = g.apply(&mut s, &moves[0]).unwrap_err();
     assert_eq!(err.code_str(), "gdl::runtime::index");
     assert!(err.has_span());
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!("runtime_index_error", diagnostic::render(&err, false));
-    });
+    snap!("runtime_index_error", diagnostic::render(&err, false));
 
     let stuck = "game Stuck\nplayers A, B\nstate n: int = 0\nmove step(k in 1..2) requires n < 3 { n += k }\nend when n == 100 { draw }\n";
     let g = Interpreted::new(compile::load("stuck.game", stuck, &[]).unwrap());
     let s = g.parse_position("n: 3; B to move").unwrap();
     let err = g.legal_moves(&s, &mut moves).unwrap_err();
     assert_eq!(err.code_str(), "gdl::runtime::no_moves");
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!("runtime_no_moves_error", diagnostic::render(&err, false));
-    });
+    snap!("runtime_no_moves_error", diagnostic::render(&err, false));
 }
 
 /// `min` and `max` of many arguments: each argument is evaluated once (the
@@ -312,4 +211,235 @@ fn min_and_max_of_many_arguments() {
         other => panic!("{name}: {other:?}"),
     };
     assert_eq!((int("lo"), int("hi")), (-7, 99));
+}
+
+/// A file given as text, compiled.
+fn game_of(text: &str) -> Interpreted {
+    match compile::load("test.game", text, &[]) {
+        Ok(p) => Interpreted::new(p),
+        Err(e) => panic!("{text}\n{}", diagnostic::render_compile_errors(&e, false)),
+    }
+}
+
+/// The player to move, as `Turn::Player(p)` gives it.
+fn mover(g: &Interpreted, s: &gdl::runtime::State) -> usize {
+    match g.turn(s).unwrap() {
+        Turn::Player(p) => p,
+        other => panic!("{other:?} in {}", g.position(s)),
+    }
+}
+
+/// `again` keeps the turn, `turn = p` hands it to anyone, in a move, a
+/// chance move or a simultaneous move's `then` block; `previous` is always
+/// the player who moved last.
+#[test]
+fn a_move_may_say_who_moves_next() {
+    let g = game_of(
+        "game Turns\nplayers A, B, C\nstate n: int = 0\nstate rolled: bool = false\n\
+         move step(k in 1..3) requires not rolled {\n n += 1\n if k == 1 { again }\n if k == 2 { turn = C }\n if k == 3 { rolled = true }\n}\n\
+         chance move die(d in 1..2) requires rolled {\n rolled = false\n if d == 2 { turn = previous }\n}\n\
+         end when n == 10 { draw }\n",
+    );
+    let mut s = g.initial_state().unwrap();
+    let play = |s: &mut gdl::runtime::State, text: &str| {
+        let m = g.parse_move(s, text).unwrap();
+        g.apply(s, &m).unwrap();
+    };
+    play(&mut s, "1");
+    assert_eq!(mover(&g, &s), 0, "again: A moves again");
+    assert_eq!(g.value_of(&s, "n"), Some(compile::Value::Int(1)));
+    play(&mut s, "2");
+    assert_eq!(mover(&g, &s), 2, "turn = C");
+    play(&mut s, "3");
+    // C rolled: chance acts, then B (after C) moves unless chance hands the turn back.
+    assert_eq!(g.turn(&s).unwrap(), Turn::Chance);
+    let mut after_one = s.clone();
+    play(&mut after_one, "die(1)");
+    assert_eq!(mover(&g, &after_one), 0, "chance does not take a turn: A follows C");
+    play(&mut s, "die(2)");
+    assert_eq!(mover(&g, &s), 2, "turn = previous gives C another move");
+
+    // A simultaneous move's `then` block names who moves next.
+    let sim = game_of(
+        "game Bids\nplayers A, B\nstate bid: per player int = 0\nstate done: bool = false\n\
+         simultaneous move offer(x in 1..2) requires not done { bid[me] = x } then {\n if bid[A] < bid[B] { turn = B }\n done = true\n}\n\
+         move finish() requires done { done = false\n bid[A] = 0\n bid[B] = 0 }\n\
+         end when bid[A] == 3 { draw }\n",
+    );
+    for (a, b, who) in [(1, 2, 1), (2, 1, 0), (1, 1, 0)] {
+        let mut s = sim.initial_state().unwrap();
+        let mut moves = Vec::new();
+        sim.legal_moves_of(&s, 0, &mut moves).unwrap();
+        let joint = [moves[a - 1], moves[b - 1]];
+        sim.apply_joint(&mut s, &joint).unwrap();
+        assert_eq!(mover(&sim, &s), who, "bids {a}, {b}");
+    }
+
+    // `turn = previous` before anyone has moved names nobody.
+    let nobody = game_of(
+        "game Nobody\nplayers A, B\nstate n: int = 0\nmove go() { n += 1\n turn = previous }\nend when n == 2 { draw }\n",
+    );
+    let mut s = nobody.initial_state().unwrap();
+    let mut moves = Vec::new();
+    nobody.legal_moves(&s, &mut moves).unwrap();
+    let err = nobody.apply(&mut s, &moves[0]).unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::no_player");
+}
+
+/// The value of a take-away game with extra turns, by every search, against
+/// a brute force written here: from a heap of `n`, take 1, 2 or 3; taking 2
+/// gives another move; whoever takes the last object wins.
+#[test]
+fn extra_turns_are_solved_right() {
+    // win[n][again]: whether the player to move wins from a heap of n.
+    fn wins(n: i64) -> bool {
+        (1..=3.min(n)).any(|k| {
+            let left = n - k;
+            if left == 0 {
+                true
+            } else if k == 2 {
+                wins(left)
+            } else {
+                !wins(left)
+            }
+        })
+    }
+    for heap in 1..=14 {
+        let g = game_of(&format!(
+            "game Take\nplayers A, B\nstate heap: int = {heap}\n\
+             move take(k in 1..3) requires k <= heap {{\n heap -= k\n if k == 2 {{ again }}\n}}\n\
+             end when heap == 0 {{ winner previous }}\n"
+        ));
+        let root = g.initial_state().unwrap();
+        for (algorithm, memo) in [
+            (gdl::solve::Algorithm::Minimax, false),
+            (gdl::solve::Algorithm::AlphaBeta, false),
+            (gdl::solve::Algorithm::AlphaBeta, true),
+            (gdl::solve::Algorithm::Minimax, true),
+        ] {
+            let opts = gdl::solve::SolveOptions {
+                algorithm,
+                memo,
+                ..gdl::solve::SolveOptions::default()
+            };
+            let value = gdl::solve::solve(&g, &root, &opts).unwrap().value;
+            assert_eq!(value > 0.0, wins(heap), "heap {heap}, {algorithm:?}, memo {memo}");
+        }
+        conformance_of_file(&g, 20, heap as u64);
+    }
+}
+
+/// `weight` makes some chance outcomes likelier: the sum of two dice, each
+/// outcome's probability its weight over the sum of the weights; outcomes
+/// of weight 0 cannot happen; a negative weight, or none above 0, is an error.
+#[test]
+fn weighted_chance_gives_exact_probabilities() {
+    let g = game_of(
+        "game Dice\nplayers A, B\nstate total: int = 0\nstate rolling: bool = true\n\
+         chance move dice(sum in 1..12) requires rolling weight 6 - abs(sum - 7) {\n total += sum\n rolling = false\n}\n\
+         move stop() { rolling = true }\nend when total > 0 and not rolling { winner A payoff total }\n",
+    );
+    let s = g.initial_state().unwrap();
+    assert_eq!(g.turn(&s).unwrap(), Turn::Chance);
+    let mut outcomes = Vec::new();
+    g.chance_outcomes(&s, &mut outcomes).unwrap();
+    let shown: Vec<(String, f64)> = outcomes.iter().map(|(m, p)| (g.move_text(m), *p)).collect();
+    let expected: Vec<(String, f64)> = (2..=12)
+        .map(|sum: i64| (format!("dice({sum})"), (6 - (sum - 7).abs()) as f64 / 36.0))
+        .collect();
+    assert_eq!(shown, expected, "dice(1) has weight 0 and is left out");
+
+    // Drawn by the seeded playouts, the sums come out about as often as they should.
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
+    let mut scratch = gdl::solve::simulate::Scratch::default();
+    let mut sevens = 0;
+    for _ in 0..3600 {
+        let m = gdl::solve::simulate::sample_chance(&g, &s, &mut rng, &mut scratch).unwrap();
+        sevens += usize::from(g.move_text(&m) == "dice(7)");
+    }
+    assert!((500..=700).contains(&sevens), "{sevens} sevens in 3600 rolls");
+
+    for (weight, message) in [("x - 2", "weight -1"), ("0 * x", "weight 0")] {
+        let bad = game_of(&format!(
+            "game Bad\nplayers A, B\nstate n: int = 0\n\
+             chance move c(x in 1..2) requires n == 0 weight {weight} {{ n += x }}\n\
+             move m() {{ n += 1 }}\nend when n > 2 {{ draw }}\n"
+        ));
+        let err = bad
+            .chance_outcomes(&bad.initial_state().unwrap(), &mut outcomes)
+            .unwrap_err();
+        assert_eq!(err.code_str(), "gdl::runtime::weight", "{weight}");
+        assert!(err.message().contains(message), "{weight}: {}", err.message());
+        assert!(err.has_span());
+    }
+}
+
+/// A `const` is read by the rules without living in the state: indexed by
+/// computed values, gone through, tested with `in`, summed; nested lists
+/// too. Out of range is the usual run-time error, pointing at the rule.
+#[test]
+fn constants_are_read_in_the_rules() {
+    let g = game_of(
+        "game Tables\nplayers A, B\nparam base: int = 10\n\
+         const rows: list<list<int>> = [[1, 2, 3], [4, 5], [6]]\n\
+         const primes: list<int> = [2, 3, 5, 7]\nconst odd: set<0..9> = {1, 3, 5}\n\
+         const total: int = sum(primes) + base\n\
+         state acc: int = 0\nstate picks: list<int, 4> = []\n\
+         move pick(r in 0..<len(rows), i in 0..2) requires i < len(rows[r]) {\n\
+          acc += rows[r][i] * primes[r]\n\
+          for row in rows { if rows[r][i] in row { picks.push(last(row)) } }\n\
+          if rows[r][i] in odd { acc += total }\n\
+          acc += sum(x for x in primes if x > rows[r][i])\n\
+         }\n\
+         move bad(k in 3..3) { acc += primes[k + 1] }\n\
+         end when len(picks) > 0 { draw }\n",
+    );
+    assert_eq!(g.state_text(&g.initial_state().unwrap()), "acc: 0, picks: []");
+    let after = |text: &str| {
+        let mut s = g.initial_state().unwrap();
+        let m = g.parse_move(&s, text).unwrap();
+        g.apply(&mut s, &m).map(|_| g.state_text(&s))
+    };
+    // rows[1][0] = 4: 4 * 3, no odd bonus, primes above 4: 5 + 7.
+    assert_eq!(after("pick(1, 0)").unwrap(), "acc: 24, picks: [5]");
+    // rows[0][2] = 3: 3 * 2, odd: + 27, primes above 3: 12.
+    assert_eq!(after("pick(0, 2)").unwrap(), "acc: 45, picks: [3]");
+    let mut moves = Vec::new();
+    g.legal_moves(&g.initial_state().unwrap(), &mut moves).unwrap();
+    assert_eq!(moves.len(), 7, "3 + 2 + 1 picks, and bad");
+    let err = after("bad(3)").unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::index");
+    assert!(err.has_span());
+}
+
+/// `while`, functions written with statements, and procedures: a function
+/// returns from inside its loops, a procedure changes the state of the move
+/// that runs it, and an endless `while` stops at the step budget.
+#[test]
+fn loops_functions_and_procedures() {
+    let g = game_of(
+        "game Steps\nplayers A, B\nstate pits: list<int> = [3, 0, 2, 5]\nstate total: int = 0\n\
+         fn collatz(n: int) -> int {\n let steps = 0\n let x = n\n while x != 1 {\n  if x % 2 == 0 { x = x / 2 } else { x = 3 * x + 1 }\n  steps += 1\n }\n return steps\n}\n\
+         fn first_from(i: int, k: int) -> int {\n for j in i..<len(pits) { if pits[j] >= k { return j } }\n return -1\n}\n\
+         fn fact(n: int) -> int {\n if n <= 1 { return 1 } else { return n * fact(n - 1) }\n}\n\
+         fn sow(i: int) {\n let hand = pits[i]\n pits[i] = 0\n let j = i\n while hand > 0 {\n  j = (j + 1) % len(pits)\n  pits[j] += 1\n  hand -= 1\n }\n}\n\
+         move go(k in 1..5) requires first_from(0, k) >= 0 {\n sow(first_from(0, k))\n total = collatz(27) + fact(5)\n}\n\
+         move forever() requires total == 999 { while true { total += 1 } }\n\
+         end when total > 0 { draw }\n",
+    );
+    let mut s = g.initial_state().unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&s, &mut moves).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| g.move_text(m)).collect();
+    assert_eq!(texts, ["go(1)", "go(2)", "go(3)", "go(4)", "go(5)"]);
+    // go(4): the first pit holding 4 or more is pit 3 (5 seeds), sown round.
+    g.apply(&mut s, &moves[3]).unwrap();
+    assert_eq!(g.state_text(&s), "pits: [5, 1, 3, 1], total: 231");
+
+    let stuck = g.parse_position("pits: [0, 0, 0, 0], total: 999").unwrap();
+    g.legal_moves(&stuck, &mut moves).unwrap();
+    let mut s = stuck.clone();
+    let err = g.apply(&mut s, &moves[0]).unwrap_err();
+    assert_eq!(err.code_str(), "gdl::runtime::steps");
+    assert!(err.has_span());
 }

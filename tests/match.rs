@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, gdl_in};
+use common::{Run, gdl_in, snap};
 
 /// A fresh folder for one test, holding copies of the games it plays.
 fn scratch(name: &str) -> PathBuf {
@@ -49,20 +49,6 @@ fn masked(report: &str) -> String {
         }
     }
     out
-}
-
-/// Snapshot settings: snapshots/ at the top, named without the module; the
-/// times per decision masked.
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../snapshots",
-            prepend_module_to_snapshot => false,
-            filters => vec![(r" +\d+\.\d+ (µs|ms|s)\b", " [time]")],
-        }, {
-            insta::assert_snapshot!($name, $value);
-        });
-    };
 }
 
 /// One row of the printed table, by agent and seat (`all`, `as P1`, ...).

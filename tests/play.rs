@@ -9,7 +9,7 @@ use gdl::game::{Game, Player};
 use gdl::report::play::view_text;
 use gdl::solve::{SolveOptions, solve};
 
-use common::{Run, crate_dir, gdl_in, load_game as game};
+use common::{Run, crate_dir, gdl_in, load_game as game, snap};
 
 /// Runs the `gdl` binary from the crate's folder with `input` on its stdin.
 fn gdl(args: &[&str], input: &str) -> Run {
@@ -20,17 +20,6 @@ fn ok(args: &[&str]) -> String {
     let r = gdl(args, "");
     assert_eq!(r.code, 0, "gdl {args:?} failed:\n{}", r.stderr);
     r.stdout
-}
-
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../snapshots",
-            prepend_module_to_snapshot => false,
-        }, {
-            insta::assert_snapshot!($name, $value);
-        });
-    };
 }
 
 /// A trace's moves: (player, move, note, the state printed after it).

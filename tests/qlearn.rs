@@ -4,7 +4,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use gdl::game::Game;
@@ -16,7 +16,7 @@ use gdl::solve::qlearn::{QAgent, QLearner, QSettings, QTable};
 use gdl::solve::tournament::play_match;
 use gdl::solve::{SolveOptions, Solver};
 
-use common::{Run, load_game as load};
+use common::{Run, gdl, load_game as load, snap};
 
 fn nim1357() -> Interpreted {
     load("games/nim.game", &[("piles", "1,3,5,7")])
@@ -162,31 +162,9 @@ fn a_table_for_another_game_or_parameters_is_refused_by_the_library() {
 
 // The command line.
 
-fn gdl(args: &[&str]) -> Run {
-    common::gdl_in(common::crate_dir(), args, None)
-}
-
 /// Runs gdl in `dir`, so that files there are named briefly in its output.
 fn gdl_in(dir: &Path, args: &[&str]) -> Run {
     common::gdl_in(dir, args, None)
-}
-
-/// Snapshot settings: snapshots/ at the top; timings and the scratch folder masked.
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../snapshots",
-            prepend_module_to_snapshot => false,
-            filters => vec![
-                (r"time        \d+\.\d+ s \(\d+ episodes/s\)", "time        [time]"),
-                // `gdl match`: the times per decision.
-                (r" +\d+\.\d+ (µs|ms|s)\b", " [time]"),
-                (env!("CARGO_TARGET_TMPDIR"), "[tmp]"),
-            ],
-        }, {
-            insta::assert_snapshot!($name, $value);
-        });
-    };
 }
 
 fn s(p: &Path) -> String {
@@ -423,8 +401,9 @@ fn match_and_eval_reports() {
 fn ctrl_c_saves_what_was_learned() {
     let dir = scratch("ctrl_c");
     let out = dir.join("q.json");
-    let child = Command::new(env!("CARGO_BIN_EXE_gdl"))
-        .args([
+    let child = common::spawn_gdl(
+        common::crate_dir(),
+        &[
             "train",
             "games/nim.game",
             "--piles",
@@ -432,14 +411,9 @@ fn ctrl_c_saves_what_was_learned() {
             "--episodes",
             "1000000000",
             "--out",
-        ])
-        .arg(&out)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+            &s(&out),
+        ],
+    );
     // Long enough for the game to load and the handler to be installed.
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let killed = Command::new("kill")
@@ -458,4 +432,20 @@ fn ctrl_c_saves_what_was_learned() {
     assert!(meta.interrupted);
     assert!(meta.episodes > 0 && meta.episodes < 1_000_000_000);
     assert!(table.positions() > 100);
+}
+
+/// With extra turns, the learner's target keeps its sign when the mover
+/// moves again: on a take-away game where taking 2 gives another move, the
+/// greedy moves become optimal almost everywhere.
+#[test]
+fn extra_turns_are_learned() {
+    let text = "game Take\nplayers A, B\nstate heap: int = 11\n\
+                move take(k in 1..3) requires k <= heap {\n heap -= k\n if k == 2 { again }\n}\n\
+                end when heap == 0 { winner previous }\n";
+    let game = Interpreted::new(gdl::compile::load("take.game", text, &[]).unwrap());
+    let start = game.initial_state().unwrap();
+    let table = train(&game, 20_000, 3);
+    let a = agreement(&game, &table, &start).unwrap();
+    assert!(a.choice > 5, "{a:?}");
+    assert_eq!(a.choice_optimal, a.choice, "{a:?}");
 }

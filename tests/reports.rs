@@ -5,39 +5,11 @@
 
 mod common;
 
-use std::ffi::OsString;
-
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
 use gdl::solve::{SolveOptions, solve};
 
-use common::load_game as game;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `gdl ARGS` in this process, from the crate's directory.
-fn gdl(args: &[&str]) -> Run {
-    let mut argv: Vec<OsString> = vec!["gdl".into()];
-    argv.extend(args.iter().map(|a| {
-        // Game files are named relative to the crate, whatever the test's directory.
-        if a.ends_with(".game") && !a.starts_with('/') {
-            OsString::from(format!("{}/{a}", env!("CARGO_MANIFEST_DIR")))
-        } else {
-            OsString::from(a)
-        }
-    }));
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = gdl::cli::run(argv, &mut out, &mut err);
-    Run {
-        code,
-        stdout: String::from_utf8(out).unwrap(),
-        stderr: String::from_utf8(err).unwrap(),
-    }
-}
+use common::{gdl, load_game as game, snap};
 
 fn ok(args: &[&str]) -> String {
     let r = gdl(args);
@@ -50,24 +22,6 @@ fn json(args: &[&str]) -> serde_json::Value {
     all.push("--json");
     let out = ok(&all);
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
-}
-
-/// Snapshot settings: snapshots/ at the top; timings, memory and full paths masked.
-macro_rules! snap {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => "../snapshots",
-            prepend_module_to_snapshot => false,
-            filters => vec![
-                (r"\d+\.\d{3} s", "[time] s"),
-                // The table's memory depends on the layout of states and entries.
-                (r"about \d+(\.\d)? (B|KiB|MiB)", "about [bytes]"),
-                (env!("CARGO_MANIFEST_DIR"), "[dir]"),
-            ],
-        }, {
-            insta::assert_snapshot!($name, $value);
-        });
-    };
 }
 
 // ------------------------------------------------------------------ snapshots

@@ -68,12 +68,84 @@ fn reachable<G: Game>(game: &G, root: &G::State) -> Vec<G::State> {
     order
 }
 
+/// `G` declaring a utility range (`Game::utility_range`), with which the
+/// searches stop at a move that reaches the best the mover can get, or
+/// declaring none.
+struct Ranged<'g, G: Game> {
+    game: &'g G,
+    range: Option<(f64, f64)>,
+}
+
+impl<'g, G: Game> Ranged<'g, G> {
+    /// No range, whatever the game declares.
+    fn none(game: &'g G) -> Self {
+        Ranged { game, range: None }
+    }
+
+    /// The tightest range: the lowest and highest utility of the terminal
+    /// states reachable from the start.
+    fn tight(game: &'g G) -> Self {
+        let ends: Vec<f64> = reachable(game, &game.initial_state().unwrap())
+            .iter()
+            .filter(|s| is_terminal(game, s))
+            .map(|s| game.returns(s, 0).unwrap())
+            .collect();
+        let lo = ends.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ends.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Ranged {
+            game,
+            range: Some((lo, hi)),
+        }
+    }
+}
+
+impl<G: Game> Game for Ranged<'_, G> {
+    type State = G::State;
+    type Move = G::Move;
+    fn name(&self) -> &str {
+        self.game.name()
+    }
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+    fn player_name(&self, p: Player) -> &str {
+        self.game.player_name(p)
+    }
+    fn initial_state(&self) -> Result<G::State, GameError> {
+        self.game.initial_state()
+    }
+    fn turn(&self, s: &G::State) -> Result<Turn, GameError> {
+        self.game.turn(s)
+    }
+    fn legal_moves(&self, s: &G::State, out: &mut Vec<G::Move>) -> Result<(), GameError> {
+        self.game.legal_moves(s, out)
+    }
+    fn apply(&self, s: &mut G::State, mv: &G::Move) -> Result<(), GameError> {
+        self.game.apply(s, mv)
+    }
+    fn returns(&self, s: &G::State, player: Player) -> Result<f64, GameError> {
+        self.game.returns(s, player)
+    }
+    fn move_text(&self, mv: &G::Move) -> String {
+        self.game.move_text(mv)
+    }
+    fn state_text(&self, s: &G::State) -> String {
+        self.game.state_text(s)
+    }
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        self.range
+    }
+}
+
 /// An independent reference: the value for player 0 and the game length under
 /// "win fast, lose slow" play, by plain recursion over the rules' definition
 /// (no windows, no score encoding). On a draw the first drawing move is taken.
 struct Reference<'g, G: Game> {
     game: &'g G,
     cache: HashMap<G::State, (f64, usize)>,
+    /// The game with its tightest utility range declared, and with none.
+    ranged: Ranged<'g, G>,
+    unranged: Ranged<'g, G>,
 }
 
 impl<'g, G: Game> Reference<'g, G> {
@@ -81,6 +153,8 @@ impl<'g, G: Game> Reference<'g, G> {
         Reference {
             game,
             cache: HashMap::new(),
+            ranged: Ranged::tight(game),
+            unranged: Ranged::none(game),
         }
     }
 
@@ -149,8 +223,9 @@ fn replay<G: Game>(game: &G, from: &G::State, line: &[G::Move]) -> G::State {
     s
 }
 
-/// Solves `s` with all four searches (with and without `prefer_short`) and
-/// checks them against each other and against the reference.
+/// Solves `s` with all four searches (with and without `prefer_short`), on
+/// the game as it is, with its tightest utility range declared and with none,
+/// and checks them against each other and against the reference.
 fn check_position<G: Game>(game: &G, reference: &mut Reference<'_, G>, s: &G::State)
 where
     G::Move: Debug,
@@ -159,9 +234,23 @@ where
     let kids = children(game, s);
     let (v, len) = reference.eval(s);
     for prefer_short in [false, true] {
-        let solutions: Vec<Solution<G::Move>> = configurations(prefer_short)
+        let configs = configurations(prefer_short);
+        let solutions: Vec<Solution<G::Move>> = configs
             .iter()
             .map(|o| solve(game, s, o).unwrap())
+            // The declarations the game does not make itself.
+            .chain(
+                configs
+                    .iter()
+                    .filter(|_| game.utility_range() != reference.ranged.range)
+                    .map(|o| solve(&reference.ranged, s, o).unwrap()),
+            )
+            .chain(
+                configs
+                    .iter()
+                    .filter(|_| game.utility_range().is_some())
+                    .map(|o| solve(&reference.unranged, s, o).unwrap()),
+            )
             .collect();
         let first = &solutions[0];
         for other in &solutions[1..] {
@@ -376,7 +465,21 @@ fn all_searches_agree_on_random_game_graphs_with_any_turn_order() {
 
 // ------------------------------------------------------- explain
 
+/// Checks `explain` on `s`, on the game as it is, with its tightest utility
+/// range declared and with none: the same values and lines every way.
 fn check_explain<G: Game>(game: &G, s: &G::State) {
+    check_explain_of(game, s);
+    let (ranged, unranged) = (Ranged::tight(game), Ranged::none(game));
+    check_explain_of(&ranged, s);
+    check_explain_of(&unranged, s);
+    for opts in configurations(false).iter().chain(&configurations(true)) {
+        let plain = explain(game, s, opts).unwrap();
+        assert_eq!(plain, explain(&ranged, s, opts).unwrap());
+        assert_eq!(plain, explain(&unranged, s, opts).unwrap());
+    }
+}
+
+fn check_explain_of<G: Game>(game: &G, s: &G::State) {
     let mut reference = Reference::new(game);
     let kids = children(game, s);
     for opts in configurations(false).iter().chain(&configurations(true)) {
@@ -467,22 +570,40 @@ fn nim_matches_boutons_formula_up_to_four_piles_of_five() {
                 piles: vec![5; n as usize],
                 misere,
             };
-            // One solver per game: its memo table carries over between positions.
-            let mut solver = Solver::new(&game, SolveOptions::default()).unwrap();
-            for code in 0..6u32.pow(n) {
-                let piles: Vec<u8> = (0..n).map(|i| (code / 6u32.pow(i) % 6) as u8).collect();
-                for to_move in [0, 1] {
-                    let s = Nim::state(&piles, to_move);
-                    let sol = solver.solve(&s).unwrap();
-                    let mover_value = if to_move == 0 { sol.value } else { -sol.value };
-                    let expected = if mover_wins(&piles, misere) { 1.0 } else { -1.0 };
-                    assert_eq!(mover_value, expected, "{piles:?} misere {misere} mover {to_move}");
-                    checked += 1;
-                }
-            }
+            checked += check_bouton(&game, n, misere);
+            checked += check_bouton(&Ranged::none(&game), n, misere);
         }
     }
-    assert_eq!(checked, 2 * 2 * (6 + 36 + 216 + 1296));
+    assert_eq!(checked, 2 * 2 * 2 * (6 + 36 + 216 + 1296));
+}
+
+/// Solves every position of `n` piles of at most 5 with one solver (its memo
+/// table carries over between positions) and checks the value and the best
+/// moves against Bouton's formula; returns the positions checked.
+fn check_bouton<G: Game<State = native::BoardState>>(game: &G, n: u32, misere: bool) -> usize {
+    let mut solver = Solver::new(game, SolveOptions::default()).unwrap();
+    let mut checked = 0;
+    for code in 0..6u32.pow(n) {
+        let piles: Vec<u8> = (0..n).map(|i| (code / 6u32.pow(i) % 6) as u8).collect();
+        for to_move in [0, 1] {
+            let s = Nim::state(&piles, to_move);
+            let sol = solver.solve(&s).unwrap();
+            let mover_value = if to_move == 0 { sol.value } else { -sol.value };
+            let wins = mover_wins(&piles, misere);
+            assert_eq!(
+                mover_value,
+                if wins { 1.0 } else { -1.0 },
+                "{piles:?} misere {misere} mover {to_move}"
+            );
+            // A winner's best moves leave the opponent lost; a loser's are all its moves.
+            for (mv, child) in children(game, &s) {
+                let leaves_lost = !mover_wins(child.board.cells(), misere);
+                assert_eq!(sol.best_moves.contains(&mv), !wins || leaves_lost, "{piles:?} {mv:?}");
+            }
+            checked += 1;
+        }
+    }
+    checked
 }
 
 #[test]
@@ -868,4 +989,95 @@ fn a_reused_solver_answers_like_fresh_ones() {
             (reused.value, &reused.best_moves, &reused.pv)
         );
     }
+}
+
+/// The positions the counter tests run on: Nim, Nimcala and the 1-9 game,
+/// each solved as it is and with its utility range declared.
+fn counted_positions(mut check: impl FnMut(&str, &dyn Fn(&SolveOptions) -> (Solution<String>, u64))) {
+    fn run<G: Game>(game: &G, s: &G::State, o: &SolveOptions) -> (Solution<String>, u64) {
+        let sol = solve(game, s, o).unwrap();
+        let mut solver = Solver::new(game, o.clone()).unwrap();
+        solver.search_root(s).unwrap();
+        let texts = |ms: &[G::Move]| ms.iter().map(|m| game.move_text(m)).collect::<Vec<_>>();
+        let sol = Solution {
+            best_moves: texts(&sol.best_moves),
+            pv: texts(&sol.pv),
+            value: sol.value,
+            length: sol.length,
+            nodes: sol.nodes,
+            states: sol.states,
+            memo_entries: sol.memo_entries,
+            memo_hits: sol.memo_hits,
+            seconds: sol.seconds,
+        };
+        (sol, solver.nodes())
+    }
+    let nims = [
+        Nim::misere(&[4, 3, 2, 1]),
+        Nim::normal(&[4, 3, 2, 1]),
+        Nim::misere(&[2, 2, 3]),
+    ];
+    for nim in &nims {
+        let root = nim.initial_state().unwrap();
+        check(&format!("{nim:?}"), &|o| run(&Ranged::none(nim), &root, o));
+        let ranged = Ranged::tight(nim);
+        check(&format!("{nim:?} ranged"), &|o| run(&ranged, &root, o));
+    }
+    let nimcala = Nimcala::new(4, 5);
+    let root = nimcala.initial_state().unwrap();
+    check("nimcala 4 5", &|o| run(&Ranged::none(&nimcala), &root, o));
+    let ranged = Ranged::tight(&nimcala);
+    check("nimcala 4 5 ranged", &|o| run(&ranged, &root, o));
+    let select = Select19;
+    let mut s = select.initial_state().unwrap();
+    select.apply(&mut s, &3).unwrap();
+    check("1-9 after 3", &|o| run(&Ranged::none(&select), &s, o));
+    let ranged = Ranged::tight(&select);
+    check("1-9 after 3 ranged", &|o| run(&ranged, &s, o));
+}
+
+#[test]
+fn the_principal_line_costs_no_second_search() {
+    // The line comes from the search (without the memo table) or from the
+    // table: a solve visits the nodes of the search at the root and no more.
+    counted_positions(|what, run| {
+        for prefer_short in [false, true] {
+            for opts in configurations(prefer_short) {
+                let (sol, search_nodes) = run(&opts);
+                assert_eq!(sol.nodes, search_nodes, "{what} {opts:?}");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_declared_range_cuts_the_search_short() {
+    // With the utility range known, a move that reaches the best its mover
+    // can get ends the search of its position: fewer nodes for alpha-beta,
+    // the same answers.
+    let mut plain = HashMap::new();
+    counted_positions(|what, run| {
+        for opts in configurations(false).into_iter().chain(configurations(true)) {
+            let (sol, _) = run(&opts);
+            let key = (what.trim_end_matches(" ranged").to_string(), format!("{opts:?}"));
+            if !what.ends_with(" ranged") {
+                plain.insert(key, sol);
+                continue;
+            }
+            let before = &plain[&key];
+            assert_eq!(
+                (sol.value, &sol.best_moves, &sol.pv),
+                (before.value, &before.best_moves, &before.pv)
+            );
+            match opts.algorithm {
+                Algorithm::AlphaBeta => assert!(
+                    sol.nodes < before.nodes,
+                    "{what} {opts:?}: {} >= {}",
+                    sol.nodes,
+                    before.nodes
+                ),
+                Algorithm::Minimax => assert_eq!(sol.nodes, before.nodes, "{what} {opts:?}"),
+            }
+        }
+    });
 }

@@ -1,6 +1,6 @@
 //! Agents from their specs, for every command that plays games (`play`,
 //! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
-//! `search`, `search:N`, `greedy`, `q:FILE`.
+//! `search`, `search:N`, `greedy`, `q:FILE`, `policy:FILE`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -92,6 +92,11 @@ pub fn make_agent_with<'g>(
     match spec {
         AgentSpec::QTable(path) => {
             let agent = qfile::load_agent(path, game).map_err(|e| Failure::input(ctx.render(&e)))?;
+            Ok(Box::new(agent))
+        }
+        AgentSpec::Policy(path) => {
+            let agent =
+                crate::solve::policy_agent::load_agent(path, game, seed).map_err(|e| Failure::input(ctx.render(&e)))?;
             Ok(Box::new(agent))
         }
         AgentSpec::Optimal(ties) => {

@@ -1,11 +1,27 @@
-//! `gdl check FILE`: compile a game and print a one-screen summary.
+//! `gdl check FILE`: compile a game and print a one-screen summary, or with
+//! `--ir` the numbered listing of the code its rules compiled to.
+
+use clap::Args;
 
 use super::{Context, Failure, GameArgs, load_game};
 use crate::report::summary;
 
-pub fn run(args: &GameArgs, ctx: &mut Context) -> Result<(), Failure> {
-    let game = load_game(&args.file, ctx)?;
-    let text = summary::render(&game).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Print the instructions each rule compiled to, numbered, instead of the summary
+    #[arg(long)]
+    pub ir: bool,
+}
+
+pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let game = load_game(&args.game.file, ctx)?;
+    let text = if args.ir {
+        game.code().listing(&game.program().source.inner().clone())
+    } else {
+        summary::render(&game).map_err(|e| Failure::runtime(ctx.render(&e)))?
+    };
     write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))?;
     Ok(())
 }

@@ -13,9 +13,11 @@ mod human;
 mod limits;
 mod play;
 mod solve;
+mod solve_kinds;
 mod tournament;
 mod trace;
 mod train;
+mod train_cfr;
 mod tree;
 
 use std::ffi::OsString;
@@ -51,7 +53,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Parse and compile a game file, and summarize it
-    Check(GameArgs),
+    Check(check::CheckArgs),
     /// Solve a game exactly: its value, every optimal move, the principal line
     Solve(solve::SolveArgs),
     /// Play a game at the terminal against the computer (or watch agents play)
@@ -85,7 +87,7 @@ impl Command {
     /// The arguments every command shares.
     fn game_args(&self) -> &GameArgs {
         match self {
-            Command::Check(a) => a,
+            Command::Check(a) => &a.game,
             Command::Solve(a) => &a.game,
             Command::Play(a) => &a.game,
             Command::Trace(a) => &a.game,

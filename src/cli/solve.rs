@@ -54,6 +54,12 @@ pub struct SolveArgs {
     /// Stop when the memo table holds this many states
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = limits::positive_count)]
     pub max_states: Option<u64>,
+    /// Sprague-Grundy values, for impartial normal-play games (Nim, Kayles)
+    #[arg(long)]
+    pub grundy: bool,
+    /// CFR+ iterations, for games with hidden information
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: Option<u64>,
 }
 
 pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -66,6 +72,9 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         )));
     }
     let root = start_position(&game, args.from.as_deref(), ctx)?;
+    if let Some(kind) = super::solve_kinds::kind(&game, args.grundy) {
+        return super::solve_kinds::run(kind, args, &game, &root, ctx);
+    }
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
     let mut opts = SolveOptions {
         algorithm: match args.algorithm {

@@ -25,7 +25,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// One agent per player, comma-separated: optimal, optimal:first, random,
-    /// search, search:N, greedy, q:FILE
+    /// search, search:N, greedy, q:FILE, policy:FILE
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// How many games; the agents take turns in each seat

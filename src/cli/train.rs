@@ -20,10 +20,25 @@ use crate::solve::qlearn::{QLearnError, QLearner, QSettings, QTable, check_playe
 /// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
+/// What `gdl train` learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TrainAlgorithm {
+    /// Q-learning by self-play: a Q-table (turn-taking games)
+    Q,
+    /// CFR+ over the whole game tree: a strategy (small games with hidden information)
+    Cfr,
+}
+
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    /// What to learn
+    #[arg(long, value_enum, default_value = "q")]
+    pub algorithm: TrainAlgorithm,
+    /// With --algorithm cfr: CFR+ iterations
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: u64,
     /// Training games to play against itself
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub episodes: u64,
@@ -73,6 +88,9 @@ fn catch_ctrl_c() {
 }
 
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
+    if args.algorithm == TrainAlgorithm::Cfr {
+        return super::train_cfr::run(args, ctx);
+    }
     let game = load_game(&args.game.file, ctx)?;
     let prog = game.program();
     if prog.has_chance || prog.has_simultaneous {

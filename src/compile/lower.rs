@@ -11,6 +11,39 @@ pub const BUILTINS: &[&str] = &[
     "current", "previous", "players", "me", "len", "sum", "count", "min", "max", "any", "all", "abs", "next", "last",
 ];
 
+/// Names no parameter, state variable, function or player may take: they
+/// mean something in the rules (`turn = p` says who moves next).
+pub const RESERVED_NAMES: &[&str] = &["current", "previous", "players", "me", "turn"];
+
+/// What kind of function's statements are being lowered.
+#[derive(Clone, Debug)]
+pub enum FnKind {
+    /// A function with a value of this type: it may not change the state.
+    Function(Ty),
+    /// A procedure: it may change the state, and has no value.
+    Procedure,
+}
+
+/// Whether every way through `body` ends in a `return`.
+fn always_returns(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Return { .. } => true,
+        ast::Stmt::If { then, otherwise, .. } => always_returns(then) && always_returns(otherwise),
+        _ => false,
+    })
+}
+
+/// Whether `body` says who moves next (`again`, `turn = p`) anywhere.
+fn sets_turn(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Again(_) => true,
+        ast::Stmt::Assign { place, .. } => matches!(&place.kind, ExprKind::Name(n) if n == "turn"),
+        ast::Stmt::If { then, otherwise, .. } => sets_turn(then) || sets_turn(otherwise),
+        ast::Stmt::For { body, .. } | ast::Stmt::While { body, .. } => sets_turn(body),
+        _ => false,
+    })
+}
+
 /// The static type of an expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
@@ -233,13 +266,48 @@ impl Compiler<'_> {
                     let l = self.alloc_local();
                     self.scopes.push((name.name.clone(), Binding::Local(l, ty)));
                 }
-                let ret = self.ty_of(&f.ret);
-                let body = self.scalar_of(&f.body, &ret);
+                let ret = f.ret.as_ref().map(|t| self.ty_of(t));
+                let (body, block) = match (&f.block, &ret) {
+                    (Some(block), ret) => {
+                        self.fn_kind = Some(match ret {
+                            Some(t) => FnKind::Function(t.clone()),
+                            None => FnKind::Procedure,
+                        });
+                        let stmts = self.stmts(block);
+                        self.fn_kind = None;
+                        if ret.is_some() && !always_returns(block) {
+                            self.error(
+                                CompileError::new(
+                                    "gdl::compile::no_return",
+                                    format!("`{}` may reach its end without returning a value", f.name.name),
+                                    f.name.span,
+                                    "not every way through it returns",
+                                )
+                                .with_help("end it with `return VALUE`, or every branch of its last `if`"),
+                            );
+                        }
+                        (ir::Expr::Const(0), Some(stmts))
+                    }
+                    (None, Some(ret)) => (self.scalar_of(&f.body, ret), None),
+                    (None, None) => {
+                        self.error(
+                            CompileError::new(
+                                "gdl::compile::no_return",
+                                format!("`{}` is defined by an expression but has no result type", f.name.name),
+                                f.name.span,
+                                "no `-> TYPE`",
+                            )
+                            .with_help("write its type: `fn f(x: int) -> int = ...`"),
+                        );
+                        (ir::Expr::Const(0), None)
+                    }
+                };
                 ir::Function {
                     name: f.name.name.clone(),
                     params: f.params.len(),
                     locals: self.max_locals,
                     body,
+                    block,
                 }
             })
             .collect()
@@ -311,12 +379,22 @@ impl Compiler<'_> {
                 });
             }
             let requires = m.requires.iter().map(|r| self.scalar_of(r, &Ty::Bool)).collect();
+            let weight = m.weight.as_ref().and_then(|w| self.weight(w, m.by));
+            // A simultaneous move's body runs once per player: who moves next
+            // is said once, in its `then` block.
+            let turn_local = (m.by != ast::MoveBy::Simultaneous && sets_turn(&m.body)).then(|| self.alloc_local());
+            self.turn_target = turn_local.map(|l| (l, m.by == ast::MoveBy::Turn));
             let body = self.stmts(&m.body);
+            self.turn_target = None;
+            let mut then_turn_local = None;
             let then = match (&m.then, m.by) {
                 (Some((block, _)), ast::MoveBy::Simultaneous) => {
                     // Runs once for all players: no argument and no `me` is in scope.
                     let saved = std::mem::take(&mut self.scopes);
+                    then_turn_local = sets_turn(block).then(|| self.alloc_local());
+                    self.turn_target = then_turn_local.map(|l| (l, false));
                     let then = self.stmts(block);
+                    self.turn_target = None;
                     self.scopes = saved;
                     then
                 }
@@ -348,15 +426,59 @@ impl Compiler<'_> {
                 by: m.by,
                 me_local,
                 then,
+                turn_local,
+                then_turn_local,
                 name: m.name.name.clone(),
                 span: m.span,
                 args,
                 requires,
+                weight,
                 body,
                 locals: self.max_locals,
             });
         }
         out
+    }
+
+    /// A chance move's `weight`: an int, not negative when it is a constant.
+    fn weight(&mut self, w: &ast::Expr, by: ast::MoveBy) -> Option<(ir::Expr, Span)> {
+        if by != ast::MoveBy::Chance {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::weight",
+                    "only a chance move has a weight",
+                    w.span,
+                    "a player chooses this move",
+                )
+                .with_help("a player chooses; write `chance move` for a move chance makes"),
+            );
+            return None;
+        }
+        let e = self.scalar_of(w, &Ty::Int);
+        match e {
+            ir::Expr::Const(n) if n < 0 => {
+                self.error(CompileError::new(
+                    "gdl::compile::weight",
+                    format!("a weight cannot be negative, and this one is {n}"),
+                    w.span,
+                    "negative",
+                ));
+                None
+            }
+            ir::Expr::Const(0) => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::weight",
+                        "a weight of 0: this move would never happen",
+                        w.span,
+                        "always 0",
+                    )
+                    .with_help("remove the move, or give it a weight above 0"),
+                );
+                None
+            }
+            e => Some((e, w.span)),
+        }
     }
 
     pub(super) fn lower_ends(&mut self) -> Vec<ir::End> {
@@ -465,7 +587,11 @@ impl Compiler<'_> {
     fn score_place(&mut self, e: &ast::Expr) -> Option<Place> {
         let players = self.players.len();
         match self.expr(e) {
-            Typed::Place(place, Layout::List { elem, cap }) if *elem == Layout::Int && cap == players => Some(place),
+            Typed::Place(place, Layout::List { elem, cap })
+                if *elem == Layout::Int && cap == players && !place.is_const() =>
+            {
+                Some(place)
+            }
             Typed::Error => None,
             _ => {
                 self.error(
@@ -534,11 +660,173 @@ impl Compiler<'_> {
                 args,
                 span,
             } => self.method(target, method, args, *span),
+            ast::Stmt::While { cond, body, span } => {
+                let cond = self.scalar_of(cond, &Ty::Bool);
+                let body = self.stmts(body);
+                Some(Stmt::While {
+                    cond,
+                    body,
+                    span: *span,
+                })
+            }
+            ast::Stmt::Return { value, span } => self.return_stmt(value.as_ref(), *span),
+            ast::Stmt::ProcCall { name, args, span } => self.proc_call(name, args, *span),
+            ast::Stmt::Again(span) => match self.turn_target {
+                Some((local, true)) => Some(Stmt::SetLocal {
+                    local,
+                    op: None,
+                    value: ir::Expr::Cell(ir::TURN_CELL),
+                    span: *span,
+                }),
+                Some((_, false)) => {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::turn",
+                            "`again` gives the player who moved another move, but no player moves here",
+                            *span,
+                            "not a player's move",
+                        )
+                        .with_help(
+                            "chance and a simultaneous move's `then` block say who moves next with `turn = PLAYER`",
+                        ),
+                    );
+                    None
+                }
+                None => {
+                    self.error(turn_outside(*span, "again"));
+                    None
+                }
+            },
         }
+    }
+
+    fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<Stmt> {
+        match (self.fn_kind.clone(), value) {
+            (Some(FnKind::Function(ty)), Some(v)) => Some(Stmt::Return(Some(self.scalar_of(v, &ty)))),
+            (Some(FnKind::Procedure), None) => Some(Stmt::Return(None)),
+            (Some(FnKind::Function(ty)), None) => {
+                self.error(CompileError::new(
+                    "gdl::compile::return",
+                    format!("this function returns {}: `return` needs a value", article(&ty)),
+                    span,
+                    "no value",
+                ));
+                None
+            }
+            (Some(FnKind::Procedure), Some(v)) => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::return",
+                        "a procedure has no value to return",
+                        v.span,
+                        "a value",
+                    )
+                    .with_help("give the function a result type (`-> int`) to return a value"),
+                );
+                None
+            }
+            (None, _) => {
+                self.error(CompileError::new(
+                    "gdl::compile::return",
+                    "`return` ends a function or a procedure, and this is neither",
+                    span,
+                    "not in a function",
+                ));
+                None
+            }
+        }
+    }
+
+    /// `name(args)` as a statement: a procedure.
+    fn proc_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Stmt> {
+        let Some(sig) = self.fn_sigs.get(&name.name).cloned() else {
+            let known: Vec<String> = self.fn_sigs.keys().cloned().collect();
+            self.error(unknown_function(&name.name, name.span, known.iter()));
+            return None;
+        };
+        if !sig.is_proc {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::procedure",
+                    format!("`{}` is a function: it has a value and changes nothing", name.name),
+                    span,
+                    "its value is thrown away",
+                )
+                .with_help(format!("use its value: `let x = {}(...)`", name.name)),
+            );
+            return None;
+        }
+        if !self.may_change_state(span) {
+            return None;
+        }
+        if args.len() != sig.params.len() {
+            self.error(arity_error(&name.name, sig.params.len(), args.len(), span));
+            return None;
+        }
+        let args = args
+            .iter()
+            .zip(&sig.params)
+            .map(|(a, t)| self.scalar_of(a, t))
+            .collect();
+        Some(Stmt::Call {
+            func: sig.index,
+            args,
+            span,
+        })
+    }
+
+    /// Whether statements here may change the state: not in a function,
+    /// which the rules call while they only read the position.
+    fn may_change_state(&mut self, span: Span) -> bool {
+        if let Some(FnKind::Function(_)) = self.fn_kind {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::not_assignable",
+                    "a function cannot change the state",
+                    span,
+                    "changes the state",
+                )
+                .with_help("a procedure (`fn name(...) { ... }`, no result type) may; run it as a statement"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// `turn = p`: who moves after this move.
+    fn set_turn(&mut self, op: Option<ArithOp>, value: &ast::Expr, span: Span) -> Option<Stmt> {
+        let Some((local, _)) = self.turn_target else {
+            self.error(turn_outside(span, "turn = PLAYER"));
+            return None;
+        };
+        if op.is_some() {
+            self.error(
+                CompileError::new(
+                    "gdl::compile::turn",
+                    "`turn` is a player: it can only be set with `=`",
+                    span,
+                    "not a number",
+                )
+                .with_help("write `turn = next(current)`, or `again`"),
+            );
+            return None;
+        }
+        let value = self.scalar_of(value, &Ty::Player);
+        Some(Stmt::SetLocal {
+            local,
+            op: None,
+            value,
+            span,
+        })
     }
 
     fn assign(&mut self, place: &ast::Expr, op: Option<BinOp>, value: &ast::Expr, span: Span) -> Option<Stmt> {
         let op = op.and_then(arith);
+        if let ExprKind::Name(name) = &place.kind
+            && name == "turn"
+        {
+            return self.set_turn(op, value, span);
+        }
         if let ExprKind::Name(name) = &place.kind {
             if let Some((_, Binding::Local(l, ty))) = self.scopes.iter().rev().find(|(n, _)| n == name).cloned() {
                 let want = if op.is_some() { Ty::Int } else { ty.clone() };
@@ -552,6 +840,10 @@ impl Compiler<'_> {
                     value,
                     span,
                 });
+            }
+            if self.file.consts.iter().any(|c| &c.name.name == name) {
+                self.error(constant_changed(place.span));
+                return None;
             }
             if ["current", "previous"].contains(&name.as_str())
                 || self.params.contains_key(name)
@@ -569,7 +861,18 @@ impl Compiler<'_> {
                 return None;
             }
         }
+        if !self.may_change_state(place.span) {
+            return None;
+        }
         match self.expr(place) {
+            Typed::Scalar(ir::Expr::Load(p), _) if p.is_const() => {
+                self.error(constant_changed(place.span));
+                None
+            }
+            Typed::Place(p, _) if p.is_const() => {
+                self.error(constant_changed(place.span));
+                None
+            }
             Typed::Scalar(ir::Expr::Cell(off), ty) => {
                 let want = if op.is_some() { Ty::Int } else { ty.clone() };
                 if op.is_some() && !ty.matches(&Ty::Int) {
@@ -631,7 +934,14 @@ impl Compiler<'_> {
     }
 
     fn method(&mut self, target: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Stmt> {
+        if !self.may_change_state(target.span) {
+            return None;
+        }
         let (place, layout) = match self.expr(target) {
+            Typed::Place(p, _) if p.is_const() => {
+                self.error(constant_changed(target.span));
+                return None;
+            }
             Typed::Place(p, l) => (p, l),
             Typed::Error => return None,
             _ => {
@@ -868,6 +1178,9 @@ impl Compiler<'_> {
                 Binding::Alias(p, l) => Typed::Place(p, l),
             };
         }
+        if let Some((offset, layout)) = self.consts.get(name) {
+            return Typed::Place(Place::Const(*offset), layout.clone());
+        }
         if let Some(v) = self.vars.get(name) {
             return if v.layout.is_scalar() {
                 Typed::Scalar(ir::Expr::Cell(v.offset), ty_of_layout(&v.layout))
@@ -920,6 +1233,18 @@ impl Compiler<'_> {
             "players" => {
                 let all = (0..self.players.len()).map(|p| ir::Expr::Const(p as i64)).collect();
                 return Typed::Literal(all, Ty::Player);
+            }
+            "turn" => {
+                self.error(
+                    CompileError::new(
+                        "gdl::compile::turn",
+                        "`turn` can only be set, in a move's body: `turn = PLAYER`",
+                        span,
+                        "read here",
+                    )
+                    .with_help("the player making the move is `current`"),
+                );
+                return Typed::Error;
             }
             "me" => {
                 self.error(
@@ -1237,6 +1562,18 @@ impl Compiler<'_> {
                     self.error(unknown_function(n, name.span, known.iter()));
                     return Typed::Error;
                 };
+                if sig.is_proc {
+                    self.error(
+                        CompileError::new(
+                            "gdl::compile::procedure",
+                            format!("`{n}` is a procedure: it changes the state and has no value"),
+                            span,
+                            "used as a value",
+                        )
+                        .with_help(format!("run it as a statement: `{n}(...)`")),
+                    );
+                    return Typed::Error;
+                }
                 if args.len() != sig.params.len() {
                     self.error(arity_error(n, sig.params.len(), args.len(), span));
                     return Typed::Error;
@@ -1322,6 +1659,28 @@ impl Compiler<'_> {
             )
         })
     }
+}
+
+/// A change to a `const`.
+fn constant_changed(span: Span) -> CompileError {
+    CompileError::new(
+        "gdl::compile::not_assignable",
+        "a constant cannot be changed",
+        span,
+        "a `const`",
+    )
+    .with_help("declare it as a `state` variable to change it during the game")
+}
+
+/// `again` or `turn = p` where no move is being made.
+fn turn_outside(span: Span, what: &str) -> CompileError {
+    CompileError::new(
+        "gdl::compile::turn",
+        format!("`{what}` says who moves next, so it belongs in a move's body"),
+        span,
+        "not in a move",
+    )
+    .with_help("write it in the body of a `move` (or a simultaneous move's `then` block)")
 }
 
 fn agg_op(name: &str) -> AggOp {

@@ -81,6 +81,8 @@ pub(crate) struct FnSig {
     index: usize,
     params: Vec<Ty>,
     ret: Ty,
+    /// A procedure: statements that may change the state, and no value.
+    is_proc: bool,
 }
 
 pub(crate) struct Compiler<'a> {
@@ -89,8 +91,13 @@ pub(crate) struct Compiler<'a> {
     players: IndexMap<String, usize>,
     params: IndexMap<String, Value>,
     fn_decls: IndexMap<String, &'a FnDecl>,
+    /// The functions defined by one expression: those a constant expression may call.
+    expr_fn_decls: IndexMap<String, &'a FnDecl>,
     fn_sigs: IndexMap<String, FnSig>,
     vars: IndexMap<String, ir::Var>,
+    /// The `const` lists, by name: where each lies in `const_cells`.
+    consts: IndexMap<String, (usize, Layout)>,
+    const_cells: Vec<i64>,
     /// Names in scope in the current function, move or end clause, innermost last.
     scopes: Vec<(String, Binding)>,
     next_local: usize,
@@ -98,12 +105,19 @@ pub(crate) struct Compiler<'a> {
     /// Each declared name's first declaration, so that a file of thousands
     /// of names is not checked pair by pair.
     first_declared: HashMap<&'a str, &'a ast::Ident>,
+    /// Where `again` and `turn = p` put who moves next, while a move's body
+    /// (or a `then` block) is lowered; and whether `again` is allowed there
+    /// (only where a player moved).
+    turn_target: Option<(usize, bool)>,
+    /// The function or procedure whose statements are being lowered, if any.
+    fn_kind: Option<lower::FnKind>,
 }
 
 impl<'a> Compiler<'a> {
     fn new(file: &'a GameFile) -> Self {
         let mut first_declared: HashMap<&'a str, &'a ast::Ident> = HashMap::new();
         let names = (file.params.iter().map(|p| &p.name))
+            .chain(file.consts.iter().map(|c| &c.name))
             .chain(file.states.iter().map(|s| &s.name))
             .chain(file.fns.iter().map(|f| &f.name))
             .chain(file.players.iter());
@@ -120,11 +134,16 @@ impl<'a> Compiler<'a> {
             players: IndexMap::new(),
             params: IndexMap::new(),
             fn_decls: IndexMap::new(),
+            expr_fn_decls: IndexMap::new(),
             fn_sigs: IndexMap::new(),
             vars: IndexMap::new(),
+            consts: IndexMap::new(),
+            const_cells: Vec::new(),
             scopes: Vec::new(),
             next_local: 0,
             max_locals: 0,
+            turn_target: None,
+            fn_kind: None,
         }
     }
 
@@ -137,6 +156,9 @@ impl<'a> Compiler<'a> {
         self.declare_fns();
         let params = self.bind_params(bindings);
         self.count_players();
+        if self.errors.is_empty() {
+            self.bind_consts();
+        }
         if self.errors.is_empty() {
             self.check_requires();
         }
@@ -177,6 +199,7 @@ impl<'a> Compiler<'a> {
             params,
             cell_count: initial.len(),
             initial,
+            consts: std::mem::take(&mut self.const_cells),
             vars: self.vars.values().cloned().collect(),
             fns,
             has_chance: moves.iter().any(|m| m.by == ir::MoveBy::Chance),
@@ -199,7 +222,7 @@ impl<'a> Compiler<'a> {
                     )
                     .with_note(first_span, "first here"),
                 );
-            } else if ["current", "previous", "players", "me"].contains(&p.name.as_str()) {
+            } else if lower::RESERVED_NAMES.contains(&p.name.as_str()) {
                 self.error(CompileError::new(
                     "gdl::compile::reserved",
                     format!("`{}` is a built-in name", p.name),
@@ -254,16 +277,20 @@ impl<'a> Compiler<'a> {
         for f in &self.file.fns {
             if self.check_new_name(&f.name) {
                 let params = f.params.iter().map(|(_, t)| self.ty_of(t)).collect();
-                let ret = self.ty_of(&f.ret);
+                let ret = f.ret.as_ref().map_or(Ty::Error, |t| self.ty_of(t));
                 self.fn_sigs.insert(
                     f.name.name.clone(),
                     FnSig {
                         index: self.fn_sigs.len(),
                         params,
                         ret,
+                        is_proc: f.ret.is_none(),
                     },
                 );
                 self.fn_decls.insert(f.name.name.clone(), f);
+                if f.block.is_none() {
+                    self.expr_fn_decls.insert(f.name.name.clone(), f);
+                }
             }
         }
     }
@@ -289,7 +316,7 @@ impl<'a> Compiler<'a> {
                 false
             }
             // Variables may not hide `current` and `previous`; functions may not hide the built-in functions.
-            None if ["current", "previous", "players", "me"].contains(&name.name.as_str())
+            None if lower::RESERVED_NAMES.contains(&name.name.as_str())
                 || (self.file.fns.iter().any(|f| f.name.span == name.span)
                     && lower::BUILTINS.contains(&name.name.as_str())) =>
             {
@@ -309,14 +336,36 @@ impl<'a> Compiler<'a> {
         ConstEnv {
             players: &self.players,
             params: &self.params,
-            fns: &self.fn_decls,
+            fns: &self.expr_fn_decls,
             locals: Vec::new(),
             depth: 0,
         }
     }
 
     fn eval_const(&self, e: &ast::Expr) -> Result<Value, CompileError> {
-        self.const_env().eval(e)
+        self.const_env().eval(e).map_err(|err| {
+            // A function written with statements runs only during play.
+            let block_fn = self.file.fns.iter().find(|f| {
+                f.block.is_some()
+                    && err.code == "gdl::compile::unknown_function"
+                    && err.message == format!("there is no function `{}`", f.name.name)
+            });
+            match block_fn {
+                Some(f) => CompileError::new(
+                    "gdl::compile::not_constant",
+                    format!(
+                        "`{}` is written with statements: it runs only during the game",
+                        f.name.name
+                    ),
+                    err.span,
+                    "called here",
+                )
+                .with_help(
+                    "a constant expression may call functions defined by one expression (`fn f(x: int) -> int = ...`)",
+                ),
+                None => err,
+            }
+        })
     }
 
     /// Binds each parameter to its value from the command line or its default,
@@ -467,6 +516,69 @@ impl<'a> Compiler<'a> {
         shown
     }
 
+    /// Computes each `const`, checks it against its type, and lays out the
+    /// lists among them for the rules to read. A constant is seen by the
+    /// constant expressions after it (`[0; len(lines)]`) as a parameter is.
+    fn bind_consts(&mut self) {
+        for c in &self.file.consts {
+            if !self.check_new_name(&c.name) {
+                continue;
+            }
+            let value = match self.eval_const(&c.value) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.error(e);
+                    continue;
+                }
+            };
+            let ty = self.ty_of(&c.ty);
+            if !lower::value_has_type(&value, &ty) || matches!(c.ty, TypeExpr::PerPlayer(..)) {
+                self.error(CompileError::new(
+                    "gdl::compile::type_mismatch",
+                    format!(
+                        "the value of `{}` is a {}, but its type is {ty}",
+                        c.name.name,
+                        value.kind()
+                    ),
+                    c.value.span,
+                    format!("expected {ty}"),
+                ));
+                continue;
+            }
+            if let Value::List(_) = value {
+                let layout = match self.layout_of(&c.ty, &[&value]) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        self.error(e);
+                        continue;
+                    }
+                };
+                let offset = self.const_cells.len();
+                if layout.checked_size().is_none_or(|n| n > MAX_STATE_CELLS - offset) {
+                    self.error(CompileError::new(
+                        "gdl::compile::state_size",
+                        format!("the constants may take at most {MAX_STATE_CELLS} cells, as a state may"),
+                        c.ty.span(),
+                        "too large",
+                    ));
+                    continue;
+                }
+                self.const_cells.resize(offset + layout.size(), 0);
+                if let Err(msg) = store_value(&layout, &value, &mut self.const_cells[offset..]) {
+                    self.error(CompileError::new(
+                        "gdl::compile::initial_value",
+                        format!("the value of `{}` does not fit its type: {msg}", c.name.name),
+                        c.value.span,
+                        "this value",
+                    ));
+                    continue;
+                }
+                self.consts.insert(c.name.name.clone(), (offset, layout));
+            }
+            self.params.insert(c.name.name.clone(), value);
+        }
+    }
+
     fn check_requires(&mut self) {
         for r in &self.file.requires {
             match self.eval_const(&r.cond) {
@@ -475,6 +587,7 @@ impl<'a> Compiler<'a> {
                     let values: Vec<String> = self
                         .params
                         .iter()
+                        .filter(|(n, _)| !self.file.consts.iter().any(|c| &c.name.name == *n))
                         .map(|(n, v)| {
                             let players: Vec<String> = self.players.keys().cloned().collect();
                             format!("{n} = {}", ShowValue(v, &players))

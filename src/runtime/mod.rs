@@ -1,9 +1,8 @@
 //! The interpreter: runs a compiled [`Program`] as a [`Game`].
 
-mod compiled;
-mod exec;
 mod position;
 mod visibility;
+mod vm;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -13,14 +12,11 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
+use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
-use compiled::Code;
-pub(crate) use exec::compare;
-use exec::{Exec, Items};
 pub use position::PositionError;
-
-/// The most combinations of arguments one kind of move may try in one position.
-const MAX_ARG_CHOICES: u64 = 1 << 16;
+pub(crate) use vm::compare;
+use vm::{Budget, Generator, Reader, Writer, with_frame};
 
 /// A position: the cells of the program's state, the player to move included.
 ///
@@ -123,8 +119,8 @@ impl fmt::Debug for State {
 /// A move: which `move` declaration, and its arguments.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Move {
-    kind: u16,
-    args: [i64; MAX_MOVE_ARGS],
+    pub(crate) kind: u16,
+    pub(crate) args: [i64; MAX_MOVE_ARGS],
 }
 
 impl Move {
@@ -141,13 +137,13 @@ impl Move {
 #[derive(Clone, Debug)]
 pub struct Interpreted {
     prog: Arc<Program>,
-    /// The rules the searches run at every node, compiled to closures.
+    /// The rules as flat code.
     code: Arc<Code>,
 }
 
 impl Interpreted {
     pub fn new(prog: Program) -> Self {
-        let code = Code::new(&prog);
+        let code = ir::lower_code::lower(&prog);
         Interpreted {
             prog: Arc::new(prog),
             code: Arc::new(code),
@@ -156,6 +152,11 @@ impl Interpreted {
 
     pub fn program(&self) -> &Program {
         &self.prog
+    }
+
+    /// The rules as flat code.
+    pub fn code(&self) -> &Code {
+        &self.code
     }
 
     /// Adds the source file and the position to an error from the rules.
@@ -189,8 +190,8 @@ impl Interpreted {
         parts.join(", ")
     }
 
-    /// The state field by field (`board`, `[7, 5, 3, 1]`) as `viewer` may see
-    /// it: hidden fields left out, other players' private entries as `?`;
+    /// The state field by field (`board`, `[7, 5, 3, 1]`) as `viewer` may
+    /// see it: hidden fields left out, other players' private entries as `?`;
     /// `None` sees everything.
     pub fn view(&self, state: &State, viewer: Option<Player>) -> Vec<(String, String)> {
         visibility::view(self, &state.cells, viewer)
@@ -215,175 +216,102 @@ impl Interpreted {
         position::parse(self, text)
     }
 
+    /// Runs the rule at `entry` on cells it only reads, with a zeroed frame.
+    #[inline(always)]
+    fn eval(&self, entry: Entry, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
+        with_frame(entry.frame, |frame| {
+            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+        })
+    }
+
     /// Calls `found` with each legal move of kind `k`; stops early when it returns true.
+    #[inline(always)]
     fn moves_of_kind<F: FnMut(Move) -> bool>(
         &self,
-        exec: &Exec,
+        budget: &mut Budget,
         k: usize,
         me: Player,
         cells: &[i64],
-        found: &mut F,
+        found: F,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
-        let mut frame = exec::frame(mk.locals);
-        if let Some(l) = mk.me_local {
-            frame[l] = me as i64;
+        let entry = self.code.moves[k].generate;
+        let run = with_frame(entry.frame, |frame| {
+            if let Some(l) = mk.me_local {
+                frame[l] = me as i64;
+            }
+            let mut host = Generator { cells, found };
+            vm::run(&self.code, &self.prog, entry, &mut host, frame, budget)
+        });
+        match run {
+            Ok(v) => Ok(v == vm::STOPPED),
+            // An error without a place of its own points at the move.
+            Err(e) => Err(e.at(mk.span.into())),
         }
-        // An error without a place of its own points at the move.
-        self.args_from(exec, k, 0, cells, &mut frame, &mut 0, found)
-            .map_err(|e| e.at(mk.span.into()))
     }
 
     /// Calls `found` with each legal move made `by`, for player `me`; stops early when it returns true.
     fn moves_by<F: FnMut(Move) -> bool>(
         &self,
-        exec: &Exec,
+        budget: &mut Budget,
         by: MoveBy,
         me: Player,
         cells: &[i64],
-        found: &mut F,
+        mut found: F,
     ) -> Result<bool, GameError> {
         for (k, mk) in self.prog.moves.iter().enumerate() {
-            if mk.by == by && self.moves_of_kind(exec, k, me, cells, found)? {
+            if mk.by == by && self.moves_of_kind(budget, k, me, cells, &mut found)? {
                 return Ok(true);
             }
         }
         Ok(false)
     }
 
-    fn any_move_by(&self, exec: &Exec, by: MoveBy, me: Player, cells: &[i64]) -> Result<bool, GameError> {
-        self.moves_by(exec, by, me, cells, &mut |_| true)
+    fn any_move_by(&self, budget: &mut Budget, by: MoveBy, me: Player, cells: &[i64]) -> Result<bool, GameError> {
+        self.moves_by(budget, by, me, cells, |_| true)
     }
 
     /// Who acts, assuming the game is not over: chance while a chance move is
     /// legal, then everyone at once while a simultaneous move is, else the player to move.
-    fn actor(&self, exec: &Exec, cells: &[i64]) -> Result<Turn, GameError> {
-        if self.prog.has_chance && self.any_move_by(exec, MoveBy::Chance, 0, cells)? {
+    fn actor(&self, budget: &mut Budget, cells: &[i64]) -> Result<Turn, GameError> {
+        if self.prog.has_chance && self.any_move_by(budget, MoveBy::Chance, 0, cells)? {
             return Ok(Turn::Chance);
         }
-        if self.prog.has_simultaneous && self.any_move_by(exec, MoveBy::Simultaneous, 0, cells)? {
+        if self.prog.has_simultaneous && self.any_move_by(budget, MoveBy::Simultaneous, 0, cells)? {
             return Ok(Turn::Simultaneous);
         }
         Ok(Turn::Player(cells[TURN_CELL] as usize))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn args_from<F: FnMut(Move) -> bool>(
-        &self,
-        exec: &Exec,
-        k: usize,
-        arg: usize,
-        cells: &[i64],
-        frame: &mut [i64],
-        tried: &mut u64,
-        found: &mut F,
-    ) -> Result<bool, GameError> {
-        let mk = &self.prog.moves[k];
-        if arg == mk.args.len() {
-            return self.emit(exec, k, cells, frame, tried, found);
-        }
-        let a = &mk.args[arg];
-        // The last argument completes a move at each value: no call per value.
-        let last = arg + 1 == mk.args.len();
-        // A range is walked directly; other collections are copied first.
-        if let Some((lo, hi)) = &self.code.moves[k].domains[arg] {
-            let lo = lo.get(exec, cells, frame)?;
-            let hi = hi.get(exec, cells, frame)?;
-            exec::check_range(lo, hi).map_err(|e| e.at(mk.span.into()))?;
-            for v in lo..=hi {
-                frame[a.local] = v;
-                let stop = if last {
-                    self.emit(exec, k, cells, frame, tried, found)?
-                } else {
-                    self.args_from(exec, k, arg + 1, cells, frame, tried, found)?
-                };
-                if stop {
-                    return Ok(true);
-                }
-            }
-            return Ok(false);
-        }
-        let mut items = Items::new();
-        exec.items(&a.domain, cells, frame, &mut items)?;
-        for &v in items.iter() {
-            frame[a.local] = v;
-            let stop = if last {
-                self.emit(exec, k, cells, frame, tried, found)?
-            } else {
-                self.args_from(exec, k, arg + 1, cells, frame, tried, found)?
-            };
-            if stop {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// Offers the move of kind `k` whose arguments are in `frame`, if its
-    /// `requires` hold; true when `found` says to stop.
-    #[inline(always)]
-    fn emit<F: FnMut(Move) -> bool>(
-        &self,
-        exec: &Exec,
-        k: usize,
-        cells: &[i64],
-        frame: &mut [i64],
-        tried: &mut u64,
-        found: &mut F,
-    ) -> Result<bool, GameError> {
-        let mk = &self.prog.moves[k];
-        // Arguments that multiply out to millions of choices would make
-        // every position take minutes: stop with an error instead.
-        *tried += 1;
-        if *tried > MAX_ARG_CHOICES {
-            return Err(too_many_moves(mk));
-        }
-        for r in &self.code.moves[k].requires {
-            if r(exec, cells, frame)? == 0 {
-                return Ok(false);
-            }
-        }
-        let mut args = [0; MAX_MOVE_ARGS];
-        let n = mk.args.len();
-        args[..n].copy_from_slice(&frame[..n]);
-        Ok(found(Move { kind: k as u16, args }))
-    }
-
     /// Whether anyone can move: the player to move, chance, or (at once) everyone.
-    fn has_move(&self, exec: &Exec, cells: &[i64]) -> Result<bool, GameError> {
+    fn has_move(&self, budget: &mut Budget, cells: &[i64]) -> Result<bool, GameError> {
         let current = cells[TURN_CELL] as usize;
-        Ok(self.any_move_by(exec, MoveBy::Turn, current, cells)?
-            || (self.prog.has_chance && self.any_move_by(exec, MoveBy::Chance, 0, cells)?)
-            || (self.prog.has_simultaneous && self.any_move_by(exec, MoveBy::Simultaneous, 0, cells)?))
+        Ok(self.any_move_by(budget, MoveBy::Turn, current, cells)?
+            || (self.prog.has_chance && self.any_move_by(budget, MoveBy::Chance, 0, cells)?)
+            || (self.prog.has_simultaneous && self.any_move_by(budget, MoveBy::Simultaneous, 0, cells)?))
     }
 
     /// The first end clause that holds, if any: remembered in the state, so
     /// that it is evaluated once per position.
     #[inline(always)]
-    fn ended(&self, exec: &Exec, state: &State) -> Result<Option<&ir::End>, GameError> {
-        let known = state.ended.load(Relaxed);
-        let at = match known {
-            NOT_ENDED => None,
+    fn ended(&self, budget: &mut Budget, state: &State) -> Result<Option<usize>, GameError> {
+        match state.ended.load(Relaxed) {
+            NOT_ENDED => Ok(None),
             UNKNOWN => {
-                let at = self.first_end(exec, &state.cells)?;
+                let at = self.first_end(budget, &state.cells)?;
                 state.ended.store(at.map_or(NOT_ENDED, |i| i as u32), Relaxed);
-                at
+                Ok(at)
             }
-            i => Some(i as usize),
-        };
-        Ok(at.map(|i| &self.prog.ends[i]))
+            i => Ok(Some(i as usize)),
+        }
     }
 
     /// The index of the first end clause that holds in `cells`, if any.
-    fn first_end(&self, exec: &Exec, cells: &[i64]) -> Result<Option<usize>, GameError> {
+    fn first_end(&self, budget: &mut Budget, cells: &[i64]) -> Result<Option<usize>, GameError> {
         for (i, (end, code)) in self.prog.ends.iter().zip(&self.code.ends).enumerate() {
-            let holds = match code {
-                None => !self.has_move(exec, cells)?,
-                Some(cond) if end.locals == 0 => cond(exec, cells, &mut []).map_err(|e| e.at(end.span.into()))? != 0,
-                Some(cond) => {
-                    let mut frame = exec::frame(end.locals);
-                    cond(exec, cells, &mut frame).map_err(|e| e.at(end.span.into()))? != 0
-                }
+            let holds = match code.cond {
+                None => !self.has_move(budget, cells)?,
+                Some(cond) => self.eval(cond, cells, budget).map_err(|e| e.at(end.span.into()))? != 0,
             };
             if holds {
                 return Ok(Some(i));
@@ -392,12 +320,12 @@ impl Interpreted {
         Ok(None)
     }
 
-    /// The values of a per-player score list.
-    fn score_values(&self, exec: &Exec, scores: &ir::Place, cells: &[i64]) -> Result<Vec<f64>, GameError> {
-        let mut frame = exec::frame(0);
-        let o = exec
-            .offset(scores, cells, &mut frame)
-            .map_err(|e| self.locate(e, cells))?;
+    /// The values of the score list of end clause `end`.
+    fn score_values(&self, budget: &mut Budget, end: usize, cells: &[i64]) -> Result<Vec<f64>, GameError> {
+        let Some(entry) = self.code.ends[end].scores else {
+            return Ok(Vec::new());
+        };
+        let o = self.eval(entry, cells, budget).map_err(|e| self.locate(e, cells))? as usize;
         let n = cells[o] as usize;
         Ok(cells[o + 1..o + 1 + n].iter().map(|&v| v as f64).collect())
     }
@@ -414,19 +342,47 @@ impl Interpreted {
             _ => v.to_string(),
         }
     }
-}
 
-#[cold]
-fn too_many_moves(mk: &ir::MoveKind) -> GameError {
-    GameError::new(
-        "gdl::runtime::too_many_moves",
-        format!(
-            "move `{}` has more than {MAX_ARG_CHOICES} choices of arguments in this position",
-            mk.name
-        ),
-    )
-    .at(mk.span.into())
-    .with_help("narrow the collections its arguments are drawn from")
+    /// The weight of chance move `mv` (1 without a `weight`); a negative one is an error.
+    fn weight(&self, mv: &Move, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
+        let mk = &self.prog.moves[mv.kind as usize];
+        let (Some(entry), Some((_, span))) = (self.code.moves[mv.kind as usize].weight, &mk.weight) else {
+            return Ok(1);
+        };
+        let w = with_frame(entry.frame, |frame| {
+            frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+        })
+        .map_err(|e| e.at((*span).into()))?;
+        if w < 0 {
+            return Err(GameError::new(
+                "gdl::runtime::weight",
+                format!(
+                    "the chance move {} has weight {w}; a weight cannot be negative",
+                    self.move_text(mv)
+                ),
+            )
+            .at((*span).into()));
+        }
+        Ok(w)
+    }
+
+    /// Gives the turn to the player a move's `again` or `turn = p` named, if it did.
+    fn pass_turn(&self, said: i64, span: crate::syntax::ast::Span, cells: &mut [i64]) -> Result<(), GameError> {
+        if said == ir::TURN_UNSET {
+            return Ok(());
+        }
+        if said < 0 || said as usize >= self.prog.players.len() {
+            let e = GameError::new(
+                "gdl::runtime::no_player",
+                "`turn` names no player: nobody has moved yet, so `previous` is nobody",
+            )
+            .at(span.into());
+            return Err(self.locate(e, cells));
+        }
+        cells[TURN_CELL] = said;
+        Ok(())
+    }
 }
 
 impl Game for Interpreted {
@@ -452,10 +408,10 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
-        let exec = Exec::new(&self.prog);
-        let turn = match self.ended(&exec, state) {
+        let mut budget = Budget::new();
+        let turn = match self.ended(&mut budget, state) {
             Ok(Some(_)) => Ok(Turn::Terminal),
-            Ok(None) => self.actor(&exec, &state.cells),
+            Ok(None) => self.actor(&mut budget, &state.cells),
             Err(e) => Err(e),
         };
         turn.map_err(|e| self.locate(e, &state.cells))
@@ -465,7 +421,6 @@ impl Game for Interpreted {
     #[inline(never)]
     fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
         out.clear();
-        let exec = Exec::new(&self.prog);
         let current = state.cells[TURN_CELL] as usize;
         // Only a game with chance or simultaneous moves needs to ask who acts.
         let by = if !(self.prog.has_chance || self.prog.has_simultaneous) {
@@ -477,7 +432,8 @@ impl Game for Interpreted {
                 _ => MoveBy::Turn,
             }
         };
-        self.moves_by(&exec, by, current, &state.cells, &mut |m| {
+        let mut budget = Budget::new();
+        self.moves_by(&mut budget, by, current, &state.cells, |m| {
             out.push(m);
             false
         })
@@ -506,7 +462,6 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
-        let exec = Exec::new(&self.prog);
         let mk = &self.prog.moves[mv.kind as usize];
         if mk.by == MoveBy::Simultaneous {
             return Err(GameError::new(
@@ -514,27 +469,36 @@ impl Game for Interpreted {
                 "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
             ));
         }
-        let mut frame = exec::frame(mk.locals);
-        frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
+        let entry = self.code.moves[mv.kind as usize].body;
         let cells = state.cells_mut();
         let mover = cells[TURN_CELL];
-        if let Err(e) = self.code.moves[mv.kind as usize].run(&exec, cells, &mut frame) {
-            return Err(self.locate(e.at(mk.span.into()), cells));
-        }
-        // Chance does not take a turn.
+        let run = with_frame(entry.frame, |frame| {
+            frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+            if let Some(l) = mk.turn_local {
+                frame[l] = ir::TURN_UNSET;
+            }
+            let mut budget = Budget::new();
+            vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                .map(|_| mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
+        });
+        let said = match run {
+            Ok(said) => said,
+            Err(e) => return Err(self.locate(e.at(mk.span.into()), cells)),
+        };
+        // Chance does not take a turn, but may say who moves next.
         if mk.by == MoveBy::Turn {
             cells[PREVIOUS_CELL] = mover;
             cells[TURN_CELL] = (mover + 1) % self.prog.players.len() as i64;
         }
-        Ok(())
+        self.pass_turn(said, mk.span, cells)
     }
 
     fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
         match self.turn(state)? {
             Turn::Simultaneous => {
                 out.clear();
-                let exec = Exec::new(&self.prog);
-                self.moves_by(&exec, MoveBy::Simultaneous, player, &state.cells, &mut |m| {
+                let mut budget = Budget::new();
+                self.moves_by(&mut budget, MoveBy::Simultaneous, player, &state.cells, |m| {
                     out.push(m);
                     false
                 })
@@ -550,7 +514,6 @@ impl Game for Interpreted {
     }
 
     fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
-        let exec = Exec::new(&self.prog);
         if moves.len() != self.prog.players.len() {
             return Err(GameError::new(
                 "gdl::internal",
@@ -562,40 +525,81 @@ impl Game for Interpreted {
             ));
         }
         let cells = state.cells_mut();
+        let mut budget = Budget::new();
         let mut last_kind = None;
         // Each player's body in turn order, then the `then` block once.
         for (p, mv) in moves.iter().enumerate() {
             let mk = &self.prog.moves[mv.kind as usize];
-            let mut frame = exec::frame(mk.locals);
-            frame[..mk.args.len()].copy_from_slice(&mv.args[..mk.args.len()]);
-            if let Some(l) = mk.me_local {
-                frame[l] = p as i64;
-            }
-            if let Err(e) = exec.exec_all(&mk.body, cells, &mut frame) {
+            let entry = self.code.moves[mv.kind as usize].body;
+            let run = with_frame(entry.frame, |frame| {
+                frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+                if let Some(l) = mk.me_local {
+                    frame[l] = p as i64;
+                }
+                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+            });
+            if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
             }
-            last_kind = Some(mk);
+            last_kind = Some(mv.kind as usize);
         }
-        if let Some(mk) = last_kind {
-            let mut frame = exec::frame(mk.locals);
-            if let Err(e) = exec.exec_all(&mk.then, cells, &mut frame) {
-                return Err(self.locate(e.at(mk.span.into()), cells));
-            }
+        if let Some(k) = last_kind
+            && let Some(entry) = self.code.moves[k].then
+        {
+            let mk = &self.prog.moves[k];
+            let run = with_frame(entry.frame, |frame| {
+                if let Some(l) = mk.then_turn_local {
+                    frame[l] = ir::TURN_UNSET;
+                }
+                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                    .map(|_| mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
+            });
+            return match run {
+                Ok(said) => self.pass_turn(said, mk.span, cells),
+                Err(e) => Err(self.locate(e.at(mk.span.into()), cells)),
+            };
         }
         Ok(())
     }
 
     fn chance_outcomes(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
         out.clear();
-        let exec = Exec::new(&self.prog);
-        self.moves_by(&exec, MoveBy::Chance, 0, &state.cells, &mut |m| {
-            out.push((m, 0.0));
+        let mut budget = Budget::new();
+        self.moves_by(&mut budget, MoveBy::Chance, 0, &state.cells, |m| {
+            out.push((m, 1.0));
             false
         })
         .map_err(|e| self.locate(e, &state.cells))?;
-        let p = 1.0 / out.len().max(1) as f64;
+        if !self.code.moves.iter().any(|m| m.weight.is_some()) {
+            let p = 1.0 / out.len().max(1) as f64;
+            for o in out.iter_mut() {
+                o.1 = p;
+            }
+            return Ok(());
+        }
+        // Weights are exact integers: each outcome's probability is its
+        // weight over their sum; an outcome of weight 0 cannot happen.
+        let mut total: i128 = 0;
         for o in out.iter_mut() {
-            o.1 = p;
+            let w = self
+                .weight(&o.0, &state.cells, &mut budget)
+                .map_err(|e| self.locate(e, &state.cells))?;
+            total += i128::from(w);
+            o.1 = w as f64;
+        }
+        if total == 0 && !out.is_empty() {
+            let span = self.prog.moves[out[0].0.kind as usize].span;
+            return Err(self.locate(
+                GameError::new("gdl::runtime::weight", "every chance outcome here has weight 0")
+                    .at(span.into())
+                    .with_help("a chance move is legal only where something can happen: add a `requires`"),
+                &state.cells,
+            ));
+        }
+        out.retain(|o| o.1 > 0.0);
+        let total = total as f64;
+        for o in out.iter_mut() {
+            o.1 /= total;
         }
         Ok(())
     }
@@ -611,23 +615,27 @@ impl Game for Interpreted {
     }
 
     fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
-        let exec = Exec::new(&self.prog);
-        match self.ended(&exec, state).map_err(|e| self.locate(e, &state.cells))? {
-            Some(ir::End {
-                outcome: Outcome::Score { scores, .. },
-                ..
-            }) => Ok(Some(self.score_values(&exec, scores, &state.cells)?)),
+        let mut budget = Budget::new();
+        match self
+            .ended(&mut budget, state)
+            .map_err(|e| self.locate(e, &state.cells))?
+        {
+            Some(i) if matches!(self.prog.ends[i].outcome, Outcome::Score { .. }) => {
+                Ok(Some(self.score_values(&mut budget, i, &state.cells)?))
+            }
             _ => Ok(None),
         }
     }
 
     fn running_scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
-        let exec = Exec::new(&self.prog);
-        match self.prog.ends.iter().find_map(|e| match &e.outcome {
-            Outcome::Score { scores, .. } => Some(scores),
-            _ => None,
-        }) {
-            Some(scores) => Ok(Some(self.score_values(&exec, scores, &state.cells)?)),
+        let mut budget = Budget::new();
+        match self
+            .prog
+            .ends
+            .iter()
+            .position(|e| matches!(e.outcome, Outcome::Score { .. }))
+        {
+            Some(i) => Ok(Some(self.score_values(&mut budget, i, &state.cells)?)),
             None => Ok(None),
         }
     }
@@ -642,10 +650,10 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
-        let exec = Exec::new(&self.prog);
+        let mut budget = Budget::new();
         let cells = &state.cells;
-        let end = match self.ended(&exec, state) {
-            Ok(Some(end)) => end,
+        let i = match self.ended(&mut budget, state) {
+            Ok(Some(i)) => i,
             Ok(None) => {
                 return Err(self.locate(
                     GameError::new(
@@ -657,16 +665,20 @@ impl Game for Interpreted {
             }
             Err(e) => return Err(self.locate(e, cells)),
         };
-        let mut frame = exec::frame(end.locals);
-        let mut eval = |e: &ir::Expr| {
-            exec.eval(e, cells, &mut frame)
-                .map_err(|err| self.locate(err.at(end.span.into()), cells))
+        let end = &self.prog.ends[i];
+        let code = &self.code.ends[i];
+        let mut eval = |value: Value| match value {
+            Value::Const(n) => Ok(n),
+            Value::Cell(c) => Ok(cells[c as usize]),
+            Value::Code(entry) => self
+                .eval(entry, cells, &mut budget)
+                .map_err(|err| self.locate(err.at(end.span.into()), cells)),
         };
         let (who, payoff, wins) = match &end.outcome {
             Outcome::Draw => return Ok(0.0),
-            Outcome::Score { lowest, scores } => {
+            Outcome::Score { lowest, .. } => {
                 // Zero-sum: a player's margin over the others' average score.
-                let values = self.score_values(&exec, scores, cells)?;
+                let values = self.score_values(&mut Budget::new(), i, cells)?;
                 let n = values.len();
                 if n < 2 {
                     return Ok(0.0);
@@ -675,8 +687,16 @@ impl Game for Interpreted {
                 let margin = values[player] - others;
                 return Ok(if *lowest { -margin } else { margin });
             }
-            Outcome::Winner { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, true),
-            Outcome::Loser { player, payoff } => (eval(player)?, payoff.as_ref().map(&mut eval).transpose()?, false),
+            Outcome::Winner { .. } => (
+                eval(code.player.expect("a winner has a player"))?,
+                code.payoff.map(&mut eval).transpose()?,
+                true,
+            ),
+            Outcome::Loser { .. } => (
+                eval(code.player.expect("a loser has a player"))?,
+                code.payoff.map(&mut eval).transpose()?,
+                false,
+            ),
         };
         if who < 0 || who as usize >= self.prog.players.len() {
             return Err(self.locate(
@@ -691,6 +711,29 @@ impl Game for Interpreted {
         let v = payoff.unwrap_or(1) as f64;
         let is_named = who as usize == player;
         Ok(if is_named == wins { v } else { -v })
+    }
+
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        // A winner gains the payoff (1 without one) and the others lose it: known
+        // when every end names no payoff or a constant one. Scores depend on play.
+        if self.prog.ends.is_empty() {
+            return None;
+        }
+        let mut most = 0i64;
+        for end in &self.prog.ends {
+            let payoff = match &end.outcome {
+                Outcome::Draw => 0,
+                Outcome::Winner { payoff, .. } | Outcome::Loser { payoff, .. } => match payoff {
+                    None => 1,
+                    Some(ir::Expr::Const(c)) => c.checked_abs()?,
+                    Some(_) => return None,
+                },
+                Outcome::Score { .. } => return None,
+            };
+            most = most.max(payoff);
+        }
+        let most = most as f64;
+        Some((-most, most))
     }
 
     fn move_text(&self, mv: &Move) -> String {

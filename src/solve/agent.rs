@@ -98,10 +98,12 @@ pub enum AgentSpec {
     Greedy,
     /// Plays greedily by a saved Q-table (`q:FILE`).
     QTable(std::path::PathBuf),
+    /// Plays a saved strategy (`policy:FILE`, from `gdl train --algorithm cfr`).
+    Policy(std::path::PathBuf),
 }
 
 /// The agents, as `--players` lists them in messages.
-pub const AGENT_KINDS: &str = "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE";
+pub const AGENT_KINDS: &str = "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE, policy:FILE";
 
 impl FromStr for AgentSpec {
     type Err = String;
@@ -113,6 +115,13 @@ impl FromStr for AgentSpec {
                 Err("`q:` needs a file: q:FILE".into())
             } else {
                 Ok(AgentSpec::QTable(path.into()))
+            };
+        }
+        if let Some(path) = s.strip_prefix("policy:") {
+            return if path.is_empty() {
+                Err("`policy:` needs a file: policy:FILE".into())
+            } else {
+                Ok(AgentSpec::Policy(path.into()))
             };
         }
         if let Some(n) = s.strip_prefix("search:") {
@@ -147,6 +156,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Search(Some(n)) => write!(f, "search:{n}"),
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
+            AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
         }
     }
 }

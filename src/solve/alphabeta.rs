@@ -1,6 +1,6 @@
 //! Alpha-beta search, fail-soft, with or without the memo table.
 
-use super::memo::{Bound, Entry};
+use super::memo::{Bound, Entry, NO_MOVE};
 use super::score::Score;
 use super::solve_error::SolveError;
 use super::solver::Solver;
@@ -9,10 +9,16 @@ use crate::game::Game;
 impl<G: Game> Solver<'_, G> {
     /// The score of `state` for the window `(alpha, beta)`, fail-soft: exact
     /// when strictly inside the window, otherwise an upper bound at or below
-    /// `alpha` or a lower bound at or above `beta`.
+    /// `alpha` or a lower bound at or above `beta`. A score the best (worst)
+    /// a position can have is exact wherever it falls. `self.exact` says
+    /// whether the result is exact.
     ///
     /// Player 0 maximizes and player 1 minimizes, whoever moved last, so a
     /// player may move several times in a row.
+    ///
+    /// When the result is exact, the move that gave it is the first in
+    /// legal-move order whose child scores it (the principal line's move),
+    /// also when the memo table had another move searched first.
     pub(super) fn alphabeta(
         &mut self,
         state: &G::State,
@@ -21,49 +27,59 @@ impl<G: Game> Solver<'_, G> {
     ) -> Result<Score, SolveError> {
         self.enter(state)?;
         let (alpha0, beta0) = (alpha, beta);
+        // The move the table says to search first, if any.
+        let mut hint = NO_MOVE;
         if let Some(memo) = &mut self.memo
             && let Some(entry) = memo.get(state)
         {
             let s = entry.score;
-            match entry.bound {
-                Bound::Exact => {
-                    memo.hits += 1;
-                    return Ok(s);
-                }
-                Bound::Lower if s >= beta => {
-                    memo.hits += 1;
-                    return Ok(s);
-                }
-                Bound::Upper if s <= alpha => {
-                    memo.hits += 1;
-                    return Ok(s);
-                }
-                // A bound that does not settle this window still narrows it.
-                // The result is classified against the caller's window: if it
-                // lands on the narrowed edge it equals the bound, hence exact.
-                Bound::Lower => alpha = if s > alpha { s } else { alpha },
-                Bound::Upper => beta = if s < beta { s } else { beta },
+            let settled = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if settled {
+                memo.hits += 1;
+                self.exact = entry.bound == Bound::Exact;
+                return Ok(s);
             }
+            // A bound that does not settle this window still narrows it, to
+            // just past the bound, so that a move scoring the bound exactly
+            // comes back exact (the principal line needs the first such move).
+            match entry.bound {
+                Bound::Lower => alpha = alpha.max(s.just_below()),
+                _ => beta = beta.min(s.just_above()),
+            }
+            hint = entry.best;
         }
 
         let Some(maximize) = self.mover(state)? else {
             let s = self.terminal_score(state)?;
-            if let Some(memo) = &mut self.memo {
-                memo.store(
-                    state,
-                    Entry {
-                        score: s,
-                        bound: Bound::Exact,
-                    },
-                );
+            if self.memo.is_some() {
+                self.remember(state, Entry::exact(s, NO_MOVE));
             }
+            self.clear_line();
+            self.exact = true;
             return Ok(s);
         };
 
         if self.depth >= self.cutoff {
             self.cut = true;
+            self.clear_line();
+            self.exact = true;
             return Ok(Score::terminal(0.0));
         }
+        // No position with moves scores outside (bottom, top): a move that
+        // reaches the mover's end of it ends the search of this position.
+        let (top, bottom) = (self.top, self.bottom);
+        alpha = alpha.max(bottom);
+        beta = beta.min(top);
+        if alpha >= beta {
+            // The window lies past what this position can score.
+            self.exact = false;
+            return Ok(if alpha >= top { top } else { bottom });
+        }
+
         let ps = self.opts.prefer_short;
         let mut moves = self.move_bufs.pop().unwrap_or_default();
         self.fill_moves(state, &mut moves)?;
@@ -74,23 +90,54 @@ impl<G: Game> Solver<'_, G> {
             }
             None => state.clone(),
         };
+        let n = moves.len();
+        let hint = if (hint as usize) < n { hint as usize } else { usize::MAX };
         let mut best = if maximize { Score::MIN } else { Score::MAX };
-        for mv in &moves {
+        let mut best_at = usize::MAX;
+        // The hinted move first, then the others in legal order; `next` is
+        // the next index in legal order, those below it done.
+        let mut hint_done = hint == usize::MAX;
+        let mut next = 0;
+        loop {
+            let i = if hint_done {
+                if next == hint {
+                    next += 1;
+                }
+                if next >= n {
+                    break;
+                }
+                next += 1;
+                next - 1
+            } else {
+                hint_done = true;
+                hint
+            };
+            let mv = &moves[i];
             child.clone_from(state);
             self.game.apply(&mut child, mv)?;
-            let (a, b) = (alpha.down(ps), beta.down(ps));
-            let s = self.descend(&child, mv, |me, c| me.alphabeta(c, a, b))?.up(ps);
-            if maximize {
-                if s > best {
-                    best = s;
-                    if best > alpha {
-                        alpha = best;
-                    }
-                }
-            } else if s < best {
+            // A move before the hinted one, while that one is the best: its
+            // window admits a tie, so that it takes the hinted move's place
+            // if it scores the same.
+            let before_best = best_at == hint && i < hint;
+            let (a, b) = match (maximize, before_best) {
+                (true, true) if best >= alpha => (best.just_below(), beta),
+                (false, true) if best <= beta => (alpha, best.just_above()),
+                _ => (alpha, beta),
+            };
+            let s = self
+                .descend(&child, mv, |me, c| me.alphabeta(c, a.down(ps), b.down(ps)))?
+                .up(ps);
+            let exact = self.exact;
+            if Score::better(maximize, s, best) || (before_best && exact && s == best) {
                 best = s;
-                if best < beta {
-                    beta = best;
+                best_at = i;
+                if exact {
+                    self.extend_line(mv);
+                }
+                if maximize {
+                    alpha = alpha.max(best);
+                } else {
+                    beta = beta.min(best);
                 }
             }
             if alpha >= beta {
@@ -100,9 +147,29 @@ impl<G: Game> Solver<'_, G> {
         self.move_bufs.push(moves);
         self.state_bufs.push(child);
 
-        if let Some(memo) = &mut self.memo {
-            memo.store(state, Entry::from_window(best, alpha0, beta0));
+        let exact = best >= top || best <= bottom || (alpha0 < best && best < beta0);
+        if self.memo.is_some() {
+            let bound = if exact {
+                Bound::Exact
+            } else if best <= alpha0 {
+                Bound::Upper
+            } else {
+                Bound::Lower
+            };
+            // The best move is the first in legal order to score `best` unless
+            // the search stopped at the hinted move before trying those before it.
+            let first = exact && (best_at != hint || next >= hint);
+            self.remember(
+                state,
+                Entry {
+                    score: best,
+                    bound,
+                    first,
+                    best: best_at as u32,
+                },
+            );
         }
+        self.exact = exact;
         Ok(best)
     }
 }

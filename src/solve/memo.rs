@@ -17,26 +17,78 @@ pub(crate) enum Bound {
     Upper,
 }
 
+/// `Entry::best` of a state without moves.
+pub(crate) const NO_MOVE: u32 = u32::MAX;
+
 /// One state's entry.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Entry {
     pub(crate) score: Score,
     pub(crate) bound: Bound,
+    /// Whether `best` is the first move, in legal-move order, whose child
+    /// scores `score`: only for exact entries whose earlier moves were all
+    /// searched. The principal line follows these moves.
+    pub(crate) first: bool,
+    /// The index, in legal-move order, of the move that gave `score`
+    /// ([`NO_MOVE`] at a terminal state); searched first when the state is
+    /// searched again with another window.
+    pub(crate) best: u32,
 }
 
 impl Entry {
-    /// The entry for a fail-soft result `score` of a search with window
-    /// `(alpha, beta)`: a result at or below alpha is only an upper bound, one
-    /// at or above beta only a lower bound, anything between is exact.
-    pub(crate) fn from_window(score: Score, alpha: Score, beta: Score) -> Entry {
-        let bound = if score <= alpha {
-            Bound::Upper
-        } else if score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        Entry { score, bound }
+    /// The entry of a terminal state, or of a state whose exact score came
+    /// from its first best move in legal order.
+    pub(crate) fn exact(score: Score, best: u32) -> Entry {
+        Entry {
+            score,
+            bound: Bound::Exact,
+            first: true,
+            best,
+        }
+    }
+}
+
+/// An entry as the table keeps it: 16 bytes instead of 24. A distance to the
+/// end fits an `i32` and a move index a `u16` in any game small enough to
+/// solve; an entry that does not fit is not kept (see [`Memo::store`]).
+#[derive(Clone, Copy, Debug)]
+struct Packed {
+    value: f64,
+    key: i32,
+    /// `u16::MAX`: no move, or one whose index does not fit.
+    best: u16,
+    bound: Bound,
+    first: bool,
+}
+
+impl Packed {
+    fn pack(e: Entry) -> Option<Packed> {
+        let key = i32::try_from(e.score.key).ok()?;
+        let best = u16::try_from(e.best).ok().filter(|&b| b != u16::MAX);
+        Some(Packed {
+            value: e.score.value,
+            key,
+            best: best.unwrap_or(u16::MAX),
+            bound: e.bound,
+            // The principal line needs the move itself.
+            first: e.first && (best.is_some() || e.best == NO_MOVE),
+        })
+    }
+
+    fn unpack(self) -> Entry {
+        Entry {
+            score: Score {
+                value: self.value,
+                key: i64::from(self.key),
+            },
+            bound: self.bound,
+            first: self.first,
+            best: if self.best == u16::MAX {
+                NO_MOVE
+            } else {
+                u32::from(self.best)
+            },
+        }
     }
 }
 
@@ -47,7 +99,7 @@ impl Entry {
 /// the state, not from the root), so an entry is valid wherever the state recurs.
 #[derive(Debug)]
 pub(crate) struct Memo<S> {
-    table: FxHashMap<S, Entry>,
+    table: FxHashMap<S, Packed>,
     /// Probes answered without a search.
     pub(crate) hits: u64,
 }
@@ -61,20 +113,78 @@ impl<S: Eq + Hash + Clone> Memo<S> {
     }
 
     pub(crate) fn get(&self, state: &S) -> Option<Entry> {
-        self.table.get(state).copied()
+        self.table.get(state).map(|p| p.unpack())
     }
 
-    /// Records `entry`, replacing what was known: a new search is at least as
-    /// informative for the window it was asked about.
+    /// Records `entry`, replacing what was known: a state is searched again
+    /// only when its entry did not settle the window asked about, and the new
+    /// search answers that window. An entry too large to pack is dropped (and
+    /// the state searched again when it recurs).
     pub(crate) fn store(&mut self, state: &S, entry: Entry) {
+        let Some(packed) = Packed::pack(entry) else {
+            self.table.remove(state);
+            return;
+        };
         if let Some(slot) = self.table.get_mut(state) {
-            *slot = entry;
+            *slot = packed;
         } else {
-            self.table.insert(state.clone(), entry);
+            self.table.insert(state.clone(), packed);
         }
     }
 
     pub(crate) fn len(&self) -> usize {
         self.table.len()
+    }
+
+    /// Bytes one table slot takes, besides what the state owns on the heap:
+    /// the state and its entry side by side, and the hash table's control byte.
+    pub(crate) fn slot_bytes() -> usize {
+        std::mem::size_of::<(S, Packed)>() + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_pack_into_16_bytes_and_back() {
+        assert_eq!(std::mem::size_of::<Packed>(), 16);
+        let mut memo = Memo::new();
+        let entries = [
+            Entry::exact(Score::terminal(-1.0), NO_MOVE),
+            Entry {
+                score: Score { value: 0.5, key: -40 },
+                bound: Bound::Lower,
+                first: false,
+                best: 7,
+            },
+            Entry {
+                score: Score { value: 9.0, key: 3 },
+                bound: Bound::Upper,
+                first: true,
+                best: 65_534,
+            },
+        ];
+        for (i, e) in entries.iter().enumerate() {
+            memo.store(&i, *e);
+            assert_eq!(memo.get(&i), Some(*e));
+        }
+        // A move index past u16: kept without its move, which the line then cannot follow.
+        memo.store(&9, Entry::exact(Score::terminal(1.0), 70_000));
+        let e = memo.get(&9).unwrap();
+        assert_eq!((e.best, e.first, e.score), (NO_MOVE, false, Score::terminal(1.0)));
+        // A distance past i32: not kept.
+        memo.store(
+            &0,
+            Entry::exact(
+                Score {
+                    value: 1.0,
+                    key: i64::from(i32::MIN) - 1,
+                },
+                3,
+            ),
+        );
+        assert_eq!((memo.get(&0), memo.len()), (None, 3));
     }
 }

@@ -1,6 +1,6 @@
 //! Plain minimax, with or without the memo table.
 
-use super::memo::{Bound, Entry};
+use super::memo::{Bound, Entry, NO_MOVE};
 use super::score::Score;
 use super::solve_error::SolveError;
 use super::solver::Solver;
@@ -11,9 +11,11 @@ impl<G: Game> Solver<'_, G> {
     ///
     /// Player 0 maximizes and player 1 minimizes, whoever moved last, so a
     /// player may move several times in a row. With the memo table every
-    /// state is searched once; every entry is exact.
+    /// state is searched once; every entry is exact, its move the first in
+    /// legal order to score it.
     pub(super) fn minimax(&mut self, state: &G::State) -> Result<Score, SolveError> {
         self.enter(state)?;
+        self.exact = true;
         if let Some(memo) = &mut self.memo
             && let Some(entry) = memo.get(state)
             && entry.bound == Bound::Exact
@@ -22,11 +24,15 @@ impl<G: Game> Solver<'_, G> {
             return Ok(entry.score);
         }
 
-        let best = match self.mover(state)? {
-            None => self.terminal_score(state)?,
+        let (best, best_at) = match self.mover(state)? {
+            None => {
+                self.clear_line();
+                (self.terminal_score(state)?, NO_MOVE)
+            }
             Some(_) if self.depth >= self.cutoff => {
                 self.cut = true;
-                Score::terminal(0.0)
+                self.clear_line();
+                (Score::terminal(0.0), NO_MOVE)
             }
             Some(maximize) => {
                 let ps = self.opts.prefer_short;
@@ -40,29 +46,27 @@ impl<G: Game> Solver<'_, G> {
                     None => state.clone(),
                 };
                 let mut best = if maximize { Score::MIN } else { Score::MAX };
-                for mv in &moves {
+                let mut best_at = NO_MOVE;
+                for (i, mv) in moves.iter().enumerate() {
                     child.clone_from(state);
                     self.game.apply(&mut child, mv)?;
                     let s = self.descend(&child, mv, |me, c| me.minimax(c))?.up(ps);
                     if Score::better(maximize, s, best) {
                         best = s;
+                        best_at = i as u32;
+                        self.extend_line(mv);
                     }
                 }
                 self.move_bufs.push(moves);
                 self.state_bufs.push(child);
-                best
+                (best, best_at)
             }
         };
 
-        if let Some(memo) = &mut self.memo {
-            memo.store(
-                state,
-                Entry {
-                    score: best,
-                    bound: Bound::Exact,
-                },
-            );
+        if self.memo.is_some() {
+            self.remember(state, Entry::exact(best, best_at));
         }
+        self.exact = true;
         Ok(best)
     }
 }

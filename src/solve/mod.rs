@@ -20,19 +20,28 @@
 
 pub mod agent;
 mod alphabeta;
+pub mod best_response;
+pub mod cfr;
 pub mod episode;
+pub mod expectimax;
+pub mod grundy;
+pub mod infotree;
+pub mod matrix;
 mod memo;
 mod minimax;
 mod options;
+pub mod policy_agent;
 pub mod qeval;
 pub mod qfile;
 pub mod qlearn;
 mod score;
 pub mod search;
 pub mod simulate;
+pub mod simultaneous;
 mod solution;
 mod solve_error;
 mod solver;
+pub mod strategy_file;
 pub mod tournament;
 
 pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, SolveOptions};

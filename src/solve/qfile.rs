@@ -127,11 +127,11 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-fn source_hash(game: &Interpreted) -> String {
+pub(crate) fn source_hash(game: &Interpreted) -> String {
     format!("{:016x}", fnv1a64(game.program().source.inner().as_bytes()))
 }
 
-fn params_text(params: &[(String, String)]) -> String {
+pub(crate) fn params_text(params: &[(String, String)]) -> String {
     if params.is_empty() {
         return "no parameters".into();
     }
@@ -331,13 +331,13 @@ pub fn load_agent(path: &Path, game: &Interpreted) -> Result<QAgent<Interpreted>
 }
 
 /// A parameter value as a flag takes it: `[1, 3, 5, 7]` is written `1,3,5,7`.
-fn flag_value(v: &str) -> String {
+pub(crate) fn flag_value(v: &str) -> String {
     let inner = v.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(v);
     inner.replace(' ', "")
 }
 
 /// The byte offset of a 1-based line and column.
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let start: usize = text
         .split_inclusive('\n')
         .take(line.saturating_sub(1))
@@ -347,7 +347,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 /// serde_json ends its messages with " at line L column C"; the label shows that.
-fn strip_position(message: &str) -> String {
+pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),

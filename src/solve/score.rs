@@ -11,10 +11,41 @@
 /// when player 0 loses (a slower loss is larger), and zero for a draw.
 /// The distance is counted from the position the score belongs to, not
 /// from the root, so a memo entry stays valid wherever the position recurs.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Score {
     pub(crate) value: f64,
     pub(crate) key: i64,
+}
+
+/// Lexicographic, `value` first. The comparisons are written out: the search
+/// makes several per node, and the derived ones go through `partial_cmp`.
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<std::cmp::Ordering> {
+        match self.value.partial_cmp(&other.value)? {
+            std::cmp::Ordering::Equal => Some(self.key.cmp(&other.key)),
+            unequal => Some(unequal),
+        }
+    }
+
+    #[inline]
+    fn lt(&self, other: &Score) -> bool {
+        self.value < other.value || (self.value == other.value && self.key < other.key)
+    }
+
+    #[inline]
+    fn le(&self, other: &Score) -> bool {
+        self.value < other.value || (self.value == other.value && self.key <= other.key)
+    }
+
+    #[inline]
+    fn gt(&self, other: &Score) -> bool {
+        other.lt(self)
+    }
+
+    #[inline]
+    fn ge(&self, other: &Score) -> bool {
+        other.le(self)
+    }
 }
 
 impl Score {
@@ -98,11 +129,66 @@ impl Score {
     pub(crate) fn better(maximize: bool, a: Score, b: Score) -> bool {
         if maximize { a > b } else { a < b }
     }
+
+    /// The larger of two scores.
+    pub(crate) fn max(self, other: Score) -> Score {
+        if other > self { other } else { self }
+    }
+
+    /// The smaller of two scores.
+    pub(crate) fn min(self, other: Score) -> Score {
+        if other < self { other } else { self }
+    }
+
+    /// The highest score a position with moves can have when no utility
+    /// exceeds `hi`: winning on the next move, when short wins are preferred
+    /// (above a loss, a longer one is always better: no limit then).
+    pub(crate) fn top_with_moves(hi: f64, prefer_short: bool) -> Score {
+        if !prefer_short || hi == 0.0 {
+            Score::terminal(hi)
+        } else if hi > 0.0 {
+            Score::terminal(hi).up(true)
+        } else {
+            Score::MAX
+        }
+    }
+
+    /// The lowest score a position with moves can have when no utility is
+    /// below `lo`: the mirror of [`Score::top_with_moves`].
+    pub(crate) fn bottom_with_moves(lo: f64, prefer_short: bool) -> Score {
+        if !prefer_short || lo == 0.0 {
+            Score::terminal(lo)
+        } else if lo < 0.0 {
+            Score::terminal(lo).up(true)
+        } else {
+            Score::MIN
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::Score;
+
+    #[test]
+    fn comparisons_agree_with_the_ordering() {
+        let scores = [
+            Score::MIN,
+            Score { value: -1.0, key: 3 },
+            Score { value: -1.0, key: 4 },
+            Score::terminal(0.0),
+            Score { value: 0.5, key: -2 },
+            Score { value: 1.0, key: -1 },
+            Score::terminal(1.0),
+            Score::MAX,
+        ];
+        for (i, a) in scores.iter().enumerate() {
+            for (j, b) in scores.iter().enumerate() {
+                assert_eq!(a.partial_cmp(b), Some(i.cmp(&j)), "{a:?} {b:?}");
+                assert_eq!((a < b, a <= b, a > b, a >= b), (i < j, i <= j, i > j, i >= j));
+            }
+        }
+    }
 
     #[test]
     fn up_and_down_are_inverse_and_monotone() {
@@ -120,6 +206,28 @@ mod tests {
                 assert_eq!(a < b, a.up(true) < b.up(true), "{a:?} {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn no_position_with_moves_scores_past_its_limits() {
+        let after = |s: Score, n: usize| (0..n).fold(s, |s, _| s.up(true));
+        for ps in [false, true] {
+            let (top, bottom) = (Score::top_with_moves(2.0, ps), Score::bottom_with_moves(-3.0, ps));
+            for v in [-3.0, -1.0, 0.0, 2.0] {
+                for n in 1..4 {
+                    let s = if ps {
+                        after(Score::terminal(v), n)
+                    } else {
+                        Score::terminal(v)
+                    };
+                    assert!(bottom <= s && s <= top, "{s:?}");
+                }
+            }
+            assert_eq!(top, after(Score::terminal(2.0), usize::from(ps)));
+            assert_eq!(bottom, after(Score::terminal(-3.0), usize::from(ps)));
+        }
+        assert_eq!(Score::top_with_moves(-1.0, true), Score::MAX);
+        assert_eq!(Score::bottom_with_moves(0.0, true), Score::terminal(0.0));
     }
 
     #[test]

@@ -15,8 +15,11 @@ pub struct Solution<M> {
     pub pv: Vec<M>,
     /// Plies of `pv`: the length of the game under optimal play.
     pub length: usize,
-    /// Positions searched, counting every call of the search (terminal
-    /// positions and memo hits included), the principal line's included.
+    /// Calls of the search, one per position visited, however the call ended:
+    /// searched, answered from the memo table, terminal, or outside the
+    /// window. The principal line comes from the search itself and costs no
+    /// nodes, unless the table cannot name a step of it (then that step's
+    /// moves are searched again, and counted).
     pub nodes: u64,
     /// Distinct states visited; 0 when neither the memo table nor
     /// `count_states` was on.

@@ -66,6 +66,11 @@ pub enum SolveError {
     )]
     Unsupported(String),
 
+    /// This algorithm does not apply to the game; `help` says which does.
+    #[error("{message}")]
+    #[diagnostic(code(gdl::solve::not_applicable), help("{help}"))]
+    NotApplicable { message: String, help: String },
+
     /// The search contradicted itself: a bug in gdl, or rules that are not
     /// deterministic (the same move from the same state led to different states).
     #[error("the search contradicted itself: {0}")]

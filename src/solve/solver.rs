@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashSet, FxHasher};
 
-use super::memo::{Bound, Entry, Memo};
+use super::memo::{Bound, Entry, Memo, NO_MOVE};
 use super::options::{Algorithm, SolveOptions};
 use super::score::Score;
 use super::solution::{MoveValue, Solution};
@@ -40,6 +40,10 @@ pub struct Solver<'g, G: Game> {
     /// adapts, so that slow nodes cannot overrun the time limit by much.
     next_clock: u64,
     clock_step: u64,
+    /// The limits are checked again at this node count: the next clock
+    /// reading, one past the node limit, or the next node once the memo
+    /// table is full, whichever comes first.
+    next_check: u64,
     last_clock: Instant,
     /// Plies from the root of the current search to the node being searched.
     pub(super) depth: usize,
@@ -50,6 +54,31 @@ pub struct Solver<'g, G: Game> {
     /// The line to a position past the depth limit, deepest first, collected
     /// as the error travels back up: (position, the move that led to it).
     trace: Vec<(G::State, String)>,
+    /// Whether the score the search just returned is exact (not a bound).
+    pub(super) exact: bool,
+    /// No position with moves scores above `top` or below `bottom`: from the
+    /// game's utility range, `Score::MAX` and `Score::MIN` without one.
+    pub(super) top: Score,
+    pub(super) bottom: Score,
+    /// The game's utility range, if it declares one.
+    range: Option<(f64, f64)>,
+    /// Whether the search keeps the principal line in `lines`: without the
+    /// memo table, where no table holds it.
+    track_lines: bool,
+    /// `lines[d]`: the line from the position being searched at depth `d`,
+    /// once its score is exact (a triangular principal-variation table).
+    lines: Vec<Vec<G::Move>>,
+}
+
+/// What the search at the root found.
+struct RootResult<M> {
+    score: Score,
+    /// Every optimal move, in legal-move order.
+    best_moves: Vec<M>,
+    /// The index of the first of them among the legal moves.
+    first_at: u32,
+    /// The principal line after the first best move, when the search kept it.
+    line: Vec<M>,
 }
 
 /// Solves `root`: its value for player 0, every optimal move, the principal
@@ -75,6 +104,17 @@ impl<'g, G: Game> Solver<'g, G> {
             )));
         }
         let memo = opts.memo.then(Memo::new);
+        // A range that is empty, a single value or not finite tells nothing usable.
+        let range = game
+            .utility_range()
+            .filter(|&(lo, hi)| lo.is_finite() && hi.is_finite() && lo < hi);
+        let (top, bottom) = match range {
+            Some((lo, hi)) => (
+                Score::top_with_moves(hi, opts.prefer_short),
+                Score::bottom_with_moves(lo, opts.prefer_short),
+            ),
+            None => (Score::MAX, Score::MIN),
+        };
         Ok(Solver {
             game,
             opts,
@@ -88,11 +128,18 @@ impl<'g, G: Game> Solver<'g, G> {
             started: Instant::now(),
             next_clock: u64::MAX,
             clock_step: 1,
+            next_check: u64::MAX,
             last_clock: Instant::now(),
             depth: 0,
             cutoff: usize::MAX,
             cut: false,
             trace: Vec::new(),
+            exact: false,
+            top,
+            bottom,
+            range,
+            track_lines: false,
+            lines: Vec::new(),
         })
     }
 
@@ -182,22 +229,37 @@ impl<'g, G: Game> Solver<'g, G> {
     /// (`set_cutoff`) the answer is proven only if `cutoff_reached` is false.
     pub fn search_root(&mut self, root: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
         self.start();
-        let r = self.root_search(root).map(|(s, best)| (s.value, best));
+        let r = self.root_search(root).map(|r| (r.score.value, r.best_moves));
         r.map_err(|e| self.diagnose(root, e))
     }
 
     fn solve_from(&mut self, root: &G::State) -> Result<Solution<G::Move>, SolveError> {
-        let (score, best_moves) = self.root_search(root)?;
-        if let Some(memo) = &mut self.memo {
-            memo.store(
-                root,
-                Entry {
-                    score,
-                    bound: Bound::Exact,
-                },
-            );
+        self.track_lines = self.memo.is_none();
+        let RootResult {
+            score,
+            best_moves,
+            first_at,
+            line,
+        } = self.root_search(root)?;
+        if self.memo.is_some() {
+            self.remember(root, Entry::exact(score, first_at));
         }
-        let pv = self.principal_line(root, score)?;
+        let pv = match best_moves.first() {
+            None => Vec::new(),
+            Some(first) => {
+                let mut pv = vec![first.clone()];
+                if self.memo.is_some() {
+                    let mut child = root.clone();
+                    self.game.apply(&mut child, first)?;
+                    let rest = self.line_from_table(&child, score.down(self.opts.prefer_short))?;
+                    pv.extend(rest);
+                } else {
+                    pv.extend(line);
+                }
+                pv
+            }
+        };
+        self.check_line(root, &pv, score)?;
         Ok(Solution {
             value: score.value,
             best_moves,
@@ -211,44 +273,57 @@ impl<'g, G: Game> Solver<'g, G> {
         })
     }
 
-    fn root_search(&mut self, root: &G::State) -> Result<(Score, Vec<G::Move>), SolveError> {
+    fn root_search(&mut self, root: &G::State) -> Result<RootResult<G::Move>, SolveError> {
         let ps = self.opts.prefer_short;
         self.enter(root)?;
-        let (score, best_moves) = match self.mover(root)? {
-            None => (self.terminal_score(root)?, Vec::new()),
-            Some(maximize) => {
-                let moves = self.legal_moves_of(root)?;
-                let mut best: Option<Score> = None;
-                let mut best_moves = Vec::new();
-                let mut child = root.clone();
-                for mv in moves {
-                    child.clone_from(root);
-                    self.game.apply(&mut child, &mv)?;
-                    // The first child with a full window; the others with a
-                    // window that only just admits a tie with the best so far,
-                    // so every tie and every improvement comes back exact.
-                    let (alpha, beta) = match best {
-                        None => (Score::MIN, Score::MAX),
-                        Some(b) if maximize => (b.just_below(), Score::MAX),
-                        Some(b) => (Score::MIN, b.just_above()),
-                    };
-                    let s = self
-                        .descend(&child, &mv, |me, c| me.value(c, alpha.down(ps), beta.down(ps)))?
-                        .up(ps);
-                    match best {
-                        Some(b) if s == b => best_moves.push(mv),
-                        Some(b) if !Score::better(maximize, s, b) => {}
-                        _ => {
-                            best = Some(s);
-                            best_moves.clear();
-                            best_moves.push(mv);
-                        }
+        let Some(maximize) = self.mover(root)? else {
+            return Ok(RootResult {
+                score: self.terminal_score(root)?,
+                best_moves: Vec::new(),
+                first_at: NO_MOVE,
+                line: Vec::new(),
+            });
+        };
+        let moves = self.legal_moves_of(root)?;
+        let mut best: Option<Score> = None;
+        let mut best_moves = Vec::new();
+        let mut first_at = NO_MOVE;
+        let mut line = Vec::new();
+        let mut child = root.clone();
+        for (i, mv) in moves.into_iter().enumerate() {
+            child.clone_from(root);
+            self.game.apply(&mut child, &mv)?;
+            // The first child with a full window; the others with a window
+            // that only just admits a tie with the best so far, so every tie
+            // and every improvement comes back exact, and nothing else need be.
+            let (alpha, beta) = match best {
+                None => (Score::MIN, Score::MAX),
+                Some(b) if maximize => (b.just_below(), Score::MAX),
+                Some(b) => (Score::MIN, b.just_above()),
+            };
+            let s = self
+                .descend(&child, &mv, |me, c| me.value(c, alpha.down(ps), beta.down(ps)))?
+                .up(ps);
+            match best {
+                Some(b) if s == b => best_moves.push(mv),
+                Some(b) if !Score::better(maximize, s, b) => {}
+                _ => {
+                    best = Some(s);
+                    best_moves.clear();
+                    best_moves.push(mv);
+                    first_at = i as u32;
+                    if self.track_lines {
+                        line.clone_from(self.line_at(1));
                     }
                 }
-                (best.expect("legal_moves_of returns at least one move"), best_moves)
             }
-        };
-        Ok((score, best_moves))
+        }
+        Ok(RootResult {
+            score: best.expect("legal_moves_of returns at least one move"),
+            best_moves,
+            first_at,
+            line,
+        })
     }
 
     /// See [`explain`].
@@ -259,6 +334,7 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 
     fn explain_from(&mut self, root: &G::State) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
+        self.track_lines = self.memo.is_none();
         self.enter(root)?;
         if self.mover(root)?.is_none() {
             return Ok(Vec::new());
@@ -269,7 +345,12 @@ impl<'g, G: Game> Solver<'g, G> {
             child.clone_from(root);
             self.game.apply(&mut child, &mv)?;
             let s = self.descend(&child, &mv, |me, c| me.value(c, Score::MIN, Score::MAX))?;
-            let line = self.principal_line(&child, s)?;
+            let line = if self.memo.is_some() {
+                self.line_from_table(&child, s)?
+            } else {
+                self.line_at(1).clone()
+            };
+            self.check_line(&child, &line, s)?;
             out.push(MoveValue {
                 mv,
                 value: s.value,
@@ -283,7 +364,7 @@ impl<'g, G: Game> Solver<'g, G> {
     /// heap: the state and its entry side by side, and the hash table's
     /// control byte. For `--stats`' estimate of the table's memory.
     pub fn memo_slot_bytes() -> usize {
-        std::mem::size_of::<(G::State, Entry)>() + 1
+        Memo::<G::State>::slot_bytes()
     }
 
     /// Nodes searched by the last call.
@@ -303,9 +384,11 @@ impl<'g, G: Game> Solver<'g, G> {
         self.depth = 0;
         self.cut = false;
         self.trace.clear();
+        self.track_lines = false;
         if let Some(memo) = &mut self.memo {
             memo.hits = 0;
         }
+        self.arm_checks();
         self.seen = (self.opts.count_states && self.memo.is_none()).then(FxHashSet::default);
     }
 
@@ -327,36 +410,129 @@ impl<'g, G: Game> Solver<'g, G> {
         }
     }
 
-    /// The line from `from`, whose exact score is `score`: at each position
-    /// the first move whose child's exact score is the position's, to the end.
-    fn principal_line(&mut self, from: &G::State, mut score: Score) -> Result<Vec<G::Move>, SolveError> {
+    /// The line from `from`, whose exact score is `score`, out of the memo
+    /// table: at each position the first move in legal order whose child
+    /// scores the position's score. The search leaves that move in the
+    /// position's entry; where it could not tell (an entry that is a bound,
+    /// or whose move was searched before the moves ahead of it), the moves
+    /// are searched again in legal order, with a window that only admits the
+    /// score, until one reaches it.
+    fn line_from_table(&mut self, from: &G::State, mut score: Score) -> Result<Vec<G::Move>, SolveError> {
         let ps = self.opts.prefer_short;
         let mut line = Vec::new();
         let mut state = from.clone();
         let mut child = from.clone();
+        let mut moves = Vec::new();
         while self.mover(&state)?.is_some() {
-            let target = score.down(ps);
-            let mut next = None;
-            for mv in self.legal_moves_of(&state)? {
-                child.clone_from(&state);
-                self.game.apply(&mut child, &mv)?;
-                // A window around the target: the answer is exact iff it hits.
-                if self.value(&child, target.just_below(), target.just_above())? == target {
-                    next = Some(mv);
-                    break;
-                }
+            if line.len() >= self.opts.max_depth {
+                return Err(self.line_too_deep(from, &line));
             }
-            let Some(mv) = next else {
-                return Err(self.inconsistent(&state, "no move reaches the position's value"));
+            self.fill_moves(&state, &mut moves)?;
+            let target = score.down(ps);
+            let known = self
+                .memo
+                .as_ref()
+                .and_then(|m| m.get(&state))
+                .filter(|e| e.bound == Bound::Exact && e.first && e.score == score)
+                .map(|e| e.best as usize)
+                .filter(|&i| i < moves.len());
+            let at = match known {
+                Some(i) => i,
+                None => self.first_reaching(&state, &moves, target)?,
             };
+            let mv = moves[at].clone();
+            child.clone_from(&state);
+            self.game.apply(&mut child, &mv)?;
             line.push(mv);
             std::mem::swap(&mut state, &mut child);
             score = target;
         }
-        if self.terminal_score(&state)? != score {
+        Ok(line)
+    }
+
+    /// The index of the first of `moves` whose child of `state` scores `target`.
+    fn first_reaching(&mut self, state: &G::State, moves: &[G::Move], target: Score) -> Result<usize, SolveError> {
+        let mut child = state.clone();
+        for (i, mv) in moves.iter().enumerate() {
+            child.clone_from(state);
+            self.game.apply(&mut child, mv)?;
+            let (alpha, beta) = (target.just_below(), target.just_above());
+            let s = self.descend(&child, mv, |me, c| me.value(c, alpha, beta))?;
+            if s == target && self.exact {
+                return Ok(i);
+            }
+        }
+        Err(self.inconsistent(state, "no move reaches the position's value"))
+    }
+
+    /// Checks that `line`, played from `from`, ends the game with the value of `score`.
+    fn check_line(&mut self, from: &G::State, line: &[G::Move], score: Score) -> Result<(), SolveError> {
+        let mut state = from.clone();
+        for mv in line {
+            self.game.apply(&mut state, mv)?;
+        }
+        if self.mover(&state)?.is_some() {
+            return Err(self.inconsistent(&state, "the principal line stops before the end of the game"));
+        }
+        if self.terminal_score(&state)?.value != score.value {
             return Err(self.inconsistent(&state, "the line ends with a different value"));
         }
-        Ok(line)
+        Ok(())
+    }
+
+    /// The error for a principal line longer than the depth limit, with the
+    /// line, so that `diagnose` can find the cycle on it.
+    fn line_too_deep(&mut self, from: &G::State, line: &[G::Move]) -> SolveError {
+        let mut state = from.clone();
+        self.trace.clear();
+        for mv in line {
+            if self.game.apply(&mut state, mv).is_err() {
+                break;
+            }
+            self.trace.push((state.clone(), self.game.move_text(mv)));
+        }
+        self.trace.reverse();
+        SolveError::TooDeep {
+            depth: self.opts.max_depth,
+            position: String::new(),
+        }
+    }
+
+    /// The line kept for the position at `depth` (empty if none was kept).
+    fn line_at(&mut self, depth: usize) -> &Vec<G::Move> {
+        if self.lines.len() <= depth {
+            self.lines.resize_with(depth + 1, Vec::new);
+        }
+        &self.lines[depth]
+    }
+
+    /// The position being searched is terminal: its line is empty.
+    #[inline]
+    pub(super) fn clear_line(&mut self) {
+        if self.track_lines {
+            let d = self.depth;
+            if self.lines.len() <= d {
+                self.lines.resize_with(d + 1, Vec::new);
+            }
+            self.lines[d].clear();
+        }
+    }
+
+    /// `mv` is the best move of the position being searched, and its child's
+    /// score exact: the position's line is `mv`, then the child's.
+    #[inline]
+    pub(super) fn extend_line(&mut self, mv: &G::Move) {
+        if self.track_lines {
+            let d = self.depth;
+            if self.lines.len() <= d + 1 {
+                self.lines.resize_with(d + 2, Vec::new);
+            }
+            let (here, below) = self.lines.split_at_mut(d + 1);
+            let line = &mut here[d];
+            line.clear();
+            line.push(mv.clone());
+            line.extend_from_slice(&below[0]);
+        }
     }
 
     fn inconsistent(&self, state: &G::State, what: &str) -> SolveError {
@@ -368,9 +544,35 @@ impl<'g, G: Game> Solver<'g, G> {
 
     /// Counts a node, enforces the limits, and records the state when
     /// counting states without the memo table.
-    #[inline]
+    #[inline(always)]
     pub(super) fn enter(&mut self, state: &G::State) -> Result<(), SolveError> {
         self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits()?;
+        }
+        if let Some(seen) = &mut self.seen {
+            let mut h = FxHasher::default();
+            state.hash(&mut h);
+            seen.insert(h.finish());
+        }
+        Ok(())
+    }
+
+    /// Stores `entry` for `state` in the memo table (there must be one); once
+    /// the table holds `max_states`, the next node stops the search.
+    #[inline]
+    pub(super) fn remember(&mut self, state: &G::State, entry: Entry) {
+        if let Some(memo) = &mut self.memo {
+            memo.store(state, entry);
+            if memo.len() as u64 >= self.max_states {
+                self.next_check = self.nodes + 1;
+            }
+        }
+    }
+
+    /// The node, time and state limits, in that order, at `next_check`.
+    #[cold]
+    fn check_limits(&mut self) -> Result<(), SolveError> {
         if self.nodes > self.max_nodes {
             return Err(SolveError::Budget {
                 what: "nodes",
@@ -390,12 +592,18 @@ impl<'g, G: Game> Solver<'g, G> {
                 nodes: self.nodes - 1,
             });
         }
-        if let Some(seen) = &mut self.seen {
-            let mut h = FxHasher::default();
-            state.hash(&mut h);
-            seen.insert(h.finish());
-        }
+        self.arm_checks();
         Ok(())
+    }
+
+    /// Sets `next_check` from the limits.
+    fn arm_checks(&mut self) {
+        let full = self.memo.as_ref().is_some_and(|m| m.len() as u64 >= self.max_states);
+        self.next_check = if full {
+            self.nodes + 1
+        } else {
+            self.max_nodes.saturating_add(1).min(self.next_clock)
+        };
     }
 
     #[cold]
@@ -449,6 +657,14 @@ impl<'g, G: Game> Solver<'g, G> {
                 .in_state(self.game.state_text(state))
                 .into());
         }
+        if let Some((lo, hi)) = self.range
+            && !(lo..=hi).contains(&value)
+        {
+            return Err(self.inconsistent(
+                state,
+                &format!("the utility {value} lies outside the game's range [{lo}, {hi}]"),
+            ));
+        }
         Ok(Score::terminal(value))
     }
 
@@ -481,4 +697,95 @@ fn no_moves<G: Game>(game: &G, state: &G::State) -> GameError {
 
 fn format_duration(d: Duration) -> String {
     format!("{}s", d.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Player;
+
+    /// A heap of `n`; take 1, 2 or 3; whoever takes the last one wins
+    /// (2 when it is player 0, -1 when player 1, so the utilities are lopsided).
+    struct Take3;
+
+    impl Game for Take3 {
+        type State = (u8, u8);
+        type Move = u8;
+        fn name(&self) -> &str {
+            "take3"
+        }
+        fn num_players(&self) -> usize {
+            2
+        }
+        fn player_name(&self, p: Player) -> &str {
+            ["A", "B"][p]
+        }
+        fn initial_state(&self) -> Result<(u8, u8), GameError> {
+            Ok((9, 0))
+        }
+        fn turn(&self, s: &(u8, u8)) -> Result<Turn, GameError> {
+            Ok(if s.0 == 0 {
+                Turn::Terminal
+            } else {
+                Turn::Player(s.1 as usize)
+            })
+        }
+        fn legal_moves(&self, s: &(u8, u8), out: &mut Vec<u8>) -> Result<(), GameError> {
+            out.clear();
+            out.extend((1..=3).filter(|&n| n <= s.0));
+            Ok(())
+        }
+        fn apply(&self, s: &mut (u8, u8), mv: &u8) -> Result<(), GameError> {
+            *s = (s.0 - mv, 1 - s.1);
+            Ok(())
+        }
+        fn returns(&self, s: &(u8, u8), player: Player) -> Result<f64, GameError> {
+            // The player who just moved took the last one.
+            let v = if s.1 == 1 { 2.0 } else { -1.0 };
+            Ok(if player == 0 { v } else { -v })
+        }
+        fn move_text(&self, mv: &u8) -> String {
+            mv.to_string()
+        }
+        fn state_text(&self, s: &(u8, u8)) -> String {
+            format!("heap {}", s.0)
+        }
+        fn utility_range(&self) -> Option<(f64, f64)> {
+            Some((-1.0, 2.0))
+        }
+    }
+
+    #[test]
+    fn without_the_table_the_line_is_found_by_searching_again() {
+        for prefer_short in [false, true] {
+            let opts = SolveOptions {
+                prefer_short,
+                ..SolveOptions::default()
+            };
+            for heap in 1..=12 {
+                let root = (heap, 0);
+                let mut solver = Solver::new(&Take3, opts.clone()).unwrap();
+                let sol = solver.solve(&root).unwrap();
+                let plain = solve(
+                    &Take3,
+                    &root,
+                    &SolveOptions {
+                        memo: false,
+                        ..opts.clone()
+                    },
+                )
+                .unwrap();
+                assert_eq!((sol.value, &sol.pv), (plain.value, &plain.pv), "heap {heap}");
+                // With the table forgotten, every step of the line is searched for.
+                let mut child = root;
+                Take3.apply(&mut child, &sol.pv[0]).unwrap();
+                let root_score = solver.memo.as_ref().unwrap().get(&root).unwrap().score;
+                solver.memo = Some(Memo::new());
+                solver.start();
+                let line = solver.line_from_table(&child, root_score.down(prefer_short)).unwrap();
+                assert_eq!(line, sol.pv[1..], "heap {heap}");
+                assert_eq!(solver.nodes() > 0, !line.is_empty(), "heap {heap}");
+            }
+        }
+    }
 }

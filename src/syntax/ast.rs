@@ -42,6 +42,7 @@ pub struct GameFile {
     pub player_count: Option<Expr>,
     pub players_span: Option<Span>,
     pub params: Vec<Param>,
+    pub consts: Vec<ConstDecl>,
     pub requires: Vec<Require>,
     pub states: Vec<StateVar>,
     pub fns: Vec<FnDecl>,
@@ -57,6 +58,15 @@ pub struct Param {
     pub range: Option<Expr>,
     /// The `///` comment lines right above the declaration.
     pub doc: String,
+    pub span: Span,
+}
+
+/// `const lines: list<list<int>> = [...]`: a value the rules read.
+#[derive(Clone, Debug)]
+pub struct ConstDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub value: Expr,
     pub span: Span,
 }
 
@@ -84,7 +94,7 @@ pub enum MoveBy {
     /// The player to move; then the turn passes on.
     #[default]
     Turn,
-    /// Chance, uniformly among the legal moves.
+    /// Chance, among the legal moves, by their weights (uniformly without).
     Chance,
     /// Every player at once, in secret.
     Simultaneous,
@@ -103,8 +113,13 @@ pub struct StateVar {
 pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<(Ident, TypeExpr)>,
-    pub ret: TypeExpr,
+    /// The result's type; `None` for a procedure.
+    pub ret: Option<TypeExpr>,
+    /// The defining expression (for a function given by statements, a
+    /// placeholder `0` spanning them, which a constant expression never runs).
     pub body: Expr,
+    /// The statements of a function or procedure written with a block.
+    pub block: Option<Vec<Stmt>>,
     pub span: Span,
 }
 
@@ -115,6 +130,8 @@ pub struct MoveDecl {
     /// Each argument and the collection it is drawn from.
     pub args: Vec<(Ident, Expr)>,
     pub requires: Vec<Expr>,
+    /// A chance move's `weight`: how likely each choice is, relative to the others.
+    pub weight: Option<Expr>,
     pub body: Vec<Stmt>,
     /// A simultaneous move's `then` block: runs once, after every player's body.
     pub then: Option<(Vec<Stmt>, Span)>,
@@ -198,6 +215,24 @@ pub enum Stmt {
         var: Ident,
         coll: Expr,
         body: Vec<Stmt>,
+        span: Span,
+    },
+    /// `again`: the player who moved moves again.
+    Again(Span),
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// `return x`, or `return` in a procedure.
+    Return {
+        value: Option<Expr>,
+        span: Span,
+    },
+    /// `sow(pit)`: a procedure run as a statement.
+    ProcCall {
+        name: Ident,
+        args: Vec<Expr>,
         span: Span,
     },
     /// `target.method(args)`

@@ -106,6 +106,10 @@ fn too_deep(file: &GameFile) -> Option<Span> {
             w.expr(e, 0);
         }
     }
+    for c in &file.consts {
+        w.ty(&c.ty, 0);
+        w.expr(&c.value, 0);
+    }
     for r in &file.requires {
         w.expr(&r.cond, 0);
     }
@@ -117,14 +121,19 @@ fn too_deep(file: &GameFile) -> Option<Span> {
         for (_, t) in &f.params {
             w.ty(t, 0);
         }
-        w.ty(&f.ret, 0);
+        if let Some(ret) = &f.ret {
+            w.ty(ret, 0);
+        }
         w.expr(&f.body, 0);
+        if let Some(block) = &f.block {
+            w.block(block, 0);
+        }
     }
     for m in &file.moves {
         for (_, e) in &m.args {
             w.expr(e, 0);
         }
-        for e in &m.requires {
+        for e in m.requires.iter().chain(&m.weight) {
             w.expr(e, 0);
         }
         w.block(&m.body, 0);
@@ -194,6 +203,8 @@ impl Walk {
             | Stmt::If { span, .. }
             | Stmt::For { span, .. }
             | Stmt::Call { span, .. } => *span,
+            Stmt::Again(span) => *span,
+            Stmt::While { span, .. } | Stmt::Return { span, .. } | Stmt::ProcCall { span, .. } => *span,
         };
         if !self.enter(depth, span) {
             return;
@@ -218,6 +229,21 @@ impl Walk {
             }
             Stmt::Call { target, args, .. } => {
                 self.expr(target, d);
+                for a in args {
+                    self.expr(a, d);
+                }
+            }
+            Stmt::Again(_) => {}
+            Stmt::While { cond, body, .. } => {
+                self.expr(cond, d);
+                self.block(body, d);
+            }
+            Stmt::Return { value, .. } => {
+                if let Some(v) = value {
+                    self.expr(v, d);
+                }
+            }
+            Stmt::ProcCall { args, .. } => {
                 for a in args {
                     self.expr(a, d);
                 }

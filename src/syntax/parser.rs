@@ -107,6 +107,16 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     span: s,
                 });
             }
+            Rule::const_decl => {
+                let s = span(&item);
+                let mut it = item.into_inner();
+                game.consts.push(ConstDecl {
+                    name: ident(it.next().unwrap()),
+                    ty: type_expr(cx, it.next().unwrap()),
+                    value: expr(cx, it.next().unwrap()),
+                    span: s,
+                });
+            }
             Rule::require_decl => {
                 let s = item_span(&item);
                 let mut it = item.into_inner();
@@ -139,13 +149,24 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     let mut pi = p.into_inner();
                     params.push((ident(pi.next().unwrap()), type_expr(cx, pi.next().unwrap())));
                 }
-                let ret = type_expr(cx, it.next().unwrap());
-                let body = expr(cx, it.next().unwrap());
+                let ret = it.next_if(|p| p.as_rule() == Rule::type_expr).map(|p| type_expr(cx, p));
+                let def = it.next().unwrap();
+                let (body, block) = match def.as_rule() {
+                    Rule::block => {
+                        let placeholder = Expr {
+                            kind: ExprKind::Int(0),
+                            span: span(&def),
+                        };
+                        (placeholder, Some(block(cx, def)))
+                    }
+                    _ => (expr(cx, def), None),
+                };
                 game.fns.push(FnDecl {
                     name,
                     params,
                     ret,
                     body,
+                    block,
                     span: s,
                 });
             }
@@ -161,6 +182,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                 let mut then = None;
                 let mut args = Vec::new();
                 let mut requires = Vec::new();
+                let mut weight = None;
                 let mut body = Vec::new();
                 for p in it {
                     match p.as_rule() {
@@ -169,6 +191,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                             args.push((ident(ai.next().unwrap()), expr(cx, ai.next().unwrap())));
                         }
                         Rule::requires_clause => requires.push(expr(cx, p.into_inner().next().unwrap())),
+                        Rule::weight_clause => weight = Some(expr(cx, p.into_inner().nth(1).unwrap())),
                         Rule::block => body = block(cx, p),
                         Rule::then_block => {
                             let ts = span(&p);
@@ -183,6 +206,7 @@ pub fn parse(source: &str) -> Result<GameFile, CompileError> {
                     name,
                     args,
                     requires,
+                    weight,
                     body,
                     span: s,
                 });
@@ -378,6 +402,21 @@ fn stmt_inner(cx: &Cx, p: Pair<Rule>) -> Stmt {
             var: ident(it.next().unwrap()),
             coll: expr(cx, it.next().unwrap()),
             body: block(cx, it.next().unwrap()),
+            span: s,
+        },
+        Rule::again_stmt => Stmt::Again(s),
+        Rule::while_stmt => Stmt::While {
+            cond: expr(cx, it.next().unwrap()),
+            body: block(cx, it.next().unwrap()),
+            span: s,
+        },
+        Rule::return_stmt => Stmt::Return {
+            value: it.nth(1).map(|x| expr(cx, x)),
+            span: s,
+        },
+        Rule::proc_call => Stmt::ProcCall {
+            name: ident(it.next().unwrap()),
+            args: it.map(|x| expr(cx, x)).collect(),
             span: s,
         },
         Rule::call_stmt => Stmt::Call {
@@ -701,6 +740,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::game_decl => "`game NAME`",
         Rule::players_decl => "`players`",
         Rule::param_decl => "`param`",
+        Rule::const_decl => "`const`",
         Rule::require_decl => "`require`",
         Rule::state_decl => "`state`",
         Rule::fn_decl => "`fn`",
@@ -711,9 +751,17 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::ident => "a name",
         Rule::string => "a \"string\"",
         Rule::block => "`{`",
-        Rule::stmt | Rule::let_stmt | Rule::if_stmt | Rule::for_stmt | Rule::assign_stmt | Rule::call_stmt => {
-            "a statement"
-        }
+        Rule::stmt
+        | Rule::let_stmt
+        | Rule::if_stmt
+        | Rule::for_stmt
+        | Rule::again_stmt
+        | Rule::while_stmt
+        | Rule::return_stmt
+        | Rule::return_word
+        | Rule::proc_call
+        | Rule::assign_stmt
+        | Rule::call_stmt => "a statement",
         Rule::assign_op => "`=`",
         Rule::outcome
         | Rule::winner_outcome
@@ -723,6 +771,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         | Rule::score_outcome => "an outcome (winner, loser, draw, payoff, lowest ... wins)",
         Rule::then_block => "`then`",
         Rule::requires_clause => "`requires`",
+        Rule::weight_clause | Rule::weight_word => "`weight`",
         Rule::param_default => "`=`",
         Rule::param_range => "`in`",
         Rule::move_arg => "a move argument (`x in ...`)",

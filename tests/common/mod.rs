@@ -1,11 +1,18 @@
-//! What the tests that run the real `gdl` binary share.
+//! What the test files share: the one runner of the `gdl` binary, the one
+//! loader of game files, the one set of snapshot settings, and the
+//! conformance checks of the `Game` contract (`conformance.rs`).
 
 // Each test file uses a different part of this module.
 #![allow(dead_code)]
 
+mod conformance;
+
+#[allow(unused_imports)]
+pub use conformance::{conformance, conformance_of_file, conformance_of_native};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use gdl::runtime::Interpreted;
 
@@ -21,10 +28,10 @@ pub fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs the `gdl` binary in `dir`, without colour, with `input` on its
-/// standard input (`None`: an empty one).
-pub fn gdl_in(dir: &Path, args: &[&str], input: Option<&str>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
+/// Starts the `gdl` binary in `dir`, without colour, with its standard
+/// streams piped: for a test that must act while it runs (send it a signal).
+pub fn spawn_gdl(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gdl"))
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
@@ -32,7 +39,13 @@ pub fn gdl_in(dir: &Path, args: &[&str], input: Option<&str>) -> Run {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("gdl runs");
+        .expect("gdl runs")
+}
+
+/// Runs the `gdl` binary in `dir`, without colour, with `input` on its
+/// standard input (`None`: an empty one).
+pub fn gdl_in(dir: &Path, args: &[&str], input: Option<&str>) -> Run {
+    let mut child = spawn_gdl(dir, args);
     if let Some(text) = input {
         // gdl may stop reading early (a finished game); a closed pipe is fine.
         let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
@@ -46,6 +59,11 @@ pub fn gdl_in(dir: &Path, args: &[&str], input: Option<&str>) -> Run {
     }
 }
 
+/// Runs the `gdl` binary from the crate's folder, with an empty standard input.
+pub fn gdl(args: &[&str]) -> Run {
+    gdl_in(crate_dir(), args, None)
+}
+
 /// A fresh folder `group/name` under the tests' scratch space, holding copies
 /// of `games` from games/: files there are named briefly in gdl's messages,
 /// which then read the same on every machine.
@@ -57,6 +75,19 @@ pub fn scratch(group: &str, name: &str, games: &[&str]) -> PathBuf {
         std::fs::copy(crate_dir().join("games").join(game), dir.join(game)).unwrap();
     }
     dir
+}
+
+/// Every game file in games/, as `games/NAME.game`, sorted: a file added
+/// there is covered by every test that goes through this list.
+pub fn game_files() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(crate_dir().join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".game"))
+        .map(|name| format!("games/{name}"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// The game file at `path` (from the crate's folder) with these parameter
@@ -73,3 +104,50 @@ pub fn load_game(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
         ),
     }
 }
+
+/// `text` as a regular expression that matches exactly it.
+fn literally(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The one set of snapshot settings: snapshots in snapshots/ at the top,
+/// named without the test's module; whatever changes from run to run or
+/// machine to machine masked. The filters apply in this order.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    // `gdl train`: time and speed.
+    s.add_filter(r"time        \d+\.\d+ s \(\d+ episodes/s\)", "time        [time]");
+    // `gdl solve`: the time of the search.
+    s.add_filter(r"time        \d+\.\d+ s", "time        [time] s");
+    // Times in reports (`--stats` and the like).
+    s.add_filter(r"\d+\.\d{3} s", "[time] s");
+    // `gdl match`: the times per decision.
+    s.add_filter(r" +\d+\.\d+ (µs|ms|s)\b", " [time]");
+    // The memo table's memory depends on the layout of states and entries.
+    s.add_filter(r"about \d+(\.\d)? (B|KiB|MiB)", "about [bytes]");
+    // The scratch folder lies inside the crate's folder: it goes first.
+    s.add_filter(&literally(env!("CARGO_TARGET_TMPDIR")), "[tmp]");
+    s.add_filter(&literally(env!("CARGO_MANIFEST_DIR")), "[dir]");
+    s
+}
+
+/// `snap!(name, text)`: an insta snapshot under [`snapshot_settings`].
+#[allow(unused_macros)]
+macro_rules! snap {
+    ($name:expr, $value:expr) => {
+        $crate::common::snapshot_settings().bind(|| {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use snap;

@@ -156,6 +156,12 @@ const VOCABULARY: &[&str] = &[
     "abs",
     "next",
     "last",
+    "again",
+    "turn",
+    "weight",
+    "const",
+    "while",
+    "return",
     "(",
     ")",
     "[",
@@ -344,12 +350,28 @@ struct Program {
     players: Vec<String>,
     params: Vec<(String, Ty)>,
     vars: Vec<Var>,
+    /// Constants: lists of ints, and lists of lists of ints.
+    const_lists: Vec<String>,
+    const_tables: Vec<String>,
     fns: Vec<String>,
+    procs: Vec<String>,
     /// Int names in scope (move arguments, lets, loop variables).
     locals: Vec<String>,
     depth: usize,
     fresh: usize,
     in_sim: bool,
+    /// Where the statements being written run: who may say who moves next.
+    says_turn: Says,
+}
+
+/// Which of `again` and `turn = p` the statements being written may use.
+#[derive(Clone, Copy, PartialEq)]
+enum Says {
+    Nothing,
+    /// A player's move: `again` and `turn = p`.
+    Both,
+    /// Chance, or a `then` block: `turn = p`.
+    TurnOnly,
 }
 
 impl Program {
@@ -360,11 +382,15 @@ impl Program {
             players: Vec::new(),
             params: Vec::new(),
             vars: Vec::new(),
+            const_lists: Vec::new(),
+            const_tables: Vec::new(),
             fns: Vec::new(),
+            procs: Vec::new(),
             locals: Vec::new(),
             depth: 0,
             fresh: 0,
             in_sim: false,
+            says_turn: Says::Nothing,
         }
     }
 
@@ -399,6 +425,9 @@ impl Program {
         for _ in 0..self.n(0, 3) {
             self.param();
         }
+        for _ in 0..self.n(0, 2) {
+            self.constant();
+        }
         if self.p(0.2) {
             let e = self.bool_expr();
             self.out.push_str(&format!("require {e} else \"no\"\n"));
@@ -418,6 +447,9 @@ impl Program {
         }
         for _ in 0..self.n(0, 2) {
             self.function();
+        }
+        if self.p(0.3) {
+            self.procedure();
         }
         let kinds = self.n(1, 3);
         for k in 0..kinds {
@@ -449,6 +481,43 @@ impl Program {
         };
         self.out.push_str(&text);
         self.params.push((name, ty));
+    }
+
+    /// A `const`: a list of ints, a table (a list of lists), or an int.
+    fn constant(&mut self) {
+        let name = self.name("k");
+        let row = |rng: &mut StdRng| -> String {
+            let len = rng.random_range(0..=4);
+            let items: Vec<String> = (0..len).map(|_| rng.random_range(-2..=9).to_string()).collect();
+            format!("[{}]", items.join(", "))
+        };
+        let text = match self.n(0, 2) {
+            0 => {
+                let r = row(&mut self.rng);
+                self.const_lists.push(name.clone());
+                format!("const {name}: list<int> = {r}\n")
+            }
+            1 => {
+                let rows: Vec<String> = (0..self.n(0, 4)).map(|_| row(&mut self.rng)).collect();
+                self.const_tables.push(name.clone());
+                format!("const {name}: list<list<int>> = [{}]\n", rows.join(", "))
+            }
+            _ => {
+                let e = self.int_expr();
+                format!("const {name}: int = {e}\n")
+            }
+        };
+        self.out.push_str(&text);
+    }
+
+    /// A constant list of ints: a list constant, or a row of a table.
+    fn const_list(&mut self) -> Option<String> {
+        if !self.const_tables.is_empty() && self.p(0.5) {
+            let t = self.const_tables.choose(&mut self.rng).unwrap().clone();
+            let i = self.int_expr();
+            return Some(format!("{t}[{i}]"));
+        }
+        self.const_lists.choose(&mut self.rng).cloned()
     }
 
     fn visibility(&mut self, ty: Ty) -> &'static str {
@@ -502,6 +571,21 @@ impl Program {
         let name = self.name("f");
         self.fns.push(name.clone());
         self.locals.push("x".into());
+        if self.p(0.25) {
+            // Statements: a loop, a return inside it, a return at the end.
+            self.locals.push("acc".into());
+            let guard = self.bool_expr();
+            let step = self.int_expr();
+            let early = self.bool_expr();
+            self.locals.truncate(self.locals.len() - 2);
+            let bound = if self.p(0.9) { "i < 20 and " } else { "" };
+            self.out.push_str(&format!(
+                "fn {name}(x: int) -> int {{\n    let acc = 0\n    let i = 0\n    \
+                 while {bound}{guard} {{\n        acc += {step}\n        if {early} {{ return acc }}\n        i += 1\n    }}\n    \
+                 return acc\n}}\n"
+            ));
+            return;
+        }
         let body = if self.p(0.3) {
             // Recursion, sometimes without a base case.
             let base = if self.p(0.7) { "x <= 0" } else { "false" };
@@ -511,6 +595,18 @@ impl Program {
         };
         self.locals.pop();
         self.out.push_str(&format!("fn {name}(x: int) -> int = {body}\n"));
+    }
+
+    /// A procedure of one int: statements that change the state.
+    fn procedure(&mut self) {
+        let name = self.name("q");
+        self.locals.push("x".into());
+        let n = self.n(1, 3) as usize;
+        let body = self.stmts(1, n);
+        self.locals.pop();
+        let ret = if self.p(0.2) { "    return\n" } else { "" };
+        self.out.push_str(&format!("fn {name}(x: int) {{\n{body}{ret}}}\n"));
+        self.procs.push(name);
     }
 
     fn vars_of(&self, ty: Ty) -> Vec<String> {
@@ -566,7 +662,10 @@ impl Program {
                 let op = if self.p(0.5) { ".." } else { "..<" };
                 format!("{lo}{op}{hi}")
             }
-            2 => self.pick(Ty::ListInt).unwrap_or_else(|| "[1, 2]".into()),
+            2 => match self.const_list() {
+                Some(c) if self.p(0.3) => c,
+                _ => self.pick(Ty::ListInt).unwrap_or_else(|| "[1, 2]".into()),
+            },
             3 => self.pick(Ty::Set).unwrap_or_else(|| "0..3".into()),
             4 => match self.pick(Ty::PerSet) {
                 Some(v) => format!("{v}[{}]", self.player_expr()),
@@ -595,8 +694,11 @@ impl Program {
                 self.int_expr()
             ),
             7 => match self.pick(Ty::ListInt) {
-                Some(l) => format!("{l}[{}]", self.int_expr()),
-                None => self.leaf_int(),
+                Some(l) if self.p(0.7) => format!("{l}[{}]", self.int_expr()),
+                _ => match self.const_list() {
+                    Some(c) => format!("{c}[{}]", self.int_expr()),
+                    None => self.leaf_int(),
+                },
             },
             8 => {
                 let f = *["len", "sum", "max", "min", "count"].choose(&mut self.rng).unwrap();
@@ -691,7 +793,17 @@ impl Program {
 
     fn stmt(&mut self, indent: usize) -> String {
         let op = *["=", "+=", "-=", "*=", "/=", "%="].choose(&mut self.rng).unwrap();
-        match self.n(0, 12) {
+        // Who moves next, now and then, sometimes where it is not allowed.
+        if self.p(0.06) {
+            let says = self.says_turn;
+            return match says {
+                Says::Both if self.p(0.5) => "again".into(),
+                Says::Nothing if self.p(0.9) => "let z = 8".into(),
+                _ if self.p(0.05) => "again".into(),
+                _ => format!("turn = {}", self.player_expr()),
+            };
+        }
+        match self.n(0, 14) {
             0 | 1 => match self.pick(Ty::Int) {
                 Some(v) => format!("{v} {op} {}", self.int_expr()),
                 None => self.stmt(indent),
@@ -761,9 +873,36 @@ impl Program {
                 Some(v) => format!("{v}[{}].push({})", self.int_expr(), self.int_expr()),
                 None => "let z = 6".into(),
             },
-            _ => match self.pick(Ty::ListList) {
+            12 => match self.pick(Ty::ListList) {
                 Some(v) => format!("for r in {v} {{ r.clear() }}"),
                 None => "let z = 7".into(),
+            },
+            13 if indent < 4 && self.p(0.5) => {
+                // A loop, mostly bounded.
+                let w = self.name("w");
+                let c = self.bool_expr();
+                let bound = if self.p(0.95) {
+                    format!("{w} < 8 and ")
+                } else {
+                    String::new()
+                };
+                self.locals.push(w.clone());
+                let body = self.stmts(indent + 1, 1);
+                let pad = "    ".repeat(indent);
+                format!("let {w} = 0\n{pad}while {bound}{c} {{\n{body}{pad}    {w} += 1\n{pad}}}")
+            }
+            13 => match self.procs.choose(&mut self.rng).cloned() {
+                Some(q) => format!("{q}({})", self.int_expr()),
+                None => "let z = 10".into(),
+            },
+            // Through a table of constants; now and then, a constant changed.
+            _ => match self.const_tables.choose(&mut self.rng).cloned() {
+                Some(t) if self.p(0.95) => match self.pick(Ty::Int) {
+                    Some(v) => format!("for row in {t} {{ {v} += sum(row) }}"),
+                    None => format!("for row in {t} {{ let z = len(row) }}"),
+                },
+                Some(t) => format!("{t}[0] = 1"),
+                None => "let z = 9".into(),
             },
         }
     }
@@ -797,8 +936,19 @@ impl Program {
         if clock && kind == "chance " {
             head.push_str(" requires clock % 2 == 1");
         }
+        // Weights, mostly on chance moves; sometimes 0 or negative.
+        if (kind == "chance " && self.p(0.4)) || self.p(0.02) {
+            let w = self.int_expr();
+            head.push_str(&format!(" weight {w}"));
+        }
         let n = self.n(0, 4) as usize;
+        self.says_turn = match kind {
+            "" => Says::Both,
+            "chance " => Says::TurnOnly,
+            _ => Says::Nothing,
+        };
         let mut body = self.stmts(1, n);
+        self.says_turn = Says::TurnOnly;
         if clock && (kind != "simultaneous " || self.p(0.5)) && self.p(0.95) {
             body.push_str("    clock -= 1\n");
         }
@@ -814,6 +964,7 @@ impl Program {
         self.out.push('\n');
         self.locals.truncate(scope);
         self.in_sim = false;
+        self.says_turn = Says::Nothing;
     }
 
     fn end(&mut self, clock: bool) {

@@ -5,6 +5,9 @@
 //! cell 1 the player who moved last; the game's own variables follow, each at
 //! a fixed offset with a fixed [`Layout`].
 
+pub mod code;
+pub mod lower_code;
+
 use std::sync::Arc;
 
 use miette::NamedSource;
@@ -17,6 +20,9 @@ pub const TURN_CELL: usize = 0;
 pub const PREVIOUS_CELL: usize = 1;
 /// The first cell of the game's own variables.
 pub const FIRST_VAR_CELL: usize = 2;
+
+/// A turn local's value while the body has not said who moves next.
+pub const TURN_UNSET: i64 = i64::MIN;
 
 /// At most this many arguments per move, so a move is a small `Copy` value.
 pub const MAX_MOVE_ARGS: usize = 4;
@@ -31,6 +37,9 @@ pub struct Program {
     pub params: Vec<(String, String)>,
     pub cell_count: usize,
     pub initial: Vec<i64>,
+    /// The `const` values the rules read, laid out as state variables are
+    /// (see [`Place::Const`]).
+    pub consts: Vec<i64>,
     pub vars: Vec<Var>,
     pub fns: Vec<Function>,
     pub moves: Vec<MoveKind>,
@@ -65,6 +74,17 @@ pub enum Layout {
         elem: Box<Layout>,
         cap: usize,
     },
+}
+
+impl Place {
+    /// Whether this is (an element of) a constant.
+    pub fn is_const(&self) -> bool {
+        match self {
+            Place::Static(_) => false,
+            Place::Const(_) => true,
+            Place::Elem { list, .. } => list.is_const(),
+        }
+    }
 }
 
 impl Layout {
@@ -102,6 +122,9 @@ pub struct Function {
     pub params: usize,
     pub locals: usize,
     pub body: Expr,
+    /// The statements of a function or procedure written with a block
+    /// (then `body` is unused): a function's end in `Stmt::Return`.
+    pub block: Option<Vec<Stmt>>,
 }
 
 #[derive(Clone, Debug)]
@@ -113,8 +136,16 @@ pub struct MoveKind {
     pub me_local: Option<usize>,
     /// For a simultaneous move: runs once, after every player's body.
     pub then: Vec<Stmt>,
+    /// The local where the body's `again` or `turn = p` puts who moves
+    /// next (`None` when the body never says); the runtime starts it at
+    /// [`TURN_UNSET`].
+    pub turn_local: Option<usize>,
+    /// The same for a simultaneous move's `then` block.
+    pub then_turn_local: Option<usize>,
     pub args: Vec<MoveArg>,
     pub requires: Vec<Expr>,
+    /// A chance move's weight, of its arguments (`None`: 1), and where it is written.
+    pub weight: Option<(Expr, Span)>,
     pub body: Vec<Stmt>,
     pub locals: usize,
 }
@@ -249,10 +280,13 @@ pub enum Coll {
     Literal(Vec<Expr>),
 }
 
-/// Where a value lives in the state.
+/// Where a value lives in the state, or in the constants.
 #[derive(Clone, Debug)]
 pub enum Place {
     Static(usize),
+    /// A list of the constants, laid out at this offset of [`Program::consts`];
+    /// it and its elements are read only.
+    Const(usize),
     /// Element `index` of the list whose length cell is at `list`.
     Elem {
         list: Box<Place>,
@@ -311,5 +345,19 @@ pub enum Stmt {
         place: Place,
         words: usize,
         is_set: bool,
+    },
+    /// Runs `body` while `cond` holds, each round a step of the budget.
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// Ends a function with a value, or a procedure.
+    Return(Option<Expr>),
+    /// Runs the procedure `func`.
+    Call {
+        func: usize,
+        args: Vec<Expr>,
+        span: Span,
     },
 }

@@ -1,0 +1,100 @@
+//! Values between Python and gdl: parameters in, JSON reports and state
+//! variables out.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
+
+use gdl::compile::Value;
+
+/// A parameter's value in the notation `gdl --NAME VALUE` reads: `4`,
+/// `true`, `MAX`, `[7, 5, 3, 1]`, `{1, 5}`. Strings pass as they are, so
+/// `piles="7,5,3,1"` works too.
+pub(crate) fn param_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    // bool before int: a Python bool is an int.
+    if value.is_instance_of::<PyBool>() {
+        return Ok(if value.extract::<bool>()? { "true" } else { "false" }.to_string());
+    }
+    if value.is_instance_of::<PyInt>() {
+        return Ok(value.extract::<i64>()?.to_string());
+    }
+    if value.is_instance_of::<PyString>() {
+        return value.extract::<String>();
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let items = value
+            .try_iter()?
+            .map(|item| param_text(name, &item?))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(format!("[{}]", items.join(", ")));
+    }
+    if value.is_instance_of::<PySet>() || value.is_instance_of::<PyFrozenSet>() {
+        let mut items = value
+            .try_iter()?
+            .map(|item| item?.extract::<i64>())
+            .collect::<PyResult<Vec<_>>>()?;
+        items.sort_unstable();
+        let items: Vec<String> = items.iter().map(i64::to_string).collect();
+        return Ok(format!("{{{}}}", items.join(", ")));
+    }
+    Err(PyTypeError::new_err(format!(
+        "parameter `{name}`: a {} cannot be a gdl parameter; give an int, a bool, a str, or a list of ints",
+        value.get_type().name()?
+    )))
+}
+
+/// A JSON value as Python objects: what `json.loads` would give.
+pub(crate) fn json_to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value as J;
+    Ok(match v {
+        J::Null => py.None(),
+        J::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+        J::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any().unbind()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any().unbind()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind()
+            }
+        }
+        J::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        J::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        J::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                dict.set_item(k, json_to_py(py, item)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
+}
+
+/// A state variable's value: ints, bools, players (as their index), lists,
+/// sets (as frozensets) and ranges.
+pub(crate) fn value_to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
+    Ok(match v {
+        Value::Int(n) => n.into_pyobject(py)?.into_any().unbind(),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+        Value::Player(p) => p.into_pyobject(py)?.into_any().unbind(),
+        Value::List(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(value_to_py(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Set(items) => PyFrozenSet::new(py, items.iter())?.into_any().unbind(),
+        Value::Range(lo, hi) => py
+            .import("builtins")?
+            .getattr("range")?
+            .call1((*lo, hi.saturating_add(1)))?
+            .unbind(),
+    })
+}

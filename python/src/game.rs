@@ -1,0 +1,544 @@
+//! `gdl.Game`, `gdl.State` and `gdl.Move`: a compiled game file and its
+//! positions and moves, each call handed to the library's `Game` trait.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use gdl::game::{Game, Player, Turn, all_returns};
+use gdl::report::solve as report;
+use gdl::runtime::{Interpreted, Move, State};
+use gdl::solve::{Algorithm, SolveOptions};
+
+use crate::convert::{json_to_py, value_to_py};
+use crate::{gdl_error, on_search_stack};
+
+/// A game file, compiled with its parameters (`gdl.load`).
+#[pyclass(frozen, name = "Game", module = "gdl")]
+pub struct PyGame {
+    pub(crate) game: Arc<Interpreted>,
+}
+
+/// A position, the player to move included. Immutable and hashable: a
+/// state can be a dict key. `str()` is the position as gdl prints it.
+#[pyclass(frozen, eq, hash, name = "State", module = "gdl")]
+pub struct PyState {
+    pub(crate) state: State,
+    pub(crate) game: Arc<Interpreted>,
+}
+
+/// A move, as `legal_moves` lists it. Hashable; `str()` is the move in the
+/// game's notation: `(0, 1)`.
+#[pyclass(frozen, eq, hash, name = "Move", module = "gdl")]
+pub struct PyMove {
+    pub(crate) mv: Move,
+    pub(crate) game: Arc<Interpreted>,
+}
+
+// Equal only within one loaded game: a state of another game (even of the
+// same file) has other cells, and the interpreter must never see it.
+impl PartialEq for PyState {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.game, &other.game) && self.state == other.state
+    }
+}
+
+impl Hash for PyState {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.state.hash(h);
+    }
+}
+
+impl PartialEq for PyMove {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.game, &other.game) && self.mv == other.mv
+    }
+}
+
+impl Hash for PyMove {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.mv.hash(h);
+    }
+}
+
+/// Who acts, as Python reads it: the player's index, or "chance",
+/// "simultaneous", "terminal".
+fn turn_to_py(py: Python<'_>, turn: Turn) -> PyResult<Py<PyAny>> {
+    Ok(match turn {
+        Turn::Player(p) => p.into_pyobject(py)?.into_any().unbind(),
+        Turn::Chance => "chance".into_pyobject(py)?.into_any().unbind(),
+        Turn::Simultaneous => "simultaneous".into_pyobject(py)?.into_any().unbind(),
+        Turn::Terminal => "terminal".into_pyobject(py)?.into_any().unbind(),
+    })
+}
+
+impl PyGame {
+    pub(crate) fn new(game: Interpreted) -> Self {
+        PyGame { game: Arc::new(game) }
+    }
+
+    /// The state, after checking that it is one of this game's.
+    pub(crate) fn own<'s>(&self, s: &'s PyState) -> PyResult<&'s State> {
+        if Arc::ptr_eq(&self.game, &s.game) {
+            Ok(&s.state)
+        } else {
+            Err(PyValueError::new_err(
+                "this state belongs to another game (each gdl.load makes a game of its own)",
+            ))
+        }
+    }
+
+    fn own_move(&self, m: &PyMove) -> PyResult<Move> {
+        if Arc::ptr_eq(&self.game, &m.game) {
+            Ok(m.mv)
+        } else {
+            Err(PyValueError::new_err(
+                "this move belongs to another game (each gdl.load makes a game of its own)",
+            ))
+        }
+    }
+
+    pub(crate) fn wrap_state(&self, state: State) -> PyState {
+        PyState {
+            state,
+            game: self.game.clone(),
+        }
+    }
+
+    pub(crate) fn wrap_move(&self, mv: Move) -> PyMove {
+        PyMove {
+            mv,
+            game: self.game.clone(),
+        }
+    }
+
+    pub(crate) fn turn_of(&self, state: &State) -> PyResult<Turn> {
+        self.game.turn(state).map_err(|e| gdl_error(&e))
+    }
+
+    fn check_player(&self, player: usize) -> PyResult<Player> {
+        if player < self.game.num_players() {
+            Ok(player)
+        } else {
+            Err(PyValueError::new_err(format!(
+                "player {player} does not exist: {} has players 0 to {}",
+                self.game.name(),
+                self.game.num_players() - 1
+            )))
+        }
+    }
+
+    /// The moves `player` (default: whoever acts) may choose from in `state`.
+    pub(crate) fn moves_for(&self, state: &State, player: Option<usize>) -> PyResult<(Option<Player>, Vec<Move>)> {
+        let mut out = Vec::new();
+        let turn = self.turn_of(state)?;
+        let player = match (player, turn) {
+            (Some(p), _) => Some(self.check_player(p)?),
+            (None, Turn::Player(p)) => Some(p),
+            (None, Turn::Simultaneous) => {
+                return Err(PyValueError::new_err(
+                    "every player moves at once here: ask for one player's moves with player=P",
+                ));
+            }
+            (None, _) => None,
+        };
+        match (player, turn) {
+            (_, Turn::Terminal) => {}
+            (Some(p), _) => self
+                .game
+                .legal_moves_of(state, p, &mut out)
+                .map_err(|e| gdl_error(&e))?,
+            (None, _) => self.game.legal_moves(state, &mut out).map_err(|e| gdl_error(&e))?,
+        }
+        Ok((player, out))
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// The game's name, as its file declares it.
+    #[getter]
+    fn name(&self) -> &str {
+        self.game.name()
+    }
+
+    /// The players' names, in turn order; a player is named by its index.
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        (0..self.game.num_players())
+            .map(|p| self.game.player_name(p).to_string())
+            .collect()
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+
+    /// The parameters and the values they are bound to, as gdl prints them.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (k, v) in &self.game.program().params {
+            dict.set_item(k, v)?;
+        }
+        Ok(dict)
+    }
+
+    /// The names of the game's kinds of move (its `move` declarations), in order.
+    #[getter]
+    fn move_kinds(&self) -> Vec<String> {
+        self.game.program().moves.iter().map(|m| m.name.clone()).collect()
+    }
+
+    /// Whether some moves are made by chance.
+    #[getter]
+    fn has_chance(&self) -> bool {
+        self.game.program().has_chance
+    }
+
+    /// Whether the players sometimes move at once.
+    #[getter]
+    fn has_simultaneous(&self) -> bool {
+        self.game.program().has_simultaneous
+    }
+
+    fn initial_state(&self) -> PyResult<PyState> {
+        let s = self.game.initial_state().map_err(|e| gdl_error(&e))?;
+        Ok(self.wrap_state(s))
+    }
+
+    /// Who acts in `state`: the player's index, or "chance", "simultaneous", "terminal".
+    fn turn(&self, py: Python<'_>, state: &PyState) -> PyResult<Py<PyAny>> {
+        turn_to_py(py, self.turn_of(self.own(state)?)?)
+    }
+
+    /// The same as `turn`.
+    fn to_move(&self, py: Python<'_>, state: &PyState) -> PyResult<Py<PyAny>> {
+        self.turn(py, state)
+    }
+
+    fn is_terminal(&self, state: &PyState) -> PyResult<bool> {
+        Ok(self.turn_of(self.own(state)?)? == Turn::Terminal)
+    }
+
+    /// The legal moves in `state`, in the game's order; at a simultaneous
+    /// node give `player`. Empty when the game is over.
+    #[pyo3(signature = (state, player=None))]
+    fn legal_moves(&self, state: &PyState, player: Option<usize>) -> PyResult<Vec<PyMove>> {
+        let (_, moves) = self.moves_for(self.own(state)?, player)?;
+        Ok(moves.into_iter().map(|m| self.wrap_move(m)).collect())
+    }
+
+    /// At a chance node: each outcome (a move) with its probability.
+    fn chance_outcomes(&self, state: &PyState) -> PyResult<Vec<(PyMove, f64)>> {
+        let s = self.own(state)?;
+        if self.turn_of(s)? != Turn::Chance {
+            return Err(PyValueError::new_err("this is not a chance node"));
+        }
+        let mut out = Vec::new();
+        self.game.chance_outcomes(s, &mut out).map_err(|e| gdl_error(&e))?;
+        Ok(out.into_iter().map(|(m, p)| (self.wrap_move(m), p)).collect())
+    }
+
+    /// The state after `move`, which must be legal in `state` (a player's
+    /// move, or a chance outcome). `state` itself is unchanged.
+    fn apply(&self, state: &PyState, r#move: &PyMove) -> PyResult<PyState> {
+        let s = self.own(state)?;
+        let mv = self.own_move(r#move)?;
+        match self.turn_of(s)? {
+            Turn::Terminal => return Err(PyValueError::new_err("the game is over: no move can be played")),
+            Turn::Simultaneous => {
+                return Err(PyValueError::new_err(
+                    "every player moves at once here: use apply_joint(state, [one move per player])",
+                ));
+            }
+            Turn::Player(_) | Turn::Chance => {}
+        }
+        let mut legal = Vec::new();
+        self.game.legal_moves(s, &mut legal).map_err(|e| gdl_error(&e))?;
+        if !legal.contains(&mv) {
+            return Err(PyValueError::new_err(format!(
+                "`{}` is not a legal move in {}",
+                self.game.move_text(&mv),
+                self.game.position(s)
+            )));
+        }
+        let mut next = s.clone();
+        self.game.apply(&mut next, &mv).map_err(|e| gdl_error(&e))?;
+        Ok(self.wrap_state(next))
+    }
+
+    /// At a simultaneous node: the state after every player's move at once,
+    /// `moves[p]` being player p's.
+    fn apply_joint(&self, state: &PyState, moves: Vec<PyRef<'_, PyMove>>) -> PyResult<PyState> {
+        let s = self.own(state)?;
+        if self.turn_of(s)? != Turn::Simultaneous {
+            return Err(PyValueError::new_err("this is not a simultaneous node: use apply"));
+        }
+        let n = self.game.num_players();
+        if moves.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "apply_joint needs one move per player: {n}, not {}",
+                moves.len()
+            )));
+        }
+        let mut joint = Vec::with_capacity(n);
+        let mut legal = Vec::new();
+        for (p, m) in moves.iter().enumerate() {
+            let mv = self.own_move(m)?;
+            self.game.legal_moves_of(s, p, &mut legal).map_err(|e| gdl_error(&e))?;
+            if !legal.contains(&mv) {
+                return Err(PyValueError::new_err(format!(
+                    "`{}` is not a legal move of {} in {}",
+                    self.game.move_text(&mv),
+                    self.game.player_name(p),
+                    self.game.position(s)
+                )));
+            }
+            joint.push(mv);
+        }
+        let mut next = s.clone();
+        self.game.apply_joint(&mut next, &joint).map_err(|e| gdl_error(&e))?;
+        Ok(self.wrap_state(next))
+    }
+
+    /// The utility of a finished game for each player, in player order.
+    fn returns(&self, state: &PyState) -> PyResult<Vec<f64>> {
+        let s = self.own(state)?;
+        if self.turn_of(s)? != Turn::Terminal {
+            return Err(PyValueError::new_err(format!(
+                "the game is not over in {}: returns are known at the end",
+                self.game.position(s)
+            )));
+        }
+        all_returns(&*self.game, s).map_err(|e| gdl_error(&e))
+    }
+
+    /// The final scores of a game decided by points (X Nimmt!), else None.
+    fn scores(&self, state: &PyState) -> PyResult<Option<Vec<f64>>> {
+        let s = self.own(state)?;
+        if self.turn_of(s)? == Turn::Terminal {
+            self.game.scores(s).map_err(|e| gdl_error(&e))
+        } else {
+            self.game.running_scores(s).map_err(|e| gdl_error(&e))
+        }
+    }
+
+    /// What `player` sees of `state`, as text: equal for two states exactly
+    /// when the player cannot tell them apart.
+    fn observation(&self, state: &PyState, player: usize) -> PyResult<String> {
+        let s = self.own(state)?;
+        Ok(self.game.observation(s, self.check_player(player)?))
+    }
+
+    /// The state field by field as `player` may see it (hidden fields left
+    /// out, others' private entries as `?`); everything when player is None.
+    #[pyo3(signature = (state, player=None))]
+    fn view<'py>(&self, py: Python<'py>, state: &PyState, player: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.own(state)?;
+        let viewer = player.map(|p| self.check_player(p)).transpose()?;
+        let dict = PyDict::new(py);
+        for (name, value) in self.game.view(s, viewer) {
+            dict.set_item(name, value)?;
+        }
+        Ok(dict)
+    }
+
+    /// The value of the state variable `name`: an int, a bool, a player's
+    /// index, a list, a frozenset. Sees everything, hidden or not.
+    fn value(&self, py: Python<'_>, state: &PyState, name: &str) -> PyResult<Py<PyAny>> {
+        let s = self.own(state)?;
+        match self.game.value_of(s, name) {
+            Some(v) => value_to_py(py, &v),
+            None => {
+                let names: Vec<&str> = self.game.program().vars.iter().map(|v| v.name.as_str()).collect();
+                Err(PyValueError::new_err(format!(
+                    "{} has no state variable `{name}`; it has: {}",
+                    self.game.name(),
+                    names.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// The legal move written `text` in the game's notation (`"(0, 1)"`,
+    /// spaces and brackets forgiven); at a simultaneous node give `player`.
+    #[pyo3(signature = (state, text, player=None))]
+    fn parse_move(&self, state: &PyState, text: &str, player: Option<usize>) -> PyResult<PyMove> {
+        let s = self.own(state)?;
+        let parsed = match player {
+            Some(p) => self.game.parse_move_of(s, self.check_player(p)?, text),
+            None => self.game.parse_move(s, text),
+        };
+        parsed.map(|m| self.wrap_move(m)).map_err(crate::GdlError::new_err)
+    }
+
+    /// The position written as gdl prints one: `"[0, 2, 3, 1]; MIN to move"`.
+    fn parse_position(&self, text: &str) -> PyResult<PyState> {
+        let s = self.game.parse_position(text).map_err(|e| gdl_error(&e))?;
+        Ok(self.wrap_state(s))
+    }
+
+    /// Solves `state` (default: the start) exactly and returns what
+    /// `gdl solve --json` prints: value, winner, best_moves, pv, length,
+    /// nodes, states, ... With explain=True, every move's value too.
+    #[pyo3(signature = (state=None, *, algorithm="alphabeta", memo=true, fast=false, explain=false, max_nodes=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        state: Option<&PyState>,
+        algorithm: &str,
+        memo: bool,
+        fast: bool,
+        explain: bool,
+        max_nodes: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        let root = match state {
+            Some(s) => self.own(s)?.clone(),
+            None => self.game.initial_state().map_err(|e| gdl_error(&e))?,
+        };
+        let (algorithm, algorithm_text) = match algorithm {
+            "alphabeta" => (Algorithm::AlphaBeta, "alpha-beta"),
+            "minimax" => (Algorithm::Minimax, "minimax"),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "algorithm `{other}`: choose \"alphabeta\" or \"minimax\""
+                )));
+            }
+        };
+        if max_nodes == Some(0) {
+            return Err(PyValueError::new_err("max_nodes must be at least 1"));
+        }
+        let opts = SolveOptions {
+            algorithm,
+            memo,
+            prefer_short: fast,
+            max_nodes,
+            ..SolveOptions::default()
+        };
+        let game: &Interpreted = &self.game;
+        let solved = py.detach(|| {
+            on_search_stack(|| {
+                let solution = gdl::solve::solve(game, &root, &opts)?;
+                let moves = if explain {
+                    Some(gdl::solve::explain(game, &root, &opts)?)
+                } else {
+                    None
+                };
+                Ok::<_, gdl::solve::SolveError>((solution, moves))
+            })
+        })?;
+        let (solution, moves) = solved.map_err(|e| gdl_error(&e))?;
+        // The same header `gdl solve` fills in, so that the keys and the
+        // texts are the command's.
+        let method = format!(
+            "{algorithm_text}{}{}",
+            if memo {
+                " with a memo table of (state, player to move)"
+            } else {
+                " without memo"
+            },
+            if fast {
+                ", preferring fast wins and slow losses"
+            } else {
+                ""
+            }
+        );
+        let position = game.position(&root);
+        let (state_part, turn_part) = position.rsplit_once("; ").unwrap_or((&position, ""));
+        let header = report::Header {
+            game: game.name(),
+            params: &game.program().params,
+            position: state_part.to_string(),
+            to_move: turn_part.trim_end_matches(" to move").to_string(),
+            method,
+            fast,
+        };
+        let mut value = report::json(game, &header, &solution);
+        if let Some(moves) = moves {
+            value["explain"] = moves
+                .iter()
+                .map(|m| {
+                    serde_json::json!({
+                        "move": game.move_text(&m.mv),
+                        "value": m.value,
+                        "line": m.line.iter().map(|x| game.move_text(x)).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+        }
+        json_to_py(py, &value)
+    }
+
+    fn __repr__(&self) -> String {
+        let params: Vec<String> = self
+            .game
+            .program()
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        if params.is_empty() {
+            format!("<gdl.Game {}>", self.game.name())
+        } else {
+            format!("<gdl.Game {} ({})>", self.game.name(), params.join(", "))
+        }
+    }
+}
+
+#[pymethods]
+impl PyState {
+    fn __str__(&self) -> String {
+        self.game.position(&self.state)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<gdl.State {}>", self.game.position(&self.state))
+    }
+
+    // Immutable: a copy is the state itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// The name of the `move` declaration this move comes from (`take`).
+    #[getter]
+    fn kind(&self) -> String {
+        self.game.program().moves[self.mv.kind()].name.clone()
+    }
+
+    /// The move's arguments, as a tuple of ints: `(0, 1)` for `take(0, 1)`.
+    #[getter]
+    fn args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let n = self.game.program().moves[self.mv.kind()].args.len();
+        PyTuple::new(py, &self.mv.args()[..n])
+    }
+
+    fn __str__(&self) -> String {
+        self.game.move_text(&self.mv)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<gdl.Move {}>", self.game.move_text(&self.mv))
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}

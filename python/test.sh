@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds the module `gdl` with maturin into a
+# virtual environment under target/ (made on the first run), then runs
+# pytest on python/tests. Needs python3 (3.9 or newer, with venv) and a
+# Rust toolchain; pip fetches maturin and pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=${GDL_VENV:-target/python-venv}
+if [ ! -x "$venv/bin/python" ]; then
+    echo "== making a virtual environment in $venv"
+    "${PYTHON:-python3}" -m venv "$venv"
+fi
+# As `source $venv/bin/activate` would: the build finds maturin on PATH.
+export VIRTUAL_ENV="$PWD/$venv"
+export PATH="$VIRTUAL_ENV/bin:$PATH"
+pip=(python -m pip --disable-pip-version-check)
+"${pip[@]}" install --quiet "maturin>=1.9.4,<2" "pytest>=7"
+
+echo "== building and installing the Python package (the first build compiles gdl in release mode: a few minutes)"
+# The maturin just installed builds it; --force-reinstall so that a rebuild
+# of the same version replaces the last one.
+"${pip[@]}" install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+
+echo "== pytest"
+# The pytest command, not `python -m pytest`: that would put the current
+# folder on sys.path, where python/gdl (without its compiled part) could
+# shadow the installed package.
+status=0
+pytest -q python/tests || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "error: pytest found no tests in python/tests" >&2
+    exit 1
+fi
+exit "$status"

@@ -1,0 +1,94 @@
+"""Loading games: parameters from Python values, and errors that carry gdl's diagnostics."""
+
+import pytest
+
+import gdl
+from conftest import game_path
+
+
+def test_a_game_loads_with_its_defaults():
+    g = gdl.load(game_path("nim.game"))
+    assert g.name == "Nim"
+    assert g.players == ["MAX", "MIN"]
+    assert g.num_players == 2
+    assert g.params == {"piles": "[7, 5, 3, 1]"}
+    assert g.move_kinds == ["take"]
+    assert not g.has_chance and not g.has_simultaneous
+    assert str(g.initial_state()) == "[7, 5, 3, 1]; MAX to move"
+
+
+@pytest.mark.parametrize("piles", [[3, 2, 1], (3, 2, 1), "3,2,1", "[3, 2, 1]"])
+def test_a_list_parameter_is_given_as_python_values_or_as_the_flag_text(piles):
+    g = gdl.load(game_path("nim.game"), piles=piles)
+    assert g.params == {"piles": "[3, 2, 1]"}
+    assert g.value(g.initial_state(), "board") == [3, 2, 1]
+
+
+def test_int_parameters_and_paths():
+    from pathlib import Path
+
+    g = gdl.load(Path(game_path("nimcala.game")), pits=3, tokens=5)
+    assert g.params == {"pits": "3", "tokens": "5"}
+    assert g.value(g.initial_state(), "board") == [5, 0, 0]
+
+
+def test_a_missing_file_is_file_not_found():
+    with pytest.raises(FileNotFoundError, match="cannot read .*no-such.game"):
+        gdl.load(game_path("no-such.game"))
+
+
+def test_a_folder_is_refused():
+    with pytest.raises(gdl.GdlError, match="it is a directory"):
+        gdl.load(game_path(""))
+
+
+def test_a_broken_game_file_raises_the_diagnostic_the_command_prints(tmp_path, gdl_cli):
+    broken = tmp_path / "broken.game"
+    broken.write_text("game Broken\nplayers A, B\nstate n: int = 3\nmove take(k in 1..n) { n -= }\n")
+    with pytest.raises(gdl.GdlError) as caught:
+        gdl.load(str(broken))
+    message = str(caught.value)
+    assert "broken.game:4:" in message  # points at the line
+    cli = gdl_cli("check", str(broken), check=False)
+    assert cli.returncode == 2
+    assert cli.stderr.strip() == message
+
+
+def test_a_parameter_out_of_range_raises_the_commands_diagnostic(gdl_cli):
+    path = game_path("nim.game")
+    with pytest.raises(gdl.GdlError) as caught:
+        gdl.load(path, piles=[3, 30])
+    message = str(caught.value)
+    assert "gdl::compile" in message and "30" in message and "0..20" in message
+    cli = gdl_cli("solve", path, "--piles", "3,30", check=False)
+    assert cli.returncode == 2
+    assert cli.stderr.strip() == message
+
+
+def test_a_parameter_the_game_does_not_have_is_named():
+    with pytest.raises(gdl.GdlError, match="no parameter `pits`"):
+        gdl.load(game_path("nim.game"), pits=3)
+
+
+def test_a_rule_that_fails_at_run_time_raises_with_the_position(tmp_path):
+    bad = tmp_path / "bad.game"
+    bad.write_text(
+        "game Bad\nplayers A, B\nstate board: list<int> = [1, 2]\nstate i: int = 0\n"
+        "move step() { i += 1 }\n"
+        "end when board[i] == 9 { draw }\n"
+    )
+    g = gdl.load(str(bad))
+    s = g.apply(g.initial_state(), g.legal_moves(g.initial_state())[0])
+    s = g.apply(s, g.legal_moves(s)[0])
+    with pytest.raises(gdl.GdlError, match="gdl::runtime") as caught:
+        g.is_terminal(s)
+    assert "i: 2" in str(caught.value)
+
+
+def test_a_value_that_is_no_parameter_is_a_type_error():
+    with pytest.raises(TypeError, match="parameter `piles`"):
+        gdl.load(game_path("nim.game"), piles={"a": 1})
+
+
+def test_gdl_error_is_a_value_error():
+    assert issubclass(gdl.GdlError, ValueError)

@@ -1,0 +1,1410 @@
+//! Tree IR → flat code ([`Code`]): every rule of a [`Program`] as one run of
+//! instructions over a frame of registers.
+//!
+//! The code does what the tree says in the order the tree says it, error for
+//! error: operands left to right, a place's list before its index, `and` and
+//! `or` stopping early, a `for` loop's range fixed before its first step and
+//! other collections copied before the body may change them. Conditions
+//! become compare-and-branch instructions; a few shapes the seed games run at
+//! every node (`list[local ± c]`, `sum(list)`, `x % 2 == 0`) get instructions
+//! of their own.
+
+use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
+use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, Outcome, Place, Program, Span, Stmt};
+
+/// Lowers every rule of `prog`.
+pub fn lower(prog: &Program) -> Code {
+    let mut b = Builder {
+        code: Code::default(),
+        next: 0,
+        max: 0,
+    };
+    b.code.consts = prog.consts.clone();
+    b.code.move_names = prog.moves.iter().map(|m| m.name.clone()).collect();
+    b.code.fn_names = prog.fns.iter().map(|f| f.name.clone()).collect();
+    b.code.fns = prog
+        .fns
+        .iter()
+        .map(|f| {
+            b.entry(format!("fn {}", f.name), f.locals.max(f.params), |b| match &f.block {
+                Some(block) => {
+                    b.stmts(block);
+                    b.op(Op::Halt);
+                }
+                None => {
+                    let r = b.operand(&f.body);
+                    b.op(Op::Ret { src: r });
+                }
+            })
+        })
+        .collect();
+    b.code.moves = prog
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let generate = b.entry(format!("move {} (legal moves)", m.name), m.locals, |b| b.generate(k, m));
+            let body = b.entry(format!("move {}", m.name), m.locals, |b| {
+                b.stmts(&m.body);
+                b.op(Op::Halt);
+            });
+            let then = (!m.then.is_empty()).then(|| {
+                b.entry(format!("move {} (then)", m.name), m.locals, |b| {
+                    b.stmts(&m.then);
+                    b.op(Op::Halt);
+                })
+            });
+            let weight = m.weight.as_ref().map(|(w, _)| {
+                b.entry(format!("move {} (weight)", m.name), m.locals, |b| {
+                    let r = b.operand(w);
+                    b.op(Op::Ret { src: r });
+                })
+            });
+            // Room for every argument, whatever the rule uses: arguments are
+            // copied in and out four at a time.
+            let room = |e: Entry| Entry {
+                frame: e.frame.max(super::MAX_MOVE_ARGS),
+                ..e
+            };
+            MoveCode {
+                generate: room(generate),
+                body: room(body),
+                then,
+                weight: weight.map(room),
+            }
+        })
+        .collect();
+    b.code.ends = prog
+        .ends
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let value = |b: &mut Builder, what: &str, x: &Expr| {
+                b.entry(format!("end {} ({what})", i + 1), e.locals, |b| {
+                    let r = b.operand(x);
+                    b.op(Op::Ret { src: r });
+                })
+            };
+            let cond = match &e.cond {
+                EndCond::NoMoves => {
+                    // Nothing to run: the moves' own code decides.
+                    let at = b.here();
+                    b.code
+                        .headers
+                        .push((at, format!("end {} (when no moves: the moves' code)", i + 1)));
+                    None
+                }
+                EndCond::Expr(x) => Some(value(&mut b, "when", x)),
+            };
+            // A constant or a cell (`previous`, `last`) needs no code.
+            let leaf = |b: &mut Builder, what: &str, x: &Expr| {
+                let (v, shown) = match x {
+                    Expr::Const(n) => (Value::Const(*n), n.to_string()),
+                    Expr::Cell(c) => (Value::Cell(cell(*c)), format!("cell[{c}]")),
+                    _ => return Value::Code(value(b, what, x)),
+                };
+                let at = b.here();
+                b.code.headers.push((at, format!("end {} ({what}) = {shown}", i + 1)));
+                v
+            };
+            let (player, payoff, scores) = match &e.outcome {
+                Outcome::Winner { player, payoff } | Outcome::Loser { player, payoff } => (
+                    Some(leaf(&mut b, "player", player)),
+                    payoff.as_ref().map(|x| leaf(&mut b, "payoff", x)),
+                    None,
+                ),
+                Outcome::Draw => (None, None, None),
+                Outcome::Score { scores, .. } => (
+                    None,
+                    None,
+                    Some(b.entry(format!("end {} (scores)", i + 1), e.locals, |b| {
+                        let r = b.place_reg(scores);
+                        b.op(Op::Ret { src: r });
+                    })),
+                ),
+            };
+            EndCode {
+                cond,
+                player,
+                payoff,
+                scores,
+            }
+        })
+        .collect();
+    // The executor relies on these without checking again.
+    for entry in b.code.entries() {
+        if let Err(e) = b.code.check(entry) {
+            panic!("the flat code of a rule is malformed (a bug in gdl): {e}");
+        }
+    }
+    b.code
+}
+
+struct Builder {
+    code: Code,
+    /// The next free register, and the most the current rule has used.
+    next: usize,
+    max: usize,
+}
+
+/// Where a place is: a fixed cell, or a register holding a cell index.
+#[derive(Clone, Copy)]
+enum At {
+    Cell(u32),
+    Reg(Reg),
+}
+
+/// The element of a list of scalars at a fixed cell, at a local plus a constant.
+struct FixedElem {
+    list: u32,
+    index: Reg,
+    add: i32,
+    /// The span of the element (out of range) and of the index sum (overflow).
+    span: Span,
+    index_span: Span,
+}
+
+fn reg(n: usize) -> Reg {
+    Reg::try_from(n).expect("a rule needs fewer than 65,536 registers")
+}
+
+fn cell(n: usize) -> u32 {
+    u32::try_from(n).expect("a state has fewer than 2^32 cells")
+}
+
+fn imm(e: &Expr) -> Option<i32> {
+    match e {
+        Expr::Const(n) => i32::try_from(*n).ok(),
+        _ => None,
+    }
+}
+
+/// `x % m` with a constant `m > 0`, which cannot fail: `x` and `m`.
+fn rem_by_const(e: &Expr) -> Option<(&Expr, i32)> {
+    match e {
+        Expr::Arith(ArithOp::Rem, x, m, _) => match imm(m) {
+            Some(m) if m > 0 => Some((&**x, m)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `a op b` is `b flip(op) a`.
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        op => op,
+    }
+}
+
+/// `not (a op b)` is `a negate(op) b`.
+fn negate(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+impl Builder {
+    // ------------------------------------------------------------ plumbing
+
+    /// Lowers one rule whose first `locals` registers are its locals.
+    fn entry(&mut self, name: String, locals: usize, f: impl FnOnce(&mut Self)) -> Entry {
+        let start = self.here();
+        self.code.headers.push((start, name));
+        self.next = locals;
+        self.max = locals;
+        f(self);
+        Entry {
+            start,
+            end: self.here(),
+            frame: self.max,
+        }
+    }
+
+    fn here(&self) -> Label {
+        Label::try_from(self.code.ops.len()).expect("fewer than 2^32 instructions")
+    }
+
+    fn op(&mut self, op: Op) -> Label {
+        self.op_at(op, Span::default())
+    }
+
+    fn op_at(&mut self, op: Op, span: Span) -> Label {
+        self.op_spans(
+            op,
+            OpSpans {
+                at: span,
+                ..OpSpans::default()
+            },
+        )
+    }
+
+    fn op_spans(&mut self, op: Op, spans: OpSpans) -> Label {
+        let at = self.here();
+        self.code.ops.push(op);
+        self.code.spans.push(spans);
+        at
+    }
+
+    /// Points the jump at `site` to `to`.
+    fn patch(&mut self, site: Label, to: Label) {
+        match &mut self.code.ops[site as usize] {
+            Op::Jump { to: t }
+            | Op::JumpIfZero { to: t, .. }
+            | Op::JumpIfNonZero { to: t, .. }
+            | Op::JumpUnless { to: t, .. }
+            | Op::JumpUnlessI { to: t, .. }
+            | Op::JumpUnlessCellI { to: t, .. }
+            | Op::JumpUnlessRemI { to: t, .. }
+            | Op::JumpUnlessCellRemI { to: t, .. }
+            | Op::RangeInit { to: t, .. }
+            | Op::RangeNext { to: t, .. }
+            | Op::CountNext { to: t, .. }
+            | Op::ListNext { to: t, .. }
+            | Op::SetNext { to: t, .. }
+            | Op::ItemsNext { to: t, .. }
+            | Op::ConstListNext { to: t, .. } => *t = to,
+            other => unreachable!("not a jump: {other}"),
+        }
+    }
+
+    fn patch_all(&mut self, sites: Vec<Label>, to: Label) {
+        for s in sites {
+            self.patch(s, to);
+        }
+    }
+
+    /// A fresh register, free again after `release`.
+    fn tmp(&mut self) -> Reg {
+        let r = self.next;
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        reg(r)
+    }
+
+    fn mark(&self) -> usize {
+        self.next
+    }
+
+    fn release(&mut self, mark: usize) {
+        self.next = mark;
+    }
+
+    fn set(&mut self, lo: i64, hi: i64) -> u32 {
+        let words = u32::try_from(super::set_words(lo, hi)).expect("a set fits the state");
+        let s = SetRange { lo, hi, words };
+        match self.code.sets.iter().position(|x| *x == s) {
+            Some(i) => i as u32,
+            None => {
+                self.code.sets.push(s);
+                (self.code.sets.len() - 1) as u32
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ moves
+
+    /// Move generation, fused: a loop per argument over its domain, the
+    /// `requires` tested innermost, each legal move emitted.
+    fn generate(&mut self, k: usize, m: &super::MoveKind) {
+        let kind = u16::try_from(k).expect("fewer than 65,536 kinds of move");
+        let counter = self.tmp();
+        self.op(Op::Const { dst: counter, value: 0 });
+        self.args_from(kind, m, 0, counter);
+        self.op(Op::Halt);
+    }
+
+    fn args_from(&mut self, kind: u16, m: &super::MoveKind, i: usize, counter: Reg) {
+        if i == m.args.len() {
+            self.op(Op::Choice { counter, kind });
+            let mut fails = Vec::new();
+            for r in &m.requires {
+                fails.extend(self.jump_if(r, false));
+            }
+            self.op(Op::Emit {
+                kind,
+                n: m.args.len() as u16,
+            });
+            let next = self.here();
+            self.patch_all(fails, next);
+            return;
+        }
+        let a = &m.args[i];
+        let var = reg(a.local);
+        let mark = self.mark();
+        let last = i + 1 == m.args.len();
+        match &a.domain {
+            // The last argument over a range, without conditions: one
+            // instruction emits every move.
+            Coll::Range { lo, hi } if last && m.requires.is_empty() => {
+                self.expr_into(lo, var);
+                let hi = self.operand(hi);
+                self.op(Op::EmitRange {
+                    kind,
+                    n: m.args.len() as u16,
+                    var,
+                    hi,
+                    counter,
+                });
+            }
+            // A range is gone through in place; its ends were evaluated before the first step.
+            Coll::Range { lo, hi } => {
+                self.expr_into(lo, var);
+                let hi = self.operand(hi);
+                let init = self.op(Op::RangeInit {
+                    var,
+                    hi,
+                    spend: false,
+                    to: 0,
+                });
+                let body = self.here();
+                self.args_from(kind, m, i + 1, counter);
+                self.op(Op::RangeNext { var, hi, to: body });
+                let end = self.here();
+                self.patch(init, end);
+            }
+            // The state does not change while moves are generated: no copy is needed.
+            Coll::List { .. } | Coll::Indices { .. } | Coll::Set { .. } => {
+                self.each(&a.domain, var, &mut |b, _| b.args_from(kind, m, i + 1, counter));
+            }
+            // Literal elements are all evaluated first, as the tree walker did.
+            Coll::Literal(_) => self.items_loop(&a.domain, var, |b| b.args_from(kind, m, i + 1, counter)),
+        }
+        self.release(mark);
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn stmts(&mut self, body: &[Stmt]) {
+        for s in body {
+            let mark = self.mark();
+            self.stmt(s);
+            self.release(mark);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Store { place, op, value, span } => {
+                // `board[pit - 1] -= count`: one instruction, when the value
+                // cannot fail (it is computed after the element is found).
+                if let Some(e) = self.fixed_elem(place)
+                    && matches!(value, Expr::Const(_) | Expr::Local(_) | Expr::Cell(_))
+                {
+                    let spans = OpSpans {
+                        at: e.span,
+                        index: e.index_span,
+                        store: *span,
+                    };
+                    match (*op, imm(value)) {
+                        (Some(op), Some(imm)) => self.op_spans(
+                            Op::StoreElemSI {
+                                op,
+                                list: e.list,
+                                index: e.index,
+                                add: e.add,
+                                imm,
+                            },
+                            spans,
+                        ),
+                        (op, _) => {
+                            let src = self.operand(value);
+                            self.op_spans(
+                                Op::StoreElemS {
+                                    op,
+                                    list: e.list,
+                                    index: e.index,
+                                    add: e.add,
+                                    src,
+                                },
+                                spans,
+                            )
+                        }
+                    };
+                    return;
+                }
+                let at = self.place(place);
+                let src = self.operand(value);
+                match (at, op) {
+                    (At::Cell(cell), None) => self.op(Op::StoreCell { cell, src }),
+                    (At::Reg(addr), None) => self.op(Op::Store { addr, src }),
+                    (At::Cell(cell), Some(op)) => self.op_at(Op::StoreArithCell { op: *op, cell, src }, *span),
+                    (At::Reg(addr), Some(op)) => self.op_at(Op::StoreArith { op: *op, addr, src }, *span),
+                };
+            }
+            Stmt::SetLocal { local, op, value, span } => {
+                let l = reg(*local);
+                match op {
+                    // A leaf is read in one instruction, straight into the local.
+                    None if matches!(value, Expr::Const(_) | Expr::Cell(_) | Expr::Local(_)) => {
+                        self.expr_into(value, l);
+                    }
+                    None => {
+                        let t = self.operand(value);
+                        self.op(Op::Copy { dst: l, src: t });
+                    }
+                    Some(op) => match imm(value) {
+                        Some(imm) => {
+                            self.op_at(
+                                Op::ArithI {
+                                    op: *op,
+                                    dst: l,
+                                    a: l,
+                                    imm,
+                                },
+                                *span,
+                            );
+                        }
+                        None => {
+                            let b = self.operand(value);
+                            self.op_at(
+                                Op::Arith {
+                                    op: *op,
+                                    dst: l,
+                                    a: l,
+                                    b,
+                                },
+                                *span,
+                            );
+                        }
+                    },
+                }
+            }
+            Stmt::If { cond, then, otherwise } => {
+                let skip = self.jump_if(cond, false);
+                self.stmts(then);
+                if otherwise.is_empty() {
+                    let end = self.here();
+                    self.patch_all(skip, end);
+                } else {
+                    let over = self.op(Op::Jump { to: 0 });
+                    let other = self.here();
+                    self.patch_all(skip, other);
+                    self.stmts(otherwise);
+                    let end = self.here();
+                    self.patch(over, end);
+                }
+            }
+            Stmt::For { var, coll, body } => {
+                let var = reg(*var);
+                match coll {
+                    // A range's ends are fixed before the first step; the body may
+                    // change the loop variable, so a hidden counter goes through it.
+                    Coll::Range { lo, hi } => {
+                        let counter = self.tmp();
+                        self.expr_into(lo, counter);
+                        let h = self.tmp();
+                        self.expr_into(hi, h);
+                        let init = self.op(Op::RangeInit {
+                            var: counter,
+                            hi: h,
+                            spend: true,
+                            to: 0,
+                        });
+                        let top = self.here();
+                        self.op(Op::Copy { dst: var, src: counter });
+                        self.stmts(body);
+                        self.op(Op::RangeNext {
+                            var: counter,
+                            hi: h,
+                            to: top,
+                        });
+                        let end = self.here();
+                        self.patch(init, end);
+                    }
+                    // A constant cannot change: gone through in place.
+                    Coll::List { place } | Coll::Indices { place } if place.is_const() => {
+                        self.each(coll, var, &mut |b, _| b.stmts(body));
+                    }
+                    // Other collections are copied first: the body may change them.
+                    coll => self.items_loop(coll, var, |b| b.stmts(body)),
+                }
+            }
+            Stmt::SetAdd {
+                set,
+                lo,
+                hi,
+                value,
+                span,
+            }
+            | Stmt::SetRemove {
+                set,
+                lo,
+                hi,
+                value,
+                span,
+            } => {
+                let addr = self.place_reg(set);
+                let x = self.operand(value);
+                let set = self.set(*lo, *hi);
+                let op = if matches!(s, Stmt::SetAdd { .. }) {
+                    Op::SetAdd { addr, x, set }
+                } else {
+                    Op::SetRemove { addr, x, set }
+                };
+                self.op_at(op, *span);
+            }
+            Stmt::Push { list, cap, value, span } => {
+                let addr = self.place_reg(list);
+                let x = self.operand(value);
+                let cap = u32::try_from(*cap).expect("a list's capacity fits the state");
+                self.op_at(Op::Push { addr, x, cap }, *span);
+            }
+            Stmt::Clear { place, words, .. } => {
+                let addr = self.place_reg(place);
+                let words = u32::try_from(*words).expect("a value fits the state");
+                self.op(Op::Clear { addr, words });
+            }
+            Stmt::While { cond, body, span } => {
+                let top = self.here();
+                let done = self.jump_if(cond, false);
+                self.op_at(Op::Step, *span);
+                self.stmts(body);
+                self.op(Op::Jump { to: top });
+                let end = self.here();
+                self.patch_all(done, end);
+            }
+            Stmt::Return(Some(value)) => {
+                let src = self.operand(value);
+                self.op(Op::Ret { src });
+            }
+            Stmt::Return(None) => {
+                self.op(Op::Halt);
+            }
+            Stmt::Call { func, args, span } => {
+                let dst = self.tmp();
+                let first = self.next;
+                let regs: Vec<Reg> = args.iter().map(|_| self.tmp()).collect();
+                for (a, &r) in args.iter().zip(&regs) {
+                    self.expr_into(a, r);
+                }
+                self.op_at(
+                    Op::Call {
+                        dst,
+                        func: u16::try_from(*func).expect("fewer than 65,536 functions"),
+                        args: reg(first),
+                        n: args.len() as u16,
+                    },
+                    *span,
+                );
+            }
+        }
+    }
+
+    /// Goes through the items of `coll`, copied to the item stack first, with
+    /// `var` bound to each in turn.
+    fn items_loop(&mut self, coll: &Coll, var: Reg, body: impl FnOnce(&mut Self)) {
+        let mark = self.tmp();
+        self.op(Op::ItemsMark { dst: mark });
+        match coll {
+            Coll::Range { lo, hi } => {
+                // Not reached (ranges are gone through in place), but kept exact.
+                let counter = self.tmp();
+                self.expr_into(lo, counter);
+                let h = self.operand(hi);
+                let init = self.op(Op::RangeInit {
+                    var: counter,
+                    hi: h,
+                    spend: true,
+                    to: 0,
+                });
+                let top = self.here();
+                self.op(Op::ItemsPush { x: counter });
+                self.op(Op::RangeNext {
+                    var: counter,
+                    hi: h,
+                    to: top,
+                });
+                let end = self.here();
+                self.patch(init, end);
+            }
+            Coll::List { place } => {
+                let addr = self.place_reg(place);
+                self.op(Op::ItemsList { addr });
+            }
+            Coll::Indices { place } => {
+                let addr = self.place_reg(place);
+                self.op(Op::ItemsIndices { addr });
+            }
+            Coll::Set { place, lo, hi } => {
+                let addr = self.place_reg(place);
+                let set = self.set(*lo, *hi);
+                self.op(Op::ItemsSet { addr, set });
+            }
+            Coll::Literal(items) => {
+                for e in items {
+                    let m = self.mark();
+                    let x = self.operand(e);
+                    self.op(Op::ItemsPush { x });
+                    self.release(m);
+                }
+            }
+        }
+        let idx = self.tmp();
+        self.op(Op::Copy { dst: idx, src: mark });
+        let top = self.op(Op::ItemsNext { var, idx, to: 0 });
+        body(self);
+        self.op(Op::Jump { to: top });
+        let end = self.here();
+        self.patch(top, end);
+        self.op(Op::ItemsDrop { mark });
+    }
+
+    /// Goes through `coll` in place (for expressions and move generation,
+    /// which cannot change the state), lowering `body` once with `var` bound;
+    /// the body pushes the jumps that go on to the next element. Literal
+    /// lists are unrolled, each element evaluated when its turn comes.
+    fn each(&mut self, coll: &Coll, var: Reg, body: &mut dyn FnMut(&mut Self, &mut Vec<Label>)) {
+        let mark = self.mark();
+        match coll {
+            Coll::Range { lo, hi } => {
+                self.expr_into(lo, var);
+                let hi = self.operand(hi);
+                let init = self.op(Op::RangeInit {
+                    var,
+                    hi,
+                    spend: true,
+                    to: 0,
+                });
+                let top = self.here();
+                let mut next = Vec::new();
+                body(self, &mut next);
+                let step = self.op(Op::RangeNext { var, hi, to: top });
+                self.patch_all(next, step);
+                let end = self.here();
+                self.patch(init, end);
+            }
+            Coll::List { place } if place.is_const() => {
+                let addr = self.const_addr(place);
+                let idx = self.tmp();
+                self.op(Op::Const { dst: idx, value: 0 });
+                let top = self.op(Op::ConstListNext { var, idx, addr, to: 0 });
+                let mut next = Vec::new();
+                body(self, &mut next);
+                self.op(Op::Jump { to: top });
+                self.patch_all(next, top);
+                let end = self.here();
+                self.patch(top, end);
+            }
+            Coll::Indices { place } if place.is_const() => {
+                let addr = self.const_addr(place);
+                let limit = self.tmp();
+                self.op(Op::LoadConst { dst: limit, addr });
+                let idx = self.tmp();
+                self.op(Op::Const { dst: idx, value: 0 });
+                let top = self.op(Op::CountNext { var, idx, limit, to: 0 });
+                let mut next = Vec::new();
+                body(self, &mut next);
+                self.op(Op::Jump { to: top });
+                self.patch_all(next, top);
+                let end = self.here();
+                self.patch(top, end);
+            }
+            Coll::List { place } => {
+                let addr = self.place_reg(place);
+                let idx = self.tmp();
+                self.op(Op::Const { dst: idx, value: 0 });
+                let top = self.op(Op::ListNext { var, idx, addr, to: 0 });
+                let mut next = Vec::new();
+                body(self, &mut next);
+                self.op(Op::Jump { to: top });
+                self.patch_all(next, top);
+                let end = self.here();
+                self.patch(top, end);
+            }
+            Coll::Indices { place } => {
+                let addr = self.place_reg(place);
+                let limit = self.tmp();
+                self.op(Op::Load { dst: limit, addr });
+                let idx = self.tmp();
+                self.op(Op::Const { dst: idx, value: 0 });
+                let top = self.op(Op::CountNext { var, idx, limit, to: 0 });
+                let mut next = Vec::new();
+                body(self, &mut next);
+                self.op(Op::Jump { to: top });
+                self.patch_all(next, top);
+                let end = self.here();
+                self.patch(top, end);
+            }
+            Coll::Set { place, lo, hi } => {
+                let addr = self.place_reg(place);
+                let set = self.set(*lo, *hi);
+                let state = self.tmp();
+                let word = self.tmp();
+                debug_assert_eq!(word, state + 1);
+                self.op(Op::Const { dst: state, value: 0 });
+                self.op(Op::Const { dst: word, value: -1 });
+                let top = self.op(Op::SetNext {
+                    var,
+                    state,
+                    addr,
+                    set,
+                    to: 0,
+                });
+                let mut next = Vec::new();
+                body(self, &mut next);
+                self.op(Op::Jump { to: top });
+                self.patch_all(next, top);
+                let end = self.here();
+                self.patch(top, end);
+            }
+            Coll::Literal(items) => {
+                for e in items {
+                    let m = self.mark();
+                    self.expr_into(e, var);
+                    let mut next = Vec::new();
+                    body(self, &mut next);
+                    let after = self.here();
+                    self.patch_all(next, after);
+                    self.release(m);
+                }
+            }
+        }
+        self.release(mark);
+    }
+
+    // ------------------------------------------------------------ places
+
+    /// `list[local ± c]` of a list of scalars at a fixed cell, if `p` is one.
+    fn fixed_elem(&self, p: &Place) -> Option<FixedElem> {
+        let Place::Elem {
+            list,
+            index,
+            elem_size: 1,
+            span,
+        } = p
+        else {
+            return None;
+        };
+        let Place::Static(base) = **list else {
+            return None;
+        };
+        let (index, add, index_span) = match index {
+            Expr::Local(l) => (reg(*l), 0, Span::default()),
+            Expr::Arith(op @ (ArithOp::Add | ArithOp::Sub), a, b, s) => match (&**a, imm(b)) {
+                (Expr::Local(l), Some(n)) if n != i32::MIN => (reg(*l), if *op == ArithOp::Add { n } else { -n }, *s),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(FixedElem {
+            list: cell(base),
+            index,
+            add,
+            span: *span,
+            index_span,
+        })
+    }
+
+    /// Computes where `p` is.
+    fn place(&mut self, p: &Place) -> At {
+        match p {
+            Place::Static(o) => At::Cell(cell(*o)),
+            Place::Const(_) => unreachable!("a constant is read with const_addr"),
+            Place::Elem {
+                list,
+                index,
+                elem_size,
+                span,
+            } => {
+                let base = self.place(list);
+                let i = self.operand(index);
+                let dst = self.tmp();
+                let size = u32::try_from(*elem_size).expect("an element fits the state");
+                match base {
+                    At::Cell(list) => self.op_at(
+                        Op::ElemAddrS {
+                            dst,
+                            list,
+                            index: i,
+                            size,
+                        },
+                        *span,
+                    ),
+                    At::Reg(list) => self.op_at(
+                        Op::ElemAddr {
+                            dst,
+                            list,
+                            index: i,
+                            size,
+                        },
+                        *span,
+                    ),
+                };
+                At::Reg(dst)
+            }
+        }
+    }
+
+    /// Computes where the constant `p` is in the constants, into a register.
+    fn const_addr(&mut self, p: &Place) -> Reg {
+        match p {
+            Place::Const(o) => {
+                let r = self.tmp();
+                self.op(Op::Const {
+                    dst: r,
+                    value: *o as i64,
+                });
+                r
+            }
+            Place::Elem {
+                list,
+                index,
+                elem_size,
+                span,
+            } => {
+                let base = self.const_addr(list);
+                let i = self.operand(index);
+                let dst = self.tmp();
+                let size = u32::try_from(*elem_size).expect("an element fits the constants");
+                self.op_at(
+                    Op::ConstElemAddr {
+                        dst,
+                        list: base,
+                        index: i,
+                        size,
+                    },
+                    *span,
+                );
+                dst
+            }
+            Place::Static(_) => unreachable!("a place of the state is not a constant"),
+        }
+    }
+
+    /// Computes where `p` is, into a register.
+    fn place_reg(&mut self, p: &Place) -> Reg {
+        match self.place(p) {
+            At::Reg(r) => r,
+            At::Cell(c) => {
+                let r = self.tmp();
+                self.op(Op::Const {
+                    dst: r,
+                    value: i64::from(c),
+                });
+                r
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    /// The register holding the value of `e`: a local's own, or a fresh one.
+    fn operand(&mut self, e: &Expr) -> Reg {
+        match e {
+            Expr::Local(l) => reg(*l),
+            _ => {
+                let r = self.tmp();
+                self.expr_into(e, r);
+                r
+            }
+        }
+    }
+
+    /// Lowers `e` so that its value ends in `dst`. `dst` is written last (or,
+    /// for conditionals, in each branch's last instruction), so it may be a
+    /// local that `e` reads.
+    fn expr_into(&mut self, e: &Expr, dst: Reg) {
+        let mark = self.mark();
+        match e {
+            Expr::Const(value) => {
+                self.op(Op::Const { dst, value: *value });
+            }
+            Expr::Local(l) => {
+                if reg(*l) != dst {
+                    self.op(Op::Copy { dst, src: reg(*l) });
+                }
+            }
+            Expr::Cell(c) => {
+                self.op(Op::LoadCell { dst, cell: cell(*c) });
+            }
+            Expr::Load(p) if p.is_const() => {
+                let addr = self.const_addr(p);
+                self.op(Op::LoadConst { dst, addr });
+            }
+            Expr::Load(p) => {
+                if let Some(f) = self.fixed_elem(p) {
+                    self.op_spans(
+                        Op::LoadElemS {
+                            dst,
+                            list: f.list,
+                            index: f.index,
+                            add: f.add,
+                        },
+                        OpSpans {
+                            at: f.span,
+                            index: f.index_span,
+                            store: Span::default(),
+                        },
+                    );
+                } else {
+                    match self.place(p) {
+                        At::Cell(cell) => self.op(Op::LoadCell { dst, cell }),
+                        At::Reg(addr) => self.op(Op::Load { dst, addr }),
+                    };
+                }
+            }
+            Expr::Neg(a) => {
+                let src = self.operand(a);
+                self.op(Op::Neg { dst, src });
+            }
+            Expr::Not(a) => {
+                let src = self.operand(a);
+                self.op(Op::Not { dst, src });
+            }
+            Expr::Arith(op, a, b, span) => {
+                let commutes = matches!(op, ArithOp::Add | ArithOp::Mul);
+                match (imm(a), imm(b)) {
+                    (_, Some(imm)) => {
+                        let a = self.operand(a);
+                        self.op_at(Op::ArithI { op: *op, dst, a, imm }, *span);
+                    }
+                    (Some(imm), None) if commutes => {
+                        let b = self.operand(b);
+                        self.op_at(
+                            Op::ArithI {
+                                op: *op,
+                                dst,
+                                a: b,
+                                imm,
+                            },
+                            *span,
+                        );
+                    }
+                    _ => {
+                        let a = self.operand(a);
+                        let b = self.operand(b);
+                        self.op_at(Op::Arith { op: *op, dst, a, b }, *span);
+                    }
+                }
+            }
+            Expr::Cmp(op, a, b) => match (imm(a), imm(b), &**a) {
+                (_, Some(imm), Expr::Cell(c)) => {
+                    self.op(Op::CellCmpI {
+                        op: *op,
+                        dst,
+                        cell: cell(*c),
+                        imm,
+                    });
+                }
+                (_, Some(imm), _) => {
+                    let a = self.operand(a);
+                    self.op(Op::CmpI { op: *op, dst, a, imm });
+                }
+                (Some(imm), None, _) => {
+                    let b = self.operand(b);
+                    self.op(Op::CmpI {
+                        op: flip(*op),
+                        dst,
+                        a: b,
+                        imm,
+                    });
+                }
+                _ => {
+                    let a = self.operand(a);
+                    let b = self.operand(b);
+                    self.op(Op::Cmp { op: *op, dst, a, b });
+                }
+            },
+            Expr::And(..) | Expr::Or(..) => {
+                let fails = self.jump_if(e, false);
+                self.op(Op::Const { dst, value: 1 });
+                let over = self.op(Op::Jump { to: 0 });
+                let f = self.here();
+                self.patch_all(fails, f);
+                self.op(Op::Const { dst, value: 0 });
+                let end = self.here();
+                self.patch(over, end);
+            }
+            Expr::If(c, a, b) => {
+                let skip = self.jump_if(c, false);
+                self.expr_into(a, dst);
+                let over = self.op(Op::Jump { to: 0 });
+                let other = self.here();
+                self.patch_all(skip, other);
+                self.expr_into(b, dst);
+                let end = self.here();
+                self.patch(over, end);
+            }
+            Expr::Pick(op, a, b) => {
+                let a = self.operand(a);
+                let b = self.operand(b);
+                self.op(Op::Pick { op: *op, dst, a, b });
+            }
+            Expr::Len(c) => match &**c {
+                Coll::Range { lo, hi } => {
+                    let lo = self.operand(lo);
+                    let hi = self.operand(hi);
+                    self.op(Op::RangeLen { dst, lo, hi });
+                }
+                Coll::List { place } | Coll::Indices { place } if place.is_const() => {
+                    let addr = self.const_addr(place);
+                    self.op(Op::LoadConst { dst, addr });
+                }
+                Coll::List { place } | Coll::Indices { place } => match self.place(place) {
+                    At::Cell(cell) => {
+                        self.op(Op::LoadCell { dst, cell });
+                    }
+                    At::Reg(addr) => {
+                        self.op(Op::Load { dst, addr });
+                    }
+                },
+                Coll::Set { place, lo, hi } => {
+                    let addr = self.place_reg(place);
+                    let set = self.set(*lo, *hi);
+                    self.op(Op::SetCount { dst, addr, set });
+                }
+                Coll::Literal(items) => {
+                    self.op(Op::Const {
+                        dst,
+                        value: items.len() as i64,
+                    });
+                }
+            },
+            Expr::Agg {
+                op,
+                var,
+                coll,
+                body,
+                filter,
+                span,
+            } => self.aggregate(*op, reg(*var), coll, body, filter.as_deref(), *span, dst),
+            Expr::Contains(c, x) => self.contains(c, x, dst),
+            Expr::Call { func, args, span } => {
+                let first = self.next;
+                let regs: Vec<Reg> = args.iter().map(|_| self.tmp()).collect();
+                for (a, &r) in args.iter().zip(&regs) {
+                    self.expr_into(a, r);
+                }
+                self.op_at(
+                    Op::Call {
+                        dst,
+                        func: u16::try_from(*func).expect("fewer than 65,536 functions"),
+                        args: reg(first),
+                        n: args.len() as u16,
+                    },
+                    *span,
+                );
+            }
+        }
+        self.release(mark);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn aggregate(
+        &mut self,
+        op: AggOp,
+        var: Reg,
+        coll: &Coll,
+        body: &Expr,
+        filter: Option<&Expr>,
+        span: Span,
+        dst: Reg,
+    ) {
+        // The plain sum of a list: one instruction.
+        if let (AggOp::Sum, Coll::List { place }, None, Expr::Local(l)) = (op, coll, filter, body)
+            && reg(*l) == var
+            && !place.is_const()
+        {
+            match self.place(place) {
+                At::Cell(list) => self.op_at(Op::SumListS { dst, list }, span),
+                At::Reg(addr) => self.op_at(Op::SumList { dst, addr }, span),
+            };
+            return;
+        }
+        let acc = self.tmp();
+        let found = self.tmp();
+        let initial = match op {
+            AggOp::All => 1,
+            _ => 0,
+        };
+        self.op(Op::Const {
+            dst: acc,
+            value: initial,
+        });
+        if matches!(op, AggOp::Min | AggOp::Max) {
+            self.op(Op::Const { dst: found, value: 0 });
+        }
+        // `any` and `all` stop at the first element that decides them.
+        let mut decided = Vec::new();
+        self.each(coll, var, &mut |b, next| {
+            if let Some(f) = filter {
+                next.extend(b.jump_if(f, false));
+            }
+            let m = b.mark();
+            let x = b.operand(body);
+            match op {
+                AggOp::Sum => {
+                    b.op_at(Op::SumAdd { acc, x }, span);
+                }
+                AggOp::Count => {
+                    b.op(Op::CountAdd { acc, x });
+                }
+                AggOp::Min => {
+                    b.op(Op::PickAcc {
+                        op: CmpOp::Lt,
+                        acc,
+                        found,
+                        x,
+                    });
+                }
+                AggOp::Max => {
+                    b.op(Op::PickAcc {
+                        op: CmpOp::Gt,
+                        acc,
+                        found,
+                        x,
+                    });
+                }
+                AggOp::Any => {
+                    decided.push(b.op(Op::JumpIfNonZero { x, to: 0 }));
+                }
+                AggOp::All => {
+                    decided.push(b.op(Op::JumpIfZero { x, to: 0 }));
+                }
+            }
+            b.release(m);
+        });
+        match op {
+            AggOp::Min | AggOp::Max => {
+                self.op_at(
+                    Op::NeedFound {
+                        found,
+                        max: op == AggOp::Max,
+                    },
+                    span,
+                );
+                self.op(Op::Copy { dst, src: acc });
+            }
+            AggOp::Any | AggOp::All => {
+                // Went through everything: `any` is false, `all` true.
+                self.op(Op::Copy { dst, src: acc });
+                let over = self.op(Op::Jump { to: 0 });
+                let d = self.here();
+                self.patch_all(decided, d);
+                self.op(Op::Const {
+                    dst,
+                    value: i64::from(op == AggOp::Any),
+                });
+                let end = self.here();
+                self.patch(over, end);
+            }
+            _ => {
+                self.op(Op::Copy { dst, src: acc });
+            }
+        }
+    }
+
+    fn contains(&mut self, c: &Coll, x: &Expr, dst: Reg) {
+        let x = self.operand(x);
+        match c {
+            // `lo <= x and x <= hi`: `hi` only if needed.
+            Coll::Range { lo, hi } => {
+                let lo = self.operand(lo);
+                let no = self.op(Op::JumpUnless {
+                    op: CmpOp::Le,
+                    a: lo,
+                    b: x,
+                    to: 0,
+                });
+                let hi = self.operand(hi);
+                self.op(Op::Cmp {
+                    op: CmpOp::Le,
+                    dst,
+                    a: x,
+                    b: hi,
+                });
+                let over = self.op(Op::Jump { to: 0 });
+                let f = self.here();
+                self.patch(no, f);
+                self.op(Op::Const { dst, value: 0 });
+                let end = self.here();
+                self.patch(over, end);
+            }
+            // Outside the set's range, the set is not even looked at.
+            Coll::Set { place, lo, hi } => {
+                let mut no = Vec::new();
+                for (op, bound) in [(CmpOp::Ge, *lo), (CmpOp::Le, *hi)] {
+                    match i32::try_from(bound) {
+                        Ok(imm) => no.push(self.op(Op::JumpUnlessI { op, a: x, imm, to: 0 })),
+                        Err(_) => {
+                            let b = self.tmp();
+                            self.op(Op::Const { dst: b, value: bound });
+                            no.push(self.op(Op::JumpUnless { op, a: x, b, to: 0 }));
+                        }
+                    }
+                }
+                let addr = self.place_reg(place);
+                let set = self.set(*lo, *hi);
+                self.op(Op::SetHas { dst, addr, x, set });
+                let over = self.op(Op::Jump { to: 0 });
+                let f = self.here();
+                self.patch_all(no, f);
+                self.op(Op::Const { dst, value: 0 });
+                let end = self.here();
+                self.patch(over, end);
+            }
+            Coll::List { place } if place.is_const() => {
+                let addr = self.const_addr(place);
+                self.op(Op::ConstListHas { dst, addr, x });
+            }
+            // `0 <= x < len`, the length read only when `x` is not negative.
+            Coll::Indices { place } if place.is_const() => {
+                let no = self.op(Op::JumpUnlessI {
+                    op: CmpOp::Ge,
+                    a: x,
+                    imm: 0,
+                    to: 0,
+                });
+                let addr = self.const_addr(place);
+                let len = self.tmp();
+                self.op(Op::LoadConst { dst: len, addr });
+                self.op(Op::Cmp {
+                    op: CmpOp::Lt,
+                    dst,
+                    a: x,
+                    b: len,
+                });
+                let over = self.op(Op::Jump { to: 0 });
+                let f = self.here();
+                self.patch(no, f);
+                self.op(Op::Const { dst, value: 0 });
+                let end = self.here();
+                self.patch(over, end);
+            }
+            Coll::List { place } => {
+                let addr = self.place_reg(place);
+                self.op(Op::ListHas { dst, addr, x });
+            }
+            Coll::Indices { place } => {
+                let addr = self.place_reg(place);
+                self.op(Op::IndexIn { dst, addr, x });
+            }
+            // Element by element, up to the first equal one.
+            Coll::Literal(items) => {
+                let mut yes = Vec::new();
+                for e in items {
+                    let m = self.mark();
+                    let v = self.operand(e);
+                    let no = self.op(Op::JumpUnless {
+                        op: CmpOp::Eq,
+                        a: v,
+                        b: x,
+                        to: 0,
+                    });
+                    yes.push(self.op(Op::Jump { to: 0 }));
+                    let after = self.here();
+                    self.patch(no, after);
+                    self.release(m);
+                }
+                self.op(Op::Const { dst, value: 0 });
+                let over = self.op(Op::Jump { to: 0 });
+                let t = self.here();
+                self.patch_all(yes, t);
+                self.op(Op::Const { dst, value: 1 });
+                let end = self.here();
+                self.patch(over, end);
+            }
+        }
+    }
+
+    /// Lowers the condition `e` as jumps taken when its truth is `want`;
+    /// returns the jumps, to be pointed at their target. Otherwise control
+    /// falls through.
+    fn jump_if(&mut self, e: &Expr, want: bool) -> Vec<Label> {
+        let mark = self.mark();
+        let sites = match e {
+            Expr::Const(n) => {
+                if (*n != 0) == want {
+                    vec![self.op(Op::Jump { to: 0 })]
+                } else {
+                    Vec::new()
+                }
+            }
+            Expr::Not(a) => self.jump_if(a, !want),
+            Expr::And(a, b) if !want => {
+                let mut sites = self.jump_if(a, false);
+                sites.extend(self.jump_if(b, false));
+                sites
+            }
+            Expr::And(a, b) => {
+                let fails = self.jump_if(a, false);
+                let sites = self.jump_if(b, true);
+                let here = self.here();
+                self.patch_all(fails, here);
+                sites
+            }
+            Expr::Or(a, b) if want => {
+                let mut sites = self.jump_if(a, true);
+                sites.extend(self.jump_if(b, true));
+                sites
+            }
+            Expr::Or(a, b) => {
+                let holds = self.jump_if(a, true);
+                let sites = self.jump_if(b, false);
+                let here = self.here();
+                self.patch_all(holds, here);
+                sites
+            }
+            Expr::Cmp(op, a, b) => {
+                // Jump unless `a op' b`, where op' holds exactly when the jump should not be taken.
+                let op = if want { negate(*op) } else { *op };
+                vec![self.compare_jump(op, a, b)]
+            }
+            _ => {
+                let x = self.operand(e);
+                vec![if want {
+                    self.op(Op::JumpIfNonZero { x, to: 0 })
+                } else {
+                    self.op(Op::JumpIfZero { x, to: 0 })
+                }]
+            }
+        };
+        self.release(mark);
+        sites
+    }
+
+    /// A jump taken unless `a op b`.
+    fn compare_jump(&mut self, op: CmpOp, a: &Expr, b: &Expr) -> Label {
+        match (imm(a), imm(b)) {
+            (_, Some(imm)) => match (a, rem_by_const(a)) {
+                (Expr::Cell(c), _) => self.op(Op::JumpUnlessCellI {
+                    op,
+                    cell: cell(*c),
+                    imm,
+                    to: 0,
+                }),
+                (_, Some((Expr::Cell(c), m))) => self.op(Op::JumpUnlessCellRemI {
+                    op,
+                    cell: cell(*c),
+                    m,
+                    imm,
+                    to: 0,
+                }),
+                (_, Some((x, m))) => {
+                    let a = self.operand(x);
+                    self.op(Op::JumpUnlessRemI { op, a, m, imm, to: 0 })
+                }
+                _ => {
+                    let a = self.operand(a);
+                    self.op(Op::JumpUnlessI { op, a, imm, to: 0 })
+                }
+            },
+            (Some(_), None) => self.compare_jump(flip(op), b, a),
+            _ => {
+                let a = self.operand(a);
+                let b = self.operand(b);
+                self.op(Op::JumpUnless { op, a, b, to: 0 })
+            }
+        }
+    }
+}

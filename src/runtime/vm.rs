@@ -1,0 +1,802 @@
+//! The executor of flat code ([`Code`]): an instruction pointer over one
+//! rule's instructions and a frame of `i64` registers.
+
+use super::Move;
+use crate::game::GameError;
+use std::mem::MaybeUninit;
+
+use crate::ir::code::{Code, Entry, Op, SetRange};
+use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS, Program, Span};
+
+/// Deepest chain of function calls before a run is declared endless.
+const MAX_CALL_DEPTH: usize = 256;
+
+/// The most loop steps and function calls one call into the rules may take
+/// (one move's body, one position's legal moves, ...): nested loops over long
+/// ranges, or a function that calls itself twice, would otherwise run for hours.
+const MAX_STEPS: u64 = 1 << 24;
+
+/// The most combinations of arguments one kind of move may try in one position.
+pub(super) const MAX_ARG_CHOICES: i64 = 1 << 16;
+
+/// What one call into the rules may still spend: loop steps and calls, and
+/// the depth of calls.
+pub(super) struct Budget {
+    steps: u64,
+    depth: usize,
+    /// The item stack: collections copied before a loop's body may change
+    /// them (it allocates only for games that loop over such collections).
+    items: Vec<i64>,
+}
+
+impl Budget {
+    #[inline(always)]
+    pub(super) fn new() -> Budget {
+        Budget {
+            steps: MAX_STEPS,
+            depth: 0,
+            items: Vec::new(),
+        }
+    }
+
+    /// Takes `n` steps from the budget.
+    #[inline]
+    fn spend(&mut self, n: u64, span: Span) -> Result<(), GameError> {
+        match self.steps.checked_sub(n) {
+            Some(left) => {
+                self.steps = left;
+                Ok(())
+            }
+            None => Err(too_many_steps(span)),
+        }
+    }
+}
+
+/// What the rules run on: the cells of a state (changed only by a move's
+/// body), and where generated moves go.
+pub(super) trait Host {
+    fn cells(&self) -> &[i64];
+    /// `None` where the state cannot change (conditions, move generation).
+    fn cells_mut(&mut self) -> Option<&mut [i64]>;
+    /// Takes a generated move; true to stop generating.
+    fn emit(&mut self, mv: Move) -> bool;
+}
+
+/// Evaluates conditions and values on a state it cannot change.
+pub(super) struct Reader<'s>(pub &'s [i64]);
+
+impl Host for Reader<'_> {
+    #[inline(always)]
+    fn cells(&self) -> &[i64] {
+        self.0
+    }
+
+    #[inline(always)]
+    fn cells_mut(&mut self) -> Option<&mut [i64]> {
+        None
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, _: Move) -> bool {
+        true
+    }
+}
+
+/// Generates moves into a callback.
+pub(super) struct Generator<'s, F> {
+    pub cells: &'s [i64],
+    pub found: F,
+}
+
+impl<F: FnMut(Move) -> bool> Host for Generator<'_, F> {
+    #[inline(always)]
+    fn cells(&self) -> &[i64] {
+        self.cells
+    }
+
+    #[inline(always)]
+    fn cells_mut(&mut self) -> Option<&mut [i64]> {
+        None
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, mv: Move) -> bool {
+        (self.found)(mv)
+    }
+}
+
+/// Runs a move's statements on a state.
+pub(super) struct Writer<'s>(pub &'s mut [i64]);
+
+impl Host for Writer<'_> {
+    #[inline(always)]
+    fn cells(&self) -> &[i64] {
+        self.0
+    }
+
+    #[inline(always)]
+    fn cells_mut(&mut self) -> Option<&mut [i64]> {
+        Some(self.0)
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, _: Move) -> bool {
+        true
+    }
+}
+
+/// Frames of at most this many registers live on the stack.
+const FRAME_INLINE: usize = 16;
+
+/// Runs `f` with a zeroed frame of `n` registers: on the stack when small.
+#[inline(always)]
+pub(super) fn with_frame<T>(n: usize, f: impl FnOnce(&mut [i64]) -> T) -> T {
+    if n <= FRAME_INLINE {
+        // Only the registers the rule uses are zeroed (most rules use a few).
+        let mut regs = [MaybeUninit::<i64>::uninit(); FRAME_INLINE];
+        for r in &mut regs[..n] {
+            r.write(0);
+        }
+        // SAFETY: the first `n` registers were just written.
+        let regs = unsafe { &mut *(&mut regs[..n] as *mut [MaybeUninit<i64>] as *mut [i64]) };
+        f(regs)
+    } else {
+        f(&mut vec![0; n])
+    }
+}
+
+/// The arguments of a move from registers `0..n` of a frame of at least
+/// `MAX_MOVE_ARGS`, the rest 0.
+#[inline(always)]
+fn move_args(regs: &[i64], n: usize) -> [i64; MAX_MOVE_ARGS] {
+    let first: [i64; MAX_MOVE_ARGS] = regs[..MAX_MOVE_ARGS]
+        .try_into()
+        .expect("a move's frame holds its arguments");
+    std::array::from_fn(|i| if i < n { first[i] } else { 0 })
+}
+
+/// Where the instruction at `ip` is, for its errors: looked up only when one happens.
+#[derive(Clone, Copy)]
+struct Site<'c> {
+    code: &'c Code,
+    ip: usize,
+}
+
+impl Site<'_> {
+    #[cold]
+    fn at(self) -> Span {
+        self.code.spans[self.ip].at
+    }
+
+    #[cold]
+    fn index(self) -> Span {
+        self.code.spans[self.ip].index
+    }
+
+    #[cold]
+    fn store(self) -> Span {
+        self.code.spans[self.ip].store
+    }
+}
+
+/// What `run` returns for a rule that emitted a move and was told to stop.
+pub(super) const STOPPED: i64 = 1;
+
+/// Runs the code from `entry` until it returns a value (`Ret`), halts (0),
+/// or a generated move stops it (`STOPPED`).
+pub(super) fn run<H: Host>(
+    code: &Code,
+    prog: &Program,
+    entry: Entry,
+    host: &mut H,
+    regs: &mut [i64],
+    budget: &mut Budget,
+) -> Result<i64, GameError> {
+    let ops = &code.ops[..];
+    let mut ip = entry.start as usize;
+    if regs.len() < entry.frame || entry.end as usize > ops.len() {
+        return Err(GameError::new(
+            "gdl::internal",
+            "a rule ran with too few registers (a bug in gdl)",
+        ));
+    }
+    // SAFETY (for `r!` and the instruction fetch below): `Code::check`, run
+    // on every rule when it was lowered, proved that the rule's instructions
+    // name only registers below `entry.frame` (at most `regs.len()`, checked
+    // above) and jump only inside `entry.start..entry.end` (inside `ops`),
+    // whose last instruction returns: `ip` never leaves the rule.
+    macro_rules! r {
+        ($r:expr) => {
+            *unsafe { regs.get_unchecked_mut($r as usize) }
+        };
+    }
+    macro_rules! cells {
+        () => {
+            host.cells()
+        };
+    }
+    macro_rules! cells_mut {
+        () => {
+            match host.cells_mut() {
+                Some(c) => c,
+                None => return Err(read_only()),
+            }
+        };
+    }
+    macro_rules! site {
+        () => {
+            Site { code, ip }
+        };
+    }
+    loop {
+        match *unsafe { ops.get_unchecked(ip) } {
+            Op::Const { dst, value } => r!(dst) = value,
+            Op::Copy { dst, src } => r!(dst) = r!(src),
+            Op::LoadCell { dst, cell } => r!(dst) = cells!()[cell as usize],
+            Op::Load { dst, addr } => r!(dst) = cells!()[r!(addr) as usize],
+            Op::Neg { dst, src } => r!(dst) = r!(src).checked_neg().ok_or_else(unspanned_overflow)?,
+            Op::Not { dst, src } => r!(dst) = i64::from(r!(src) == 0),
+            Op::Arith { op, dst, a, b } => r!(dst) = arith(op, r!(a), r!(b), site!(), Site::at)?,
+            Op::ArithI { op, dst, a, imm } => {
+                r!(dst) = match op {
+                    ArithOp::Add => r!(a)
+                        .checked_add(i64::from(imm))
+                        .ok_or_else(|| overflow(site!().at()))?,
+                    ArithOp::Sub => r!(a)
+                        .checked_sub(i64::from(imm))
+                        .ok_or_else(|| overflow(site!().at()))?,
+                    op => arith(op, r!(a), i64::from(imm), site!(), Site::at)?,
+                }
+            }
+            Op::Cmp { op, dst, a, b } => r!(dst) = i64::from(compare(op, r!(a), r!(b))),
+            Op::CmpI { op, dst, a, imm } => r!(dst) = i64::from(compare(op, r!(a), i64::from(imm))),
+            Op::Pick { op, dst, a, b } => {
+                let (x, y) = (r!(a), r!(b));
+                r!(dst) = if compare(op, x, y) { x } else { y };
+            }
+            Op::CellCmpI { op, dst, cell, imm } => {
+                r!(dst) = i64::from(compare(op, cells!()[cell as usize], i64::from(imm)));
+            }
+            Op::Jump { to } => {
+                ip = to as usize;
+                continue;
+            }
+            Op::JumpIfZero { x, to } => {
+                if r!(x) == 0 {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::JumpIfNonZero { x, to } => {
+                if r!(x) != 0 {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::JumpUnless { op, a, b, to } => {
+                if !compare(op, r!(a), r!(b)) {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::JumpUnlessI { op, a, imm, to } => {
+                if !compare(op, r!(a), i64::from(imm)) {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::JumpUnlessCellI { op, cell, imm, to } => {
+                if !compare(op, cells!()[cell as usize], i64::from(imm)) {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::JumpUnlessRemI { op, a, m, imm, to } => {
+                if !compare(op, r!(a).rem_euclid(i64::from(m)), i64::from(imm)) {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::JumpUnlessCellRemI { op, cell, m, imm, to } => {
+                if !compare(op, cells!()[cell as usize].rem_euclid(i64::from(m)), i64::from(imm)) {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::Ret { src } => return Ok(r!(src)),
+            Op::Halt => return Ok(0),
+            Op::ElemAddr { dst, list, index, size } => {
+                let base = r!(list) as usize;
+                r!(dst) = element(cells!(), base, r!(index), size, site!())? as i64;
+            }
+            Op::ElemAddrS { dst, list, index, size } => {
+                r!(dst) = element(cells!(), list as usize, r!(index), size, site!())? as i64;
+            }
+            Op::LoadElemS { dst, list, index, add } => {
+                let i = plus(r!(index), add, site!())?;
+                let o = element(cells!(), list as usize, i, 1, site!())?;
+                r!(dst) = cells!()[o];
+            }
+            Op::StoreElemS {
+                op,
+                list,
+                index,
+                add,
+                src,
+            } => {
+                let i = plus(r!(index), add, site!())?;
+                let o = element(cells!(), list as usize, i, 1, site!())?;
+                let v = r!(src);
+                let cells = cells_mut!();
+                cells[o] = match op {
+                    None => v,
+                    Some(op) => arith(op, cells[o], v, site!(), Site::store)?,
+                };
+            }
+            Op::StoreElemSI {
+                op,
+                list,
+                index,
+                add,
+                imm,
+            } => {
+                let i = plus(r!(index), add, site!())?;
+                let o = element(cells!(), list as usize, i, 1, site!())?;
+                let cells = cells_mut!();
+                cells[o] = arith(op, cells[o], i64::from(imm), site!(), Site::store)?;
+            }
+            Op::StoreCell { cell, src } => cells_mut!()[cell as usize] = r!(src),
+            Op::Store { addr, src } => cells_mut!()[r!(addr) as usize] = r!(src),
+            Op::StoreArithCell { op, cell, src } => {
+                let v = r!(src);
+                let c = &mut cells_mut!()[cell as usize];
+                *c = arith(op, *c, v, site!(), Site::at)?;
+            }
+            Op::StoreArith { op, addr, src } => {
+                let (o, v) = (r!(addr) as usize, r!(src));
+                let c = &mut cells_mut!()[o];
+                *c = arith(op, *c, v, site!(), Site::at)?;
+            }
+            Op::RangeLen { dst, lo, hi } => {
+                let (lo, hi) = (r!(lo), r!(hi));
+                r!(dst) = i64::try_from((i128::from(hi) - i128::from(lo) + 1).max(0)).map_err(|_| {
+                    GameError::new(
+                        "gdl::runtime::overflow",
+                        format!("the range {lo}..{hi} has more than 2^63 numbers"),
+                    )
+                })?;
+            }
+            Op::SetCount { dst, addr, set } => {
+                let o = r!(addr) as usize;
+                let words = code.sets[set as usize].words as usize;
+                r!(dst) = cells!()[o..o + words]
+                    .iter()
+                    .map(|w| i64::from(w.count_ones() as u8))
+                    .sum();
+            }
+            Op::SumList { dst, addr } => r!(dst) = sum(cells!(), r!(addr) as usize, site!())?,
+            Op::SumListS { dst, list } => r!(dst) = sum(cells!(), list as usize, site!())?,
+            Op::ListHas { dst, addr, x } => {
+                let o = r!(addr) as usize;
+                let cells = cells!();
+                let len = cells[o] as usize;
+                r!(dst) = i64::from(cells[o + 1..o + 1 + len].contains(&r!(x)));
+            }
+            Op::IndexIn { dst, addr, x } => {
+                let x = r!(x);
+                r!(dst) = i64::from(0 <= x && x < cells!()[r!(addr) as usize]);
+            }
+            Op::SetHas { dst, addr, x, set } => {
+                let bit = (r!(x) - code.sets[set as usize].lo) as usize;
+                r!(dst) = cells!()[r!(addr) as usize + bit / 64] >> (bit % 64) & 1;
+            }
+            Op::SetAdd { addr, x, set } | Op::SetRemove { addr, x, set } => {
+                let SetRange { lo, hi, .. } = code.sets[set as usize];
+                let (o, x) = (r!(addr) as usize, r!(x));
+                if x < lo || x > hi {
+                    return Err(outside_set(x, lo, hi, site!().at()));
+                }
+                let bit = (x - lo) as usize;
+                let mask = 1i64 << (bit % 64);
+                let add = matches!(ops[ip], Op::SetAdd { .. });
+                let w = &mut cells_mut!()[o + bit / 64];
+                if add {
+                    *w |= mask;
+                } else {
+                    *w &= !mask;
+                }
+            }
+            Op::Push { addr, x, cap } => {
+                let (o, v) = (r!(addr) as usize, r!(x));
+                let cells = cells_mut!();
+                let len = cells[o] as usize;
+                if len >= cap as usize {
+                    return Err(full(cap, site!().at()));
+                }
+                cells[o + 1 + len] = v;
+                cells[o] = len as i64 + 1;
+            }
+            Op::Clear { addr, words } => {
+                let o = r!(addr) as usize;
+                cells_mut!()[o..o + words as usize].fill(0);
+            }
+            Op::RangeInit { var, hi, spend, to } => {
+                let (lo, h) = (r!(var), r!(hi));
+                check_range(lo, h)?;
+                if spend {
+                    budget.spend(range_len(lo, h), Span::default())?;
+                }
+                if lo > h {
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::RangeNext { var, hi, to } => {
+                let v = r!(var);
+                if v < r!(hi) {
+                    r!(var) = v + 1;
+                    ip = to as usize;
+                    continue;
+                }
+            }
+            Op::CountNext { var, idx, limit, to } => {
+                let i = r!(idx);
+                if i >= r!(limit) {
+                    ip = to as usize;
+                    continue;
+                }
+                r!(var) = i;
+                r!(idx) = i + 1;
+            }
+            Op::ListNext { var, idx, addr, to } => {
+                let (i, o) = (r!(idx), r!(addr) as usize);
+                let cells = cells!();
+                if i >= cells[o] {
+                    ip = to as usize;
+                    continue;
+                }
+                r!(var) = cells[o + 1 + i as usize];
+                r!(idx) = i + 1;
+            }
+            Op::SetNext {
+                var,
+                state,
+                addr,
+                set,
+                to,
+            } => {
+                let SetRange { lo, words, .. } = code.sets[set as usize];
+                let o = r!(addr) as usize;
+                let (mut bits, mut word) = (r!(state) as u64, r!(state + 1));
+                while bits == 0 {
+                    word += 1;
+                    if word >= i64::from(words) {
+                        break;
+                    }
+                    bits = cells!()[o + word as usize] as u64;
+                }
+                if bits == 0 {
+                    r!(state + 1) = word;
+                    ip = to as usize;
+                    continue;
+                }
+                r!(var) = lo + word * 64 + i64::from(bits.trailing_zeros());
+                r!(state) = (bits & (bits - 1)) as i64;
+                r!(state + 1) = word;
+            }
+            Op::ItemsMark { dst } => r!(dst) = budget.items.len() as i64,
+            Op::ItemsList { addr } => {
+                let o = r!(addr) as usize;
+                let cells = cells!();
+                let len = cells[o] as usize;
+                budget.items.extend_from_slice(&cells[o + 1..o + 1 + len]);
+            }
+            Op::ItemsIndices { addr } => {
+                let n = cells!()[r!(addr) as usize];
+                budget.items.extend(0..n);
+            }
+            Op::ItemsSet { addr, set } => {
+                let SetRange { lo, words, .. } = code.sets[set as usize];
+                let o = r!(addr) as usize;
+                for (w, &word) in cells!()[o..o + words as usize].iter().enumerate() {
+                    let mut bits = word as u64;
+                    while bits != 0 {
+                        budget.items.push(lo + w as i64 * 64 + i64::from(bits.trailing_zeros()));
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            Op::ItemsPush { x } => budget.items.push(r!(x)),
+            Op::ItemsNext { var, idx, to } => {
+                let i = r!(idx) as usize;
+                if i >= budget.items.len() {
+                    ip = to as usize;
+                    continue;
+                }
+                r!(var) = budget.items[i];
+                r!(idx) = i as i64 + 1;
+            }
+            Op::ItemsDrop { mark } => budget.items.truncate(r!(mark) as usize),
+            Op::SumAdd { acc, x } => {
+                r!(acc) = r!(acc).checked_add(r!(x)).ok_or_else(|| sum_overflow(site!().at()))?;
+            }
+            Op::CountAdd { acc, x } => r!(acc) += i64::from(r!(x) != 0),
+            Op::PickAcc { op, acc, found, x } => {
+                let v = r!(x);
+                if r!(found) == 0 || compare(op, v, r!(acc)) {
+                    r!(acc) = v;
+                }
+                r!(found) = 1;
+            }
+            Op::NeedFound { found, max } => {
+                if r!(found) == 0 {
+                    return Err(empty(max, site!().at()));
+                }
+            }
+            Op::Call { dst, func, args, n } => {
+                let f = code.fns[func as usize];
+                let (args, n) = (args as usize, n as usize);
+                let span = site!().at();
+                let v = with_frame(f.frame.max(n), |frame| {
+                    frame[..n].copy_from_slice(&regs[args..args + n]);
+                    if budget.depth >= MAX_CALL_DEPTH {
+                        return Err(recursion(&prog.fns[func as usize].name, span));
+                    }
+                    budget.spend(1, span)?;
+                    budget.depth += 1;
+                    let v = run(code, prog, f, host, frame, budget);
+                    budget.depth -= 1;
+                    v
+                });
+                r!(dst) = v?;
+            }
+            Op::Choice { counter, kind } => {
+                let c = r!(counter) + 1;
+                if c > MAX_ARG_CHOICES {
+                    return Err(too_many_moves(prog, kind as usize));
+                }
+                r!(counter) = c;
+            }
+            Op::EmitRange {
+                kind,
+                n,
+                var,
+                hi,
+                counter,
+            } => {
+                let (lo, hi) = (r!(var), r!(hi));
+                check_range(lo, hi)?;
+                let n = n as usize;
+                let mut args = move_args(regs, n);
+                let mut c = r!(counter);
+                for v in lo..=hi {
+                    c += 1;
+                    if c > MAX_ARG_CHOICES {
+                        return Err(too_many_moves(prog, kind as usize));
+                    }
+                    args[n - 1] = v;
+                    if host.emit(Move { kind, args }) {
+                        return Ok(STOPPED);
+                    }
+                }
+                r!(counter) = c;
+            }
+            Op::Emit { kind, n } => {
+                let args = move_args(regs, n as usize);
+                if host.emit(Move { kind, args }) {
+                    return Ok(STOPPED);
+                }
+            }
+            Op::Step => budget
+                .spend(1, Span::default())
+                .map_err(|_| too_many_steps(site!().at()))?,
+            Op::LoadConst { dst, addr } => r!(dst) = code.consts[r!(addr) as usize],
+            Op::ConstElemAddr { dst, list, index, size } => {
+                r!(dst) = element(&code.consts, r!(list) as usize, r!(index), size, site!())? as i64;
+            }
+            Op::ConstListNext { var, idx, addr, to } => {
+                let (i, o) = (r!(idx), r!(addr) as usize);
+                if i >= code.consts[o] {
+                    ip = to as usize;
+                    continue;
+                }
+                r!(var) = code.consts[o + 1 + i as usize];
+                r!(idx) = i + 1;
+            }
+            Op::ConstListHas { dst, addr, x } => {
+                let o = r!(addr) as usize;
+                let len = code.consts[o] as usize;
+                r!(dst) = i64::from(code.consts[o + 1..o + 1 + len].contains(&r!(x)));
+            }
+        }
+        ip += 1;
+    }
+}
+
+#[inline(always)]
+pub(crate) fn compare(op: CmpOp, x: i64, y: i64) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
+/// `x op y`, checked; a failure points at `span(site)`.
+#[inline(always)]
+fn arith<'c>(op: ArithOp, x: i64, y: i64, site: Site<'c>, span: fn(Site<'c>) -> Span) -> Result<i64, GameError> {
+    let v = match op {
+        ArithOp::Add => x.checked_add(y),
+        ArithOp::Sub => x.checked_sub(y),
+        ArithOp::Mul => x.checked_mul(y),
+        ArithOp::Div | ArithOp::Rem if y == 0 => return Err(division_by_zero(span(site))),
+        ArithOp::Div => x.checked_div_euclid(y),
+        ArithOp::Rem => x.checked_rem_euclid(y),
+    };
+    v.ok_or_else(|| overflow(span(site)))
+}
+
+/// `v + add` of a fused element instruction's index, checked.
+#[inline(always)]
+fn plus(v: i64, add: i32, site: Site) -> Result<i64, GameError> {
+    v.checked_add(i64::from(add)).ok_or_else(|| overflow(site.index()))
+}
+
+/// The cell of element `i` of the list whose length cell is `base`.
+#[inline(always)]
+fn element(cells: &[i64], base: usize, i: i64, size: u32, site: Site) -> Result<usize, GameError> {
+    let len = cells[base];
+    if i < 0 || i >= len {
+        return Err(out_of_range(i, len, site.at()));
+    }
+    Ok(base + 1 + i as usize * size as usize)
+}
+
+/// The sum of the list of scalars whose length cell is `o`.
+#[inline(always)]
+fn sum(cells: &[i64], o: usize, site: Site) -> Result<i64, GameError> {
+    let len = cells[o] as usize;
+    let mut total = 0i64;
+    for &v in &cells[o + 1..o + 1 + len] {
+        total = match total.checked_add(v) {
+            Some(t) => t,
+            None => return Err(sum_overflow(site.at())),
+        };
+    }
+    Ok(total)
+}
+
+/// A range may be gone through only if it has at most 2^20 numbers.
+#[inline(always)]
+fn check_range(lo: i64, hi: i64) -> Result<(), GameError> {
+    let too_long = match hi.checked_sub(lo) {
+        Some(d) => d >= 1 << 20,
+        // Past 2^63 either way: too long if it goes up.
+        None => hi > lo,
+    };
+    if too_long {
+        return Err(range_too_long(lo, hi));
+    }
+    Ok(())
+}
+
+/// How many numbers `lo..=hi` holds (0 if `hi < lo`), without overflowing.
+fn range_len(lo: i64, hi: i64) -> u64 {
+    u64::try_from((i128::from(hi) - i128::from(lo) + 1).max(0)).unwrap_or(u64::MAX)
+}
+
+fn fault(code: &'static str, message: String, span: Span) -> GameError {
+    let e = GameError::new(code, message);
+    if span == Span::default() { e } else { e.at(span.into()) }
+}
+
+#[cold]
+fn range_too_long(lo: i64, hi: i64) -> GameError {
+    GameError::new(
+        "gdl::runtime::range",
+        format!("the range {lo}..{hi} is too long to go through (at most 2^20 numbers)"),
+    )
+}
+
+#[cold]
+fn too_many_steps(span: Span) -> GameError {
+    fault(
+        "gdl::runtime::steps",
+        format!("the rules took more than {MAX_STEPS} loop steps and calls for one step of the game"),
+        span,
+    )
+    .with_help("loops nested over long ranges, or a function that calls itself more than once, take too long")
+}
+
+#[cold]
+fn out_of_range(i: i64, len: i64, span: Span) -> GameError {
+    fault(
+        "gdl::runtime::index",
+        format!(
+            "index {i} is out of range: the list has {len} element{}",
+            if len == 1 { "" } else { "s" }
+        ),
+        span,
+    )
+    .with_help("lists are indexed from 0 to their length - 1")
+}
+
+#[cold]
+fn division_by_zero(span: Span) -> GameError {
+    fault("gdl::runtime::division_by_zero", "division by zero".into(), span)
+}
+
+#[cold]
+fn overflow(span: Span) -> GameError {
+    fault("gdl::runtime::overflow", "arithmetic overflow".into(), span)
+}
+
+#[cold]
+fn unspanned_overflow() -> GameError {
+    GameError::new("gdl::runtime::overflow", "arithmetic overflow")
+}
+
+#[cold]
+fn sum_overflow(span: Span) -> GameError {
+    fault("gdl::runtime::overflow", "arithmetic overflow in a sum".into(), span)
+}
+
+#[cold]
+fn outside_set(x: i64, lo: i64, hi: i64, span: Span) -> GameError {
+    fault(
+        "gdl::runtime::set_range",
+        format!("{x} is outside this set's range {lo}..{hi}"),
+        span,
+    )
+}
+
+#[cold]
+fn full(cap: u32, span: Span) -> GameError {
+    fault(
+        "gdl::runtime::full",
+        format!("the list is full: it holds at most {cap} elements"),
+        span,
+    )
+    .with_help("give the list a larger capacity in its type: `list<int, N>`")
+}
+
+#[cold]
+fn empty(max: bool, span: Span) -> GameError {
+    let name = if max { "max" } else { "min" };
+    fault("gdl::runtime::empty", format!("`{name}` of an empty collection"), span)
+}
+
+#[cold]
+fn recursion(name: &str, span: Span) -> GameError {
+    fault(
+        "gdl::runtime::recursion",
+        format!("`{name}` called itself {MAX_CALL_DEPTH} times deep: it does not stop"),
+        span,
+    )
+    .with_help("a function that calls itself needs a case that does not")
+}
+
+#[cold]
+pub(super) fn too_many_moves(prog: &Program, kind: usize) -> GameError {
+    let mk = &prog.moves[kind];
+    GameError::new(
+        "gdl::runtime::too_many_moves",
+        format!(
+            "move `{}` has more than {MAX_ARG_CHOICES} choices of arguments in this position",
+            mk.name
+        ),
+    )
+    .at(mk.span.into())
+    .with_help("narrow the collections its arguments are drawn from")
+}
+
+#[cold]
+fn read_only() -> GameError {
+    GameError::new(
+        "gdl::internal",
+        "a rule tried to change the state while it was only being read (a bug in gdl)",
+    )
+}

@@ -1,0 +1,394 @@
+//! A strategy on disk: JSON that people can read and that stays valid across
+//! builds of gdl, written by CFR training and read by a `policy:FILE` agent.
+//!
+//! Each information set is named as a player knows it (see
+//! [`infotree`](super::infotree)): the observations at its decisions and
+//! the moves it made there, as gdl prints them, ending with what it sees
+//! now; each move has a probability. Like a Q-table (`qfile`), the file
+//! records the game's name, its parameters and a hash of the game file's
+//! text, and loading checks them, so that a strategy is never used for
+//! another game, other parameters, or rules that have changed since.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::infotree::{InfoTree, Strategy};
+use super::qfile::{flag_value, offset_of, params_text, source_hash, strip_position};
+use crate::fsutil::write_atomic;
+use crate::runtime::Interpreted;
+
+/// What the `format` field of every strategy file says.
+pub const FORMAT: &str = "gdl-strategy";
+/// The version of the layout below; a file of another version is refused.
+pub const VERSION: u32 = 1;
+/// Probabilities of an information set must sum to 1 within this.
+const SUM_SLACK: f64 = 1e-6;
+
+/// Which game, parameters and rules a strategy is for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameId {
+    pub game: String,
+    /// The game file as it was named; for people only.
+    pub file: String,
+    /// FNV-1a (64 bits) of the game file's text, in hex.
+    pub source_hash: String,
+    pub params: Vec<(String, String)>,
+    pub players: Vec<String>,
+}
+
+impl GameId {
+    /// The identity of an interpreted game.
+    pub fn of(game: &Interpreted) -> Self {
+        let prog = game.program();
+        GameId {
+            game: prog.name.clone(),
+            file: prog.source.name().to_string(),
+            source_hash: source_hash(game),
+            params: prog.params.clone(),
+            players: prog.players.clone(),
+        }
+    }
+}
+
+/// How a strategy was computed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Training {
+    /// `cfr+`.
+    pub algorithm: String,
+    pub iterations: u64,
+    /// Player 0's expected utility when both play the strategy.
+    pub value: f64,
+    /// Its exploitability (half the NashConv), measured by exact best responses.
+    pub exploitability: f64,
+    pub seconds: f64,
+}
+
+/// One information set and its move probabilities.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InfoSetEntry {
+    /// The player's name.
+    pub player: String,
+    /// Observation, move, observation, ..., observation.
+    pub history: Vec<String>,
+    /// Move → probability, in legal-move order.
+    pub moves: IndexMap<String, f64>,
+}
+
+/// The file, field by field, in the order it is written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StrategyFile {
+    pub format: String,
+    pub version: u32,
+    pub game: String,
+    pub file: String,
+    pub source_hash: String,
+    pub params: IndexMap<String, String>,
+    pub players: Vec<String>,
+    pub training: Training,
+    pub infosets: usize,
+    pub strategy: Vec<InfoSetEntry>,
+}
+
+/// A strategy file that cannot be loaded or saved.
+#[derive(Debug, Error, Diagnostic)]
+pub enum StrategyFileError {
+    #[error("cannot read the strategy {path}: {reason}")]
+    #[diagnostic(code(gdl::strategy::unreadable))]
+    Unreadable { path: String, reason: String },
+
+    #[error("cannot write the strategy {path}: {reason}")]
+    #[diagnostic(code(gdl::strategy::unwritable))]
+    Unwritable { path: String, reason: String },
+
+    #[error("{path} is not a valid strategy: {reason}")]
+    #[diagnostic(
+        code(gdl::strategy::corrupt),
+        help("the file was damaged or edited; compute a new one with `gdl train --algorithm cfr`")
+    )]
+    Corrupt {
+        path: String,
+        reason: String,
+        #[source_code]
+        src: Option<NamedSource<String>>,
+        #[label("here")]
+        at: Option<SourceSpan>,
+    },
+
+    #[error("{path} is not a gdl strategy: {reason}")]
+    #[diagnostic(
+        code(gdl::strategy::format),
+        help("`gdl train --algorithm cfr --out FILE` writes strategies (format \"gdl-strategy\", version 1)")
+    )]
+    Format { path: String, reason: String },
+
+    #[error("{path} was computed for the game `{theirs}`, not `{ours}`")]
+    #[diagnostic(
+        code(gdl::strategy::other_game),
+        help("compute a strategy for this game: gdl train FILE --algorithm cfr --out STRATEGY")
+    )]
+    OtherGame { path: String, theirs: String, ours: String },
+
+    #[error("{path} was computed with other parameters: {theirs}; this game has {ours}")]
+    #[diagnostic(code(gdl::strategy::other_params), help("{help}"))]
+    OtherParams {
+        path: String,
+        theirs: String,
+        ours: String,
+        help: String,
+    },
+
+    #[error("{path} was computed on another version of the rules of `{game}`: the game file has changed since")]
+    #[diagnostic(
+        code(gdl::strategy::changed_game),
+        help("compute the strategy again on the file as it is now")
+    )]
+    ChangedGame { path: String, game: String },
+}
+
+/// The file for `strategy` on `tree`, with moves written by `move_text`.
+pub fn to_file<M>(
+    tree: &InfoTree<M>,
+    strategy: &Strategy,
+    id: &GameId,
+    training: Training,
+    move_text: impl Fn(&M) -> String,
+) -> StrategyFile {
+    let strategy: Vec<InfoSetEntry> = tree
+        .infosets
+        .iter()
+        .map(|set| InfoSetEntry {
+            player: id.players[set.player].clone(),
+            history: set.history.clone(),
+            moves: set
+                .moves
+                .iter()
+                .zip(strategy.of(set))
+                .map(|(m, p)| (move_text(m), *p))
+                .collect(),
+        })
+        .collect();
+    StrategyFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        game: id.game.clone(),
+        file: id.file.clone(),
+        source_hash: id.source_hash.clone(),
+        params: id.params.iter().cloned().collect(),
+        players: id.players.clone(),
+        training,
+        infosets: strategy.len(),
+        strategy,
+    }
+}
+
+/// Writes `file` to `path`, atomically.
+pub fn save(path: &Path, file: &StrategyFile) -> Result<(), StrategyFileError> {
+    let unwritable = |reason: String| StrategyFileError::Unwritable {
+        path: path.display().to_string(),
+        reason,
+    };
+    let mut text = serde_json::to_string_pretty(file).map_err(|e| unwritable(e.to_string()))?;
+    text.push('\n');
+    write_atomic(path, text.as_bytes()).map_err(|e| unwritable(e.to_string()))
+}
+
+/// Reads a strategy for the game `id` from `path`, checking that it was
+/// made for this game, these parameters and these rules, and that every
+/// information set's probabilities are probabilities.
+pub fn load(path: &Path, id: &GameId) -> Result<StrategyFile, StrategyFileError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| StrategyFileError::Unreadable {
+        path: shown.clone(),
+        reason: e.to_string(),
+    })?;
+    let corrupt = |reason: String| StrategyFileError::Corrupt {
+        path: shown.clone(),
+        reason,
+        src: None,
+        at: None,
+    };
+    // First as any JSON, so that a file that is not a strategy at all is
+    // told apart from a damaged one.
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        let at = offset_of(&text, e.line(), e.column());
+        StrategyFileError::Corrupt {
+            path: shown.clone(),
+            reason: format!("broken JSON: {}", strip_position(&e.to_string())),
+            src: Some(NamedSource::new(&shown, text.clone())),
+            at: Some(SourceSpan::new(at.into(), 0)),
+        }
+    })?;
+    let format = value.get("format").and_then(|f| f.as_str());
+    if format != Some(FORMAT) {
+        return Err(StrategyFileError::Format {
+            path: shown,
+            reason: match format {
+                Some(f) => format!("its format is \"{f}\""),
+                None => format!("it has no \"format\": \"{FORMAT}\" field"),
+            },
+        });
+    }
+    match value.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(VERSION) => {}
+        Some(v) => {
+            return Err(StrategyFileError::Format {
+                path: shown,
+                reason: format!("it is version {v} of the format; this gdl reads version {VERSION}"),
+            });
+        }
+        None => return Err(corrupt("the \"version\" field is missing or not a number".into())),
+    }
+    // From the text again: a JSON value would sort the parameters and the
+    // moves by name, and their order is part of what is checked.
+    drop(value);
+    let file: StrategyFile = serde_json::from_str(&text).map_err(|e| corrupt(strip_position(&e.to_string())))?;
+    if file.game != id.game {
+        return Err(StrategyFileError::OtherGame {
+            path: shown,
+            theirs: file.game,
+            ours: id.game.clone(),
+        });
+    }
+    let theirs: Vec<(String, String)> = file.params.clone().into_iter().collect();
+    if theirs != id.params {
+        return Err(StrategyFileError::OtherParams {
+            path: shown,
+            theirs: params_text(&theirs),
+            ours: params_text(&id.params),
+            help: if theirs.is_empty() {
+                "compute a strategy with these parameters".into()
+            } else {
+                format!(
+                    "load it with the parameters it was computed with ({}), or compute one with these",
+                    theirs
+                        .iter()
+                        .map(|(k, v)| format!("--{k} {}", flag_value(v)))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            },
+        });
+    }
+    if file.source_hash != id.source_hash {
+        return Err(StrategyFileError::ChangedGame {
+            path: shown,
+            game: id.game.clone(),
+        });
+    }
+    if file.players != id.players {
+        return Err(corrupt(format!(
+            "it names the players {}, but the game has {}",
+            file.players.join(", "),
+            id.players.join(", ")
+        )));
+    }
+    check_entries(&file).map_err(corrupt)?;
+    Ok(file)
+}
+
+/// Every information set once, for a known player, with probabilities.
+fn check_entries(file: &StrategyFile) -> Result<(), String> {
+    if file.infosets != file.strategy.len() {
+        return Err(format!(
+            "it says it holds {} information sets, but holds {}",
+            file.infosets,
+            file.strategy.len()
+        ));
+    }
+    let mut seen = FxHashMap::default();
+    for (k, e) in file.strategy.iter().enumerate() {
+        let at = || format!("information set {} ({})", k + 1, e.player);
+        if !file.players.contains(&e.player) {
+            return Err(format!("{}: `{}` is not a player of the game", at(), e.player));
+        }
+        if e.history.len() % 2 == 0 {
+            return Err(format!(
+                "{}: a history alternates observations and moves and ends with an observation",
+                at()
+            ));
+        }
+        if e.moves.is_empty() {
+            return Err(format!("{}: it has no moves", at()));
+        }
+        if let Some((m, p)) = e.moves.iter().find(|(_, p)| !(p.is_finite() && **p >= 0.0)) {
+            return Err(format!("{}: the move `{m}` has probability {p}", at()));
+        }
+        let total: f64 = e.moves.values().sum();
+        if (total - 1.0).abs() > SUM_SLACK {
+            return Err(format!("{}: its probabilities add up to {total}, not 1", at()));
+        }
+        if seen.insert((&e.player, &e.history), k).is_some() {
+            return Err(format!("{}: it is in the file twice", at()));
+        }
+    }
+    Ok(())
+}
+
+/// A player and what it knows: an information set's name.
+type InfoSetKey = (usize, Vec<String>);
+
+/// A loaded strategy, to look information sets up by what a player knows.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    players: Vec<String>,
+    sets: FxHashMap<InfoSetKey, Vec<(String, f64)>>,
+}
+
+impl Policy {
+    pub fn new(file: &StrategyFile) -> Self {
+        let sets = file
+            .strategy
+            .iter()
+            .map(|e| {
+                let p = file.players.iter().position(|n| *n == e.player).unwrap_or(0);
+                let moves = e.moves.iter().map(|(m, p)| (m.clone(), *p)).collect();
+                ((p, e.history.clone()), moves)
+            })
+            .collect();
+        Policy {
+            players: file.players.clone(),
+            sets,
+        }
+    }
+
+    /// The moves and their probabilities in `player`'s information set
+    /// `history` (observations and own moves, ending with an observation).
+    pub fn get(&self, player: usize, history: &[String]) -> Option<&[(String, f64)]> {
+        self.sets.get(&(player, history.to_vec())).map(Vec::as_slice)
+    }
+
+    /// The strategy on `tree`: every information set must be in the file,
+    /// with the same moves.
+    pub fn strategy_for<M>(&self, tree: &InfoTree<M>, move_text: impl Fn(&M) -> String) -> Result<Strategy, String> {
+        let mut missing = None;
+        let strategy = tree.strategy(|set| {
+            let texts: Vec<String> = set.moves.iter().map(&move_text).collect();
+            match self.get(set.player, &set.history) {
+                Some(moves) if moves.iter().map(|(m, _)| m).eq(texts.iter()) => moves.iter().map(|(_, p)| *p).collect(),
+                found => {
+                    if missing.is_none() {
+                        let name = self.players.get(set.player).map_or("?", String::as_str);
+                        missing = Some(match found {
+                            None => format!("{name}'s information set `{}` is not in it", set.history.join(" | ")),
+                            Some(_) => format!(
+                                "{name}'s information set `{}` has other moves than {}",
+                                set.history.join(" | "),
+                                texts.join(", ")
+                            ),
+                        });
+                    }
+                    vec![1.0 / texts.len() as f64; texts.len()]
+                }
+            }
+        });
+        match missing {
+            Some(m) => Err(m),
+            None => Ok(strategy),
+        }
+    }
+}

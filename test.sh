@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Every test of the repository: the Rust crate's (`cargo test`), then the
+# Python package's (python/test.sh: builds the module and runs pytest).
+# Arguments go to cargo test; CI passes --locked.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+echo "== cargo test"
+cargo test "$@"
+
+# The Python tests compare with the `gdl` command: the one cargo test just
+# built (a `cargo build` would compile it again, with other features).
+export GDL_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gdl"
+python/test.sh

@@ -1,0 +1,344 @@
+//! Expectiminimax: against published values (Piglet), an independent value
+//! iteration (Pig), brute force (tiny acyclic dice games) and alpha-beta
+//! (games without chance, where both apply).
+
+mod common;
+mod native_extra;
+
+use gdl::game::{Game, GameError, Player, Turn};
+use gdl::solve::SolveError;
+use gdl::solve::expectimax::{self, ChanceOptions, LineEnd, Method, Root, Step};
+use native_extra::kuhn::Kuhn;
+use native_extra::pig::{Pig, PigMove};
+
+/// Player 0's chance of winning, from its expected utility (+1 win, -1 loss)
+/// in a game that ends with probability 1.
+fn win_probability(value: f64) -> f64 {
+    (value + 1.0) / 2.0
+}
+
+fn solve<G: Game>(game: &G, root: &G::State) -> expectimax::ChanceSolution<G::Move> {
+    expectimax::solve(game, root, &ChanceOptions::default()).unwrap()
+}
+
+#[test]
+fn piglet_to_two_has_the_published_values() {
+    // Neller & Presser (2004), Piglet with goal 2: P(i, j, k) is the
+    // chance that the player to move wins with score i, the opponent's
+    // score j and turn total k.
+    let published = [
+        ((0, 0, 0), 4.0 / 7.0),
+        ((0, 0, 1), 5.0 / 7.0),
+        ((0, 1, 0), 2.0 / 5.0),
+        ((0, 1, 1), 3.0 / 5.0),
+        ((1, 0, 0), 4.0 / 5.0),
+        ((1, 1, 0), 2.0 / 3.0),
+    ];
+    let game = Pig::piglet(2);
+    for ((i, j, k), p) in published {
+        for to_move in 0..2 {
+            let root = game.position(i, j, k, to_move);
+            let s = solve(&game, &root);
+            assert!(matches!(s.method, Method::ValueIteration { .. }), "{:?}", s.method);
+            let mover = if to_move == 0 { s.value } else { -s.value };
+            assert!(
+                (win_probability(mover) - p).abs() < 1e-9,
+                "P({i}, {j}, {k}) = {} for player {to_move}, published {p}",
+                win_probability(mover)
+            );
+        }
+    }
+    // Their optimal policy flips in every one of those positions.
+    let s = solve(&game, &game.initial_state().unwrap());
+    assert_eq!(s.best_moves(), vec![PigMove::Roll]);
+}
+
+/// Pig's win probabilities by value iteration on (my score, their score,
+/// turn total), written from the rules, independently of the solver.
+// Indices read like the equations here.
+#[allow(clippy::needless_range_loop)]
+fn pig_by_hand(goal: usize, faces: &[usize]) -> Vec<Vec<Vec<f64>>> {
+    let mut p = vec![vec![vec![0.5; goal]; goal]; goal];
+    let chance = 1.0 / faces.len() as f64;
+    loop {
+        let mut change = 0.0f64;
+        for i in 0..goal {
+            for j in 0..goal {
+                for k in 0..goal - i {
+                    let hold = 1.0 - p[j][i + k][0];
+                    let mut roll = 0.0;
+                    for &f in faces {
+                        roll += chance
+                            * if f == 0 {
+                                1.0 - p[j][i][0]
+                            } else if i + k + f >= goal {
+                                1.0
+                            } else {
+                                p[i][j][k + f]
+                            };
+                    }
+                    let v = hold.max(roll);
+                    change = change.max((v - p[i][j][k]).abs());
+                    p[i][j][k] = v;
+                }
+            }
+        }
+        if change < 1e-14 {
+            return p;
+        }
+    }
+}
+
+#[test]
+fn pig_to_a_small_goal_agrees_with_value_iteration_written_from_the_rules() {
+    let game = Pig::dice(12);
+    let p = pig_by_hand(12, &[0, 2, 3, 4, 5, 6]);
+    for (i, j, k) in [(0, 0, 0), (5, 3, 0), (3, 5, 4), (10, 0, 0), (0, 10, 6)] {
+        let s = solve(&game, &game.position(i, j, k, 0));
+        let expected = p[i as usize][j as usize][k as usize];
+        assert!(
+            (win_probability(s.value) - expected).abs() < 1e-9,
+            "({i}, {j}, {k}): solver {}, by hand {expected}",
+            win_probability(s.value)
+        );
+    }
+    // Moving first is an advantage (at goal 100 it is 0.53; at 12, larger).
+    let first = p[0][0][0];
+    assert!(first > 0.5, "{first}");
+}
+
+/// Expectiminimax by plain recursion, without a memo table: brute force.
+fn brute_force<G: Game>(game: &G, s: &G::State) -> f64 {
+    match game.turn(s).unwrap() {
+        Turn::Terminal => game.returns(s, 0).unwrap(),
+        Turn::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(s, &mut outcomes).unwrap();
+            outcomes
+                .iter()
+                .map(|(m, p)| {
+                    let mut c = s.clone();
+                    game.apply(&mut c, m).unwrap();
+                    p * brute_force(game, &c)
+                })
+                .sum()
+        }
+        Turn::Player(p) => {
+            let mut moves = Vec::new();
+            game.legal_moves(s, &mut moves).unwrap();
+            let values = moves.iter().map(|m| {
+                let mut c = s.clone();
+                game.apply(&mut c, m).unwrap();
+                brute_force(game, &c)
+            });
+            if p == 0 {
+                values.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                values.fold(f64::INFINITY, f64::min)
+            }
+        }
+        Turn::Simultaneous => unreachable!("no simultaneous moves here"),
+    }
+}
+
+#[test]
+fn tiny_dice_games_agree_with_brute_force() {
+    let games = [
+        Pig {
+            goal: 3,
+            faces: vec![0, 1],
+            max_turns: Some(4),
+        },
+        Pig {
+            goal: 5,
+            faces: vec![0, 2, 3],
+            max_turns: Some(3),
+        },
+        Pig {
+            goal: 8,
+            faces: vec![0, 2, 3, 4, 5, 6],
+            max_turns: Some(2),
+        },
+    ];
+    for game in games {
+        let root = game.initial_state().unwrap();
+        let s = solve(&game, &root);
+        assert_eq!(s.method, Method::BackwardInduction);
+        let expected = brute_force(&game, &root);
+        assert!(
+            (s.value - expected).abs() < 1e-12,
+            "{game:?}: {} vs {expected}",
+            s.value
+        );
+        // Every root move's value, too.
+        let Root::Player { moves, .. } = &s.root else {
+            panic!("the first player moves first")
+        };
+        for m in moves {
+            let mut c = root;
+            game.apply(&mut c, &m.mv).unwrap();
+            assert!((m.value - brute_force(&game, &c)).abs() < 1e-12);
+        }
+        assert!(
+            s.memo_hits > 0 && s.states > 0 && s.nodes == s.states + s.memo_hits,
+            "{s:?}"
+        );
+        assert_eq!(s.line_end, LineEnd::Terminal);
+    }
+}
+
+/// One choice, then a biased coin: a safe 0.2, or a gamble that wins 1 with
+/// probability 0.7 and loses 1 otherwise (worth 0.4).
+#[derive(Clone, Debug)]
+struct Gamble;
+
+impl Game for Gamble {
+    type State = u8;
+    type Move = &'static str;
+    fn name(&self) -> &str {
+        "Gamble"
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn player_name(&self, p: Player) -> &str {
+        ["A", "B"][p]
+    }
+    fn initial_state(&self) -> Result<u8, GameError> {
+        Ok(0)
+    }
+    fn turn(&self, s: &u8) -> Result<Turn, GameError> {
+        Ok(match s {
+            0 => Turn::Player(0),
+            1 => Turn::Chance,
+            _ => Turn::Terminal,
+        })
+    }
+    fn legal_moves(&self, s: &u8, out: &mut Vec<&'static str>) -> Result<(), GameError> {
+        out.clear();
+        out.extend(match s {
+            0 => ["safe", "gamble"],
+            _ => ["lose", "win"],
+        });
+        Ok(())
+    }
+    fn chance_outcomes(&self, _: &u8, out: &mut Vec<(&'static str, f64)>) -> Result<(), GameError> {
+        out.clear();
+        out.extend([("lose", 0.3), ("win", 0.7)]);
+        Ok(())
+    }
+    fn apply(&self, s: &mut u8, mv: &&'static str) -> Result<(), GameError> {
+        *s = match *mv {
+            "safe" => 2,
+            "gamble" => 1,
+            "lose" => 3,
+            _ => 4,
+        };
+        Ok(())
+    }
+    fn returns(&self, s: &u8, p: Player) -> Result<f64, GameError> {
+        let v = match s {
+            2 => 0.2,
+            3 => -1.0,
+            _ => 1.0,
+        };
+        Ok(if p == 0 { v } else { -v })
+    }
+    fn move_text(&self, mv: &&'static str) -> String {
+        mv.to_string()
+    }
+    fn state_text(&self, s: &u8) -> String {
+        s.to_string()
+    }
+}
+
+#[test]
+fn the_line_follows_the_most_likely_outcome_and_every_root_move_has_its_value() {
+    let s = solve(&Gamble, &0);
+    assert!((s.value - 0.4).abs() < 1e-12);
+    assert_eq!(
+        s.line,
+        vec![
+            Step::Move {
+                player: 0,
+                mv: "gamble"
+            },
+            Step::Chance {
+                outcome: "win",
+                probability: 0.7
+            }
+        ]
+    );
+    let Root::Player { moves, best, .. } = &s.root else {
+        panic!("{:?}", s.root)
+    };
+    assert_eq!(best, &vec!["gamble"]);
+    let values: Vec<(&str, f64)> = moves.iter().map(|m| (m.mv, m.value)).collect();
+    assert_eq!(values.len(), 2);
+    assert!((values[0].1 - 0.2).abs() < 1e-12 && (values[1].1 - 0.4).abs() < 1e-12);
+    // From the chance node itself: each outcome with its probability.
+    let s = solve(&Gamble, &1);
+    let Root::Chance { outcomes } = &s.root else { panic!() };
+    assert_eq!(outcomes[1].probability, Some(0.7));
+    assert_eq!(outcomes[1].value, 1.0);
+}
+
+#[test]
+fn games_without_chance_agree_with_alpha_beta() {
+    let cases: [(&str, &[(&str, &str)]); 5] = [
+        ("games/nim.game", &[("piles", "1,2,3")]),
+        ("games/nim.game", &[("piles", "2,2,3")]),
+        ("games/nim-normal.game", &[("piles", "1,3,4")]),
+        ("games/nimcala.game", &[("pits", "3"), ("tokens", "4")]),
+        ("games/select19.game", &[]),
+    ];
+    for (path, params) in cases {
+        let game = common::load_game(path, params);
+        let root = game.initial_state().unwrap();
+        let ours = solve(&game, &root);
+        let theirs = gdl::solve::solve(&game, &root, &Default::default()).unwrap();
+        assert_eq!(ours.value, theirs.value, "{path} {params:?}");
+        assert_eq!(ours.best_moves(), theirs.best_moves, "{path} {params:?}");
+        let explained = gdl::solve::explain(&game, &root, &Default::default()).unwrap();
+        let Root::Player { moves, .. } = &ours.root else {
+            panic!()
+        };
+        let ours: Vec<_> = moves.iter().map(|m| (m.mv, m.value)).collect();
+        let theirs: Vec<_> = explained.into_iter().map(|m| (m.mv, m.value)).collect();
+        assert_eq!(ours, theirs, "{path} {params:?}");
+    }
+}
+
+#[test]
+fn hidden_information_is_refused() {
+    let err = expectimax::solve(&Kuhn, &Kuhn.initial_state().unwrap(), &ChanceOptions::default()).unwrap_err();
+    let SolveError::NotApplicable { message, help } = &err else {
+        panic!("{err:?}")
+    };
+    assert!(
+        message.contains("cannot tell") && message.contains("hidden information"),
+        "{message}"
+    );
+    assert!(help.contains("CFR"), "{help}");
+    // X Nimmt!'s hands are private.
+    let game = common::load_game("games/xnimmt.game", &[("K", "5"), ("R", "1"), ("N", "2"), ("X", "2")]);
+    let err = expectimax::solve(&game, &game.initial_state().unwrap(), &ChanceOptions::default()).unwrap_err();
+    assert!(matches!(err, SolveError::NotApplicable { .. }), "{err:?}");
+}
+
+#[test]
+fn limits_stop_the_search_with_a_budget_error() {
+    let game = Pig::dice(20);
+    let opts = ChanceOptions {
+        max_states: Some(100),
+        ..ChanceOptions::default()
+    };
+    let err = expectimax::solve(&game, &game.initial_state().unwrap(), &opts).unwrap_err();
+    assert!(matches!(err, SolveError::Budget { what: "states", .. }), "{err:?}");
+    let opts = ChanceOptions {
+        max_sweeps: 3,
+        ..ChanceOptions::default()
+    };
+    let err = expectimax::solve(&game, &game.initial_state().unwrap(), &opts).unwrap_err();
+    assert!(matches!(err, SolveError::Budget { what: "sweeps", .. }), "{err:?}");
+}
