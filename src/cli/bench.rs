@@ -108,7 +108,7 @@ pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
 
     let text: String = lines.iter().map(|(k, v)| format!("{k:<11} {v}\n")).collect();
-    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    write!(ctx.out, "{text}").map_err(super::stdout_failed)
 }
 
 /// Random playouts from the start for `budget`: how many, in how many seconds.

@@ -45,7 +45,7 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
     );
     let name = format!("q:{}", args.q.display());
     let text = report(&game, &table, &name, args.games, args.seed, ctx)?;
-    write!(ctx.out, "{header}\n{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    write!(ctx.out, "{header}\n{text}").map_err(super::stdout_failed)
 }
 
 /// The game's name with its parameters: `Nim (piles = [1, 3, 5, 7])`.

@@ -11,7 +11,9 @@ mod check;
 mod eval;
 mod human;
 mod limits;
+mod output;
 mod play;
+mod signals;
 mod solve;
 mod solve_kinds;
 mod tournament;
@@ -145,7 +147,17 @@ impl Context<'_> {
 /// Runs `gdl` with these arguments; returns the exit code.
 pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut cmd = Cli::command();
+    // A negative value for a flag that takes a number is that flag's value,
+    // refused by its own check, not an unknown argument `-1`.
+    let mut cmd = Cli::command().mut_subcommands(|sc| {
+        sc.mut_args(|a| {
+            if a.get_action().takes_values() && a.get_long().is_some() {
+                a.allow_negative_numbers(true)
+            } else {
+                a
+            }
+        })
+    });
     let mut params: Vec<ParamInfo> = Vec::new();
     let mut source = None;
     // Whether the game file parsed: its parameters' flags exist only if so.
@@ -224,8 +236,15 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
                 let _ = write!(err, "{text}");
                 EXIT_INPUT
             } else {
-                let _ = write!(out, "{text}");
-                EXIT_OK
+                // Help or version: asked for, so a failure to print it is told.
+                match write!(out, "{text}").and_then(|()| out.flush()) {
+                    Ok(()) => EXIT_OK,
+                    Err(e) => {
+                        let f = stdout_failed(e);
+                        let _ = write!(err, "{}", f.text);
+                        f.code
+                    }
+                }
             };
         }
     };
@@ -258,16 +277,33 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Tree(a) => tree::run(a, &mut ctx),
         Command::Bench(a) => bench::run(a, &mut ctx),
     };
+    // What is still buffered must reach standard output, or the run failed.
+    let result = result.and_then(|()| ctx.out.flush().map_err(stdout_failed));
     match result {
         Ok(()) => EXIT_OK,
         Err(f) => {
-            let _ = write!(err, "{}", f.text);
-            if !f.text.ends_with('\n') {
-                let _ = writeln!(err);
+            if !f.text.is_empty() {
+                let _ = write!(err, "{}", f.text);
+                if !f.text.ends_with('\n') {
+                    let _ = writeln!(err);
+                }
             }
             f.code
         }
     }
+}
+
+/// A failed write to standard output. A reader who stopped reading
+/// (`gdl tree ... | head -1`) ends gdl silently and successfully, as `trace`
+/// does; any other failure (`> /dev/full`) is an error.
+pub(crate) fn stdout_failed(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return Failure {
+            code: EXIT_OK,
+            text: String::new(),
+        };
+    }
+    Failure::runtime(format!("error: cannot write to standard output: {e}"))
 }
 
 /// The subcommand and the game file, found before the real parse so that the
@@ -364,34 +400,5 @@ pub fn start_position(game: &Interpreted, from: Option<&str>, ctx: &Context) -> 
     match from {
         Some(text) => game.parse_position(text).map_err(|e| Failure::input(ctx.render(&e))),
         None => game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e))),
-    }
-}
-
-/// Refuses, before any work is done, a file that cannot be written: a
-/// folder, a file in a folder that does not exist, a folder gdl may not write in.
-pub(super) fn check_writable(flag: &str, path: &Path) -> Result<(), Failure> {
-    let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
-    if path.is_dir() {
-        return Err(refuse("it is a folder; name a file".into()));
-    }
-    let folder = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(refuse(if folder.exists() {
-            format!("{} is not a folder", folder.display())
-        } else {
-            format!("the folder {} does not exist", folder.display())
-        }));
-    }
-    // The same kind of temporary file that the atomic write makes beside its target.
-    let probe = folder.join(format!(".gdl-probe.{}.tmp", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => Err(refuse(format!("cannot write in {}: {e}", folder.display()))),
     }
 }

@@ -102,7 +102,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         String::new()
     };
-    writeln!(ctx.out, "{text}{replay}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    writeln!(ctx.out, "{text}{replay}").map_err(super::stdout_failed)
 }
 
 /// The person's opponents: the exact solution where it exists, else search.

@@ -56,7 +56,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         args.seed,
         state_lines(&game, &start)
     )
-    .map_err(|e| Failure::runtime(format!("error: {e}")))?;
+    .map_err(super::stdout_failed)?;
     let mut ply = 0;
     let mut chance: Vec<String> = Vec::new();
     let mut rng = StdRng::seed_from_u64(args.seed);

@@ -734,11 +734,11 @@ impl<'a> Compiler<'a> {
                 }
             }
             TypeExpr::Set { range, .. } => match self.eval_const(range)? {
-                Value::Range(lo, hi) if i128::from(hi) - i128::from(lo) < 4096 => Layout::Set { lo, hi },
+                Value::Range(lo, hi) if i128::from(hi) - i128::from(lo) <= 4096 => Layout::Set { lo, hi },
                 Value::Range(..) => {
                     return Err(CompileError::new(
                         "gdl::compile::set_range",
-                        "a set's range may span at most 4096 numbers",
+                        "a set's range `lo..hi` may be at most 4096 wide (hi - lo)",
                         range.span,
                         "too wide",
                     ));

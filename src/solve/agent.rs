@@ -102,6 +102,16 @@ pub enum AgentSpec {
     Policy(std::path::PathBuf),
 }
 
+impl AgentSpec {
+    /// The file the agent reads, if any.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            AgentSpec::QTable(p) | AgentSpec::Policy(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 /// The agents, as `--players` lists them in messages.
 pub const AGENT_KINDS: &str = "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE, policy:FILE";
 
