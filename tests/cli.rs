@@ -313,7 +313,7 @@ fn a_solve_at_the_memory_limit_stops_with_a_partial_answer() {
         "--pits",
         "8",
         "--tokens",
-        "10",
+        "12",
         "--max-memory",
         "16M",
     ]);

@@ -283,9 +283,9 @@ where
 
 // ---------------------------------------------------- solvers agree
 
-#[test]
-fn all_searches_agree_on_every_position_of_small_nim() {
-    for piles in [&[3, 3, 3, 3][..], &[1, 2, 3, 2], &[4, 1, 2]] {
+/// Every position of each Nim, misère and normal, by every search.
+fn all_searches_agree_on_every_position_of(nims: &[&[u8]]) {
+    for &piles in nims {
         for game in [Nim::misere(piles), Nim::normal(piles)] {
             let mut reference = Reference::new(&game);
             let positions = reachable(&game, &game.initial_state().unwrap());
@@ -295,6 +295,20 @@ fn all_searches_agree_on_every_position_of_small_nim() {
             }
         }
     }
+}
+
+#[test]
+fn all_searches_agree_on_every_position_of_small_nim() {
+    // Four piles, three, and piles of 4: the search without memo table
+    // visits the whole tree at every position, so the piles stay small.
+    all_searches_agree_on_every_position_of(&[&[3, 3, 2], &[1, 2, 3, 2], &[4, 1, 2]]);
+}
+
+/// `cargo test --test solvers -- --ignored`: the same on a bigger Nim (a minute or more).
+#[test]
+#[ignore = "slow: a bigger instance of all_searches_agree_on_every_position_of_small_nim"]
+fn all_searches_agree_on_every_position_of_nim_3_3_3_3() {
+    all_searches_agree_on_every_position_of(&[&[3, 3, 3, 3]]);
 }
 
 #[test]
@@ -513,7 +527,7 @@ fn explain_gives_every_move_its_exact_value() {
     let nim = Nim::misere(&[3, 2, 2]);
     check_explain(&nim, &nim.initial_state().unwrap());
     check_explain(&nim, &Nim::state(&[0, 2, 3, 1], 1));
-    let nimcala = Nimcala::new(4, 4);
+    let nimcala = Nimcala::new(4, 3);
     check_explain(&nimcala, &nimcala.initial_state().unwrap());
     let select = Select19;
     let mut s = select.initial_state().unwrap();
@@ -993,7 +1007,9 @@ fn a_reused_solver_answers_like_fresh_ones() {
 
 /// The positions the counter tests run on: Nim, Nimcala and the 1-9 game,
 /// each solved as it is and with its utility range declared.
-fn counted_positions(mut check: impl FnMut(&str, &dyn Fn(&SolveOptions) -> (Solution<String>, u64))) {
+/// `big` adds the bigger positions (the searches without memo table visit
+/// millions of nodes there: a minute and more in a debug build).
+fn counted_positions(big: bool, mut check: impl FnMut(&str, &dyn Fn(&SolveOptions) -> (Solution<String>, u64))) {
     fn run<G: Game>(game: &G, s: &G::State, o: &SolveOptions) -> (Solution<String>, u64) {
         let sol = solve(game, s, o).unwrap();
         let mut solver = Solver::new(game, o.clone()).unwrap();
@@ -1012,22 +1028,26 @@ fn counted_positions(mut check: impl FnMut(&str, &dyn Fn(&SolveOptions) -> (Solu
         };
         (sol, solver.nodes())
     }
-    let nims = [
-        Nim::misere(&[4, 3, 2, 1]),
-        Nim::normal(&[4, 3, 2, 1]),
-        Nim::misere(&[2, 2, 3]),
-    ];
+    let nims = if big {
+        vec![Nim::misere(&[4, 3, 2, 1]), Nim::normal(&[4, 3, 2, 1])]
+    } else {
+        vec![
+            Nim::misere(&[3, 2, 1]),
+            Nim::normal(&[3, 2, 1]),
+            Nim::misere(&[2, 2, 3]),
+        ]
+    };
     for nim in &nims {
         let root = nim.initial_state().unwrap();
         check(&format!("{nim:?}"), &|o| run(&Ranged::none(nim), &root, o));
         let ranged = Ranged::tight(nim);
         check(&format!("{nim:?} ranged"), &|o| run(&ranged, &root, o));
     }
-    let nimcala = Nimcala::new(4, 5);
+    let nimcala = if big { Nimcala::new(4, 5) } else { Nimcala::new(3, 4) };
     let root = nimcala.initial_state().unwrap();
-    check("nimcala 4 5", &|o| run(&Ranged::none(&nimcala), &root, o));
+    check("nimcala", &|o| run(&Ranged::none(&nimcala), &root, o));
     let ranged = Ranged::tight(&nimcala);
-    check("nimcala 4 5 ranged", &|o| run(&ranged, &root, o));
+    check("nimcala ranged", &|o| run(&ranged, &root, o));
     let select = Select19;
     let mut s = select.initial_state().unwrap();
     select.apply(&mut s, &3).unwrap();
@@ -1036,11 +1056,10 @@ fn counted_positions(mut check: impl FnMut(&str, &dyn Fn(&SolveOptions) -> (Solu
     check("1-9 after 3 ranged", &|o| run(&ranged, &s, o));
 }
 
-#[test]
-fn the_principal_line_costs_no_second_search() {
-    // The line comes from the search (without the memo table) or from the
-    // table: a solve visits the nodes of the search at the root and no more.
-    counted_positions(|what, run| {
+/// The line comes from the search (without the memo table) or from the
+/// table: a solve visits the nodes of the search at the root and no more.
+fn principal_line_costs_no_second_search(big: bool) {
+    counted_positions(big, |what, run| {
         for prefer_short in [false, true] {
             for opts in configurations(prefer_short) {
                 let (sol, search_nodes) = run(&opts);
@@ -1050,13 +1069,12 @@ fn the_principal_line_costs_no_second_search() {
     });
 }
 
-#[test]
-fn a_declared_range_cuts_the_search_short() {
-    // With the utility range known, a move that reaches the best its mover
-    // can get ends the search of its position: fewer nodes for alpha-beta,
-    // the same answers.
+/// With the utility range known, a move that reaches the best its mover
+/// can get ends the search of its position: fewer nodes for alpha-beta,
+/// the same answers.
+fn declared_range_cuts_the_search_short(big: bool) {
     let mut plain = HashMap::new();
-    counted_positions(|what, run| {
+    counted_positions(big, |what, run| {
         for opts in configurations(false).into_iter().chain(configurations(true)) {
             let (sol, _) = run(&opts);
             let key = (what.trim_end_matches(" ranged").to_string(), format!("{opts:?}"));
@@ -1080,4 +1098,23 @@ fn a_declared_range_cuts_the_search_short() {
             }
         }
     });
+}
+
+#[test]
+fn the_principal_line_costs_no_second_search() {
+    principal_line_costs_no_second_search(false);
+}
+
+#[test]
+fn a_declared_range_cuts_the_search_short() {
+    declared_range_cuts_the_search_short(false);
+}
+
+/// `cargo test --test solvers -- --ignored`: both on Nim [4, 3, 2, 1] and
+/// Nimcala 4/5 (several minutes in a debug build).
+#[test]
+#[ignore = "slow: the counter tests on bigger positions"]
+fn the_counter_tests_on_bigger_positions() {
+    principal_line_costs_no_second_search(true);
+    declared_range_cuts_the_search_short(true);
 }

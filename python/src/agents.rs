@@ -77,6 +77,14 @@ pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, budget_ms: Op
         }
         AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),
         AgentSpec::QTable(path) => Box::new(qfile::load_agent(path, g).map_err(|e| gdl_error(&e))?),
+        AgentSpec::Policy(path) => {
+            Box::new(gdl::solve::policy_agent::load_agent(path, g, seed).map_err(|e| gdl_error(&e))?)
+        }
+        AgentSpec::Exec(_) => {
+            return Err(GdlError::new_err(
+                "`exec:` agents are programs that gdl's commands run (docs/AGENTS.md); from Python, call your own code directly",
+            ));
+        }
         AgentSpec::Human => {
             return Err(GdlError::new_err(
                 "`human` plays at the terminal (`gdl play`); from Python, ask the person yourself and read the move with game.parse_move",

@@ -1,12 +1,13 @@
 //! Agents from their specs, for every command that plays games (`play`,
 //! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
-//! `search`, `search:N`, `greedy`, `q:FILE`, `policy:FILE`.
+//! `search`, `search:N`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use clap::Args;
 
+use super::exec_agent::{ExecAgent, ExecOptions, OnFailure};
 use super::human::Human;
 use super::{Context, Failure};
 use crate::game::Game;
@@ -29,9 +30,32 @@ pub struct AgentArgs {
     /// the search stops at whichever comes first
     #[arg(long = "budget-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub budget_ms: Option<u64>,
+    /// Time limit per move of `exec:` agents (external programs), in
+    /// milliseconds [default: 10000]; a program's first answer may take 10 s
+    /// more, to start
+    #[arg(long = "move-time-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub move_time_ms: Option<u64>,
+    /// What an `exec:` agent that crashes, answers an illegal move or runs
+    /// out of time gets: it loses the game (forfeit), its moves are drawn at
+    /// random and the game counts (random), or everything stops (abort)
+    #[arg(long = "on-agent-failure", value_name = "WHAT", value_enum, default_value_t = OnFailure::Forfeit)]
+    pub on_failure: OnFailure,
+    /// Append the standard error of `exec:` agents to this file; default:
+    /// gdl's own standard error
+    #[arg(long = "agent-stderr", value_name = "FILE")]
+    pub agent_stderr: Option<std::path::PathBuf>,
 }
 
 impl AgentArgs {
+    /// How `exec:` agents are run.
+    pub fn exec_options(&self) -> ExecOptions {
+        ExecOptions {
+            move_time: self.move_time_ms.map(Duration::from_millis),
+            on_failure: self.on_failure,
+            stderr: self.agent_stderr.clone(),
+        }
+    }
+
     /// The search budget of `search` (`None`) or `search:N`.
     pub fn search_budget(&self, samples: Option<usize>) -> SearchBudget {
         let time = self.budget_ms.map(Duration::from_millis);
@@ -127,6 +151,10 @@ pub fn make_agent_with<'g>(
         AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
         AgentSpec::Search(samples) => Ok(Box::new(SearchAgent::new(options.search_budget(*samples), seed))),
         AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed))),
+        AgentSpec::Exec(command) => match ExecAgent::start(command, options.exec_options(), seed) {
+            Ok(agent) => Ok(Box::new(agent)),
+            Err(why) => Err(Failure::input(format!("error: exec:{command}: {why}"))),
+        },
         AgentSpec::Human => match terminal {
             Some(t) => Ok(Box::new(Human::new(t))),
             None => Err(Failure::input(
@@ -150,6 +178,88 @@ pub fn begin<'s, 'g>(
     }
     Ok(seated)
 }
+
+/// Ends a game of `play` or `trace` for every agent (agent `p` played
+/// player `p`): one line for each agent that failed in it, saying how, and
+/// what the failure costs.
+pub fn end_game_lines(
+    agents: &mut [BoxedAgent<'_>],
+    game: &Interpreted,
+    end: &crate::runtime::State,
+) -> Result<Vec<String>, AgentError> {
+    let mut lines = Vec::new();
+    for (p, agent) in agents.iter_mut().enumerate() {
+        if let Some(f) = agent.end_game(game, end, p)? {
+            lines.push(failure_line(&agent.name(), game.player_name(p), &f));
+        }
+    }
+    Ok(lines)
+}
+
+/// A failure as the reports tell it:
+/// `exec:./crash.sh (P1) failed: it exited with status 1 before answering; it forfeits the game`.
+pub fn failure_line(agent: &str, player: &str, f: &crate::solve::agent::AgentFailure) -> String {
+    let cost = if f.forfeit {
+        "it forfeits the game"
+    } else {
+        "the game counts as played, with random moves for it"
+    };
+    format!("{agent} ({player}) failed ({}): it {}; {cost}", f.kind, f.detail)
+}
+
+/// The failures of a match's agents: a count per agent, then one line per
+/// failure (the first [`FAILURES_LISTED`]); empty when no agent failed.
+pub fn failures_text(
+    agents: &[String],
+    game: &Interpreted,
+    failures: &[crate::solve::tournament::FailureRecord],
+) -> String {
+    if failures.is_empty() {
+        return String::new();
+    }
+    let mut counts = Vec::new();
+    for (a, name) in agents.iter().enumerate() {
+        let mine: Vec<&str> = failures
+            .iter()
+            .filter(|f| f.agent == a)
+            .map(|f| f.failure.kind)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut kinds: Vec<String> = Vec::new();
+        for kind in ["crash", "illegal", "timeout", "unreadable"] {
+            let k = mine.iter().filter(|m| **m == kind).count();
+            if k > 0 {
+                kinds.push(format!("{k} {kind}"));
+            }
+        }
+        counts.push(format!(
+            "  {name}: failed in {} game{} ({})",
+            mine.len(),
+            if mine.len() == 1 { "" } else { "s" },
+            kinds.join(", ")
+        ));
+    }
+    let mut out = format!("\nfailures\n{}\n", counts.join("\n"));
+    for f in failures.iter().take(FAILURES_LISTED) {
+        out.push_str(&format!(
+            "  game {}: {}\n",
+            f.game + 1,
+            failure_line(&agents[f.agent], game.player_name(f.seat), &f.failure)
+        ));
+    }
+    if failures.len() > FAILURES_LISTED {
+        out.push_str(&format!(
+            "  ... and {} more (the CSV has every game)\n",
+            failures.len() - FAILURES_LISTED
+        ));
+    }
+    out
+}
+
+/// The failures a match report lists one by one.
+const FAILURES_LISTED: usize = 20;
 
 /// Reads `--players A,B`: one agent per player of `game`, in seat order.
 pub fn players_for(players: &str, game: &Interpreted) -> Result<Vec<AgentSpec>, Failure> {

@@ -21,7 +21,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, begin, seat_agents};
+use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::{Game, Player, Turn};
 use crate::report::play::{outcome_text, view_text};
@@ -93,7 +93,11 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
         })
     })();
     let text = match result {
-        Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Ok(end) => {
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n")
+        }
         Err(AgentError::Quit) => "game abandoned".to_string(),
         Err(e) => return Err(Failure::runtime(ctx.render(&e))),
     };

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::agents::{AgentArgs, BoxedAgent, make_agent_with, players_for};
+use super::agents::{AgentArgs, BoxedAgent, failures_text, make_agent_with, players_for};
 use super::eval::title;
 use super::output::{self, Output};
 use super::signals::Caught;
@@ -26,7 +26,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// One agent per player, comma-separated: optimal, optimal:first, random,
-    /// search, search:N, greedy, q:FILE, policy:FILE
+    /// search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND. More
+    /// agents than players: a round robin of every group that fills the seats
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// How many games; the agents take turns in each seat
@@ -46,12 +47,23 @@ pub struct MatchArgs {
     /// same for any number (only the times per decision differ)
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub threads: Option<usize>,
+    /// A fixed field: every agent of --players plays against these (one
+    /// game per seat rotation, --games per pairing), and is ranked by its
+    /// results against them
+    #[arg(long, value_name = "A,B")]
+    pub field: Option<String>,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    // More agents than seats, or a field: a league of many matches.
+    let listed = crate::solve::agent::parse_players(&args.players)
+        .map_err(|e| Failure::input(format!("error: --players: {e}")))?;
+    if args.field.is_some() || listed.len() > game.num_players() {
+        return super::league::run(args, &game, listed, ctx);
+    }
     let specs = players_for(&args.players, &game)?;
     let n = specs.len();
     if args.games == 0 {
@@ -101,7 +113,11 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut names: Vec<String> = sets[0].iter().map(|a| a.name()).collect();
     disambiguate(&mut names);
     let mut csv_file = match &csv_out {
-        Some(out) => Some(CsvFile::start(out, names)?),
+        Some(out) => Some(CsvFile::start(
+            out,
+            names,
+            specs.iter().any(|s| matches!(s, AgentSpec::Exec(_))),
+        )?),
         None => None,
     };
     let caught = Caught::new();
@@ -158,6 +174,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         standings::text(&result.tally),
         standings::times_text(&result.tally.agents, &result.times)
     ));
+    text.push_str(&failures_text(&result.tally.agents, &game, &result.failures));
     // The report is printed even when a file cannot be written: the games
     // were played, and their results are worth having.
     let mut failed = None;
@@ -213,16 +230,19 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
 struct CsvFile {
     file: crate::fsutil::Writing,
     names: Vec<String>,
+    /// With an external agent, each agent has a failure column.
+    failures: bool,
     measure: Option<Measure>,
     rows: u64,
     error: Option<std::io::Error>,
 }
 
 impl CsvFile {
-    fn start(out: &Output, names: Vec<String>) -> Result<CsvFile, Failure> {
+    fn start(out: &Output, names: Vec<String>, failures: bool) -> Result<CsvFile, Failure> {
         Ok(CsvFile {
             file: out.stream()?,
             names,
+            failures,
             measure: None,
             rows: 0,
             error: None,
@@ -241,9 +261,9 @@ impl CsvFile {
         });
         let mut text = String::new();
         if self.rows == 0 {
-            text.push_str(&csv_header(&self.names, measure));
+            text.push_str(&csv_header(&self.names, measure, self.failures));
         }
-        text.push_str(&csv_row(game, &self.names, measure, number, record));
+        text.push_str(&csv_row(game, &self.names, measure, self.failures, number, record));
         // Flushed each game, so that what was played is on disk when gdl is killed.
         match self.file.write_all(text.as_bytes()).and_then(|()| self.file.flush()) {
             Ok(()) => self.rows += 1,
@@ -263,19 +283,31 @@ impl CsvFile {
 
 /// The CSV's header: the game's number, each agent's seat and points (or
 /// utility), and the agents with the best result (one: a win; several: a draw).
-fn csv_header(names: &[String], measure: Measure) -> String {
+/// With an external agent (`failures`), each agent also has a failure
+/// column: empty, or `crash`, `illegal`, `timeout`, `unreadable`.
+fn csv_header(names: &[String], measure: Measure, failures: bool) -> String {
     let label = measure.label();
     let mut header = vec!["game".to_string()];
     for name in names {
         header.push(format!("{name} seat"));
         header.push(format!("{name} {label}"));
+        if failures {
+            header.push(format!("{name} failure"));
+        }
     }
     header.push("winners".into());
     csv_line(&header)
 }
 
 /// One game's line (its number counted from 1).
-fn csv_row(game: &Interpreted, names: &[String], measure: Measure, number: u64, r: &GameRecord) -> String {
+fn csv_row(
+    game: &Interpreted,
+    names: &[String],
+    measure: Measure,
+    failures: bool,
+    number: u64,
+    r: &GameRecord,
+) -> String {
     let values = r.values(measure);
     let mut cells = vec![number.to_string()];
     let mut best = Vec::new();
@@ -284,6 +316,10 @@ fn csv_row(game: &Interpreted, names: &[String], measure: Measure, number: u64, 
         cells.push(game.player_name(seat).to_string());
         // `+ 0.0` writes -0 as 0.
         cells.push((values[seat] + 0.0).to_string());
+        if failures {
+            let failure = r.failures.get(seat).and_then(|f| f.as_ref());
+            cells.push(failure.map_or("", |f| f.kind).to_string());
+        }
         if measure.outcome(values, seat) != Outcome::Loss {
             best.push(name.as_str());
         }
@@ -293,7 +329,7 @@ fn csv_row(game: &Interpreted, names: &[String], measure: Measure, number: u64, 
 }
 
 /// A CSV line, quoting the cells that need it (RFC 4180).
-fn csv_line(cells: &[String]) -> String {
+pub(super) fn csv_line(cells: &[String]) -> String {
     let quoted: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -332,7 +368,7 @@ fn plot(game: &Interpreted, result: &MatchResult) -> String {
     )
 }
 
-fn progress_bar(games: u64) -> indicatif::ProgressBar {
+pub(super) fn progress_bar(games: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(games);
     if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {eta} left") {
         bar.set_style(style);
@@ -342,7 +378,7 @@ fn progress_bar(games: u64) -> indicatif::ProgressBar {
 
 /// Numbers agents that share a name (`random #1`, `random #2`), so that every
 /// row of the table says whose it is.
-fn disambiguate(names: &mut [String]) {
+pub(super) fn disambiguate(names: &mut [String]) {
     let copy = names.to_vec();
     for (i, name) in names.iter_mut().enumerate() {
         if copy.iter().filter(|n| **n == copy[i]).count() > 1 {

@@ -6,7 +6,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, begin, seat_agents};
+use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
@@ -20,7 +20,7 @@ use crate::solve::episode::{Step, play_out};
 pub struct TraceArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, greedy, human, q:FILE, policy:FILE
+    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, greedy, human, q:FILE, policy:FILE, exec:COMMAND
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// Seeds every random choice (agents and chance): the same seed, the same game
@@ -96,7 +96,11 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         })
     });
     let end = match result {
-        Ok(end) => outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        Ok(end) => {
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n")
+        }
         Err(AgentError::Quit) => "the game was abandoned".to_string(),
         Err(e) => return Err(Failure::runtime(ctx.render(&e))),
     };

@@ -1,119 +1,51 @@
 //! The interpreter: runs a compiled [`Program`] as a [`Game`].
+//!
+//! The rules run as flat code (`vm`) on a state's cells read in place at the
+//! width the state is packed at (`cells`, `state`).
 
+mod cells;
 mod position;
+mod state;
 mod visibility;
 mod vm;
 
-use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-use std::sync::atomic::AtomicU32;
-use std::sync::atomic::Ordering::Relaxed;
 
 use crate::compile::{ShowValue, load_value};
 use crate::game::{Game, GameError, Player, Turn};
 use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
+use cells::{Cells, Packed, PackedMut, WIDEN};
 pub use position::PositionError;
+pub use state::State;
+use state::{MAX_REMEMBERED_END, NOT_ENDED, UNKNOWN};
 pub(crate) use vm::compare;
-use vm::{Budget, Generator, Reader, Writer, with_frame};
+use vm::{Budget, Collect, First, Generator, Host, Reader, Sink, WideMut, with_frame};
 
-/// A position: the cells of the program's state, the player to move included.
-///
-/// Besides the cells, a state remembers which `end when` clause holds once
-/// `turn` has found out, so that `returns` (and a second `turn`) need not
-/// evaluate the end conditions again. It is derived from the cells, so
-/// equality, hashing and order look at the cells alone.
-pub struct State {
-    cells: Box<[i64]>,
-    /// `UNKNOWN`, `NOT_ENDED`, or the index of the first clause that holds.
-    /// Relaxed atomics: a plain load and store, and a `&State` may be shared.
-    ended: AtomicU32,
-}
-
-/// `State::ended` before `turn` has looked.
-const UNKNOWN: u32 = u32::MAX;
-/// `State::ended` when no `end when` clause holds.
-const NOT_ENDED: u32 = u32::MAX - 1;
-
-impl State {
-    pub(super) fn new(cells: Box<[i64]>) -> State {
-        State {
-            cells,
-            ended: AtomicU32::new(UNKNOWN),
-        }
-    }
-
-    pub fn cells(&self) -> &[i64] {
-        &self.cells
-    }
-
-    /// The cells, to change them: what `turn` remembered is forgotten.
-    #[inline(always)]
-    fn cells_mut(&mut self) -> &mut [i64] {
-        *self.ended.get_mut() = UNKNOWN;
-        &mut self.cells
-    }
-}
-
-impl Clone for State {
-    fn clone(&self) -> Self {
-        State {
-            cells: self.cells.clone(),
-            ended: AtomicU32::new(self.ended.load(Relaxed)),
-        }
-    }
-
-    /// The searches reuse one child state per level with `clone_from`: every
-    /// state of a game has the same length, so this copies without allocating
-    /// (and, for the few cells most games have, without a call to `memcpy`).
-    #[inline(never)]
-    fn clone_from(&mut self, source: &Self) {
-        *self.ended.get_mut() = source.ended.load(Relaxed);
-        if self.cells.len() == source.cells.len() {
-            if self.cells.len() <= 8 {
-                for (d, s) in self.cells.iter_mut().zip(source.cells.iter()) {
-                    *d = *s;
-                }
-            } else {
-                self.cells.copy_from_slice(&source.cells);
+/// Runs `$body` with `$c` bound to the cells of `$state`, read at the width
+/// they are packed at: the code after is compiled once per width.
+macro_rules! with_cells {
+    ($state:expr, |$c:ident| $body:expr) => {{
+        let (width, bytes) = $state.packed();
+        match width {
+            1 => {
+                let $c = Packed::<1>(bytes);
+                $body
             }
-        } else {
-            self.cells = source.cells.clone();
+            2 => {
+                let $c = Packed::<2>(bytes);
+                $body
+            }
+            4 => {
+                let $c = Packed::<4>(bytes);
+                $body
+            }
+            _ => {
+                let $c = Packed::<8>(bytes);
+                $body
+            }
         }
-    }
-}
-
-impl PartialEq for State {
-    fn eq(&self, other: &Self) -> bool {
-        self.cells == other.cells
-    }
-}
-
-impl Eq for State {}
-
-impl Hash for State {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.cells.hash(h);
-    }
-}
-
-impl PartialOrd for State {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for State {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.cells.cmp(&other.cells)
-    }
-}
-
-impl fmt::Debug for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("State").field("cells", &self.cells).finish()
-    }
+    }};
 }
 
 /// A move: which `move` declaration, and its arguments.
@@ -160,6 +92,7 @@ impl Interpreted {
     }
 
     /// Adds the source file and the position to an error from the rules.
+    #[cold]
     fn locate(&self, e: GameError, cells: &[i64]) -> GameError {
         let state = self.position_text(cells);
         e.with_source((*self.prog.source).clone()).in_state(state)
@@ -194,21 +127,19 @@ impl Interpreted {
     /// see it: hidden fields left out, other players' private entries as `?`;
     /// `None` sees everything.
     pub fn view(&self, state: &State, viewer: Option<Player>) -> Vec<(String, String)> {
-        visibility::view(self, &state.cells, viewer)
+        visibility::view(self, &state.cells(), viewer)
     }
 
     /// The value of the state variable `name`, if there is one.
     pub fn value_of(&self, state: &State, name: &str) -> Option<crate::compile::Value> {
         let v = self.prog.vars.iter().find(|v| v.name == name)?;
-        Some(load_value(
-            &v.layout,
-            &state.cells[v.offset..v.offset + v.layout.size()],
-        ))
+        let cells = state.cells();
+        Some(load_value(&v.layout, &cells[v.offset..v.offset + v.layout.size()]))
     }
 
     /// A position as `--from` reads it and solve prints it: the state, then whose move.
     pub fn position(&self, state: &State) -> String {
-        self.position_text(&state.cells)
+        self.position_text(&state.cells())
     }
 
     /// Reads a position written as gdl prints one (see `position`).
@@ -216,23 +147,23 @@ impl Interpreted {
         position::parse(self, text)
     }
 
-    /// Runs the rule at `entry` on cells it only reads, with a zeroed frame.
+    /// Runs the rule at `entry` on cells it only reads.
     #[inline(always)]
-    fn eval(&self, entry: Entry, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
+    fn eval<C: Cells>(&self, entry: Entry, cells: C, budget: &mut Budget) -> Result<i64, GameError> {
         with_frame(entry.frame, |frame| {
             vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
         })
     }
 
-    /// Calls `found` with each legal move of kind `k`; stops early when it returns true.
+    /// Gives `sink` each legal move of kind `k`; true when it said to stop.
     #[inline(always)]
-    fn moves_of_kind<F: FnMut(Move) -> bool>(
+    fn moves_of_kind<C: Cells, S: Sink>(
         &self,
         budget: &mut Budget,
         k: usize,
         me: Player,
-        cells: &[i64],
-        found: F,
+        cells: C,
+        sink: S,
     ) -> Result<bool, GameError> {
         let mk = &self.prog.moves[k];
         let entry = self.code.moves[k].generate;
@@ -240,7 +171,7 @@ impl Interpreted {
             if let Some(l) = mk.me_local {
                 frame[l] = me as i64;
             }
-            let mut host = Generator { cells, found };
+            let mut host = Generator { cells, sink };
             vm::run(&self.code, &self.prog, entry, &mut host, frame, budget)
         });
         match run {
@@ -250,56 +181,60 @@ impl Interpreted {
         }
     }
 
-    /// Calls `found` with each legal move made `by`, for player `me`; stops early when it returns true.
-    fn moves_by<F: FnMut(Move) -> bool>(
+    /// Gives `sink` each legal move made `by`, for player `me`; true when it said to stop.
+    fn moves_by<C: Cells, S: Sink>(
         &self,
         budget: &mut Budget,
         by: MoveBy,
         me: Player,
-        cells: &[i64],
-        mut found: F,
+        cells: C,
+        mut sink: S,
     ) -> Result<bool, GameError> {
         for (k, mk) in self.prog.moves.iter().enumerate() {
-            if mk.by == by && self.moves_of_kind(budget, k, me, cells, &mut found)? {
+            if mk.by == by && self.moves_of_kind(budget, k, me, cells, &mut sink)? {
                 return Ok(true);
             }
         }
         Ok(false)
     }
 
-    fn any_move_by(&self, budget: &mut Budget, by: MoveBy, me: Player, cells: &[i64]) -> Result<bool, GameError> {
-        self.moves_by(budget, by, me, cells, |_| true)
+    fn any_move_by<C: Cells>(&self, budget: &mut Budget, by: MoveBy, me: Player, cells: C) -> Result<bool, GameError> {
+        self.moves_by(budget, by, me, cells, First)
     }
 
     /// Who acts, assuming the game is not over: chance while a chance move is
     /// legal, then everyone at once while a simultaneous move is, else the player to move.
-    fn actor(&self, budget: &mut Budget, cells: &[i64]) -> Result<Turn, GameError> {
+    fn actor<C: Cells>(&self, budget: &mut Budget, cells: C) -> Result<Turn, GameError> {
         if self.prog.has_chance && self.any_move_by(budget, MoveBy::Chance, 0, cells)? {
             return Ok(Turn::Chance);
         }
         if self.prog.has_simultaneous && self.any_move_by(budget, MoveBy::Simultaneous, 0, cells)? {
             return Ok(Turn::Simultaneous);
         }
-        Ok(Turn::Player(cells[TURN_CELL] as usize))
+        Ok(Turn::Player(cells.get(TURN_CELL) as usize))
     }
 
     /// Whether anyone can move: the player to move, chance, or (at once) everyone.
-    fn has_move(&self, budget: &mut Budget, cells: &[i64]) -> Result<bool, GameError> {
-        let current = cells[TURN_CELL] as usize;
+    fn has_move<C: Cells>(&self, budget: &mut Budget, cells: C) -> Result<bool, GameError> {
+        let current = cells.get(TURN_CELL) as usize;
         Ok(self.any_move_by(budget, MoveBy::Turn, current, cells)?
             || (self.prog.has_chance && self.any_move_by(budget, MoveBy::Chance, 0, cells)?)
             || (self.prog.has_simultaneous && self.any_move_by(budget, MoveBy::Simultaneous, 0, cells)?))
     }
 
-    /// The first end clause that holds, if any: remembered in the state, so
-    /// that it is evaluated once per position.
+    /// The first end clause that holds in `state` (whose cells are `cells`),
+    /// if any: remembered in the state, so that it is evaluated once per position.
     #[inline(always)]
-    fn ended(&self, budget: &mut Budget, state: &State) -> Result<Option<usize>, GameError> {
-        match state.ended.load(Relaxed) {
+    fn ended<C: Cells>(&self, budget: &mut Budget, state: &State, cells: C) -> Result<Option<usize>, GameError> {
+        match state.ended() {
             NOT_ENDED => Ok(None),
             UNKNOWN => {
-                let at = self.first_end(budget, &state.cells)?;
-                state.ended.store(at.map_or(NOT_ENDED, |i| i as u32), Relaxed);
+                let at = self.first_end(budget, cells)?;
+                match at {
+                    None => state.set_ended(NOT_ENDED),
+                    Some(i) if i <= MAX_REMEMBERED_END => state.set_ended(i as u8),
+                    Some(_) => {}
+                }
                 Ok(at)
             }
             i => Ok(Some(i as usize)),
@@ -307,7 +242,7 @@ impl Interpreted {
     }
 
     /// The index of the first end clause that holds in `cells`, if any.
-    fn first_end(&self, budget: &mut Budget, cells: &[i64]) -> Result<Option<usize>, GameError> {
+    fn first_end<C: Cells>(&self, budget: &mut Budget, cells: C) -> Result<Option<usize>, GameError> {
         for (i, (end, code)) in self.prog.ends.iter().zip(&self.code.ends).enumerate() {
             let holds = match code.cond {
                 None => !self.has_move(budget, cells)?,
@@ -321,13 +256,15 @@ impl Interpreted {
     }
 
     /// The values of the score list of end clause `end`.
-    fn score_values(&self, budget: &mut Budget, end: usize, cells: &[i64]) -> Result<Vec<f64>, GameError> {
+    fn score_values<C: Cells>(&self, budget: &mut Budget, end: usize, cells: C) -> Result<Vec<f64>, GameError> {
         let Some(entry) = self.code.ends[end].scores else {
             return Ok(Vec::new());
         };
-        let o = self.eval(entry, cells, budget).map_err(|e| self.locate(e, cells))? as usize;
-        let n = cells[o] as usize;
-        Ok(cells[o + 1..o + 1 + n].iter().map(|&v| v as f64).collect())
+        let o = self
+            .eval(entry, cells, budget)
+            .map_err(|e| self.locate(e, &cells.to_vec()))? as usize;
+        let n = cells.get(o) as usize;
+        Ok((o + 1..o + 1 + n).map(|i| cells.get(i) as f64).collect())
     }
 
     fn show_arg(&self, layout: &ir::Layout, v: i64) -> String {
@@ -344,7 +281,7 @@ impl Interpreted {
     }
 
     /// The weight of chance move `mv` (1 without a `weight`); a negative one is an error.
-    fn weight(&self, mv: &Move, cells: &[i64], budget: &mut Budget) -> Result<i64, GameError> {
+    fn weight<C: Cells>(&self, mv: &Move, cells: C, budget: &mut Budget) -> Result<i64, GameError> {
         let mk = &self.prog.moves[mv.kind as usize];
         let (Some(entry), Some((_, span))) = (self.code.moves[mv.kind as usize].weight, &mk.weight) else {
             return Ok(1);
@@ -368,7 +305,13 @@ impl Interpreted {
     }
 
     /// Gives the turn to the player a move's `again` or `turn = p` named, if it did.
-    fn pass_turn(&self, said: i64, span: crate::syntax::ast::Span, cells: &mut [i64]) -> Result<(), GameError> {
+    fn pass_turn<H: Host>(
+        &self,
+        said: i64,
+        span: crate::syntax::ast::Span,
+        host: &mut H,
+        unpack: impl Fn(&H) -> Vec<i64>,
+    ) -> Result<(), GameError> {
         if said == ir::TURN_UNSET {
             return Ok(());
         }
@@ -378,50 +321,26 @@ impl Interpreted {
                 "`turn` names no player: nobody has moved yet, so `previous` is nobody",
             )
             .at(span.into());
-            return Err(self.locate(e, cells));
+            return Err(self.locate(e, &unpack(host)));
         }
-        cells[TURN_CELL] = said;
-        Ok(())
-    }
-}
-
-impl Game for Interpreted {
-    type State = State;
-    type Move = Move;
-
-    fn name(&self) -> &str {
-        &self.prog.name
+        host.set(TURN_CELL, said)
     }
 
-    fn num_players(&self) -> usize {
-        self.prog.players.len()
-    }
-
-    fn player_name(&self, p: Player) -> &str {
-        self.prog.players.get(p).map_or("?", String::as_str)
-    }
-
-    fn initial_state(&self) -> Result<State, GameError> {
-        Ok(State::new(self.prog.initial.clone().into_boxed_slice()))
-    }
-
-    // Out of line: inlined, its locals would grow every frame of a recursive search.
-    #[inline(never)]
-    fn turn(&self, state: &State) -> Result<Turn, GameError> {
+    /// Who acts in `state`, whose cells are `cells`.
+    fn turn_in<C: Cells>(&self, state: &State, cells: C) -> Result<Turn, GameError> {
         let mut budget = Budget::new();
-        let turn = match self.ended(&mut budget, state) {
+        let turn = match self.ended(&mut budget, state, cells) {
             Ok(Some(_)) => Ok(Turn::Terminal),
-            Ok(None) => self.actor(&mut budget, &state.cells),
+            Ok(None) => self.actor(&mut budget, cells),
             Err(e) => Err(e),
         };
-        turn.map_err(|e| self.locate(e, &state.cells))
+        turn.map_err(|e| self.locate(e, &cells.to_vec()))
     }
 
-    // Out of line: inlined, its locals would grow every frame of a recursive search.
-    #[inline(never)]
-    fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
+    /// The legal moves in `state`, whose cells are `cells`.
+    fn legal_moves_in<C: Cells>(&self, state: &State, cells: C, out: &mut Vec<Move>) -> Result<(), GameError> {
         out.clear();
-        let current = state.cells[TURN_CELL] as usize;
+        let current = cells.get(TURN_CELL) as usize;
         // Only a game with chance or simultaneous moves needs to ask who acts.
         let by = if !(self.prog.has_chance || self.prog.has_simultaneous) {
             MoveBy::Turn
@@ -433,98 +352,79 @@ impl Game for Interpreted {
             }
         };
         let mut budget = Budget::new();
-        self.moves_by(&mut budget, by, current, &state.cells, |m| {
-            out.push(m);
-            false
-        })
-        .map_err(|e| self.locate(e, &state.cells))?;
+        self.moves_by(&mut budget, by, current, cells, Collect(out))
+            .map_err(|e| self.locate(e, &cells.to_vec()))?;
         if out.is_empty() && matches!(self.turn(state)?, Turn::Player(_)) {
-            let who = self.player_name(state.cells[TURN_CELL] as usize).to_string();
-            let span = self
-                .prog
-                .moves
-                .first()
-                .map_or(crate::syntax::ast::Span::default(), |m| m.span);
-            return Err(self
-                .locate(
-                    GameError::new(
-                        "gdl::runtime::no_moves",
-                        format!("{who} has no legal move, but no `end when` clause says the game is over"),
-                    )
-                    .at(span.into()),
-                    &state.cells,
-                )
-                .with_help("add `end when no moves { ... }`, or make the end condition cover this position"));
+            return Err(self.no_moves(&cells.to_vec()));
         }
         Ok(())
     }
 
-    // Out of line: inlined, its locals would grow every frame of a recursive search.
-    #[inline(never)]
-    fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
+    #[cold]
+    fn no_moves(&self, cells: &[i64]) -> GameError {
+        let who = self.player_name(cells[TURN_CELL] as usize).to_string();
+        let span = self
+            .prog
+            .moves
+            .first()
+            .map_or(crate::syntax::ast::Span::default(), |m| m.span);
+        self.locate(
+            GameError::new(
+                "gdl::runtime::no_moves",
+                format!("{who} has no legal move, but no `end when` clause says the game is over"),
+            )
+            .at(span.into()),
+            cells,
+        )
+        .with_help("add `end when no moves { ... }`, or make the end condition cover this position")
+    }
+
+    /// Plays `mv` on the cells behind `host`: its body, then the turn passes.
+    #[inline(always)]
+    fn play<H: Host>(&self, host: &mut H, mv: &Move, unpack: impl Fn(&H) -> Vec<i64>) -> Result<(), GameError> {
         let mk = &self.prog.moves[mv.kind as usize];
-        if mk.by == MoveBy::Simultaneous {
-            return Err(GameError::new(
-                "gdl::internal",
-                "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
-            ));
-        }
         let entry = self.code.moves[mv.kind as usize].body;
-        let cells = state.cells_mut();
-        let mover = cells[TURN_CELL];
+        let mover = host.get(TURN_CELL);
         let run = with_frame(entry.frame, |frame| {
             frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
             if let Some(l) = mk.turn_local {
                 frame[l] = ir::TURN_UNSET;
             }
-            let mut budget = Budget::new();
-            vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+            vm::run(&self.code, &self.prog, entry, host, frame, &mut Budget::new())
                 .map(|_| mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
         });
         let said = match run {
             Ok(said) => said,
-            Err(e) => return Err(self.locate(e.at(mk.span.into()), cells)),
+            Err(e) if e.code_str() == WIDEN => return Err(e),
+            Err(e) => return Err(self.locate(e.at(mk.span.into()), &unpack(host))),
         };
         // Chance does not take a turn, but may say who moves next.
         if mk.by == MoveBy::Turn {
-            cells[PREVIOUS_CELL] = mover;
-            cells[TURN_CELL] = (mover + 1) % self.prog.players.len() as i64;
+            host.set(PREVIOUS_CELL, mover)?;
+            host.set(TURN_CELL, (mover + 1) % self.prog.players.len() as i64)?;
         }
-        self.pass_turn(said, mk.span, cells)
+        self.pass_turn(said, mk.span, host, unpack)
     }
 
-    fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
-        match self.turn(state)? {
-            Turn::Simultaneous => {
-                out.clear();
-                let mut budget = Budget::new();
-                self.moves_by(&mut budget, MoveBy::Simultaneous, player, &state.cells, |m| {
-                    out.push(m);
-                    false
-                })
-                .map_err(|e| self.locate(e, &state.cells))?;
-                Ok(())
+    /// Plays `mv` on the packed cells of a small state in place; a value too
+    /// wide for them is reported as `WIDEN`.
+    #[inline(always)]
+    fn play_packed(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
+        let result = {
+            let (width, bytes) = state.packed_mut();
+            match width {
+                1 => self.play(&mut PackedMut::<1>(bytes), mv, |h| h.to_vec()),
+                2 => self.play(&mut PackedMut::<2>(bytes), mv, |h| h.to_vec()),
+                4 => self.play(&mut PackedMut::<4>(bytes), mv, |h| h.to_vec()),
+                _ => self.play(&mut PackedMut::<8>(bytes), mv, |h| h.to_vec()),
             }
-            Turn::Player(p) if p == player => self.legal_moves(state, out),
-            _ => {
-                out.clear();
-                Ok(())
-            }
-        }
+        };
+        state.changed();
+        result
     }
 
-    fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
-        if moves.len() != self.prog.players.len() {
-            return Err(GameError::new(
-                "gdl::internal",
-                format!(
-                    "{} moves for {} players (a bug in gdl)",
-                    moves.len(),
-                    self.prog.players.len()
-                ),
-            ));
-        }
-        let cells = state.cells_mut();
+    /// Plays one move per player on `cells`, then the `then` block.
+    fn apply_joint_to(&self, cells: &mut [i64], moves: &[Move]) -> Result<(), GameError> {
         let mut budget = Budget::new();
         let mut last_kind = None;
         // Each player's body in turn order, then the `then` block once.
@@ -536,7 +436,7 @@ impl Game for Interpreted {
                 if let Some(l) = mk.me_local {
                     frame[l] = p as i64;
                 }
-                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                vm::run(&self.code, &self.prog, entry, &mut WideMut(cells), frame, &mut budget)
             });
             if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
@@ -551,108 +451,21 @@ impl Game for Interpreted {
                 if let Some(l) = mk.then_turn_local {
                     frame[l] = ir::TURN_UNSET;
                 }
-                vm::run(&self.code, &self.prog, entry, &mut Writer(cells), frame, &mut budget)
+                vm::run(&self.code, &self.prog, entry, &mut WideMut(cells), frame, &mut budget)
                     .map(|_| mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
             });
             return match run {
-                Ok(said) => self.pass_turn(said, mk.span, cells),
+                Ok(said) => self.pass_turn(said, mk.span, &mut WideMut(cells), |h| h.0.to_vec()),
                 Err(e) => Err(self.locate(e.at(mk.span.into()), cells)),
             };
         }
         Ok(())
     }
 
-    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
-        out.clear();
+    /// The utility of the terminal `state`, whose cells are `cells`, for `player`.
+    fn returns_in<C: Cells>(&self, state: &State, cells: C, player: Player) -> Result<f64, GameError> {
         let mut budget = Budget::new();
-        self.moves_by(&mut budget, MoveBy::Chance, 0, &state.cells, |m| {
-            out.push((m, 1.0));
-            false
-        })
-        .map_err(|e| self.locate(e, &state.cells))?;
-        if !self.code.moves.iter().any(|m| m.weight.is_some()) {
-            let p = 1.0 / out.len().max(1) as f64;
-            for o in out.iter_mut() {
-                o.1 = p;
-            }
-            return Ok(());
-        }
-        // Weights are exact integers: each outcome's probability is its
-        // weight over their sum; an outcome of weight 0 cannot happen.
-        let mut total: i128 = 0;
-        for o in out.iter_mut() {
-            let w = self
-                .weight(&o.0, &state.cells, &mut budget)
-                .map_err(|e| self.locate(e, &state.cells))?;
-            total += i128::from(w);
-            o.1 = w as f64;
-        }
-        if total == 0 && !out.is_empty() {
-            let span = self.prog.moves[out[0].0.kind as usize].span;
-            return Err(self.locate(
-                GameError::new("gdl::runtime::weight", "every chance outcome here has weight 0")
-                    .at(span.into())
-                    .with_help("a chance move is legal only where something can happen: add a `requires`"),
-                &state.cells,
-            ));
-        }
-        out.retain(|o| o.1 > 0.0);
-        let total = total as f64;
-        for o in out.iter_mut() {
-            o.1 /= total;
-        }
-        Ok(())
-    }
-
-    fn observation(&self, state: &State, player: Player) -> String {
-        visibility::observation(self, &state.cells, player)
-    }
-
-    fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
-        Ok(State::new(
-            visibility::sample_hidden(self, &state.cells, player, rng).into_boxed_slice(),
-        ))
-    }
-
-    fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
-        let mut budget = Budget::new();
-        match self
-            .ended(&mut budget, state)
-            .map_err(|e| self.locate(e, &state.cells))?
-        {
-            Some(i) if matches!(self.prog.ends[i].outcome, Outcome::Score { .. }) => {
-                Ok(Some(self.score_values(&mut budget, i, &state.cells)?))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    fn running_scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
-        let mut budget = Budget::new();
-        match self
-            .prog
-            .ends
-            .iter()
-            .position(|e| matches!(e.outcome, Outcome::Score { .. }))
-        {
-            Some(i) => Ok(Some(self.score_values(&mut budget, i, &state.cells)?)),
-            None => Ok(None),
-        }
-    }
-
-    fn lowest_score_wins(&self) -> bool {
-        self.prog
-            .ends
-            .iter()
-            .any(|e| matches!(e.outcome, Outcome::Score { lowest: true, .. }))
-    }
-
-    // Out of line: inlined, its locals would grow every frame of a recursive search.
-    #[inline(never)]
-    fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
-        let mut budget = Budget::new();
-        let cells = &state.cells;
-        let i = match self.ended(&mut budget, state) {
+        let i = match self.ended(&mut budget, state, cells) {
             Ok(Some(i)) => i,
             Ok(None) => {
                 return Err(self.locate(
@@ -660,19 +473,19 @@ impl Game for Interpreted {
                         "gdl::internal",
                         "the returns of an unfinished game were asked for (a bug in gdl)",
                     ),
-                    cells,
+                    &cells.to_vec(),
                 ));
             }
-            Err(e) => return Err(self.locate(e, cells)),
+            Err(e) => return Err(self.locate(e, &cells.to_vec())),
         };
         let end = &self.prog.ends[i];
         let code = &self.code.ends[i];
         let mut eval = |value: Value| match value {
             Value::Const(n) => Ok(n),
-            Value::Cell(c) => Ok(cells[c as usize]),
+            Value::Cell(c) => Ok(cells.get(c as usize)),
             Value::Code(entry) => self
                 .eval(entry, cells, &mut budget)
-                .map_err(|err| self.locate(err.at(end.span.into()), cells)),
+                .map_err(|err| self.locate(err.at(end.span.into()), &cells.to_vec())),
         };
         let (who, payoff, wins) = match &end.outcome {
             Outcome::Draw => return Ok(0.0),
@@ -705,12 +518,203 @@ impl Game for Interpreted {
                     "the outcome names no player: nobody has moved yet, so `previous` is nobody",
                 )
                 .at(end.span.into()),
-                cells,
+                &cells.to_vec(),
             ));
         }
         let v = payoff.unwrap_or(1) as f64;
         let is_named = who as usize == player;
         Ok(if is_named == wins { v } else { -v })
+    }
+}
+
+impl Game for Interpreted {
+    type State = State;
+    type Move = Move;
+
+    fn name(&self) -> &str {
+        &self.prog.name
+    }
+
+    fn num_players(&self) -> usize {
+        self.prog.players.len()
+    }
+
+    fn player_name(&self, p: Player) -> &str {
+        self.prog.players.get(p).map_or("?", String::as_str)
+    }
+
+    fn initial_state(&self) -> Result<State, GameError> {
+        Ok(State::new(&self.prog.initial))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn turn(&self, state: &State) -> Result<Turn, GameError> {
+        // Known already: no need to look at the cells.
+        match state.ended() {
+            UNKNOWN => {}
+            NOT_ENDED if !(self.prog.has_chance || self.prog.has_simultaneous) => {
+                return Ok(Turn::Player(state.cell(TURN_CELL) as usize));
+            }
+            NOT_ENDED => {}
+            _ => return Ok(Turn::Terminal),
+        }
+        with_cells!(state, |c| self.turn_in(state, c))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
+        with_cells!(state, |c| self.legal_moves_in(state, c, out))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
+        if self.prog.moves[mv.kind as usize].by == MoveBy::Simultaneous {
+            return Err(GameError::new(
+                "gdl::internal",
+                "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
+            ));
+        }
+        // In place on the packed cells, unless a value outgrows their width:
+        // then again from the start, on unpacked cells.
+        if state.is_inline() {
+            let before = state.clone();
+            match self.play_packed(state, mv) {
+                Err(e) if e.code_str() == WIDEN => *state = before,
+                done => return done,
+            }
+        }
+        state.update(|cells| {
+            let unpack = |h: &WideMut| h.0.to_vec();
+            self.play(&mut WideMut(cells), mv, unpack)
+        })
+    }
+
+    fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
+        match self.turn(state)? {
+            Turn::Simultaneous => with_cells!(state, |c| {
+                out.clear();
+                let mut budget = Budget::new();
+                self.moves_by(&mut budget, MoveBy::Simultaneous, player, c, Collect(out))
+                    .map_err(|e| self.locate(e, &c.to_vec()))?;
+                Ok(())
+            }),
+            Turn::Player(p) if p == player => self.legal_moves(state, out),
+            _ => {
+                out.clear();
+                Ok(())
+            }
+        }
+    }
+
+    fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
+        if moves.len() != self.prog.players.len() {
+            return Err(GameError::new(
+                "gdl::internal",
+                format!(
+                    "{} moves for {} players (a bug in gdl)",
+                    moves.len(),
+                    self.prog.players.len()
+                ),
+            ));
+        }
+        state.update(|cells| self.apply_joint_to(cells, moves))
+    }
+
+    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        out.clear();
+        let mut moves = Vec::new();
+        with_cells!(state, |c| {
+            let mut budget = Budget::new();
+            self.moves_by(&mut budget, MoveBy::Chance, 0, c, Collect(&mut moves))
+                .map_err(|e| self.locate(e, &c.to_vec()))?;
+            if !self.code.moves.iter().any(|m| m.weight.is_some()) {
+                let p = 1.0 / moves.len().max(1) as f64;
+                out.extend(moves.into_iter().map(|m| (m, p)));
+                return Ok(());
+            }
+            // Weights are exact integers: each outcome's probability is its
+            // weight over their sum; an outcome of weight 0 cannot happen.
+            let mut total: i128 = 0;
+            for m in moves {
+                let w = self
+                    .weight(&m, c, &mut budget)
+                    .map_err(|e| self.locate(e, &c.to_vec()))?;
+                total += i128::from(w);
+                out.push((m, w as f64));
+            }
+            if total == 0 && !out.is_empty() {
+                let span = self.prog.moves[out[0].0.kind as usize].span;
+                return Err(self.locate(
+                    GameError::new("gdl::runtime::weight", "every chance outcome here has weight 0")
+                        .at(span.into())
+                        .with_help("a chance move is legal only where something can happen: add a `requires`"),
+                    &c.to_vec(),
+                ));
+            }
+            out.retain(|o| o.1 > 0.0);
+            let total = total as f64;
+            for o in out.iter_mut() {
+                o.1 /= total;
+            }
+            Ok(())
+        })
+    }
+
+    fn observation(&self, state: &State, player: Player) -> String {
+        visibility::observation(self, &state.cells(), player)
+    }
+
+    fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
+        Ok(State::new(&visibility::sample_hidden(
+            self,
+            &state.cells(),
+            player,
+            rng,
+        )))
+    }
+
+    fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+        with_cells!(state, |c| {
+            let mut budget = Budget::new();
+            match self
+                .ended(&mut budget, state, c)
+                .map_err(|e| self.locate(e, &c.to_vec()))?
+            {
+                Some(i) if matches!(self.prog.ends[i].outcome, Outcome::Score { .. }) => {
+                    Ok(Some(self.score_values(&mut budget, i, c)?))
+                }
+                _ => Ok(None),
+            }
+        })
+    }
+
+    fn running_scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+        let mut budget = Budget::new();
+        match self
+            .prog
+            .ends
+            .iter()
+            .position(|e| matches!(e.outcome, Outcome::Score { .. }))
+        {
+            Some(i) => Ok(Some(with_cells!(state, |c| self.score_values(&mut budget, i, c))?)),
+            None => Ok(None),
+        }
+    }
+
+    fn lowest_score_wins(&self) -> bool {
+        self.prog
+            .ends
+            .iter()
+            .any(|e| matches!(e.outcome, Outcome::Score { lowest: true, .. }))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
+        with_cells!(state, |c| self.returns_in(state, c, player))
     }
 
     fn utility_range(&self) -> Option<(f64, f64)> {
@@ -774,6 +778,6 @@ impl Game for Interpreted {
     }
 
     fn state_text(&self, state: &State) -> String {
-        self.cells_text(&state.cells)
+        self.cells_text(&state.cells())
     }
 }

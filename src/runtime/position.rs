@@ -232,7 +232,7 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
             format!("the position does not give `{}`", prog.vars[missing].name),
         )));
     }
-    Ok(State::new(cells.into_boxed_slice()))
+    Ok(State::new(&cells))
 }
 
 /// Checks the kinds of a value against a layout, with a message a person can act on.
@@ -251,6 +251,6 @@ fn fits(layout: &Layout, v: &Value) -> Result<(), String> {
 
 impl Interpreted {
     fn initial_state_cells(&self) -> State {
-        State::new(self.program().initial.clone().into_boxed_slice())
+        State::new(&self.program().initial)
     }
 }

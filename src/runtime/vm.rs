@@ -2,9 +2,8 @@
 //! rule's instructions and a frame of `i64` registers.
 
 use super::Move;
+use super::cells::{Cells, PackedMut};
 use crate::game::GameError;
-use std::mem::MaybeUninit;
-
 use crate::ir::code::{Code, Entry, Op, SetRange};
 use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS, Program, Span};
 
@@ -55,25 +54,26 @@ impl Budget {
 /// What the rules run on: the cells of a state (changed only by a move's
 /// body), and where generated moves go.
 pub(super) trait Host {
-    fn cells(&self) -> &[i64];
-    /// `None` where the state cannot change (conditions, move generation).
-    fn cells_mut(&mut self) -> Option<&mut [i64]>;
+    fn get(&self, i: usize) -> i64;
+    /// Stores a cell; fails where the state cannot change (conditions, move
+    /// generation) and, for packed cells, when the value is too wide.
+    fn set(&mut self, i: usize, v: i64) -> Result<(), GameError>;
     /// Takes a generated move; true to stop generating.
     fn emit(&mut self, mv: Move) -> bool;
 }
 
 /// Evaluates conditions and values on a state it cannot change.
-pub(super) struct Reader<'s>(pub &'s [i64]);
+pub(super) struct Reader<C>(pub C);
 
-impl Host for Reader<'_> {
+impl<C: Cells> Host for Reader<C> {
     #[inline(always)]
-    fn cells(&self) -> &[i64] {
-        self.0
+    fn get(&self, i: usize) -> i64 {
+        self.0.get(i)
     }
 
     #[inline(always)]
-    fn cells_mut(&mut self) -> Option<&mut [i64]> {
-        None
+    fn set(&mut self, _: usize, _: i64) -> Result<(), GameError> {
+        Err(read_only())
     }
 
     #[inline(always)]
@@ -82,41 +82,94 @@ impl Host for Reader<'_> {
     }
 }
 
-/// Generates moves into a callback.
-pub(super) struct Generator<'s, F> {
-    pub cells: &'s [i64],
-    pub found: F,
+/// Where generated moves go.
+pub(super) trait Sink {
+    /// Takes a move; true to stop generating.
+    fn take(&mut self, mv: Move) -> bool;
 }
 
-impl<F: FnMut(Move) -> bool> Host for Generator<'_, F> {
+impl<S: Sink> Sink for &mut S {
     #[inline(always)]
-    fn cells(&self) -> &[i64] {
-        self.cells
+    fn take(&mut self, mv: Move) -> bool {
+        (**self).take(mv)
+    }
+}
+
+/// Keeps every move.
+pub(super) struct Collect<'v>(pub &'v mut Vec<Move>);
+
+impl Sink for Collect<'_> {
+    #[inline(always)]
+    fn take(&mut self, mv: Move) -> bool {
+        self.0.push(mv);
+        false
+    }
+}
+
+/// Stops at the first move.
+pub(super) struct First;
+
+impl Sink for First {
+    #[inline(always)]
+    fn take(&mut self, _: Move) -> bool {
+        true
+    }
+}
+
+/// Generates moves into a sink.
+pub(super) struct Generator<C, S> {
+    pub cells: C,
+    pub sink: S,
+}
+
+impl<C: Cells, S: Sink> Host for Generator<C, S> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> i64 {
+        self.cells.get(i)
     }
 
     #[inline(always)]
-    fn cells_mut(&mut self) -> Option<&mut [i64]> {
-        None
+    fn set(&mut self, _: usize, _: i64) -> Result<(), GameError> {
+        Err(read_only())
     }
 
     #[inline(always)]
     fn emit(&mut self, mv: Move) -> bool {
-        (self.found)(mv)
+        self.sink.take(mv)
     }
 }
 
-/// Runs a move's statements on a state.
-pub(super) struct Writer<'s>(pub &'s mut [i64]);
-
-impl Host for Writer<'_> {
+/// A move's body on packed cells, in place.
+impl<const W: usize> Host for PackedMut<'_, W> {
     #[inline(always)]
-    fn cells(&self) -> &[i64] {
-        self.0
+    fn get(&self, i: usize) -> i64 {
+        PackedMut::get(self, i)
     }
 
     #[inline(always)]
-    fn cells_mut(&mut self) -> Option<&mut [i64]> {
-        Some(self.0)
+    fn set(&mut self, i: usize, v: i64) -> Result<(), GameError> {
+        PackedMut::set(self, i, v)
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, _: Move) -> bool {
+        true
+    }
+}
+
+/// A move's body on unpacked cells.
+pub(super) struct WideMut<'a>(pub &'a mut [i64]);
+
+impl Host for WideMut<'_> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> i64 {
+        self.0[i]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: usize, v: i64) -> Result<(), GameError> {
+        self.0[i] = v;
+        Ok(())
     }
 
     #[inline(always)]
@@ -128,18 +181,17 @@ impl Host for Writer<'_> {
 /// Frames of at most this many registers live on the stack.
 const FRAME_INLINE: usize = 16;
 
-/// Runs `f` with a zeroed frame of `n` registers: on the stack when small.
+/// Runs `f` with a zeroed frame of `n` registers: on the stack when small
+/// (zeroed in blocks of a fixed size, which compile to a few stores where a
+/// loop of `n` would call `memset`).
 #[inline(always)]
 pub(super) fn with_frame<T>(n: usize, f: impl FnOnce(&mut [i64]) -> T) -> T {
-    if n <= FRAME_INLINE {
-        // Only the registers the rule uses are zeroed (most rules use a few).
-        let mut regs = [MaybeUninit::<i64>::uninit(); FRAME_INLINE];
-        for r in &mut regs[..n] {
-            r.write(0);
-        }
-        // SAFETY: the first `n` registers were just written.
-        let regs = unsafe { &mut *(&mut regs[..n] as *mut [MaybeUninit<i64>] as *mut [i64]) };
-        f(regs)
+    if n <= FRAME_INLINE / 2 {
+        let mut regs = [0i64; FRAME_INLINE / 2];
+        f(&mut regs[..n])
+    } else if n <= FRAME_INLINE {
+        let mut regs = [0i64; FRAME_INLINE];
+        f(&mut regs[..n])
     } else {
         f(&mut vec![0; n])
     }
@@ -210,19 +262,6 @@ pub(super) fn run<H: Host>(
             *unsafe { regs.get_unchecked_mut($r as usize) }
         };
     }
-    macro_rules! cells {
-        () => {
-            host.cells()
-        };
-    }
-    macro_rules! cells_mut {
-        () => {
-            match host.cells_mut() {
-                Some(c) => c,
-                None => return Err(read_only()),
-            }
-        };
-    }
     macro_rules! site {
         () => {
             Site { code, ip }
@@ -232,8 +271,8 @@ pub(super) fn run<H: Host>(
         match *unsafe { ops.get_unchecked(ip) } {
             Op::Const { dst, value } => r!(dst) = value,
             Op::Copy { dst, src } => r!(dst) = r!(src),
-            Op::LoadCell { dst, cell } => r!(dst) = cells!()[cell as usize],
-            Op::Load { dst, addr } => r!(dst) = cells!()[r!(addr) as usize],
+            Op::LoadCell { dst, cell } => r!(dst) = host.get(cell as usize),
+            Op::Load { dst, addr } => r!(dst) = host.get(r!(addr) as usize),
             Op::Neg { dst, src } => r!(dst) = r!(src).checked_neg().ok_or_else(unspanned_overflow)?,
             Op::Not { dst, src } => r!(dst) = i64::from(r!(src) == 0),
             Op::Arith { op, dst, a, b } => r!(dst) = arith(op, r!(a), r!(b), site!(), Site::at)?,
@@ -255,7 +294,7 @@ pub(super) fn run<H: Host>(
                 r!(dst) = if compare(op, x, y) { x } else { y };
             }
             Op::CellCmpI { op, dst, cell, imm } => {
-                r!(dst) = i64::from(compare(op, cells!()[cell as usize], i64::from(imm)));
+                r!(dst) = i64::from(compare(op, host.get(cell as usize), i64::from(imm)));
             }
             Op::Jump { to } => {
                 ip = to as usize;
@@ -286,7 +325,7 @@ pub(super) fn run<H: Host>(
                 }
             }
             Op::JumpUnlessCellI { op, cell, imm, to } => {
-                if !compare(op, cells!()[cell as usize], i64::from(imm)) {
+                if !compare(op, host.get(cell as usize), i64::from(imm)) {
                     ip = to as usize;
                     continue;
                 }
@@ -298,7 +337,7 @@ pub(super) fn run<H: Host>(
                 }
             }
             Op::JumpUnlessCellRemI { op, cell, m, imm, to } => {
-                if !compare(op, cells!()[cell as usize].rem_euclid(i64::from(m)), i64::from(imm)) {
+                if !compare(op, host.get(cell as usize).rem_euclid(i64::from(m)), i64::from(imm)) {
                     ip = to as usize;
                     continue;
                 }
@@ -307,15 +346,15 @@ pub(super) fn run<H: Host>(
             Op::Halt => return Ok(0),
             Op::ElemAddr { dst, list, index, size } => {
                 let base = r!(list) as usize;
-                r!(dst) = element(cells!(), base, r!(index), size, site!())? as i64;
+                r!(dst) = element(host, base, r!(index), size, site!())? as i64;
             }
             Op::ElemAddrS { dst, list, index, size } => {
-                r!(dst) = element(cells!(), list as usize, r!(index), size, site!())? as i64;
+                r!(dst) = element(host, list as usize, r!(index), size, site!())? as i64;
             }
             Op::LoadElemS { dst, list, index, add } => {
                 let i = plus(r!(index), add, site!())?;
-                let o = element(cells!(), list as usize, i, 1, site!())?;
-                r!(dst) = cells!()[o];
+                let o = element(host, list as usize, i, 1, site!())?;
+                r!(dst) = host.get(o);
             }
             Op::StoreElemS {
                 op,
@@ -325,13 +364,13 @@ pub(super) fn run<H: Host>(
                 src,
             } => {
                 let i = plus(r!(index), add, site!())?;
-                let o = element(cells!(), list as usize, i, 1, site!())?;
+                let o = element(host, list as usize, i, 1, site!())?;
                 let v = r!(src);
-                let cells = cells_mut!();
-                cells[o] = match op {
+                let v = match op {
                     None => v,
-                    Some(op) => arith(op, cells[o], v, site!(), Site::store)?,
+                    Some(op) => arith(op, host.get(o), v, site!(), Site::store)?,
                 };
+                host.set(o, v)?;
             }
             Op::StoreElemSI {
                 op,
@@ -341,21 +380,21 @@ pub(super) fn run<H: Host>(
                 imm,
             } => {
                 let i = plus(r!(index), add, site!())?;
-                let o = element(cells!(), list as usize, i, 1, site!())?;
-                let cells = cells_mut!();
-                cells[o] = arith(op, cells[o], i64::from(imm), site!(), Site::store)?;
+                let o = element(host, list as usize, i, 1, site!())?;
+                let v = arith(op, host.get(o), i64::from(imm), site!(), Site::store)?;
+                host.set(o, v)?;
             }
-            Op::StoreCell { cell, src } => cells_mut!()[cell as usize] = r!(src),
-            Op::Store { addr, src } => cells_mut!()[r!(addr) as usize] = r!(src),
+            Op::StoreCell { cell, src } => host.set(cell as usize, r!(src))?,
+            Op::Store { addr, src } => host.set(r!(addr) as usize, r!(src))?,
             Op::StoreArithCell { op, cell, src } => {
-                let v = r!(src);
-                let c = &mut cells_mut!()[cell as usize];
-                *c = arith(op, *c, v, site!(), Site::at)?;
+                let o = cell as usize;
+                let v = arith(op, host.get(o), r!(src), site!(), Site::at)?;
+                host.set(o, v)?;
             }
             Op::StoreArith { op, addr, src } => {
-                let (o, v) = (r!(addr) as usize, r!(src));
-                let c = &mut cells_mut!()[o];
-                *c = arith(op, *c, v, site!(), Site::at)?;
+                let o = r!(addr) as usize;
+                let v = arith(op, host.get(o), r!(src), site!(), Site::at)?;
+                host.set(o, v)?;
             }
             Op::RangeLen { dst, lo, hi } => {
                 let (lo, hi) = (r!(lo), r!(hi));
@@ -369,26 +408,22 @@ pub(super) fn run<H: Host>(
             Op::SetCount { dst, addr, set } => {
                 let o = r!(addr) as usize;
                 let words = code.sets[set as usize].words as usize;
-                r!(dst) = cells!()[o..o + words]
-                    .iter()
-                    .map(|w| i64::from(w.count_ones() as u8))
-                    .sum();
+                r!(dst) = (o..o + words).map(|w| i64::from(host.get(w).count_ones() as u8)).sum();
             }
-            Op::SumList { dst, addr } => r!(dst) = sum(cells!(), r!(addr) as usize, site!())?,
-            Op::SumListS { dst, list } => r!(dst) = sum(cells!(), list as usize, site!())?,
+            Op::SumList { dst, addr } => r!(dst) = sum(host, r!(addr) as usize, site!())?,
+            Op::SumListS { dst, list } => r!(dst) = sum(host, list as usize, site!())?,
             Op::ListHas { dst, addr, x } => {
-                let o = r!(addr) as usize;
-                let cells = cells!();
-                let len = cells[o] as usize;
-                r!(dst) = i64::from(cells[o + 1..o + 1 + len].contains(&r!(x)));
+                let (o, x) = (r!(addr) as usize, r!(x));
+                let len = host.get(o) as usize;
+                r!(dst) = i64::from((o + 1..o + 1 + len).any(|i| host.get(i) == x));
             }
             Op::IndexIn { dst, addr, x } => {
                 let x = r!(x);
-                r!(dst) = i64::from(0 <= x && x < cells!()[r!(addr) as usize]);
+                r!(dst) = i64::from(0 <= x && x < host.get(r!(addr) as usize));
             }
             Op::SetHas { dst, addr, x, set } => {
                 let bit = (r!(x) - code.sets[set as usize].lo) as usize;
-                r!(dst) = cells!()[r!(addr) as usize + bit / 64] >> (bit % 64) & 1;
+                r!(dst) = host.get(r!(addr) as usize + bit / 64) >> (bit % 64) & 1;
             }
             Op::SetAdd { addr, x, set } | Op::SetRemove { addr, x, set } => {
                 let SetRange { lo, hi, .. } = code.sets[set as usize];
@@ -399,26 +434,23 @@ pub(super) fn run<H: Host>(
                 let bit = (x - lo) as usize;
                 let mask = 1i64 << (bit % 64);
                 let add = matches!(ops[ip], Op::SetAdd { .. });
-                let w = &mut cells_mut!()[o + bit / 64];
-                if add {
-                    *w |= mask;
-                } else {
-                    *w &= !mask;
-                }
+                let w = host.get(o + bit / 64);
+                host.set(o + bit / 64, if add { w | mask } else { w & !mask })?;
             }
             Op::Push { addr, x, cap } => {
                 let (o, v) = (r!(addr) as usize, r!(x));
-                let cells = cells_mut!();
-                let len = cells[o] as usize;
+                let len = host.get(o) as usize;
                 if len >= cap as usize {
                     return Err(full(cap, site!().at()));
                 }
-                cells[o + 1 + len] = v;
-                cells[o] = len as i64 + 1;
+                host.set(o + 1 + len, v)?;
+                host.set(o, len as i64 + 1)?;
             }
             Op::Clear { addr, words } => {
                 let o = r!(addr) as usize;
-                cells_mut!()[o..o + words as usize].fill(0);
+                for i in o..o + words as usize {
+                    host.set(i, 0)?;
+                }
             }
             Op::RangeInit { var, hi, spend, to } => {
                 let (lo, h) = (r!(var), r!(hi));
@@ -450,12 +482,11 @@ pub(super) fn run<H: Host>(
             }
             Op::ListNext { var, idx, addr, to } => {
                 let (i, o) = (r!(idx), r!(addr) as usize);
-                let cells = cells!();
-                if i >= cells[o] {
+                if i >= host.get(o) {
                     ip = to as usize;
                     continue;
                 }
-                r!(var) = cells[o + 1 + i as usize];
+                r!(var) = host.get(o + 1 + i as usize);
                 r!(idx) = i + 1;
             }
             Op::SetNext {
@@ -473,7 +504,7 @@ pub(super) fn run<H: Host>(
                     if word >= i64::from(words) {
                         break;
                     }
-                    bits = cells!()[o + word as usize] as u64;
+                    bits = host.get(o + word as usize) as u64;
                 }
                 if bits == 0 {
                     r!(state + 1) = word;
@@ -487,19 +518,18 @@ pub(super) fn run<H: Host>(
             Op::ItemsMark { dst } => r!(dst) = budget.items.len() as i64,
             Op::ItemsList { addr } => {
                 let o = r!(addr) as usize;
-                let cells = cells!();
-                let len = cells[o] as usize;
-                budget.items.extend_from_slice(&cells[o + 1..o + 1 + len]);
+                let len = host.get(o) as usize;
+                budget.items.extend((o + 1..o + 1 + len).map(|i| host.get(i)));
             }
             Op::ItemsIndices { addr } => {
-                let n = cells!()[r!(addr) as usize];
+                let n = host.get(r!(addr) as usize);
                 budget.items.extend(0..n);
             }
             Op::ItemsSet { addr, set } => {
                 let SetRange { lo, words, .. } = code.sets[set as usize];
                 let o = r!(addr) as usize;
-                for (w, &word) in cells!()[o..o + words as usize].iter().enumerate() {
-                    let mut bits = word as u64;
+                for w in 0..words as usize {
+                    let mut bits = host.get(o + w) as u64;
                     while bits != 0 {
                         budget.items.push(lo + w as i64 * 64 + i64::from(bits.trailing_zeros()));
                         bits &= bits - 1;
@@ -592,7 +622,8 @@ pub(super) fn run<H: Host>(
                 .map_err(|_| too_many_steps(site!().at()))?,
             Op::LoadConst { dst, addr } => r!(dst) = code.consts[r!(addr) as usize],
             Op::ConstElemAddr { dst, list, index, size } => {
-                r!(dst) = element(&code.consts, r!(list) as usize, r!(index), size, site!())? as i64;
+                let base = r!(list) as usize;
+                r!(dst) = element_in(code.consts[base], base, r!(index), size, site!())? as i64;
             }
             Op::ConstListNext { var, idx, addr, to } => {
                 let (i, o) = (r!(idx), r!(addr) as usize);
@@ -647,8 +678,13 @@ fn plus(v: i64, add: i32, site: Site) -> Result<i64, GameError> {
 
 /// The cell of element `i` of the list whose length cell is `base`.
 #[inline(always)]
-fn element(cells: &[i64], base: usize, i: i64, size: u32, site: Site) -> Result<usize, GameError> {
-    let len = cells[base];
+fn element<H: Host>(host: &H, base: usize, i: i64, size: u32, site: Site) -> Result<usize, GameError> {
+    element_in(host.get(base), base, i, size, site)
+}
+
+/// The same, given the list's length `len`.
+#[inline(always)]
+fn element_in(len: i64, base: usize, i: i64, size: u32, site: Site) -> Result<usize, GameError> {
     if i < 0 || i >= len {
         return Err(out_of_range(i, len, site.at()));
     }
@@ -657,11 +693,11 @@ fn element(cells: &[i64], base: usize, i: i64, size: u32, site: Site) -> Result<
 
 /// The sum of the list of scalars whose length cell is `o`.
 #[inline(always)]
-fn sum(cells: &[i64], o: usize, site: Site) -> Result<i64, GameError> {
-    let len = cells[o] as usize;
+fn sum<H: Host>(host: &H, o: usize, site: Site) -> Result<i64, GameError> {
+    let len = host.get(o) as usize;
     let mut total = 0i64;
-    for &v in &cells[o + 1..o + 1 + len] {
-        total = match total.checked_add(v) {
+    for i in o + 1..o + 1 + len {
+        total = match total.checked_add(host.get(i)) {
             Some(t) => t,
             None => return Err(sum_overflow(site.at())),
         };

@@ -47,6 +47,19 @@ pub enum AgentError {
     Failed(String),
 }
 
+/// How an agent failed in a game that went on without it: its remaining
+/// moves were drawn at random. Only external programs (`exec:`) fail so.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentFailure {
+    /// `crash`, `illegal`, `timeout` or `unreadable`: the CSV's words.
+    pub kind: &'static str,
+    /// What happened, for the report: `answered "play(99)", which is not legal`.
+    pub detail: String,
+    /// The game counts as lost (`--on-agent-failure forfeit`); otherwise
+    /// it counts as played (`random`).
+    pub forfeit: bool,
+}
+
 /// A player that chooses moves.
 pub trait Agent<G: Game> {
     /// How the agent is written on the command line (`optimal`, `random`, `q:nim.q.json`).
@@ -59,6 +72,16 @@ pub trait Agent<G: Game> {
     fn new_game(&mut self, game: &G, seed: u64) -> Result<(), AgentError> {
         let _ = (game, seed);
         Ok(())
+    }
+
+    /// Called when a game is over, with its final state and the player the
+    /// agent played, so that an agent can be told the outcome. Returns how
+    /// the agent failed in this game, if it did and the game went on without
+    /// it (an external program that crashed, answered an illegal move or ran
+    /// out of time).
+    fn end_game(&mut self, game: &G, state: &G::State, player: Player) -> Result<Option<AgentFailure>, AgentError> {
+        let _ = (game, state, player);
+        Ok(None)
     }
 
     /// Chooses `player`'s move in `state` from `moves`, the player's legal
@@ -100,6 +123,8 @@ pub enum AgentSpec {
     QTable(std::path::PathBuf),
     /// Plays a saved strategy (`policy:FILE`, from `gdl train --algorithm cfr`).
     Policy(std::path::PathBuf),
+    /// An external program speaking JSON lines (`exec:COMMAND`, docs/AGENTS.md).
+    Exec(String),
 }
 
 impl AgentSpec {
@@ -113,13 +138,21 @@ impl AgentSpec {
 }
 
 /// The agents, as `--players` lists them in messages.
-pub const AGENT_KINDS: &str = "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE, policy:FILE";
+pub const AGENT_KINDS: &str =
+    "optimal, optimal:first, random, human, search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND";
 
 impl FromStr for AgentSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
         let s = s.trim();
+        if let Some(command) = s.strip_prefix("exec:") {
+            return if command.trim().is_empty() {
+                Err("`exec:` needs a command: exec:\"python3 my_agent.py\"".into())
+            } else {
+                Ok(AgentSpec::Exec(command.trim().to_string()))
+            };
+        }
         if let Some(path) = s.strip_prefix("q:") {
             return if path.is_empty() {
                 Err("`q:` needs a file: q:FILE".into())
@@ -167,6 +200,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
             AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
+            AgentSpec::Exec(command) => write!(f, "exec:{command}"),
         }
     }
 }
@@ -279,6 +313,7 @@ mod tests {
             "search:50",
             "greedy",
             "q:t.json",
+            "exec:python3 my_agent.py",
         ] {
             let spec: AgentSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -292,9 +327,12 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_is_allowed() {
-        for bad in ["search:0", "search:x", "q:", "minimax", ""] {
+        for bad in ["search:0", "search:x", "q:", "minimax", "", "exec: "] {
             let e = bad.parse::<AgentSpec>().unwrap_err();
-            assert!(e.contains("search:N") || e.contains("q:FILE"), "{bad}: {e}");
+            assert!(
+                e.contains("search:N") || e.contains("q:FILE") || e.contains("exec:"),
+                "{bad}: {e}"
+            );
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod best_response;
 pub mod cfr;
 pub mod episode;
 pub mod expectimax;
+mod file_header;
 pub mod grundy;
 pub mod infotree;
 pub mod matrix;

@@ -15,6 +15,7 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
 use super::qlearn::{QAgent, QTable};
 use crate::fsutil::write_atomic;
 use crate::game::{Game, Turn};
@@ -217,79 +218,53 @@ pub fn load(path: &Path, game: &Interpreted) -> Result<(QTable<Interpreted>, Tra
             crate::memory::limit_text()
         )));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| unreadable(e.to_string()))?;
     let corrupt = |reason: String| QFileError::Corrupt {
         path: shown.clone(),
         reason,
         src: None,
         at: None,
     };
-    // First as any JSON, so that a file that is not a Q-table at all is told
-    // apart from a damaged one.
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        let at = offset_of(&text, e.line(), e.column());
-        QFileError::Corrupt {
-            path: shown.clone(),
-            reason: format!("broken JSON: {}", strip_position(&e.to_string())),
-            src: Some(NamedSource::new(&shown, text.clone())),
-            at: Some(SourceSpan::new(at.into(), 0)),
-        }
-    })?;
-    let format = value.get("format").and_then(|f| f.as_str());
-    if format != Some(FORMAT) {
-        return Err(QFileError::Format {
-            path: shown,
-            reason: match format {
-                Some(f) => format!("its format is \"{f}\""),
-                None => "it has no \"format\": \"gdl-qtable\" field".into(),
-            },
-        });
-    }
-    match value.get("version").and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(VERSION) => {}
-        Some(v) => {
-            return Err(QFileError::Format {
-                path: shown,
-                reason: format!("it is version {v} of the format; this gdl reads version {VERSION}"),
-            });
-        }
-        None => return Err(corrupt("the \"version\" field is missing or not a number".into())),
-    }
-    let file: QFile = serde_json::from_value(value).map_err(|e| corrupt(e.to_string()))?;
     let prog = game.program();
-    if file.game != prog.name {
-        return Err(QFileError::OtherGame {
-            path: shown,
-            theirs: file.game,
+    let hash = source_hash(game);
+    let expected = Expected {
+        format: FORMAT,
+        version: VERSION,
+        game: &prog.name,
+        params: &prog.params,
+        source_hash: &hash,
+    };
+    let file: QFile = read_checked(path, &expected).map_err(|e| match e {
+        HeaderError::Unreadable(reason) => QFileError::Unreadable {
+            path: shown.clone(),
+            reason,
+        },
+        HeaderError::BrokenJson { reason, src, at } => QFileError::Corrupt {
+            path: shown.clone(),
+            reason,
+            src: Some(src),
+            at: Some(at),
+        },
+        HeaderError::Format(reason) => QFileError::Format {
+            path: shown.clone(),
+            reason,
+        },
+        HeaderError::Corrupt(reason) => corrupt(reason),
+        HeaderError::OtherGame(theirs) => QFileError::OtherGame {
+            path: shown.clone(),
+            theirs,
             ours: prog.name.clone(),
-        });
-    }
-    let theirs: Vec<(String, String)> = file.params.into_iter().collect();
-    if theirs != prog.params {
-        return Err(QFileError::OtherParams {
-            path: shown,
+        },
+        HeaderError::OtherParams(theirs) => QFileError::OtherParams {
+            path: shown.clone(),
             theirs: params_text(&theirs),
             ours: params_text(&prog.params),
-            help: if theirs.is_empty() {
-                "train a table with these parameters".into()
-            } else {
-                format!(
-                    "load it with the parameters it was trained with ({}), or train a table with these",
-                    theirs
-                        .iter()
-                        .map(|(k, v)| format!("--{k} {}", flag_value(v)))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                )
-            },
-        });
-    }
-    if file.source_hash != source_hash(game) {
-        return Err(QFileError::ChangedGame {
-            path: shown,
+            help: other_params_help(&theirs, "trained", "train a table"),
+        },
+        HeaderError::ChangedGame => QFileError::ChangedGame {
+            path: shown.clone(),
             game: prog.name.clone(),
-        });
-    }
+        },
+    })?;
     // A position's text does not tell who moved last, so the start (where
     // nobody has) reads back as a state where the last player moved; it is
     // mapped back to the real start.

@@ -17,8 +17,9 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
 use super::infotree::{InfoTree, Strategy};
-use super::qfile::{flag_value, offset_of, params_text, source_hash, strip_position};
+use super::qfile::{params_text, source_hash};
 use crate::fsutil::write_atomic;
 use crate::runtime::Interpreted;
 
@@ -202,84 +203,51 @@ pub fn save(path: &Path, file: &StrategyFile) -> Result<(), StrategyFileError> {
 /// information set's probabilities are probabilities.
 pub fn load(path: &Path, id: &GameId) -> Result<StrategyFile, StrategyFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| StrategyFileError::Unreadable {
-        path: shown.clone(),
-        reason: e.to_string(),
-    })?;
     let corrupt = |reason: String| StrategyFileError::Corrupt {
         path: shown.clone(),
         reason,
         src: None,
         at: None,
     };
-    // First as any JSON, so that a file that is not a strategy at all is
-    // told apart from a damaged one.
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        let at = offset_of(&text, e.line(), e.column());
-        StrategyFileError::Corrupt {
+    let expected = Expected {
+        format: FORMAT,
+        version: VERSION,
+        game: &id.game,
+        params: &id.params,
+        source_hash: &id.source_hash,
+    };
+    let file: StrategyFile = read_checked(path, &expected).map_err(|e| match e {
+        HeaderError::Unreadable(reason) => StrategyFileError::Unreadable {
             path: shown.clone(),
-            reason: format!("broken JSON: {}", strip_position(&e.to_string())),
-            src: Some(NamedSource::new(&shown, text.clone())),
-            at: Some(SourceSpan::new(at.into(), 0)),
-        }
-    })?;
-    let format = value.get("format").and_then(|f| f.as_str());
-    if format != Some(FORMAT) {
-        return Err(StrategyFileError::Format {
-            path: shown,
-            reason: match format {
-                Some(f) => format!("its format is \"{f}\""),
-                None => format!("it has no \"format\": \"{FORMAT}\" field"),
-            },
-        });
-    }
-    match value.get("version").and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(VERSION) => {}
-        Some(v) => {
-            return Err(StrategyFileError::Format {
-                path: shown,
-                reason: format!("it is version {v} of the format; this gdl reads version {VERSION}"),
-            });
-        }
-        None => return Err(corrupt("the \"version\" field is missing or not a number".into())),
-    }
-    // From the text again: a JSON value would sort the parameters and the
-    // moves by name, and their order is part of what is checked.
-    drop(value);
-    let file: StrategyFile = serde_json::from_str(&text).map_err(|e| corrupt(strip_position(&e.to_string())))?;
-    if file.game != id.game {
-        return Err(StrategyFileError::OtherGame {
-            path: shown,
-            theirs: file.game,
+            reason,
+        },
+        HeaderError::BrokenJson { reason, src, at } => StrategyFileError::Corrupt {
+            path: shown.clone(),
+            reason,
+            src: Some(src),
+            at: Some(at),
+        },
+        HeaderError::Format(reason) => StrategyFileError::Format {
+            path: shown.clone(),
+            reason,
+        },
+        HeaderError::Corrupt(reason) => corrupt(reason),
+        HeaderError::OtherGame(theirs) => StrategyFileError::OtherGame {
+            path: shown.clone(),
+            theirs,
             ours: id.game.clone(),
-        });
-    }
-    let theirs: Vec<(String, String)> = file.params.clone().into_iter().collect();
-    if theirs != id.params {
-        return Err(StrategyFileError::OtherParams {
-            path: shown,
+        },
+        HeaderError::OtherParams(theirs) => StrategyFileError::OtherParams {
+            path: shown.clone(),
             theirs: params_text(&theirs),
             ours: params_text(&id.params),
-            help: if theirs.is_empty() {
-                "compute a strategy with these parameters".into()
-            } else {
-                format!(
-                    "load it with the parameters it was computed with ({}), or compute one with these",
-                    theirs
-                        .iter()
-                        .map(|(k, v)| format!("--{k} {}", flag_value(v)))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                )
-            },
-        });
-    }
-    if file.source_hash != id.source_hash {
-        return Err(StrategyFileError::ChangedGame {
-            path: shown,
+            help: other_params_help(&theirs, "computed", "compute a strategy"),
+        },
+        HeaderError::ChangedGame => StrategyFileError::ChangedGame {
+            path: shown.clone(),
             game: id.game.clone(),
-        });
-    }
+        },
+    })?;
     if file.players != id.players {
         return Err(corrupt(format!(
             "it names the players {}, but the game has {}",

@@ -18,7 +18,7 @@ use std::sync::mpsc;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agent::{Agent, AgentError};
+use super::agent::{Agent, AgentError, AgentFailure};
 use super::episode::play_out;
 use crate::game::{Game, all_returns};
 use crate::report::stats::{DecisionTimes, Measure, Tally};
@@ -32,6 +32,9 @@ pub struct GameRecord {
     pub returns: Vec<f64>,
     /// Every seat's final score, for games decided by points (`Game::scores`).
     pub scores: Option<Vec<f64>>,
+    /// `failures[seat]`: how the agent in each seat failed, if it did (an
+    /// external program); `returns` and `scores` already count a forfeit.
+    pub failures: Vec<Option<AgentFailure>>,
 }
 
 impl GameRecord {
@@ -58,6 +61,18 @@ pub struct MatchResult {
     pub games: Vec<GameRecord>,
     /// `times[agent]`: how long each agent took per decision.
     pub times: Vec<DecisionTimes>,
+    /// Every failure of an agent, in the order of the games.
+    pub failures: Vec<FailureRecord>,
+}
+
+/// An agent's failure in a game of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureRecord {
+    /// The game, numbered from 0.
+    pub game: u64,
+    pub agent: usize,
+    pub seat: usize,
+    pub failure: AgentFailure,
 }
 
 /// Agent of each seat in game `g` of a match of `n` agents.
@@ -115,11 +130,53 @@ pub fn play_one<G: Game>(
     for (p, took) in by_seat.iter().enumerate() {
         times[seats[p]].merge(took);
     }
+    let mut failures = Vec::with_capacity(n);
+    for (p, agent) in seated.iter_mut().enumerate() {
+        failures.push(agent.end_game(game, &end, p)?);
+    }
+    let mut returns = all_returns(game, &end)?;
+    let mut scores = game.scores(&end)?;
+    for (p, failure) in failures.iter().enumerate() {
+        if failure.as_ref().is_some_and(|f| f.forfeit) {
+            forfeit(game, p, &mut returns, scores.as_deref_mut());
+        }
+    }
     Ok(GameRecord {
-        returns: all_returns(game, &end)?,
-        scores: game.scores(&end)?,
+        returns,
+        scores,
         seating: seats,
+        failures,
     })
+}
+
+/// Scores a forfeit of seat `p`: it comes last. Its utility becomes the
+/// game's lowest (`Game::utility_range`, else the lowest of -1 and the game's
+/// returns), and a seat that would not be above it gets the highest; with
+/// points, it gets one point worse than the worst other seat, unless its own
+/// points are worse already. The other seats keep what they played for.
+pub fn forfeit<G: Game>(game: &G, p: usize, returns: &mut [f64], scores: Option<&mut [f64]>) {
+    let (lowest, highest) = game.utility_range().unwrap_or_else(|| {
+        (
+            returns.iter().copied().fold(-1.0, f64::min),
+            returns.iter().copied().fold(1.0, f64::max),
+        )
+    });
+    returns[p] = lowest;
+    for q in (0..returns.len()).filter(|&q| q != p) {
+        if returns[q] <= lowest {
+            returns[q] = highest;
+        }
+    }
+    if let Some(scores) = scores {
+        let others: Vec<f64> = (0..scores.len()).filter(|&q| q != p).map(|q| scores[q]).collect();
+        if game.lowest_score_wins() {
+            let worst = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            scores[p] = scores[p].max(worst + 1.0);
+        } else {
+            let worst = others.iter().copied().fold(f64::INFINITY, f64::min);
+            scores[p] = scores[p].min(worst - 1.0);
+        }
+    }
 }
 
 /// Tallies the games of a match in the order they were played.
@@ -129,6 +186,7 @@ struct Tallies {
     all_scored: bool,
     keep_games: bool,
     games: Vec<GameRecord>,
+    failures: Vec<FailureRecord>,
 }
 
 impl Tallies {
@@ -144,10 +202,22 @@ impl Tallies {
             all_scored: true,
             keep_games,
             games: Vec::new(),
+            failures: Vec::new(),
         }
     }
 
     fn record(&mut self, record: GameRecord) {
+        let g = self.utility.games();
+        for (seat, failure) in record.failures.iter().enumerate() {
+            if let Some(f) = failure {
+                self.failures.push(FailureRecord {
+                    game: g,
+                    agent: record.seating[seat],
+                    seat,
+                    failure: f.clone(),
+                });
+            }
+        }
         self.utility.record(&record.seating, &record.returns);
         match &record.scores {
             Some(scores) => self.points.record(&record.seating, scores),
@@ -167,6 +237,7 @@ impl Tallies {
             },
             games: self.games,
             times,
+            failures: self.failures,
         }
     }
 }

@@ -1,0 +1,88 @@
+//! How the executor reads and writes a state's cells: packed at a fixed
+//! width (the executor is compiled once per width, so a read is one load),
+//! or unpacked to `i64`.
+
+use crate::game::GameError;
+
+/// Cells the rules can read.
+pub(super) trait Cells: Copy {
+    fn get(&self, i: usize) -> i64;
+    fn len(&self) -> usize;
+
+    /// The cells, unpacked.
+    fn to_vec(&self) -> Vec<i64> {
+        (0..self.len()).map(|i| self.get(i)).collect()
+    }
+}
+
+/// The code of the error that says a value does not fit the state's width:
+/// never shown, the move is played again on unpacked cells.
+pub(super) const WIDEN: &str = "gdl::internal::widen";
+
+#[cold]
+pub(super) fn widen() -> GameError {
+    GameError::new(WIDEN, "a value does not fit the cells' width")
+}
+
+/// Cells of `W` bytes each, little-endian.
+#[derive(Clone, Copy)]
+pub(super) struct Packed<'a, const W: usize>(pub &'a [u8]);
+
+/// The same, to change.
+pub(super) struct PackedMut<'a, const W: usize>(pub &'a mut [u8]);
+
+#[inline(always)]
+fn read<const W: usize>(bytes: &[u8], i: usize) -> i64 {
+    let b = &bytes[i * W..i * W + W];
+    match W {
+        1 => i64::from(b[0] as i8),
+        2 => i64::from(i16::from_le_bytes([b[0], b[1]])),
+        4 => i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+    }
+}
+
+/// Whether `v` fits `W` bytes.
+#[inline(always)]
+pub(super) fn fits<const W: usize>(v: i64) -> bool {
+    match W {
+        1 => i8::try_from(v).is_ok(),
+        2 => i16::try_from(v).is_ok(),
+        4 => i32::try_from(v).is_ok(),
+        _ => true,
+    }
+}
+
+impl<const W: usize> Cells for Packed<'_, W> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> i64 {
+        read::<W>(self.0, i)
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len() / W
+    }
+}
+
+impl<const W: usize> PackedMut<'_, W> {
+    #[inline(always)]
+    pub(super) fn get(&self, i: usize) -> i64 {
+        read::<W>(self.0, i)
+    }
+
+    /// Stores `v` at `i`; fails with [`widen`] when `v` does not fit the width.
+    #[inline(always)]
+    pub(super) fn set(&mut self, i: usize, v: i64) -> Result<(), GameError> {
+        if !fits::<W>(v) {
+            return Err(widen());
+        }
+        let b = &mut self.0[i * W..i * W + W];
+        b.copy_from_slice(&v.to_le_bytes()[..W]);
+        Ok(())
+    }
+
+    pub(super) fn to_vec(&self) -> Vec<i64> {
+        Packed::<W>(self.0).to_vec()
+    }
+}

@@ -1,0 +1,495 @@
+//! A position, compactly: the cells of the program's state packed at the
+//! narrowest width that holds every one of them (8, 16, 32 or 64 bits),
+//! inline when they fit 12 bytes, so that a state is 16 bytes and copying,
+//! hashing and comparing it touches no heap.
+//!
+//! The width is chosen per state from its own values, never per program: the
+//! compiler cannot bound an `int` in general (Nimcala's `board[p - 1] += 1`
+//! is bounded only by the conservation of tokens), so a program-wide narrow
+//! width would need a check that could fail. Chosen per state, the encoding
+//! is a function of the values alone: two states are equal exactly when their
+//! bytes are, and no value ever fails to fit. The rules run on the cells
+//! unpacked to `i64`.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::mem::MaybeUninit;
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Bytes of cells a state holds without a heap allocation.
+const INLINE: usize = 12;
+
+/// Cells up to this many are unpacked on the stack.
+pub(super) const STACK_CELLS: usize = 16;
+
+/// `ended` before `turn` has looked.
+pub(super) const UNKNOWN: u8 = u8::MAX;
+/// `ended` when no `end when` clause holds.
+pub(super) const NOT_ENDED: u8 = u8::MAX - 1;
+/// Clauses past this index are not remembered (looked at again each time).
+pub(super) const MAX_REMEMBERED_END: usize = NOT_ENDED as usize - 1;
+
+/// A position: the cells of the program's state, the player to move included.
+///
+/// Besides the cells, a state remembers which `end when` clause holds once
+/// `turn` has found out, so that `returns` (and a second `turn`) need not
+/// evaluate the end conditions again. It is derived from the cells, so
+/// equality, hashing and order look at the cells alone.
+pub struct State(Repr);
+
+enum Repr {
+    Inline {
+        /// `UNKNOWN`, `NOT_ENDED`, or the index of the first clause that
+        /// holds; a relaxed atomic (a plain load and store), as a `&State`
+        /// may be shared between threads.
+        ended: AtomicU8,
+        /// Bytes per cell: 1, 2, 4 or 8.
+        width: u8,
+        /// How many cells.
+        len: u8,
+        /// The cells, little-endian; past `len * width`, zero.
+        bytes: [u8; INLINE],
+    },
+    Heap(Box<Heap>),
+}
+
+struct Heap {
+    ended: AtomicU8,
+    width: u8,
+    len: usize,
+    bytes: Box<[u8]>,
+}
+
+/// The narrowest width (in bytes) that holds every cell.
+#[inline(always)]
+fn width_of(cells: &[i64]) -> u8 {
+    let (mut lo, mut hi) = (0i64, 0i64);
+    for &c in cells {
+        lo = lo.min(c);
+        hi = hi.max(c);
+    }
+    if lo >= i64::from(i8::MIN) && hi <= i64::from(i8::MAX) {
+        1
+    } else if lo >= i64::from(i16::MIN) && hi <= i64::from(i16::MAX) {
+        2
+    } else if lo >= i64::from(i32::MIN) && hi <= i64::from(i32::MAX) {
+        4
+    } else {
+        8
+    }
+}
+
+/// Writes `cells` at `width` bytes each into `out` (which holds at least that many).
+#[inline(always)]
+fn pack(cells: &[i64], width: u8, out: &mut [u8]) {
+    match width {
+        1 => {
+            for (o, &c) in out.iter_mut().zip(cells) {
+                *o = c as i8 as u8;
+            }
+        }
+        2 => {
+            for (o, &c) in out.chunks_exact_mut(2).zip(cells) {
+                o.copy_from_slice(&(c as i16).to_le_bytes());
+            }
+        }
+        4 => {
+            for (o, &c) in out.chunks_exact_mut(4).zip(cells) {
+                o.copy_from_slice(&(c as i32).to_le_bytes());
+            }
+        }
+        _ => {
+            for (o, &c) in out.chunks_exact_mut(8).zip(cells) {
+                o.copy_from_slice(&c.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// Reads cells of `width` bytes from `bytes` into `out`.
+#[inline(always)]
+fn unpack(bytes: &[u8], width: u8, out: &mut [i64]) {
+    match width {
+        1 => {
+            for (o, &b) in out.iter_mut().zip(bytes) {
+                *o = i64::from(b as i8);
+            }
+        }
+        2 => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                *o = i64::from(i16::from_le_bytes([b[0], b[1]]));
+            }
+        }
+        4 => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                *o = i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            }
+        }
+        _ => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(8)) {
+                *o = i64::from_le_bytes(b.try_into().expect("8 bytes"));
+            }
+        }
+    }
+}
+
+impl State {
+    /// The state holding `cells`.
+    pub(super) fn new(cells: &[i64]) -> State {
+        let width = width_of(cells);
+        let size = cells.len() * width as usize;
+        if size <= INLINE {
+            let mut bytes = [0; INLINE];
+            pack(cells, width, &mut bytes);
+            State(Repr::Inline {
+                ended: AtomicU8::new(UNKNOWN),
+                width,
+                len: cells.len() as u8,
+                bytes,
+            })
+        } else {
+            let mut bytes = vec![0; size].into_boxed_slice();
+            pack(cells, width, &mut bytes);
+            State(Repr::Heap(Box::new(Heap {
+                ended: AtomicU8::new(UNKNOWN),
+                width,
+                len: cells.len(),
+                bytes,
+            })))
+        }
+    }
+
+    /// How many cells.
+    #[inline(always)]
+    pub(super) fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Inline { len, .. } => *len as usize,
+            Repr::Heap(h) => h.len,
+        }
+    }
+
+    /// The width and the packed bytes (exactly the cells').
+    #[inline(always)]
+    pub(super) fn packed(&self) -> (u8, &[u8]) {
+        match &self.0 {
+            Repr::Inline { width, len, bytes, .. } => (*width, &bytes[..*len as usize * *width as usize]),
+            Repr::Heap(h) => (h.width, &h.bytes),
+        }
+    }
+
+    /// The same, to change in place: values must keep fitting the width,
+    /// and `changed` must be called after.
+    #[inline(always)]
+    pub(super) fn packed_mut(&mut self) -> (u8, &mut [u8]) {
+        match &mut self.0 {
+            Repr::Inline { width, len, bytes, .. } => (*width, &mut bytes[..*len as usize * *width as usize]),
+            Repr::Heap(h) => (h.width, &mut h.bytes),
+        }
+    }
+
+    /// Whether the cells are held without a heap allocation.
+    #[inline(always)]
+    pub(super) fn is_inline(&self) -> bool {
+        matches!(self.0, Repr::Inline { .. })
+    }
+
+    /// After the packed cells were changed in place: forgets what `turn`
+    /// found, and packs the cells narrower if they now fit.
+    #[inline(always)]
+    pub(super) fn changed(&mut self) {
+        let width = match &mut self.0 {
+            Repr::Inline { ended, width, .. } => {
+                *ended.get_mut() = UNKNOWN;
+                *width
+            }
+            Repr::Heap(h) => {
+                *h.ended.get_mut() = UNKNOWN;
+                h.width
+            }
+        };
+        if width > 1 && self.narrowest() < width {
+            let cells = self.cells();
+            self.store(&cells);
+        }
+    }
+
+    /// The narrowest width that holds every cell, read in place.
+    #[inline(always)]
+    fn narrowest(&self) -> u8 {
+        let (width, bytes) = self.packed();
+        let (mut lo, mut hi) = (0i64, 0i64);
+        let mut see = |c: i64| {
+            lo = lo.min(c);
+            hi = hi.max(c);
+        };
+        match width {
+            1 => bytes.iter().for_each(|&b| see(i64::from(b as i8))),
+            2 => bytes
+                .chunks_exact(2)
+                .for_each(|b| see(i64::from(i16::from_le_bytes([b[0], b[1]])))),
+            4 => bytes
+                .chunks_exact(4)
+                .for_each(|b| see(i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])))),
+            _ => bytes
+                .chunks_exact(8)
+                .for_each(|b| see(i64::from_le_bytes(b.try_into().expect("8 bytes")))),
+        }
+        width_of(&[lo, hi])
+    }
+
+    /// Which end clause holds, as far as `turn` has found out.
+    #[inline(always)]
+    pub(super) fn ended(&self) -> u8 {
+        match &self.0 {
+            Repr::Inline { ended, .. } => ended.load(Relaxed),
+            Repr::Heap(h) => h.ended.load(Relaxed),
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn set_ended(&self, value: u8) {
+        match &self.0 {
+            Repr::Inline { ended, .. } => ended.store(value, Relaxed),
+            Repr::Heap(h) => h.ended.store(value, Relaxed),
+        }
+    }
+
+    /// Cell `i`.
+    #[inline(always)]
+    pub(super) fn cell(&self, i: usize) -> i64 {
+        let (width, bytes) = self.packed();
+        let w = width as usize;
+        let b = &bytes[i * w..i * w + w];
+        match width {
+            1 => i64::from(b[0] as i8),
+            2 => i64::from(i16::from_le_bytes([b[0], b[1]])),
+            4 => i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            _ => i64::from_le_bytes(b.try_into().expect("8 bytes")),
+        }
+    }
+
+    /// Writes the cells into `out`, which has room for exactly them.
+    #[inline(always)]
+    pub(super) fn unpack_into(&self, out: &mut [i64]) {
+        let (width, bytes) = self.packed();
+        unpack(bytes, width, out);
+    }
+
+    /// The cells, unpacked.
+    pub fn cells(&self) -> Vec<i64> {
+        let mut out = vec![0; self.len()];
+        self.unpack_into(&mut out);
+        out
+    }
+
+    /// Unpacks the `n` cells into `buf`.
+    #[inline(always)]
+    fn unpack_to_stack<'b>(&self, buf: &'b mut [MaybeUninit<i64>; STACK_CELLS], n: usize) -> &'b mut [i64] {
+        let (width, bytes) = self.packed();
+        let w = width as usize;
+        for (i, slot) in buf[..n].iter_mut().enumerate() {
+            let b = &bytes[i * w..i * w + w];
+            slot.write(match width {
+                1 => i64::from(b[0] as i8),
+                2 => i64::from(i16::from_le_bytes([b[0], b[1]])),
+                4 => i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                _ => i64::from_le_bytes(b.try_into().expect("8 bytes")),
+            });
+        }
+        // SAFETY: the first `n` cells were just written.
+        unsafe { &mut *(&mut buf[..n] as *mut [MaybeUninit<i64>] as *mut [i64]) }
+    }
+
+    /// Runs `f` on the cells to change them, then packs them again; what
+    /// `turn` remembered is forgotten.
+    #[inline(always)]
+    pub(super) fn update<T>(&mut self, f: impl FnOnce(&mut [i64]) -> T) -> T {
+        let n = self.len();
+        if n <= STACK_CELLS {
+            let mut buf = [MaybeUninit::<i64>::uninit(); STACK_CELLS];
+            let cells = self.unpack_to_stack(&mut buf, n);
+            let out = f(cells);
+            self.store(cells);
+            out
+        } else {
+            let mut cells = self.cells();
+            let out = f(&mut cells);
+            self.store(&cells);
+            out
+        }
+    }
+
+    /// Replaces the cells (as many as before), reusing the allocation of a large state.
+    #[inline(always)]
+    fn store(&mut self, cells: &[i64]) {
+        let width = width_of(cells);
+        let size = cells.len() * width as usize;
+        match &mut self.0 {
+            Repr::Inline {
+                ended, width: w, bytes, ..
+            } if size <= INLINE => {
+                *ended.get_mut() = UNKNOWN;
+                *w = width;
+                let mut packed = [0; INLINE];
+                pack(cells, width, &mut packed);
+                *bytes = packed;
+            }
+            Repr::Heap(h) if h.bytes.len() == size => {
+                *h.ended.get_mut() = UNKNOWN;
+                h.width = width;
+                pack(cells, width, &mut h.bytes);
+            }
+            _ => *self = State::new(cells),
+        }
+    }
+}
+
+impl Clone for State {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        match &self.0 {
+            Repr::Inline {
+                ended,
+                width,
+                len,
+                bytes,
+            } => State(Repr::Inline {
+                ended: AtomicU8::new(ended.load(Relaxed)),
+                width: *width,
+                len: *len,
+                bytes: *bytes,
+            }),
+            Repr::Heap(h) => State(Repr::Heap(Box::new(Heap {
+                ended: AtomicU8::new(h.ended.load(Relaxed)),
+                width: h.width,
+                len: h.len,
+                bytes: h.bytes.clone(),
+            }))),
+        }
+    }
+
+    /// The searches reuse one child state per level with `clone_from`: a
+    /// large state of the same size is copied without allocating.
+    #[inline(always)]
+    fn clone_from(&mut self, source: &Self) {
+        match (&mut self.0, &source.0) {
+            (Repr::Heap(d), Repr::Heap(s)) if d.bytes.len() == s.bytes.len() => {
+                *d.ended.get_mut() = s.ended.load(Relaxed);
+                d.width = s.width;
+                d.len = s.len;
+                d.bytes.copy_from_slice(&s.bytes);
+            }
+            _ => *self = source.clone(),
+        }
+    }
+}
+
+impl PartialEq for State {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (
+                Repr::Inline {
+                    width: a,
+                    len: m,
+                    bytes: x,
+                    ..
+                },
+                Repr::Inline {
+                    width: b,
+                    len: n,
+                    bytes: y,
+                    ..
+                },
+            ) => a == b && m == n && x == y,
+            _ => self.len() == other.len() && self.packed() == other.packed(),
+        }
+    }
+}
+
+impl Eq for State {}
+
+impl Hash for State {
+    #[inline(always)]
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        match &self.0 {
+            // Two words: the unused bytes are zero, so equal states hash alike.
+            Repr::Inline { width, len, bytes, .. } => {
+                let (a, b) = bytes.split_at(8);
+                let rest = u64::from(u32::from_le_bytes(b.try_into().expect("4 bytes")));
+                h.write_u64(u64::from_le_bytes(a.try_into().expect("8 bytes")));
+                h.write_u64(rest << 16 | u64::from(*len) << 8 | u64::from(*width));
+            }
+            Repr::Heap(s) => {
+                h.write_u8(s.width);
+                h.write_usize(s.len);
+                h.write(&s.bytes);
+            }
+        }
+    }
+}
+
+impl PartialOrd for State {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// By the cells' values, in order.
+impl Ord for State {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.cells().cmp(&other.cells())
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State").field("cells", &self.cells()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<State>(), 16);
+    }
+
+    #[test]
+    fn cells_read_back_at_every_width_and_equal_values_are_equal_states() {
+        let cases: [&[i64]; 6] = [
+            &[0, -1, 7, 5, 3, 1],
+            &[1, 0, 511, 9],
+            &[0, 1, 70_000, -3],
+            &[0, 1, i64::MAX, i64::MIN],
+            &[3; 40],
+            &[],
+        ];
+        for cells in cases {
+            let s = State::new(cells);
+            assert_eq!(s.cells(), cells);
+            assert_eq!(s.len(), cells.len());
+            for (i, &c) in cells.iter().enumerate() {
+                assert_eq!(s.cell(i), c);
+            }
+            // A state changed to other values and back is the same state.
+            let mut t = s.clone();
+            t.update(|c| c.iter_mut().for_each(|x| *x = x.wrapping_mul(1000)));
+            t.update(|c| {
+                c.copy_from_slice(cells);
+            });
+            assert_eq!(t, s);
+            let hash = |s: &State| {
+                let mut h = std::hash::DefaultHasher::new();
+                s.hash(&mut h);
+                h.finish()
+            };
+            assert_eq!(hash(&t), hash(&s));
+        }
+        assert_ne!(State::new(&[1, 2]), State::new(&[1, 3]));
+        assert_ne!(State::new(&[1, 2]), State::new(&[1, 2, 0]));
+    }
+}
