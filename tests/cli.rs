@@ -841,3 +841,40 @@ fn found_bugs_end_in_clear_answers() {
         "{zero:?}"
     );
 }
+
+/// Every command that can grow, under a 512 MiB address-space limit (as
+/// `ulimit -v` sets), on a game whose search would need gigabytes (40 moves
+/// of 2 choices, each state 32 KB): a clear message and exit 1, never an
+/// abort (issue 13, item 5). The memory limit is what the address space
+/// leaves, found at start.
+#[test]
+fn every_command_stops_cleanly_under_512_mib_of_address_space() {
+    let dir = common::scratch("cli", "address_space", &[]);
+    std::fs::write(
+        dir.join("wide.game"),
+        "game Wide\nplayers A, B\nstate x: list<int> = [0; 4000]\nstate i: int = 0\n\
+         move m(v in 0..1) { x[i] = v; i += 1 }\nend when i >= 40 { winner previous }\n",
+    )
+    .unwrap();
+    let commands: &[&[&str]] = &[
+        &["solve", "wide.game"],
+        &["tree", "wide.game", "--depth", "16", "--force"],
+        &["match", "wide.game", "--players", "optimal,random", "--games", "1"],
+        &["trace", "wide.game", "--players", "optimal,random"],
+        &["play", "wide.game", "--players", "optimal,optimal"],
+        &["train", "wide.game", "--episodes", "1000000", "--out", "q.json"],
+    ];
+    for args in commands {
+        let r = gdl_capped(&dir, args, 512 << 20);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("memory limit of"), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("address-space") || args[0] == "train",
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+    }
+    // Training stopped before the limit, and saved what it learned.
+    assert!(dir.join("q.json").exists());
+}

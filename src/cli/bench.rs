@@ -35,6 +35,7 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("measuring");
     let budget = Duration::from_secs_f64(args.seconds);
     let fail = |e: &dyn miette::Diagnostic| Failure::runtime(ctx.render(e));
     let root = game.initial_state().map_err(|e| fail(&e))?;

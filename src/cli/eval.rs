@@ -34,6 +34,7 @@ pub struct EvalArgs {
 
 pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("evaluating the Q-table");
     let (table, training) = qfile::load(&args.q, &game).map_err(|e| Failure::input(ctx.render(&e)))?;
     let header = format!(
         "game        {}\ntable       {} ({} episodes; {} positions, {} values)\n",

@@ -18,8 +18,8 @@ use std::io::IsTerminal;
 
 use super::agents::{BoxedAgent, make_agent_with};
 use super::eval::title;
-use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar};
 use super::output::{self, Output};
+use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar};
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::report::plot::{Series, histogram_svg};

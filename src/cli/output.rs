@@ -92,15 +92,16 @@ fn check_folder(real: &Path, refuse: &dyn Fn(String) -> Failure) -> Result<(), F
             format!("the folder {} does not exist", folder.display())
         }));
     }
-    let tmp = fsutil::temporary_name(real);
-    let tmp_name = tmp.file_name().map_or(0, |n| n.len());
-    if tmp_name > NAME_MAX {
-        let name = real.file_name().map_or(0, |n| n.len());
+    // `.NAME.PID.tmp`: a dot, a dot, up to 10 digits and `.tmp`.
+    const ADDED: usize = 16;
+    let name = real.file_name().map_or(0, |n| n.len());
+    if name + ADDED > NAME_MAX {
         return Err(refuse(format!(
-            "the name is too long ({name} bytes; gdl writes through a temporary file whose name adds {} bytes, and names may have at most {NAME_MAX})",
-            tmp_name - name
+            "the name is too long ({name} bytes; gdl writes through a temporary file whose name adds up to {ADDED} bytes, so names may have at most {})",
+            NAME_MAX - ADDED
         )));
     }
+    let tmp = fsutil::temporary_name(real);
     // The same temporary file the write will make.
     match std::fs::File::create(&tmp) {
         Ok(_) => {

@@ -50,6 +50,7 @@ pub struct PlayArgs {
 
 pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("playing");
     let start = start_position(&game, args.from.as_deref(), ctx)?;
     let players = match &args.players {
         Some(p) => p.clone(),

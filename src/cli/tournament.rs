@@ -58,6 +58,7 @@ pub struct MatchArgs {
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("playing the match");
     // More agents than seats, or a field: a league of many matches.
     let listed = crate::solve::agent::parse_players(&args.players)
         .map_err(|e| Failure::input(format!("error: --players: {e}")))?;

@@ -35,6 +35,7 @@ pub struct TraceArgs {
 
 pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("playing");
     let start = start_position(&game, args.from.as_deref(), ctx)?;
     let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;
     let seats: Vec<String> = specs

@@ -67,6 +67,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         return super::train_cfr::run(args, ctx);
     }
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("training");
     let prog = game.program();
     if prog.has_chance || prog.has_simultaneous {
         let e = QLearnError::Unsupported(format!(
@@ -104,10 +105,18 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     // learned is saved; caught until the save is done, so that a second one
     // cannot cut the save short.
     let caught = Caught::new();
+    // The table stops growing at an eighth of the memory limit, so that the
+    // save (positions as text, rows, then the JSON: several times the
+    // table, for wide states) has room.
+    let memory_full = std::cell::Cell::new(false);
     let started = Instant::now();
     let result = learner.train(args.episodes, caught.flag(), &mut |done| {
         if let Some(b) = &bar {
             b.set_position(done);
+        }
+        if crate::memory::limit().is_some_and(|cap| crate::memory::live() > cap / 8) {
+            memory_full.set(true);
+            caught.flag().store(true, std::sync::atomic::Ordering::SeqCst);
         }
     });
     let seconds = started.elapsed().as_secs_f64();
@@ -123,8 +132,9 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
             });
         }
     };
-    let stop = caught.stopped().filter(|_| done < args.episodes);
-    let interrupted = stop.is_some();
+    let memory_full = memory_full.get() && done < args.episodes;
+    let stop = caught.stopped().filter(|_| done < args.episodes && !memory_full);
+    let interrupted = stop.is_some() || memory_full;
     let training = Training {
         alpha: args.alpha,
         epsilon: args.epsilon,
@@ -134,6 +144,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         interrupted,
     };
     let table = learner.into_table();
+    crate::memory::doing("saving the Q-table");
     let saved = qfile::save(&args.out, &game, &table, &training);
     drop(caught);
     saved.map_err(|e| Failure {
@@ -153,6 +164,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         "episodes    {done}{} (alpha {}, epsilon {}, seed {})\n",
         match stop {
             Some(stop) => format!(" of {}: interrupted by {}", args.episodes, stop.name()),
+            None if memory_full => format!(" of {}: stopped at the memory limit", args.episodes),
             None => String::new(),
         },
         args.alpha,
@@ -167,6 +179,14 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     ));
     let io = super::stdout_failed;
     write!(ctx.out, "{text}").map_err(io)?;
+    if memory_full {
+        return Err(Failure::runtime(format!(
+            "gdl::memory::limit\n\n  × training stopped at an eighth of the memory limit of {} after {done} of {} episodes (the rest is room to save the table); what was learned is saved in {}\n  help: give gdl more with --max-memory SIZE (e.g. --max-memory 4G), or train fewer episodes",
+            crate::memory::limit_text(),
+            args.episodes,
+            args.out.display()
+        )));
+    }
     if let Some(stop) = stop {
         return Err(Failure {
             code: stop.exit_code(),

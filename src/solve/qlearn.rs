@@ -325,9 +325,9 @@ impl<'g, G: Game> QLearner<'g, G> {
                 return Ok(done);
             }
             self.episode()?;
-            if (done + 1) % 256 == 0 {
-                progress(done + 1);
-            }
+            // Every episode: the caller may stop at a memory limit, and one
+            // episode of wide states can take megabytes.
+            progress(done + 1);
         }
         progress(episodes);
         Ok(episodes)
