@@ -174,6 +174,12 @@ pub trait Game {
         None
     }
 
+    /// The move with its name always written (`take(0, 1)`), which a person
+    /// may type even where `move_text` leaves the name out.
+    fn move_text_named(&self, mv: &Self::Move) -> String {
+        self.move_text(mv)
+    }
+
     /// Reads a move typed by a person, in the notation of `move_text`
     /// (spaces and brackets are forgiven). Only moves legal in `state` are found.
     /// At a simultaneous node, use `parse_move_of`.
@@ -237,26 +243,39 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The move among `moves` written as `text` (spaces and brackets forgiven).
+/// The move among `moves` written as `text` (spaces, brackets, leading
+/// zeros and the move's name forgiven).
 fn find_move<G: Game + ?Sized>(game: &G, moves: &[G::Move], text: &str) -> Result<G::Move, String> {
     let wanted = normalize_move_text(text);
-    {
-        moves
-            .iter()
-            .find(|m| normalize_move_text(&game.move_text(m)) == wanted)
-            .cloned()
-            .ok_or_else(|| format!("`{}` is not a legal move here", text.trim()))
-    }
+    moves
+        .iter()
+        .find(|m| {
+            normalize_move_text(&game.move_text(m)) == wanted || normalize_move_text(&game.move_text_named(m)) == wanted
+        })
+        .cloned()
+        .ok_or_else(|| format!("`{}` is not a legal move here", text.trim()))
 }
 
-/// Drops spaces and outer brackets so that `(0,6)`, `( 0, 6 )` and `0,6` compare equal.
+/// Drops spaces, outer brackets and the leading zeros of numbers, so that
+/// `(0,6)`, `( 0, 6 )`, `0,06` and `0,6` compare equal.
 pub fn normalize_move_text(text: &str) -> String {
     let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    squeezed
+    let bare = squeezed
         .strip_prefix('(')
         .and_then(|s| s.strip_suffix(')'))
-        .map(str::to_string)
-        .unwrap_or(squeezed)
+        .unwrap_or(&squeezed);
+    let mut out = String::with_capacity(bare.len());
+    let mut chars = bare.chars().peekable();
+    // Whether the character before is part of a word (`x01` is a name, not a number).
+    let mut in_word = false;
+    while let Some(c) = chars.next() {
+        if c == '0' && !in_word && chars.peek().is_some_and(char::is_ascii_digit) {
+            continue;
+        }
+        in_word = c.is_alphanumeric() || c == '_';
+        out.push(c);
+    }
+    out
 }
 
 /// A failure while running a game's rules: a kind, a message, and where it can be

@@ -529,3 +529,352 @@ fn game_files_are_read_once_and_their_problems_told() {
         snap!(name, r.stderr);
     }
 }
+
+/// Thousands of parameters, or of errors: each parameter checked against
+/// the others pair by pair, and each error drawn by reading the file from
+/// its start, took minutes (issue 13: 30,000 parameters, 21 s; 52,000
+/// unknown names, 210 s). The first 50 errors are drawn, the rest counted.
+#[test]
+fn thousands_of_parameters_or_errors_are_handled_in_one_pass() {
+    let dir = common::scratch("cli", "thousands", &[]);
+    let mut params = String::from("game Params\nplayers A, B\n");
+    for i in 0..30_000 {
+        params.push_str(&format!("param p{i}: int = 1\n"));
+    }
+    params.push_str("state x: int = p29999\nmove m(k in 1..1) { x += k }\nend when x > 5 { winner previous }\n");
+    std::fs::write(dir.join("params.game"), params).unwrap();
+    let r = common::gdl_in(&dir, &["solve", "params.game", "--p29999", "5"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("position    x: 5"), "{}", r.stdout);
+
+    let mut unknown = String::from("game Unknown\nplayers A, B\nstate x: int = 0\nmove m(k in 1..1) {\n");
+    for i in 0..5_000 {
+        unknown.push_str(&format!("  x = u{i}\n"));
+    }
+    unknown.push_str("}\nend when x > 0 { winner previous }\n");
+    std::fs::write(dir.join("unknown.game"), unknown).unwrap();
+    let r = common::gdl_in(&dir, &["check", "unknown.game"], None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.matches("gdl::compile::unknown_name").count(), 50);
+    assert!(
+        r.stderr.ends_with(
+            "... and 4950 more errors (the first 50 are shown)\n\nerror: could not compile `unknown.game`: 5000 errors\n"
+        ),
+        "{}",
+        &r.stderr[r.stderr.len() - 200..]
+    );
+}
+
+/// Outputs are checked before any work (issue 13): never onto an input
+/// (the game file, a Q-table an agent reads), never two outputs on one
+/// file, a name too long for its temporary file or a folder refused at
+/// once; a symbolic link is kept and the file it names written, a device
+/// written through; a stale temporary file of a killed gdl is removed.
+#[test]
+fn outputs_are_checked_before_any_work() {
+    let dir = common::scratch("cli", "outputs", &["nim.game"]);
+    std::fs::write(dir.join("q.json"), "{}").unwrap();
+    let long = format!("{}.csv", "a".repeat(248));
+    let match_ = ["match", "nim.game", "--players", "random,random", "--games", "4"];
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("outputs_err_csv_is_the_game", vec!["--csv", "nim.game"]),
+        (
+            "outputs_err_csv_is_the_game_by_another_name",
+            vec!["--csv", "./nim.game"],
+        ),
+        (
+            "outputs_err_csv_is_a_q_table_read",
+            vec!["--players", "q:q.json,random", "--csv", "q.json"],
+        ),
+        (
+            "outputs_err_csv_and_plot_one_file",
+            vec!["--csv", "p.svg", "--plot", "./p.svg"],
+        ),
+        ("outputs_err_name_too_long", vec!["--csv", &long]),
+        ("outputs_err_folder", vec!["--csv", "newdir/"]),
+    ];
+    for (name, extra) in cases {
+        let mut args = match_.to_vec();
+        if extra[0] == "--players" {
+            args.truncate(2);
+            args.extend(["--games", "4"]);
+        }
+        args.extend(extra);
+        let r = common::gdl_in(&dir, &args, None);
+        assert_eq!(r.code, 2, "{name}: {}", r.stderr);
+        snap!(name, r.stderr);
+    }
+    for args in [
+        &["train", "nim.game", "--episodes", "5", "--out", "nim.game"][..],
+        &["tree", "nim.game", "--depth", "1", "--out", "nim.game"],
+    ] {
+        let r = common::gdl_in(&dir, args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("which this command reads"), "{}", r.stderr);
+    }
+    assert!(
+        std::fs::read_to_string(dir.join("nim.game"))
+            .unwrap()
+            .starts_with("// Nim")
+    );
+
+    // A link is followed, a device written through.
+    std::os::unix::fs::symlink("real.csv", dir.join("link.csv")).unwrap();
+    std::fs::write(dir.join(".real.csv.999999999.tmp"), "left by a killed gdl").unwrap();
+    let mut args = match_.to_vec();
+    args.extend(["--csv", "link.csv"]);
+    let r = common::gdl_in(&dir, &args, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        std::fs::symlink_metadata(dir.join("link.csv"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("real.csv")).unwrap().lines().count(),
+        5
+    );
+    let mut args = match_.to_vec();
+    args.extend(["--csv", "/dev/stdout"]);
+    let r = common::gdl_in(&dir, &args, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("game,random #1 seat,"), "{}", r.stdout);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.csv", "nim.game", "q.json", "real.csv"]);
+}
+
+/// A match's CSV is written as games end: Ctrl-C or SIGTERM stops the match
+/// between two games, and the CSV and the report cover what was played.
+#[test]
+fn an_interrupted_match_keeps_the_games_played() {
+    let dir = common::scratch("cli", "interrupted_match", &["nim.game"]);
+    for (signal, code, told) in [("-INT", 130, "Ctrl-C"), ("-TERM", 143, "SIGTERM")] {
+        let csv = format!("games{signal}.csv");
+        let args = [
+            "match",
+            "nim.game",
+            "--players",
+            "random,random",
+            "--games",
+            "1000000000",
+            "--csv",
+            &csv,
+        ];
+        let child = common::spawn_gdl(&dir, &args);
+        // Long enough for the match to start and play some games.
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let r = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8(r.stdout).unwrap();
+        let stderr = String::from_utf8(r.stderr).unwrap();
+        assert_eq!(r.status.code(), Some(code), "{stdout}\n{stderr}");
+        let text = std::fs::read_to_string(dir.join(&csv)).unwrap();
+        let games = text.lines().count() - 1;
+        assert!(games > 0, "{text}");
+        assert!(
+            stderr.contains(&format!("interrupted by {told} after {games} of 1000000000 games")),
+            "{stderr}"
+        );
+        assert!(stdout.contains(&format!("games    {games} (")), "{stdout}");
+        assert!(stdout.contains(&format!("csv      {csv} ({games} games)")), "{stdout}");
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with(&format!("{games},")), "{last}");
+    }
+    let left = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(left, 3, "no temporary file is left");
+}
+
+/// Standard output that cannot be written: `| head` ends gdl silently and
+/// successfully, a full device is an error (issue 13).
+#[test]
+fn standard_output_failures() {
+    let gdl = env!("CARGO_BIN_EXE_gdl");
+    // Megabytes of tree, far more than a pipe holds.
+    let head = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "set -o pipefail; '{gdl}' tree games/nim.game --depth 4 --force | head -1"
+        ))
+        .current_dir(common::crate_dir())
+        .output()
+        .unwrap();
+    assert_eq!(head.status.code(), Some(0), "{head:?}");
+    assert!(head.stderr.is_empty(), "{head:?}");
+    assert_eq!(String::from_utf8_lossy(&head.stdout).lines().count(), 1);
+    for args in [
+        &["--help"][..],
+        &["check", "games/nim.game"],
+        &["tree", "games/nim.game", "--depth", "2"],
+    ] {
+        let full = std::process::Command::new(gdl)
+            .args(args)
+            .current_dir(common::crate_dir())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(full.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&full.stderr).contains("cannot write to standard output: No space left on device"),
+            "{full:?}"
+        );
+    }
+}
+
+/// What a hostile afternoon found (issue 13), each case as a user meets it:
+/// the exit code and what gdl says.
+#[test]
+fn found_bugs_end_in_clear_answers() {
+    let dir = common::scratch("cli", "found_bugs", &["nim.game"]);
+    let nim = std::fs::read_to_string(dir.join("nim.game")).unwrap();
+    std::fs::write(dir.join("bom.game"), format!("\u{feff}{nim}")).unwrap();
+    std::fs::write(dir.join("cr.game"), nim.replace('\n', "\r")).unwrap();
+    std::fs::write(
+        dir.join("wide_set.game"),
+        "game W\nplayers A, B\nstate s: set<0..4096> = {4096}\nmove m(k in 0..1) { s.add(k) }\nend when 0 in s { winner previous }\n",
+    )
+    .unwrap();
+    let run = |args: &[&str], input: Option<&str>| common::gdl_in(&dir, args, input);
+    // Byte-order mark and CR-only line endings: the file reads as any other.
+    for file in ["bom.game", "cr.game"] {
+        let r = run(&["solve", file, "--piles", "1,2"], None);
+        assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+        assert!(r.stdout.contains("value       1 "), "{file}: {}", r.stdout);
+    }
+    // A set as wide as the reference allows.
+    let r = run(&["check", "wide_set.game"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Extra spaces in a position.
+    let r = run(&["solve", "nim.game", "--from", "[1, 2];   MIN    to   move "], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("to move     MIN"), "{}", r.stdout);
+    // Moves typed with their name or leading zeros; a line that is not UTF-8 is asked again.
+    for typed in ["take(0,1)", "(0,01)", "take( 00, 1 )"] {
+        let mut child = common::spawn_gdl(&dir, &["play", "nim.game", "--piles", "1,2", "--seed", "1"]);
+        let mut input = b"\xff\xfe not text\n".to_vec();
+        input.extend_from_slice(format!("{typed}\nquit\n").as_bytes());
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), &input).unwrap();
+        let r = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&r.stdout);
+        assert_eq!(r.status.code(), Some(0), "{typed}: {stdout}");
+        assert!(stdout.contains("that line is not text (UTF-8)"), "{typed}: {stdout}");
+        assert!(!stdout.contains("is not a legal move"), "{typed}: {stdout}");
+        assert!(
+            stdout.contains(&format!("Your move? {typed}\n(0, 1)\n")),
+            "{typed}: {stdout}"
+        );
+    }
+    // A Q-table whose values would overflow while learning.
+    let r = run(
+        &[
+            "train",
+            "nim.game",
+            "--piles",
+            "1,2",
+            "--episodes",
+            "50",
+            "--out",
+            "q.json",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let table = std::fs::read_to_string(dir.join("q.json")).unwrap();
+    let at = table.find("\"(0, 1)\": ").unwrap() + "\"(0, 1)\": ".len();
+    let end = at + table[at..].find([',', '\n']).unwrap();
+    std::fs::write(dir.join("q.json"), format!("{}1.7e308{}", &table[..at], &table[end..])).unwrap();
+    let r = run(
+        &[
+            "train", "nim.game", "--piles", "1,2", "--init", "q.json", "--out", "q2.json",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("beyond ±1e15"), "{}", r.stderr);
+    let snaps: &[(&str, &[&str])] = &[
+        (
+            "found_negative_games",
+            &["match", "nim.game", "--players", "random,random", "--games", "-1"],
+        ),
+        (
+            "found_negative_episodes",
+            &["train", "nim.game", "--episodes", "-5", "--out", "q.json"],
+        ),
+        (
+            "found_bench_seconds_too_long",
+            &["bench", "nim.game", "--seconds", "1e7"],
+        ),
+        (
+            "found_time_limit_tiny",
+            &["solve", "nim.game", "--time-limit", "1e-300"],
+        ),
+        (
+            "found_alpha_huge",
+            &["train", "nim.game", "--alpha", "1.7e308", "--out", "q.json"],
+        ),
+    ];
+    for (name, args) in snaps {
+        let r = run(args, None);
+        assert_eq!(r.code, 2, "{name}: {}", r.stderr);
+        assert!(r.stderr.len() < 400, "{name}: {}", r.stderr);
+        snap!(*name, r.stderr);
+    }
+    // A line without end on standard input: no move, and no memory eaten.
+    let gdl = env!("CARGO_BIN_EXE_gdl");
+    let zero = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("'{gdl}' play nim.game --piles 1,2 < /dev/zero"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(zero.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&zero.stderr).contains("a line of input longer than 4096 bytes is no move"),
+        "{zero:?}"
+    );
+}
+
+/// Every command that can grow, under a 512 MiB address-space limit (as
+/// `ulimit -v` sets), on a game whose search would need gigabytes (40 moves
+/// of 2 choices, each state 32 KB): a clear message and exit 1, never an
+/// abort (issue 13, item 5). The memory limit is what the address space
+/// leaves, found at start.
+#[test]
+fn every_command_stops_cleanly_under_512_mib_of_address_space() {
+    let dir = common::scratch("cli", "address_space", &[]);
+    std::fs::write(
+        dir.join("wide.game"),
+        "game Wide\nplayers A, B\nstate x: list<int> = [0; 4000]\nstate i: int = 0\n\
+         move m(v in 0..1) { x[i] = v; i += 1 }\nend when i >= 40 { winner previous }\n",
+    )
+    .unwrap();
+    let commands: &[&[&str]] = &[
+        &["solve", "wide.game"],
+        &["tree", "wide.game", "--depth", "16", "--force"],
+        &["match", "wide.game", "--players", "optimal,random", "--games", "1"],
+        &["trace", "wide.game", "--players", "optimal,random"],
+        &["play", "wide.game", "--players", "optimal,optimal"],
+        &["train", "wide.game", "--episodes", "1000000", "--out", "q.json"],
+    ];
+    for args in commands {
+        let r = gdl_capped(&dir, args, 512 << 20);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("memory limit of"), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("address-space") || args[0] == "train",
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+    }
+    // Training stopped before the limit, and saved what it learned.
+    assert!(dir.join("q.json").exists());
+}

@@ -421,43 +421,50 @@ fn match_and_eval_reports() {
     snap!("eval_nim_135", out);
 }
 
-/// Ctrl-C stops training between two games, saves the table and says so.
+/// Ctrl-C and SIGTERM stop training between two games, save the table and say so.
 #[cfg(unix)]
 #[test]
-fn ctrl_c_saves_what_was_learned() {
+fn ctrl_c_and_sigterm_save_what_was_learned() {
     let dir = scratch("ctrl_c");
-    let out = dir.join("q.json");
-    let child = common::spawn_gdl(
-        common::crate_dir(),
-        &[
-            "train",
-            "games/nim.game",
-            "--piles",
-            "1,3,5,7",
-            "--episodes",
-            "1000000000",
-            "--out",
-            &s(&out),
-        ],
-    );
-    // Long enough for the game to load and the handler to be installed.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let r = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(r.stdout).unwrap();
-    let stderr = String::from_utf8(r.stderr).unwrap();
-    assert_eq!(r.status.code(), Some(130), "{stdout}\n{stderr}");
-    assert!(stdout.contains("interrupted by Ctrl-C"), "{stdout}");
-    assert!(stderr.contains("training was interrupted"), "{stderr}");
-    let game = nim1357();
-    let (table, meta) = qfile::load(&out, &game).unwrap();
-    assert!(meta.interrupted);
-    assert!(meta.episodes > 0 && meta.episodes < 1_000_000_000);
-    assert!(table.positions() > 100);
+    for (signal, code, told) in [("-INT", 130, "Ctrl-C"), ("-TERM", 143, "SIGTERM")] {
+        let out = dir.join(format!("q{signal}.json"));
+        let child = common::spawn_gdl(
+            common::crate_dir(),
+            &[
+                "train",
+                "games/nim.game",
+                "--piles",
+                "1,3,5,7",
+                "--episodes",
+                "1000000000",
+                "--out",
+                &s(&out),
+            ],
+        );
+        // Long enough for the game to load and the handler to be installed.
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let r = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8(r.stdout).unwrap();
+        let stderr = String::from_utf8(r.stderr).unwrap();
+        assert_eq!(r.status.code(), Some(code), "{stdout}\n{stderr}");
+        assert!(stdout.contains(&format!("interrupted by {told}")), "{stdout}");
+        assert!(stderr.contains("training was interrupted"), "{stderr}");
+        let game = nim1357();
+        let (table, meta) = qfile::load(&out, &game).unwrap();
+        assert!(meta.interrupted);
+        assert!(meta.episodes > 0 && meta.episodes < 1_000_000_000);
+        assert!(table.positions() > 100);
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "no temporary file is left: {left:?}");
 }
 
 /// With extra turns, the learner's target keeps its sign when the mover

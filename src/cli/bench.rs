@@ -35,6 +35,7 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
 
 pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("measuring");
     let budget = Duration::from_secs_f64(args.seconds);
     let fail = |e: &dyn miette::Diagnostic| Failure::runtime(ctx.render(e));
     let root = game.initial_state().map_err(|e| fail(&e))?;
@@ -108,7 +109,7 @@ pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
 
     let text: String = lines.iter().map(|(k, v)| format!("{k:<11} {v}\n")).collect();
-    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    write!(ctx.out, "{text}").map_err(super::stdout_failed)
 }
 
 /// Random playouts from the start for `budget`: how many, in how many seconds.

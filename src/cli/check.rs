@@ -28,6 +28,6 @@ pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         summary::render(&game).map_err(|e| Failure::runtime(ctx.render(&e)))?
     };
-    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))?;
+    write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
     Ok(())
 }

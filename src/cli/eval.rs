@@ -43,6 +43,7 @@ pub struct EvalArgs {
 
 pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("evaluating the Q-table");
     let (table, training) = qfile::load(&args.q, &game).map_err(|e| Failure::input(ctx.render(&e)))?;
     let header = format!(
         "game        {}\ntable       {} ({} episodes; {} positions, {} values)\n",
@@ -85,8 +86,7 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
             let wrong = eval_wrong::wrong_moves(&game, &table, &root).map_err(fail)?;
             doc["wrong"] = wrong.iter().map(wrong_json).collect();
         }
-        return write!(ctx.out, "{}", crate::report::json::document(&doc))
-            .map_err(|e| Failure::runtime(format!("error: {e}")));
+        return write!(ctx.out, "{}", crate::report::json::document(&doc)).map_err(super::stdout_failed);
     }
     let mut text = report(&game, &table, &name, args.games, args.seed, ctx)?;
     let seats = eval_wrong::beatable(&game, &table, &root).map_err(fail)?;
@@ -97,7 +97,7 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
         text.push('\n');
         text.push_str(&wrong_text(&wrong));
     }
-    write!(ctx.out, "{header}\n{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    write!(ctx.out, "{header}\n{text}").map_err(super::stdout_failed)
 }
 
 /// Whether an adversary who knows the table beats it, seat by seat.

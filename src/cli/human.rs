@@ -88,12 +88,7 @@ impl Agent<Interpreted> for Human<'_> {
         }
         loop {
             self.say("Your move? ")?;
-            let mut line = String::new();
-            let read = self
-                .io
-                .input
-                .read_line(&mut line)
-                .map_err(|e| AgentError::Failed(format!("cannot read from the terminal: {e}")))?;
+            let (read, line) = read_line(&mut *self.io.input)?;
             let typed = line.trim();
             if self.io.echo && read > 0 {
                 self.say(&format!("{typed}\n"))?;
@@ -106,6 +101,11 @@ impl Agent<Interpreted> for Human<'_> {
             if typed.is_empty() {
                 continue;
             }
+            if line.contains('\u{FFFD}') {
+                self.say("that line is not text (UTF-8); type one of the available moves (or quit)\n")?;
+                continue;
+            }
+
             match game.parse_move_of(state, player, typed) {
                 Ok(mv) => return Ok(Choice::plain(mv)),
                 Err(why) => self.say(&format!(
@@ -114,4 +114,37 @@ impl Agent<Interpreted> for Human<'_> {
             }
         }
     }
+}
+
+/// The longest line read as a move: a longer one is no move, and reading
+/// on could take forever (`gdl play < /dev/zero`).
+const MAX_LINE: usize = 4096;
+
+/// One line of input: the number of bytes it had (0 at the end of the
+/// input), and it as text (what is not UTF-8 replaced).
+fn read_line(input: &mut dyn std::io::BufRead) -> Result<(usize, String), AgentError> {
+    let fail = |e: std::io::Error| AgentError::Failed(format!("cannot read from the terminal: {e}"));
+    let mut kept = Vec::new();
+    loop {
+        let buf = input.fill_buf().map_err(fail)?;
+        if buf.is_empty() {
+            break;
+        }
+        let (chunk, ends) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let n = chunk.len();
+        kept.extend_from_slice(chunk);
+        input.consume(n);
+        if kept.len() > MAX_LINE {
+            return Err(AgentError::Failed(format!(
+                "a line of input longer than {MAX_LINE} bytes is no move; the game ends"
+            )));
+        }
+        if ends {
+            break;
+        }
+    }
+    Ok((kept.len(), String::from_utf8_lossy(&kept).into_owned()))
 }

@@ -18,9 +18,9 @@ use std::io::IsTerminal;
 
 use super::agents::{BoxedAgent, make_agent_with};
 use super::eval::title;
+use super::output::{self, Output};
 use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar};
-use super::{Context, Failure, check_writable};
-use crate::fsutil::write_atomic;
+use super::{Context, Failure};
 use crate::game::Game;
 use crate::report::plot::{Series, histogram_svg};
 use crate::report::standings;
@@ -78,19 +78,22 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
     } else {
         combinations(candidates, n)
     };
-    if let Some(csv) = &args.csv {
-        check_writable("--csv", csv)?;
-    }
-    if let Some(plot) = &args.plot {
-        if plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg")) {
-            return Err(Failure::input(format!(
-                "error: --plot {}: the picture is SVG; name the file FILE.svg",
-                plot.display()
-            )));
-        }
-        check_writable("--plot", plot)?;
+    if let Some(plot) = &args.plot
+        && plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg"))
+    {
+        return Err(Failure::input(format!(
+            "error: --plot {}: the picture is SVG; name the file FILE.svg",
+            plot.display()
+        )));
     }
     let specs: Vec<AgentSpec> = listed.into_iter().chain(field).collect();
+    let outputs: Vec<(&'static str, &std::path::Path)> = [("--csv", &args.csv), ("--plot", &args.plot)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect();
+    let mut inputs = vec![args.game.file.as_path()];
+    inputs.extend(specs.iter().filter_map(AgentSpec::file));
+    output::check(&outputs, &inputs)?;
     let mut names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     disambiguate(&mut names);
     let seats: Vec<String> = (0..n).map(|p| game.player_name(p).to_string()).collect();
@@ -116,7 +119,8 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
             sets.push(set);
         }
         let before = i as u64 * args.games;
-        let played = tournament::run_match(game, sets, args.games, args.seed, true, &mut |done| {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let played = tournament::run_match(game, sets, args.games, args.seed, true, &never, &mut |done, _| {
             if let Some(b) = &bar {
                 b.set_position(before + done);
             }
@@ -178,15 +182,23 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
     let mut failed = None;
     let mut files = Vec::new();
     if let Some(path) = &args.csv {
-        match write_atomic(path, csv(game, &names, measure, &games).as_bytes()) {
+        let out = Output {
+            flag: "--csv",
+            path: path.clone(),
+        };
+        match out.write(csv(game, &names, measure, &games).as_bytes()) {
             Ok(()) => files.push(format!("csv      {} ({} games)", path.display(), games.len())),
-            Err(e) => failed = Some(format!("error: cannot write {}: {e}", path.display())),
+            Err(f) => failed = Some(f),
         }
     }
     if let Some(path) = &args.plot {
-        match write_atomic(path, plot(game, &names, measure, &games).as_bytes()) {
+        let out = Output {
+            flag: "--plot",
+            path: path.clone(),
+        };
+        match out.write(plot(game, &names, measure, &games).as_bytes()) {
             Ok(()) => files.push(format!("plot     {}", path.display())),
-            Err(e) => failed = failed.or(Some(format!("error: cannot write {}: {e}", path.display()))),
+            Err(f) => failed = failed.or(Some(f)),
         }
     }
     if !files.is_empty() {
@@ -196,9 +208,9 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
             text.push('\n');
         }
     }
-    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))?;
+    write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
     match failed {
-        Some(why) => Err(Failure::input(why)),
+        Some(f) => Err(f),
         None => Ok(()),
     }
 }

@@ -19,8 +19,10 @@ mod league;
 mod limits;
 mod list;
 mod man;
+mod output;
 mod play;
 mod rules;
+mod signals;
 mod solve;
 mod solve_depth;
 mod solve_kinds;
@@ -175,7 +177,17 @@ impl Context<'_> {
 /// Runs `gdl` with these arguments; returns the exit code.
 pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut cmd = Cli::command();
+    // A negative value for a flag that takes a number is that flag's value,
+    // refused by its own check, not an unknown argument `-1`.
+    let mut cmd = Cli::command().mut_subcommands(|sc| {
+        sc.mut_args(|a| {
+            if a.get_action().takes_values() && a.get_long().is_some() {
+                a.allow_negative_numbers(true)
+            } else {
+                a
+            }
+        })
+    });
     let mut params: Vec<ParamInfo> = Vec::new();
     let mut source = None;
     // Whether the game file parsed: its parameters' flags exist only if so.
@@ -193,19 +205,25 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         }
         source = Some((file, read));
         let mut clashes = Vec::new();
-        cmd = cmd.mut_subcommand(&sub, |mut sc| {
+        cmd = cmd.mut_subcommand(&sub, |sc| {
+            // gdl's own names, looked up once (not once per parameter: a file
+            // may declare thousands).
+            let mut taken: std::collections::HashSet<String> = sc
+                .get_arguments()
+                .flat_map(|a| [a.get_long().map(str::to_string), Some(a.get_id().to_string())])
+                .flatten()
+                .collect();
+            taken.insert("help".into());
+            let mut added = Vec::with_capacity(params.len());
             for p in &params {
-                let taken = p.name == "help"
-                    || sc
-                        .get_arguments()
-                        .any(|a| a.get_long() == Some(p.name.as_str()) || a.get_id() == p.name.as_str());
-                if taken {
+                if taken.contains(&p.name) {
                     clashes.push(p.name.clone());
                     continue;
                 }
-                sc = sc.arg(param_arg(p));
+                taken.insert(p.name.clone());
+                added.push(param_arg(p));
             }
-            sc
+            sc.args(added)
         });
         if let Some(name) = clashes.first() {
             let _ = writeln!(
@@ -248,8 +266,15 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
                 let _ = write!(err, "{text}");
                 EXIT_INPUT
             } else {
-                let _ = write!(out, "{text}");
-                EXIT_OK
+                // Help or version: asked for, so a failure to print it is told.
+                match write!(out, "{text}").and_then(|()| out.flush()) {
+                    Ok(()) => EXIT_OK,
+                    Err(e) => {
+                        let f = stdout_failed(e);
+                        let _ = write!(err, "{}", f.text);
+                        f.code
+                    }
+                }
             };
         }
     };
@@ -286,16 +311,33 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Completions(a) => completions::run(a, &mut ctx),
         Command::Man(a) => man::run(a, &mut ctx),
     };
+    // What is still buffered must reach standard output, or the run failed.
+    let result = result.and_then(|()| ctx.out.flush().map_err(stdout_failed));
     match result {
         Ok(()) => EXIT_OK,
         Err(f) => {
-            let _ = write!(err, "{}", f.text);
-            if !f.text.ends_with('\n') {
-                let _ = writeln!(err);
+            if !f.text.is_empty() {
+                let _ = write!(err, "{}", f.text);
+                if !f.text.ends_with('\n') {
+                    let _ = writeln!(err);
+                }
             }
             f.code
         }
     }
+}
+
+/// A failed write to standard output. A reader who stopped reading
+/// (`gdl tree ... | head -1`) ends gdl silently and successfully, as `trace`
+/// does; any other failure (`> /dev/full`) is an error.
+pub(crate) fn stdout_failed(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return Failure {
+            code: EXIT_OK,
+            text: String::new(),
+        };
+    }
+    Failure::runtime(format!("error: cannot write to standard output: {e}"))
 }
 
 /// The subcommand and the game file, found before the real parse so that the
@@ -387,34 +429,5 @@ pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
     match compile::load(&name, &text, &ctx.bindings) {
         Ok(p) => Ok(Interpreted::new(p)),
         Err(errors) => Err(Failure::input(diagnostic::render_compile_errors(&errors, ctx.color))),
-    }
-}
-
-/// Refuses, before any work is done, a file that cannot be written: a
-/// folder, a file in a folder that does not exist, a folder gdl may not write in.
-pub(super) fn check_writable(flag: &str, path: &Path) -> Result<(), Failure> {
-    let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
-    if path.is_dir() {
-        return Err(refuse("it is a folder; name a file".into()));
-    }
-    let folder = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(refuse(if folder.exists() {
-            format!("{} is not a folder", folder.display())
-        } else {
-            format!("the folder {} does not exist", folder.display())
-        }));
-    }
-    // The same kind of temporary file that the atomic write makes beside its target.
-    let probe = folder.join(format!(".gdl-probe.{}.tmp", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => Err(refuse(format!("cannot write in {}: {e}", folder.display()))),
     }
 }

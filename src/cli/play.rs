@@ -62,8 +62,9 @@ pub struct PlayArgs {
 pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     if let Some(path) = &args.json_log {
-        super::check_writable("--json-log", path)?;
+        super::output::check(&[("--json-log", path)], &[&args.game.file])?;
     }
+    crate::memory::doing("playing");
     let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let players = match &args.players {
         Some(p) => p.clone(),
@@ -170,7 +171,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         String::new()
     };
-    writeln!(ctx.out, "{text}{replay}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    writeln!(ctx.out, "{text}{replay}").map_err(super::stdout_failed)
 }
 
 /// The computer first and the person last, as seed 001's transcript seats

@@ -192,7 +192,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         method,
         fast: args.fast,
     };
-    let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
+    let io = super::stdout_failed;
     if args.json {
         let mut value = report::json(&game, &header, &solution);
         if args.explain {

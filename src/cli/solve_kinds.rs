@@ -79,7 +79,7 @@ fn header(game: &Interpreted, root: &State) -> String {
 
 pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: &mut Context) -> Result<(), Failure> {
     let fail = |e: SolveError| Failure::runtime(ctx.render(&e));
-    let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
+    let io = super::stdout_failed;
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
     let text = match kind {
         Kind::Chance => {

@@ -3,22 +3,23 @@
 //! seat, each agent's time per decision, and optionally every game as CSV and
 //! the distribution of each agent's points as an SVG histogram.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::agents::{AgentArgs, BoxedAgent, failures_text, make_agent_with, players_for};
 use super::eval::title;
-use super::{Context, Failure, GameArgs, check_writable, load_game};
-use crate::fsutil::write_atomic;
+use super::output::{self, Output};
+use super::signals::Caught;
+use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
 use crate::report::plot::{Series, histogram_svg};
 use crate::report::standings;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
 use crate::solve::agent::AgentSpec;
-use crate::solve::tournament::{self, MatchResult};
+use crate::solve::tournament::{self, GameRecord, MatchResult};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
@@ -60,6 +61,7 @@ pub struct MatchArgs {
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("playing the match");
     // More agents than seats, or a field: a league of many matches.
     let listed = crate::solve::agent::parse_players(&args.players)
         .map_err(|e| Failure::input(format!("error: --players: {e}")))?;
@@ -72,24 +74,25 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         return Err(Failure::input("error: --games must be at least 1"));
     }
     // Found before the match, not after it, so that no match is wasted.
-    if let Some(csv) = &args.csv {
-        check_writable("--csv", csv)?;
+    if let Some(plot) = &args.plot
+        && plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg"))
+    {
+        return Err(Failure::input(format!(
+            "error: --plot {}: the picture is SVG; name the file FILE.svg",
+            plot.display()
+        )));
     }
-    if let Some(plot) = &args.plot {
-        if plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg")) {
-            return Err(Failure::input(format!(
-                "error: --plot {}: the picture is SVG; name the file FILE.svg",
-                plot.display()
-            )));
-        }
-        if args.csv.as_ref() == Some(plot) {
-            return Err(Failure::input(format!(
-                "error: --csv and --plot both name {}; give each its own file",
-                plot.display()
-            )));
-        }
-        check_writable("--plot", plot)?;
-    }
+    let outputs: Vec<(&'static str, &std::path::Path)> = [("--csv", &args.csv), ("--plot", &args.plot)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect();
+    let mut inputs = vec![args.game.file.as_path()];
+    inputs.extend(specs.iter().filter_map(AgentSpec::file));
+    output::check(&outputs, &inputs)?;
+    let csv_out = args.csv.as_ref().map(|path| Output {
+        flag: "--csv",
+        path: path.clone(),
+    });
     // One set of agents per thread. Every game seeds each agent (and chance)
     // from the match's seed and the game's number, so adding a random agent
     // does not change what another one does, and the threads do not change
@@ -109,20 +112,52 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         sets.push(set);
     }
     let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.games));
-    let keep_games = args.csv.is_some() || args.plot.is_some();
-    let played = tournament::run_match(&game, sets, args.games, args.seed, keep_games, &mut |done| {
-        if let Some(b) = &bar {
-            b.set_position(done);
-        }
-    });
+    // Every game is written as it ends, so that an interrupted match keeps
+    // what was played; the histogram needs them all at the end.
+    let mut names: Vec<String> = sets[0].iter().map(|a| a.name()).collect();
+    disambiguate(&mut names);
+    let mut csv_file = match &csv_out {
+        Some(out) => Some(CsvFile::start(
+            out,
+            names,
+            specs.iter().any(|s| matches!(s, AgentSpec::Exec(_))),
+        )?),
+        None => None,
+    };
+    let caught = Caught::new();
+    let mut played_games = 0;
+    let played = tournament::run_match(
+        &game,
+        sets,
+        args.games,
+        args.seed,
+        args.plot.is_some(),
+        caught.flag(),
+        &mut |done, record| {
+            played_games = done;
+            if let Some(f) = &mut csv_file {
+                f.row(&game, done, record);
+            }
+            if let Some(b) = &bar {
+                b.set_position(done);
+            }
+        },
+    );
+    let stop = caught.stopped();
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    // Closed (renamed into place) before anything else: an interrupted
+    // match keeps what was played, a failed one too.
+    let csv_written = csv_file.map(CsvFile::finish);
+    drop(caught);
     let mut result = played.map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    let stop = stop.filter(|_| played_games < args.games);
     disambiguate(&mut result.tally.agents);
 
-    let first_counts: Vec<usize> = (0..n)
-        .map(|k| (0..args.games).filter(|g| tournament::seating(n, *g)[0] == k).count())
+    // Game g seats agent g mod n first; an interrupted match counts only the games played.
+    let first_counts: Vec<u64> = (0..n)
+        .map(|k| played_games / n as u64 + u64::from((k as u64) < played_games % n as u64))
         .collect();
     let first = (0..n)
         .map(|k| format!("{} with {} first", first_counts[k], result.tally.agents[k]))
@@ -131,7 +166,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut text = format!(
         "game     {}\ngames    {} ({first}), seed {}\n",
         title(&game),
-        args.games,
+        played_games,
         args.seed
     );
     let searching = specs.iter().any(|s| matches!(s, AgentSpec::Search(_)));
@@ -148,17 +183,20 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     // were played, and their results are worth having.
     let mut failed = None;
     let mut files = Vec::new();
-    if let Some(path) = &args.csv {
-        let external = specs.iter().any(|s| matches!(s, AgentSpec::Exec(_)));
-        match write_atomic(path, csv(&game, &result, external).as_bytes()) {
-            Ok(()) => files.push(format!("csv      {} ({} games)", path.display(), result.games.len())),
-            Err(e) => failed = Some(format!("error: cannot write {}: {e}", path.display())),
+    if let (Some(out), Some(written)) = (&csv_out, csv_written) {
+        match written {
+            Ok(rows) => files.push(format!("csv      {} ({rows} games)", out.path.display())),
+            Err(e) => failed = Some(out.failed(e)),
         }
     }
     if let Some(path) = &args.plot {
-        match write_atomic(path, plot(&game, &result).as_bytes()) {
+        let out = Output {
+            flag: "--plot",
+            path: path.clone(),
+        };
+        match out.write(plot(&game, &result).as_bytes()) {
             Ok(()) => files.push(format!("plot     {}", path.display())),
-            Err(e) => failed = failed.or(Some(format!("error: cannot write {}: {e}", path.display()))),
+            Err(f) => failed = failed.or(Some(f)),
         }
     }
     if args.json {
@@ -197,21 +235,91 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
             text.push('\n');
         }
     }
-    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))?;
-    match failed {
-        Some(why) => Err(Failure::input(why)),
-        None => Ok(()),
+    write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
+    if let Some(f) = failed {
+        return Err(f);
+    }
+    if let Some(stop) = stop {
+        return Err(Failure {
+            code: stop.exit_code(),
+            text: format!(
+                "the match was interrupted by {} after {played_games} of {} games; the report covers those{}",
+                stop.name(),
+                args.games,
+                if args.csv.is_some() {
+                    ", and so does the CSV"
+                } else {
+                    ""
+                }
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The CSV of a match, written a game at a time. Its columns count points
+/// or utility as the first game does (the measure of the match's tally
+/// whenever the games agree on it).
+struct CsvFile {
+    file: crate::fsutil::Writing,
+    names: Vec<String>,
+    /// With an external agent, each agent has a failure column.
+    failures: bool,
+    measure: Option<Measure>,
+    rows: u64,
+    error: Option<std::io::Error>,
+}
+
+impl CsvFile {
+    fn start(out: &Output, names: Vec<String>, failures: bool) -> Result<CsvFile, Failure> {
+        Ok(CsvFile {
+            file: out.stream()?,
+            names,
+            failures,
+            measure: None,
+            rows: 0,
+            error: None,
+        })
+    }
+
+    fn row(&mut self, game: &Interpreted, number: u64, record: &GameRecord) {
+        if self.error.is_some() {
+            return;
+        }
+        let measure = *self.measure.get_or_insert(match record.scores {
+            Some(_) => Measure::Points {
+                lowest_wins: game.lowest_score_wins(),
+            },
+            None => Measure::Utility,
+        });
+        let mut text = String::new();
+        if self.rows == 0 {
+            text.push_str(&csv_header(&self.names, measure, self.failures));
+        }
+        text.push_str(&csv_row(game, &self.names, measure, self.failures, number, record));
+        // Flushed each game, so that what was played is on disk when gdl is killed.
+        match self.file.write_all(text.as_bytes()).and_then(|()| self.file.flush()) {
+            Ok(()) => self.rows += 1,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// The number of games written, once the file is in place.
+    fn finish(self) -> std::io::Result<u64> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.file.finish()?;
+        Ok(self.rows)
     }
 }
 
-/// One line per game: its number (from 1), each agent's seat and points (or
+/// The CSV's header: the game's number, each agent's seat and points (or
 /// utility), and the agents with the best result (one: a win; several: a draw).
 /// With an external agent (`failures`), each agent also has a failure
 /// column: empty, or `crash`, `illegal`, `timeout`, `unreadable`.
-fn csv(game: &Interpreted, result: &MatchResult, failures: bool) -> String {
-    let measure = result.tally.measure;
+fn csv_header(names: &[String], measure: Measure, failures: bool) -> String {
     let label = measure.label();
-    let names = &result.tally.agents;
     let mut header = vec!["game".to_string()];
     for name in names {
         header.push(format!("{name} seat"));
@@ -221,28 +329,36 @@ fn csv(game: &Interpreted, result: &MatchResult, failures: bool) -> String {
         }
     }
     header.push("winners".into());
-    let mut out = csv_line(&header);
-    for (g, r) in result.games.iter().enumerate() {
-        let values = r.values(measure);
-        let mut cells = vec![(g + 1).to_string()];
-        let mut best = Vec::new();
-        for (a, name) in names.iter().enumerate() {
-            let seat = r.seat_of(a);
-            cells.push(game.player_name(seat).to_string());
-            // `+ 0.0` writes -0 as 0.
-            cells.push((values[seat] + 0.0).to_string());
-            if failures {
-                let failure = r.failures.get(seat).and_then(|f| f.as_ref());
-                cells.push(failure.map_or("", |f| f.kind).to_string());
-            }
-            if measure.outcome(values, seat) != Outcome::Loss {
-                best.push(name.as_str());
-            }
+    csv_line(&header)
+}
+
+/// One game's line (its number counted from 1).
+fn csv_row(
+    game: &Interpreted,
+    names: &[String],
+    measure: Measure,
+    failures: bool,
+    number: u64,
+    r: &GameRecord,
+) -> String {
+    let values = r.values(measure);
+    let mut cells = vec![number.to_string()];
+    let mut best = Vec::new();
+    for (a, name) in names.iter().enumerate() {
+        let seat = r.seat_of(a);
+        cells.push(game.player_name(seat).to_string());
+        // `+ 0.0` writes -0 as 0.
+        cells.push((values[seat] + 0.0).to_string());
+        if failures {
+            let failure = r.failures.get(seat).and_then(|f| f.as_ref());
+            cells.push(failure.map_or("", |f| f.kind).to_string());
         }
-        cells.push(best.join(";"));
-        out.push_str(&csv_line(&cells));
+        if measure.outcome(values, seat) != Outcome::Loss {
+            best.push(name.as_str());
+        }
     }
-    out
+    cells.push(best.join(";"));
+    csv_line(&cells)
 }
 
 /// A CSV line, quoting the cells that need it (RFC 4180).

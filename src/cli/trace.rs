@@ -41,6 +41,7 @@ pub struct TraceArgs {
 
 pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("playing");
     let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;
     let seats: Vec<String> = specs
@@ -65,7 +66,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         args.seed,
         state_lines(&game, &start)
     )
-    .map_err(|e| Failure::runtime(format!("error: {e}")))?;
+    .map_err(super::stdout_failed)?;
     let mut ply = 0;
     let mut chance: Vec<String> = Vec::new();
     let mut rng = StdRng::seed_from_u64(args.seed);

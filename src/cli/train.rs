@@ -1,24 +1,20 @@
 //! `gdl train FILE --episodes N --alpha A --epsilon E --seed S --out TABLE`:
 //! Q-learning by self-play, the table saved atomically; `--init` continues
-//! from a saved table, `--evaluate` judges the result. Ctrl-C stops training
-//! between two games and saves what was learned.
+//! from a saved table, `--evaluate` judges the result. Ctrl-C or SIGTERM stops
+//! training between two games and saves what was learned.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use clap::Args;
 
 use super::eval::{report, title};
+use super::signals::Caught;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
 use crate::solve::qfile::{self, Training};
 use crate::solve::qlearn::{QLearnError, QLearner, QSettings, QTable, check_players};
-
-/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// What `gdl train` learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -66,32 +62,12 @@ pub struct TrainArgs {
     pub games: u64,
 }
 
-/// Set by Ctrl-C while a training runs.
-static STOP: AtomicBool = AtomicBool::new(false);
-/// Whether a training runs now: Ctrl-C then stops it gently; at any other
-/// time Ctrl-C ends the program as usual.
-static TRAINING: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C handler once per process (a second install fails).
-fn catch_ctrl_c() {
-    static INSTALLED: OnceLock<bool> = OnceLock::new();
-    INSTALLED.get_or_init(|| {
-        ctrlc::set_handler(|| {
-            if TRAINING.load(Ordering::SeqCst) {
-                STOP.store(true, Ordering::SeqCst);
-            } else {
-                std::process::exit(EXIT_INTERRUPTED);
-            }
-        })
-        .is_ok()
-    });
-}
-
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     if args.algorithm == TrainAlgorithm::Cfr {
         return super::train_cfr::run(args, ctx);
     }
     let game = load_game(&args.game.file, ctx)?;
+    crate::memory::doing("training");
     let prog = game.program();
     if prog.has_chance || prog.has_simultaneous {
         let e = QLearnError::Unsupported(format!(
@@ -113,7 +89,8 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     settings.check().map_err(|e| Failure::input(format!("error: {e}")))?;
     // Found before training, not after it, so no training is wasted.
-    super::check_writable("--out", &args.out)?;
+    // --init may name --out: the table is read whole before it is replaced.
+    super::output::check(&[("--out", &args.out)], &[&args.game.file])?;
     let (table, before) = match &args.init {
         Some(path) => {
             let (t, training) = qfile::load(path, &game).map_err(|e| Failure::input(ctx.render(&e)))?;
@@ -124,13 +101,22 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut learner = QLearner::new(&game, settings, table).map_err(|e| Failure::input(ctx.render(&e)))?;
 
     let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.episodes));
-    catch_ctrl_c();
-    STOP.store(false, Ordering::SeqCst);
-    TRAINING.store(true, Ordering::SeqCst);
+    // Ctrl-C or SIGTERM stops training between two games, and what was
+    // learned is saved; caught until the save is done, so that a second one
+    // cannot cut the save short.
+    let caught = Caught::new();
+    // The table stops growing at an eighth of the memory limit, so that the
+    // save (positions as text, rows, then the JSON: several times the
+    // table, for wide states) has room.
+    let memory_full = std::cell::Cell::new(false);
     let started = Instant::now();
-    let result = learner.train(args.episodes, &STOP, &mut |done| {
+    let result = learner.train(args.episodes, caught.flag(), &mut |done| {
         if let Some(b) = &bar {
             b.set_position(done);
+        }
+        if crate::memory::limit().is_some_and(|cap| crate::memory::live() > cap / 8) {
+            memory_full.set(true);
+            caught.flag().store(true, std::sync::atomic::Ordering::SeqCst);
         }
     });
     let seconds = started.elapsed().as_secs_f64();
@@ -140,14 +126,15 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let done = match result {
         Ok(done) => done,
         Err(e) => {
-            TRAINING.store(false, Ordering::SeqCst);
             return Err(match e {
                 QLearnError::Unsupported(_) | QLearnError::NotZeroSum { .. } => Failure::input(ctx.render(&e)),
                 other => Failure::runtime(ctx.render(&other)),
             });
         }
     };
-    let interrupted = done < args.episodes;
+    let memory_full = memory_full.get() && done < args.episodes;
+    let stop = caught.stopped().filter(|_| done < args.episodes && !memory_full);
+    let interrupted = stop.is_some() || memory_full;
     let training = Training {
         alpha: args.alpha,
         epsilon: args.epsilon,
@@ -157,10 +144,13 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         interrupted,
     };
     let table = learner.into_table();
-    // Saved while Ctrl-C is still caught, so a second one cannot cut it short.
+    crate::memory::doing("saving the Q-table");
     let saved = qfile::save(&args.out, &game, &table, &training);
-    TRAINING.store(false, Ordering::SeqCst);
-    saved.map_err(|e| Failure::input(ctx.render(&e)))?;
+    drop(caught);
+    saved.map_err(|e| Failure {
+        code: super::output::EXIT_WRITE,
+        text: ctx.render(&e),
+    })?;
 
     let rate = if seconds > 0.0 { done as f64 / seconds } else { 0.0 };
     let mut text = format!("game        {}\n", title(&game));
@@ -172,10 +162,10 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     text.push_str(&format!(
         "episodes    {done}{} (alpha {}, epsilon {}, seed {})\n",
-        if interrupted {
-            format!(" of {}: interrupted by Ctrl-C", args.episodes)
-        } else {
-            String::new()
+        match stop {
+            Some(stop) => format!(" of {}: interrupted by {}", args.episodes, stop.name()),
+            None if memory_full => format!(" of {}: stopped at the memory limit", args.episodes),
+            None => String::new(),
         },
         args.alpha,
         args.epsilon,
@@ -187,11 +177,19 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         table.len(),
         args.out.display()
     ));
-    let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
+    let io = super::stdout_failed;
     write!(ctx.out, "{text}").map_err(io)?;
-    if interrupted {
+    if memory_full {
+        return Err(Failure::runtime(format!(
+            "gdl::memory::limit\n\n  × training stopped at an eighth of the memory limit of {} after {done} of {} episodes (the rest is room to save the table); what was learned is saved in {}\n  help: give gdl more with --max-memory SIZE (e.g. --max-memory 4G), or train fewer episodes",
+            crate::memory::limit_text(),
+            args.episodes,
+            args.out.display()
+        )));
+    }
+    if let Some(stop) = stop {
         return Err(Failure {
-            code: EXIT_INTERRUPTED,
+            code: stop.exit_code(),
             text: format!(
                 "training was interrupted after {done} of {} episodes; what was learned is saved in {}",
                 args.episodes,

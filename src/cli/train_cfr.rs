@@ -15,7 +15,7 @@ use crate::solve::strategy_file::{self, GameId, Training};
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     // Found before training, not after it, so no training is wasted.
-    super::check_writable("--out", &args.out)?;
+    super::output::check(&[("--out", &args.out)], &[&args.game.file])?;
     let root = game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?;
     let started = Instant::now();
     let tree = cfr_tree(&game, &root, None, ctx)?;
@@ -32,7 +32,10 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         seconds,
     };
     let file = strategy_file::to_file(&tree, &strategy, &GameId::of(&game), training, |m| game.move_text(m));
-    strategy_file::save(&args.out, &file).map_err(|e| Failure::input(ctx.render(&e)))?;
+    strategy_file::save(&args.out, &file).map_err(|e| Failure {
+        code: super::output::EXIT_WRITE,
+        text: ctx.render(&e),
+    })?;
     let text = format!(
         "game        {}\n\
          algorithm   CFR+, {} iterations over {} nodes and {} information sets\n\
@@ -49,5 +52,5 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         e.exploitability,
         args.out.display()
     );
-    write!(ctx.out, "{text}").map_err(|e| Failure::runtime(format!("error: {e}")))
+    write!(ctx.out, "{text}").map_err(super::stdout_failed)
 }

@@ -79,6 +79,9 @@ pub struct TreeArgs {
 }
 
 pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
+    if let Some(out) = &args.out {
+        super::output::check(&[("--out", out)], &[&args.game.file])?;
+    }
     if matches!(args.format, Format::Svg) && !args.json {
         super::graphviz::check().map_err(|why| Failure::input(format!("error: {why}")))?;
     }
@@ -172,16 +175,18 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     match &args.out {
         Some(path) => {
-            let mut bytes = Vec::new();
-            write(&mut bytes).map_err(|e| Failure::runtime(format!("error: {e}")))?;
-            crate::fsutil::write_atomic(path, &bytes)
-                .map_err(|e| Failure::runtime(format!("error: cannot write {}: {e}", path.display())))
+            let out = super::output::Output {
+                flag: "--out",
+                path: path.clone(),
+            };
+            let mut file = out.stream()?;
+            write(&mut file).and_then(|()| file.finish()).map_err(|e| out.failed(e))
         }
         None => {
             let mut out = std::io::BufWriter::new(&mut *ctx.out);
             write(&mut out)
                 .and_then(|()| std::io::Write::flush(&mut out))
-                .map_err(|e| Failure::runtime(format!("error: {e}")))
+                .map_err(super::stdout_failed)
         }
     }
 }

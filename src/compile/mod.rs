@@ -4,6 +4,7 @@
 mod consts;
 mod lower;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -105,6 +106,9 @@ pub(crate) struct Compiler<'a> {
     scopes: Vec<(String, Binding)>,
     next_local: usize,
     max_locals: usize,
+    /// Each declared name's first declaration, so that a file of thousands
+    /// of names is not checked pair by pair.
+    first_declared: HashMap<&'a str, &'a ast::Ident>,
     /// Where `again` and `turn = p` put who moves next, while a move's body
     /// (or a `then` block) is lowered; and whether `again` is allowed there
     /// (only where a player moved).
@@ -115,7 +119,20 @@ pub(crate) struct Compiler<'a> {
 
 impl<'a> Compiler<'a> {
     fn new(file: &'a GameFile) -> Self {
+        let mut first_declared: HashMap<&'a str, &'a ast::Ident> = HashMap::new();
+        let names = (file.params.iter().map(|p| &p.name))
+            .chain(file.consts.iter().map(|c| &c.name))
+            .chain(file.states.iter().map(|s| &s.name))
+            .chain(file.fns.iter().map(|f| &f.name))
+            .chain(file.players.iter());
+        for name in names {
+            let first = first_declared.entry(name.name.as_str()).or_insert(name);
+            if name.span.start < first.span.start {
+                *first = name;
+            }
+        }
         Compiler {
+            first_declared,
             file,
             errors: Vec::new(),
             players: IndexMap::new(),
@@ -301,15 +318,9 @@ impl<'a> Compiler<'a> {
     /// Reports a name declared twice; true when `name` is new.
     fn check_new_name(&mut self, name: &ast::Ident) -> bool {
         let previous = self
-            .file
-            .params
-            .iter()
-            .map(|p| &p.name)
-            .chain(self.file.consts.iter().map(|c| &c.name))
-            .chain(self.file.states.iter().map(|s| &s.name))
-            .chain(self.file.fns.iter().map(|f| &f.name))
-            .chain(self.file.players.iter())
-            .find(|other| other.name == name.name && other.span.start < name.span.start);
+            .first_declared
+            .get(name.name.as_str())
+            .filter(|first| first.span.start < name.span.start);
         match previous {
             Some(first) => {
                 let first = first.span;
@@ -743,11 +754,11 @@ impl<'a> Compiler<'a> {
                 }
             }
             TypeExpr::Set { range, .. } => match self.eval_const(range)? {
-                Value::Range(lo, hi) if i128::from(hi) - i128::from(lo) < 4096 => Layout::Set { lo, hi },
+                Value::Range(lo, hi) if i128::from(hi) - i128::from(lo) <= 4096 => Layout::Set { lo, hi },
                 Value::Range(..) => {
                     return Err(CompileError::new(
                         "gdl::compile::set_range",
-                        "a set's range may span at most 4096 numbers",
+                        "a set's range `lo..hi` may be at most 4096 wide (hi - lo)",
                         range.span,
                         "too wide",
                     ));

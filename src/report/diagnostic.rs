@@ -71,12 +71,25 @@ fn too_wide_to_draw(d: &dyn Diagnostic) -> Option<String> {
     Some(out)
 }
 
-/// Renders every error of a compile, then one line that counts them.
+/// The most errors of one file drawn with their source. Each drawing reads
+/// the file from its start to find its line, so a file of 50,000 errors
+/// would take minutes; and nobody reads past the first few dozen.
+pub const MAX_DRAWN_ERRORS: usize = 50;
+
+/// Renders the errors of a compile (the first [`MAX_DRAWN_ERRORS`] of them),
+/// then one line that counts them.
 pub fn render_compile_errors(errors: &crate::compile::CompileErrors, color: bool) -> String {
     let mut out = String::new();
-    for d in errors.diagnostics() {
+    for d in errors.diagnostics().take(MAX_DRAWN_ERRORS) {
         out.push_str(&render(&d, color));
         out.push('\n');
+    }
+    let hidden = errors.errors.len().saturating_sub(MAX_DRAWN_ERRORS);
+    if hidden > 0 {
+        out.push_str(&format!(
+            "... and {hidden} more error{} (the first {MAX_DRAWN_ERRORS} are shown)\n\n",
+            if hidden == 1 { "" } else { "s" }
+        ));
     }
     out.push_str(&format!("error: {errors}\n"));
     out

@@ -803,6 +803,17 @@ impl Game for Interpreted {
         }
     }
 
+    fn move_text_named(&self, mv: &Move) -> String {
+        let mk = &self.prog.moves[mv.kind as usize];
+        let args: Vec<String> = mk
+            .args
+            .iter()
+            .zip(mv.args)
+            .map(|(a, v)| self.show_arg(&a.layout, v))
+            .collect();
+        format!("{}({})", mk.name, args.join(", "))
+    }
+
     fn state_text(&self, state: &State) -> String {
         self.cells_text(&state.cells())
     }

@@ -148,7 +148,14 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
     let turn = match turn_part {
         None => 0,
         Some((offset, t)) => {
-            let name = t.trim().trim_end_matches("to move").trim();
+            // `MIN to move`, however spaced: the words split on any white space.
+            let words: Vec<&str> = t.split_whitespace().collect();
+            let name = match words.as_slice() {
+                [name @ .., "to", "move"] if !name.is_empty() => name.last().copied().filter(|_| name.len() == 1),
+                [name] => Some(*name),
+                _ => None,
+            }
+            .unwrap_or(t.trim());
             match players.iter().position(|p| p == name) {
                 Some(p) => p,
                 None => {

@@ -132,6 +132,16 @@ pub enum AgentSpec {
     Exec(String),
 }
 
+impl AgentSpec {
+    /// The file the agent reads, if any.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            AgentSpec::QTable(p) | AgentSpec::Policy(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 /// The agents, as `--players` lists them in messages.
 pub const AGENT_KINDS: &str = "optimal, optimal:first, optimal:fast, random, human, search, search:N, alphabeta:D, greedy, q:FILE, policy:FILE, exec:COMMAND";
 

@@ -177,10 +177,30 @@ where
     write_atomic(path, text.as_bytes()).map_err(|e| unwritable(e.to_string()))
 }
 
+/// The largest value a table may hold: far beyond any game's utility, far
+/// below where learning's arithmetic would overflow.
+pub const MAX_VALUE: f64 = 1e15;
+
 /// Reads a Q-table for `game` from `path`, checking that it was made for this
 /// game, these parameters and these rules.
 pub fn load<G: FileGame>(path: &Path, game: &G) -> Result<(QTable<G>, Training), QFileError> {
     let shown = path.display().to_string();
+    let unreadable = |reason: String| QFileError::Unreadable {
+        path: shown.clone(),
+        reason,
+    };
+    // Parsed, a table takes several times its size: one too large for the
+    // memory limit is refused before it is read.
+    if let Ok(m) = std::fs::metadata(path)
+        && m.is_file()
+        && !crate::memory::fits(usize::try_from(m.len()).unwrap_or(usize::MAX).saturating_mul(6))
+    {
+        return Err(unreadable(format!(
+            "it holds {}, too much to read within the memory limit ({}); raise --max-memory",
+            crate::memory::Size(usize::try_from(m.len()).unwrap_or(usize::MAX)),
+            crate::memory::limit_text()
+        )));
+    }
     let corrupt = |reason: String| QFileError::Corrupt {
         path: shown.clone(),
         reason,
@@ -262,6 +282,13 @@ pub fn load<G: FileGame>(path: &Path, game: &G) -> Result<(QTable<G>, Training),
             let Some(&i) = index.get(&mv) else {
                 return Err(corrupt(format!("`{mv}` is not a legal move in `{position}`")));
             };
+            // Learning adds and subtracts values: far beyond any utility they
+            // would overflow to infinity, which JSON cannot even write.
+            if q.is_nan() || q.abs() > MAX_VALUE {
+                return Err(corrupt(format!(
+                    "the value {q:?} of `{mv}` in `{position}` is beyond ±{MAX_VALUE:e}, the values a table may hold"
+                )));
+            }
             values[i] = q;
         }
         table.insert(state, values);

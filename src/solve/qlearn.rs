@@ -62,16 +62,25 @@ impl QSettings {
         if !(self.alpha > 0.0 && self.alpha <= 1.0) {
             return Err(format!(
                 "--alpha must be a learning rate above 0 and at most 1, not {}",
-                self.alpha
+                shown(self.alpha)
             ));
         }
         if !(0.0..=1.0).contains(&self.epsilon) {
             return Err(format!(
                 "--epsilon must be a probability from 0 to 1, not {}",
-                self.epsilon
+                shown(self.epsilon)
             ));
         }
         Ok(())
+    }
+}
+
+/// A number as the user typed it, short even when huge or tiny (1.7e308, not 309 digits).
+fn shown(x: f64) -> String {
+    if x == 0.0 || (1e-6..1e15).contains(&x.abs()) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
     }
 }
 
@@ -316,9 +325,9 @@ impl<'g, G: Game> QLearner<'g, G> {
                 return Ok(done);
             }
             self.episode()?;
-            if (done + 1) % 256 == 0 {
-                progress(done + 1);
-            }
+            // Every episode: the caller may stop at a memory limit, and one
+            // episode of wide states can take megabytes.
+            progress(done + 1);
         }
         progress(episodes);
         Ok(episodes)

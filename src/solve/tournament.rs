@@ -268,15 +268,18 @@ pub fn play_match<G: Game>(
 /// of the games: the results are the same for any number of threads. The
 /// tally counts points when every game ended with scores (`Game::scores`),
 /// else utility; every game is kept when `keep_games`. `after_game` is
-/// called with the number tallied so far. On a failure, the failure of the
-/// earliest game is returned.
+/// called with each game as it is tallied, and the number tallied so far.
+/// `interrupt`, set from outside (Ctrl-C), stops the match between games:
+/// the games tallied so far are the result. On a failure, the failure of
+/// the earliest game is returned.
 pub fn run_match<'a, G: Game + Sync>(
     game: &G,
     sets: Vec<Vec<Box<dyn Agent<G> + Send + 'a>>>,
     games: u64,
     seed: u64,
     keep_games: bool,
-    after_game: &mut dyn FnMut(u64),
+    interrupt: &AtomicBool,
+    after_game: &mut dyn FnMut(u64, &GameRecord),
 ) -> Result<MatchResult, AgentError> {
     let Some(first) = sets.first() else {
         return Err(AgentError::Failed("a match needs at least one set of agents".into()));
@@ -295,13 +298,14 @@ pub fn run_match<'a, G: Game + Sync>(
             .map(|mut set| {
                 let tx = tx.clone();
                 let (next, stop) = (&next, &stop);
+                let stopped = move || stop.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed);
                 let worker = std::thread::Builder::new().stack_size(super::SEARCH_STACK);
                 // As `scope.spawn`, which also panics when the system has no thread to give.
                 let spawned = worker.spawn_scoped(scope, move || {
                     let mut times = vec![DecisionTimes::default(); n];
                     let mut refs: Vec<&mut (dyn Agent<G> + '_)> =
                         set.iter_mut().map(|a| &mut **a as &mut (dyn Agent<G> + '_)).collect();
-                    while !stop.load(Ordering::Relaxed) {
+                    while !stopped() {
                         let g = next.fetch_add(1, Ordering::Relaxed);
                         if g >= games {
                             break;
@@ -313,10 +317,21 @@ pub fn run_match<'a, G: Game + Sync>(
                     }
                     times
                 });
-                spawned.expect("failed to spawn a thread")
+                spawned.map_err(|e| e.to_string())
             })
             .collect();
         drop(tx);
+        // A thread the system cannot give (a limit on processes or on the
+        // address space) is one fewer to play on; none at all is an error.
+        let (workers, unstarted): (Vec<_>, Vec<_>) = workers.into_iter().partition(Result::is_ok);
+        if workers.is_empty()
+            && let Some(Err(why)) = unstarted.into_iter().next()
+        {
+            failure = Some((
+                0,
+                AgentError::Failed(format!("cannot start a thread to play on: {why}")),
+            ));
+        }
         // Games finish out of order; they are tallied in order.
         let mut done: BTreeMap<u64, GameRecord> = BTreeMap::new();
         for (g, record) in rx {
@@ -332,13 +347,13 @@ pub fn run_match<'a, G: Game + Sync>(
                 }
             }
             while let Some(r) = done.remove(&tallied) {
-                tallies.record(r);
                 tallied += 1;
-                after_game(tallied);
+                after_game(tallied, &r);
+                tallies.record(r);
             }
         }
         let mut times = vec![DecisionTimes::default(); n];
-        for w in workers {
+        for w in workers.into_iter().flatten() {
             // A worker that panicked is a bug; its games are simply missing.
             if let Ok(t) = w.join() {
                 for (all, mine) in times.iter_mut().zip(&t) {
@@ -350,6 +365,10 @@ pub fn run_match<'a, G: Game + Sync>(
     });
     if let Some((_, e)) = failure {
         return Err(e);
+    }
+    if tallied < games && interrupt.load(Ordering::Relaxed) {
+        // Stopped from outside: the games played so far, in order.
+        return Ok(tallies.finish(tallied, times));
     }
     if tallied < games {
         return Err(AgentError::Failed(format!(

@@ -1,0 +1,159 @@
+//! The files a command writes (`--out`, `--csv`, `--plot`), checked before
+//! any work is done and written the same way by every command.
+//!
+//! Refused at the start (exit 2): a folder; a file in a folder that does not
+//! exist or cannot be written; a name too long for its temporary file; a
+//! file that is one of the command's inputs (the game file, a Q-table an
+//! agent reads); two outputs naming the same file. A symbolic link is
+//! followed (the link stays, the file it names is replaced); a device or a
+//! pipe (`/dev/stdout`) is written through. A write that fails at the end,
+//! after the work (a full disk, a folder removed meanwhile), exits with
+//! [`EXIT_WRITE`], the report still printed.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use super::Failure;
+use crate::fsutil::{self, Target, Writing};
+
+/// The exit code of every command whose final write failed.
+pub const EXIT_WRITE: i32 = super::EXIT_RUNTIME;
+
+/// The longest file name most file systems take, in bytes.
+const NAME_MAX: usize = 255;
+
+/// An output file, checked.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// The flag that named it, for messages.
+    pub flag: &'static str,
+    pub path: PathBuf,
+}
+
+/// Checks each output (flag, path) against the others and against the
+/// command's inputs, before any work is done.
+pub fn check(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), Failure> {
+    let mut checked: Vec<(Output, Identity)> = Vec::new();
+    for &(flag, path) in outputs {
+        let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
+        if path.as_os_str().is_empty() {
+            return Err(refuse("an empty name; name a file".into()));
+        }
+        if path.is_dir() || path.as_os_str().to_string_lossy().ends_with('/') {
+            return Err(refuse("it is a folder; name a file".into()));
+        }
+        let target = fsutil::target(path);
+        if let Target::Replace(real) = &target {
+            check_folder(real, &refuse)?;
+            fsutil::remove_stale_temporaries(real);
+        }
+        // A device or a pipe is written through, whatever else uses it.
+        if matches!(target, Target::Through(_)) {
+            continue;
+        }
+        let id = Identity::of(path);
+        for input in inputs {
+            if Identity::of(input).same(&id) {
+                return Err(refuse(format!(
+                    "it is {}, which this command reads; name another file",
+                    if input == &path {
+                        "an input".to_string()
+                    } else {
+                        format!("the same file as {}", input.display())
+                    }
+                )));
+            }
+        }
+        if let Some((other, _)) = checked.iter().find(|(_, other)| other.same(&id)) {
+            return Err(Failure::input(format!(
+                "error: {} and {flag} both name {}; give each its own file",
+                other.flag,
+                path.display()
+            )));
+        }
+        checked.push((
+            Output {
+                flag,
+                path: path.to_path_buf(),
+            },
+            id,
+        ));
+    }
+    Ok(())
+}
+
+/// The folder of a file to be replaced exists, is writable, and takes its temporary name.
+fn check_folder(real: &Path, refuse: &dyn Fn(String) -> Failure) -> Result<(), Failure> {
+    let folder = fsutil::folder_of(real);
+    if !folder.is_dir() {
+        return Err(refuse(if folder.exists() {
+            format!("{} is not a folder", folder.display())
+        } else {
+            format!("the folder {} does not exist", folder.display())
+        }));
+    }
+    // `.NAME.PID.tmp`: a dot, a dot, up to 10 digits and `.tmp`.
+    const ADDED: usize = 16;
+    let name = real.file_name().map_or(0, |n| n.len());
+    if name + ADDED > NAME_MAX {
+        return Err(refuse(format!(
+            "the name is too long ({name} bytes; gdl writes through a temporary file whose name adds up to {ADDED} bytes, so names may have at most {})",
+            NAME_MAX - ADDED
+        )));
+    }
+    let tmp = fsutil::temporary_name(real);
+    // The same temporary file the write will make.
+    match std::fs::File::create(&tmp) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&tmp);
+            Ok(())
+        }
+        Err(e) => Err(refuse(format!("cannot write in {}: {e}", folder.display()))),
+    }
+}
+
+/// What tells two names of one file apart from two files: the device and
+/// inode when the file exists, else its folder's and its own name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Identity {
+    Inode(u64, u64),
+    Name(PathBuf),
+}
+
+impl Identity {
+    fn of(path: &Path) -> Identity {
+        if let Ok(m) = std::fs::metadata(path) {
+            return Identity::Inode(m.dev(), m.ino());
+        }
+        let real = match fsutil::target(path) {
+            Target::Replace(p) | Target::Through(p) => p,
+        };
+        let folder =
+            std::fs::canonicalize(fsutil::folder_of(&real)).unwrap_or_else(|_| fsutil::folder_of(&real).into());
+        Identity::Name(folder.join(real.file_name().unwrap_or_default()))
+    }
+
+    fn same(&self, other: &Identity) -> bool {
+        self == other
+    }
+}
+
+impl Output {
+    /// Writes the whole file at the end of the work.
+    pub fn write(&self, bytes: &[u8]) -> Result<(), Failure> {
+        fsutil::write_atomic(&self.path, bytes).map_err(|e| self.failed(e))
+    }
+
+    /// Starts a file written piece by piece (a match's games as they end).
+    pub fn stream(&self) -> Result<Writing, Failure> {
+        Writing::start(&self.path).map_err(|e| self.failed(e))
+    }
+
+    /// The failure of a final write.
+    pub fn failed(&self, e: std::io::Error) -> Failure {
+        Failure {
+            code: EXIT_WRITE,
+            text: format!("error: cannot write {}: {e}", self.path.display()),
+        }
+    }
+}
