@@ -43,6 +43,7 @@ const STAGES: &[&[&str]] = &[
 const SIBLING_CYCLES_ALLOWED: &[(&str, &str, &str)] = &[
     ("cli", "league", "tournament"),
     ("cli", "solve", "solve_kinds"),
+    ("cli", "solve", "solve_sweep"),
     ("cli", "train", "train_cfr"),
     ("solve", "file_header", "qfile"),
     ("syntax", "nesting", "parser"),

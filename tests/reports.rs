@@ -336,13 +336,15 @@ fn tree_out_writes_the_file() {
     with_out.extend(["--out", target.to_str().unwrap()]);
     assert_eq!(ok(&with_out), "");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), printed);
-    // A directory that does not exist: an error, no file.
+    // A folder that does not exist: refused before any work (a bad
+    // argument, exit 2), no file.
     let missing = dir.join("no/such/dir/tree.dot");
     let mut bad = args.to_vec();
     bad.extend(["--out", missing.to_str().unwrap()]);
     let r = gdl(&bad);
-    assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("cannot write"), "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("does not exist"), "{}", r.stderr);
+    assert!(!missing.exists());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -80,6 +80,16 @@ pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, budget_ms: Op
         AgentSpec::Policy(path) => {
             Box::new(gdl::solve::policy_agent::load_agent(path, g, seed).map_err(|e| gdl_error(&e))?)
         }
+        AgentSpec::AlphaBeta(depth) => {
+            let prog = g.program();
+            if prog.has_chance || prog.has_simultaneous || g.num_players() != 2 {
+                return Err(GdlError::new_err(format!(
+                    "`alphabeta:D` searches two-player, turn-taking games without chance; {} is not one; try `search`",
+                    g.name()
+                )));
+            }
+            Box::new(gdl::solve::depth_limited::DepthAgent::new(*depth, seed))
+        }
         AgentSpec::Exec(_) => {
             return Err(GdlError::new_err(
                 "`exec:` agents are programs that gdl's commands run (docs/AGENTS.md); from Python, call your own code directly",

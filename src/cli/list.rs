@@ -30,8 +30,9 @@ pub fn run(_args: &ListArgs, ctx: &mut Context) -> Result<(), Failure> {
     write!(ctx.out, "{s}").map_err(|e| Failure::runtime(format!("error: {e}")))
 }
 
-/// The first sentence of the comment that opens the file (up to `.` or `:`),
-/// else the game's name.
+/// The first sentence of the comment that opens the file (up to `.` or `:`
+/// outside parentheses, so that "(H. W. Kuhn, 1950)" stays whole), else the
+/// game's name.
 pub(crate) fn describe(text: &str) -> String {
     let comment: Vec<&str> = text
         .lines()
@@ -40,11 +41,20 @@ pub(crate) fn describe(text: &str) -> String {
         .map(|l| l.trim_start_matches('/').trim())
         .collect();
     let joined = comment.join(" ");
-    let end = [". ", ": "]
-        .iter()
-        .filter_map(|stop| joined.find(stop))
-        .min()
-        .unwrap_or(joined.len());
+    let mut depth = 0i32;
+    let mut end = joined.len();
+    let bytes = joined.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'.' | b':' if depth <= 0 && bytes.get(i + 1).is_none_or(|n| *n == b' ') => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
     let first = joined[..end].trim_end_matches(['.', ':']).trim();
     if !first.is_empty() {
         return first.to_string();
