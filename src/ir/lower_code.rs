@@ -787,6 +787,18 @@ impl Builder {
         self.op(Op::ItemsDrop { mark });
     }
 
+    /// Lowers a loop's body after its `top` instruction (which steps to the
+    /// next element and jumps past the loop when there is none): the body's
+    /// jumps to the next element and the jump back go to `top`.
+    fn loop_body(&mut self, top: Label, body: &mut dyn FnMut(&mut Self, &mut Vec<Label>)) {
+        let mut next = Vec::new();
+        body(self, &mut next);
+        self.op(Op::Jump { to: top });
+        self.patch_all(next, top);
+        let end = self.here();
+        self.patch(top, end);
+    }
+
     /// Goes through `coll` in place (for expressions and move generation,
     /// which cannot change the state), lowering `body` once with `var` bound;
     /// the body pushes the jumps that go on to the next element. Literal
@@ -816,52 +828,32 @@ impl Builder {
                 let idx = self.tmp();
                 self.op(Op::Const { dst: idx, value: 0 });
                 let top = self.op(Op::ConstListNext { var, idx, addr, to: 0 });
-                let mut next = Vec::new();
-                body(self, &mut next);
-                self.op(Op::Jump { to: top });
-                self.patch_all(next, top);
-                let end = self.here();
-                self.patch(top, end);
-            }
-            Coll::Indices { place } if place.is_const() => {
-                let addr = self.const_addr(place);
-                let limit = self.tmp();
-                self.op(Op::LoadConst { dst: limit, addr });
-                let idx = self.tmp();
-                self.op(Op::Const { dst: idx, value: 0 });
-                let top = self.op(Op::CountNext { var, idx, limit, to: 0 });
-                let mut next = Vec::new();
-                body(self, &mut next);
-                self.op(Op::Jump { to: top });
-                self.patch_all(next, top);
-                let end = self.here();
-                self.patch(top, end);
+                self.loop_body(top, body);
             }
             Coll::List { place } => {
                 let addr = self.place_reg(place);
                 let idx = self.tmp();
                 self.op(Op::Const { dst: idx, value: 0 });
                 let top = self.op(Op::ListNext { var, idx, addr, to: 0 });
-                let mut next = Vec::new();
-                body(self, &mut next);
-                self.op(Op::Jump { to: top });
-                self.patch_all(next, top);
-                let end = self.here();
-                self.patch(top, end);
+                self.loop_body(top, body);
             }
             Coll::Indices { place } => {
-                let addr = self.place_reg(place);
-                let limit = self.tmp();
-                self.op(Op::Load { dst: limit, addr });
+                // The length: a constant list's from its block, else from the state.
+                let limit = if place.is_const() {
+                    let addr = self.const_addr(place);
+                    let limit = self.tmp();
+                    self.op(Op::LoadConst { dst: limit, addr });
+                    limit
+                } else {
+                    let addr = self.place_reg(place);
+                    let limit = self.tmp();
+                    self.op(Op::Load { dst: limit, addr });
+                    limit
+                };
                 let idx = self.tmp();
                 self.op(Op::Const { dst: idx, value: 0 });
                 let top = self.op(Op::CountNext { var, idx, limit, to: 0 });
-                let mut next = Vec::new();
-                body(self, &mut next);
-                self.op(Op::Jump { to: top });
-                self.patch_all(next, top);
-                let end = self.here();
-                self.patch(top, end);
+                self.loop_body(top, body);
             }
             Coll::Set { place, lo, hi } => {
                 let addr = self.place_reg(place);
@@ -878,12 +870,7 @@ impl Builder {
                     set,
                     to: 0,
                 });
-                let mut next = Vec::new();
-                body(self, &mut next);
-                self.op(Op::Jump { to: top });
-                self.patch_all(next, top);
-                let end = self.here();
-                self.patch(top, end);
+                self.loop_body(top, body);
             }
             Coll::Literal(items) => {
                 for e in items {
