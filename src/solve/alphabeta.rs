@@ -29,7 +29,9 @@ impl<G: Game> Solver<'_, G> {
         let (alpha0, beta0) = (alpha, beta);
         // The move the table says to search first, if any.
         let mut hint = NO_MOVE;
-        if let Some(entry) = self.recall(state)? {
+        // The memo table's key for `state`, once for the probe and the store.
+        let key = self.memo_key(state)?;
+        if let Some(entry) = self.recall_at(state, key.as_ref()) {
             let s = entry.score;
             let settled = match entry.bound {
                 Bound::Exact => true,
@@ -53,9 +55,7 @@ impl<G: Game> Solver<'_, G> {
 
         let Some(maximize) = self.mover(state)? else {
             let s = self.terminal_score(state)?;
-            if self.memo.is_some() {
-                self.remember(state, Entry::exact(s, NO_MOVE))?;
-            }
+            self.remember_at(state, key.as_ref(), Entry::exact(s, NO_MOVE));
             self.clear_line();
             self.exact = true;
             return Ok(s);
@@ -157,15 +157,16 @@ impl<G: Game> Solver<'_, G> {
             // The best move is the first in legal order to score `best` unless
             // the search stopped at the hinted move before trying those before it.
             let first = exact && (best_at != hint || next >= hint);
-            self.remember(
+            self.remember_at(
                 state,
+                key.as_ref(),
                 Entry {
                     score: best,
                     bound,
                     first,
                     best: best_at as u32,
                 },
-            )?;
+            );
         }
         self.exact = exact;
         Ok(best)

@@ -16,7 +16,9 @@ impl<G: Game> Solver<'_, G> {
     pub(super) fn minimax(&mut self, state: &G::State) -> Result<Score, SolveError> {
         self.enter(state)?;
         self.exact = true;
-        if let Some(entry) = self.recall(state)?
+        // The memo table's key for `state`, once for the probe and the store.
+        let key = self.memo_key(state)?;
+        if let Some(entry) = self.recall_at(state, key.as_ref())
             && entry.bound == Bound::Exact
         {
             self.count_hit();
@@ -62,9 +64,7 @@ impl<G: Game> Solver<'_, G> {
             }
         };
 
-        if self.memo.is_some() {
-            self.remember(state, Entry::exact(best, best_at))?;
-        }
+        self.remember_at(state, key.as_ref(), Entry::exact(best, best_at));
         self.exact = true;
         Ok(best)
     }

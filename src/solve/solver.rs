@@ -556,53 +556,71 @@ impl<'g, G: Game> Solver<'g, G> {
         Ok(())
     }
 
-    /// Stores `entry` for `state` in the memo table (there must be one); once
-    /// the table holds `max_states`, the next node stops the search.
+    /// Where the memo table keeps `state`: `None` when the state stands for
+    /// itself (no table, no canonical form, or the state is its own
+    /// representative), else its representative. A search computes it once
+    /// per node and passes it to [`Self::recall_at`] and [`Self::remember_at`],
+    /// so that a game's `canonical` block runs once per node, not once per probe.
+    #[inline]
+    pub(super) fn memo_key(&self, state: &G::State) -> Result<Option<G::State>, SolveError> {
+        if self.memo.is_none() {
+            return Ok(None);
+        }
+        Ok(self.game.canonical(state)?.filter(|rep| rep != state))
+    }
+
+    /// [`Self::remember_at`] with the key computed here.
+    pub(super) fn remember(&mut self, state: &G::State, entry: Entry) -> Result<(), SolveError> {
+        let key = self.memo_key(state)?;
+        self.remember_at(state, key.as_ref(), entry);
+        Ok(())
+    }
+
+    /// Stores `entry` for `state`, whose [`Self::memo_key`] is `key`, in the
+    /// memo table (if there is one); once the table holds `max_states`, the
+    /// next node stops the search.
     ///
     /// A game with a canonical form shares one entry among the positions
     /// of a class, kept under their representative: the entry's move index
     /// is kept only when it is the representative's own (a move index of
     /// another position of the class names another move there).
     #[inline]
-    pub(super) fn remember(&mut self, state: &G::State, mut entry: Entry) -> Result<(), SolveError> {
-        if self.memo.is_none() {
-            return Ok(());
-        }
-        let rep = self.game.canonical(state)?;
-        let memo = self.memo.as_mut().expect("checked above");
-        match rep {
+    pub(super) fn remember_at(&mut self, state: &G::State, key: Option<&G::State>, mut entry: Entry) {
+        let Some(memo) = self.memo.as_mut() else {
+            return;
+        };
+        match key {
             None => memo.store(state, entry),
             Some(rep) => {
-                if rep != *state {
-                    entry.best = NO_MOVE;
-                    entry.first = false;
-                }
-                memo.store(&rep, entry);
+                entry.best = NO_MOVE;
+                entry.first = false;
+                memo.store(rep, entry);
             }
         }
         if memo.len() as u64 >= self.max_states {
             self.next_check = self.nodes + 1;
         }
-        Ok(())
     }
 
-    /// What the memo table holds for `state` (or for its representative,
-    /// when the game has a canonical form; see [`Self::remember`]).
-    #[inline]
+    /// [`Self::recall_at`] with the key computed here.
     pub(super) fn recall(&self, state: &G::State) -> Result<Option<Entry>, SolveError> {
-        let Some(memo) = &self.memo else {
-            return Ok(None);
-        };
-        Ok(match self.game.canonical(state)? {
+        let key = self.memo_key(state)?;
+        Ok(self.recall_at(state, key.as_ref()))
+    }
+
+    /// What the memo table holds for `state`, whose [`Self::memo_key`] is
+    /// `key` (see [`Self::remember_at`]).
+    #[inline]
+    pub(super) fn recall_at(&self, state: &G::State, key: Option<&G::State>) -> Option<Entry> {
+        let memo = self.memo.as_ref()?;
+        match key {
             None => memo.get(state),
-            Some(rep) => memo.get(&rep).map(|mut e| {
-                if rep != *state {
-                    e.best = NO_MOVE;
-                    e.first = false;
-                }
+            Some(rep) => memo.get(rep).map(|mut e| {
+                e.best = NO_MOVE;
+                e.first = false;
                 e
             }),
-        })
+        }
     }
 
     /// Counts a search answered by the memo table.
