@@ -5,6 +5,11 @@
 //! Run with `cargo bench --bench qlearn`. Each run trains a fresh table for
 //! the seed's 10,000 episodes (alpha 0.5, epsilon 0.1); each figure is the
 //! median of several runs.
+//!
+//! Then what a `canonical` block saves a learner: misère Nim 1,3,5,7 with and
+//! without `canonical { board.sort() }`, the table's size and the share of
+//! positions where the greedy move is optimal, after each number of episodes
+//! (the median over seeds; `cargo bench --bench qlearn -- canonical` runs this part alone).
 
 #[path = "../tests/native/mod.rs"]
 mod native;
@@ -15,6 +20,7 @@ use std::time::Instant;
 
 use gdl::game::Game;
 use gdl::runtime::Interpreted;
+use gdl::solve::qeval::agreement;
 use gdl::solve::qlearn::{QLearner, QSettings, QTable};
 use native::Nim;
 
@@ -68,6 +74,70 @@ fn positions(piles: &[u8]) -> u64 {
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "canonical") {
+        canonical();
+        return;
+    }
+    speeds();
+    println!();
+    canonical();
+}
+
+/// Seeds per figure of [`canonical`].
+const SEEDS: u64 = 5;
+
+/// Table size and greedy-optimal share against episodes, with and without
+/// the piles sorted by a `canonical` block.
+fn canonical() {
+    let text = std::fs::read_to_string("games/nim.game").expect("the game file exists");
+    let sorted_text = text.replace("end when", "canonical { board.sort() }\nend when");
+    let piles = [("piles".to_string(), "1,3,5,7".to_string())];
+    let plain = Interpreted::new(gdl::compile::load("nim.game", &text, &piles).expect("it compiles"));
+    let sorted = Interpreted::new(gdl::compile::load("nim.game", &sorted_text, &piles).expect("it compiles"));
+    println!("misère Nim [1, 3, 5, 7]: with and without `canonical {{ board.sort() }}` (median of {SEEDS} seeds)\n");
+    println!(
+        "{:>9} {:>22} {:>22} {:>18} {:>18}",
+        "episodes", "positions, plain", "positions, canonical", "optimal, plain", "optimal, canonical"
+    );
+    for episodes in [1_000, 2_000, 5_000, 10_000, 20_000, 50_000] {
+        let (pa, oa) = learned(&plain, episodes);
+        let (pb, ob) = learned(&sorted, episodes);
+        println!(
+            "{episodes:>9} {pa:>22} {pb:>22} {:>17.1}% {:>17.1}%",
+            oa * 100.0,
+            ob * 100.0
+        );
+    }
+    println!("\noptimal: the share of the game's reachable positions (every ordering of the piles)");
+    println!("where the greedy move (carried over from the representative) is an optimal move.");
+}
+
+/// Median table positions and greedy-optimal share after `episodes`.
+fn learned(game: &Interpreted, episodes: u64) -> (usize, f64) {
+    let root = game.initial_state().expect("the game starts");
+    let mut positions = Vec::new();
+    let mut optimal = Vec::new();
+    for seed in 0..SEEDS {
+        let settings = QSettings {
+            alpha: 0.5,
+            epsilon: 0.1,
+            seed,
+        };
+        let mut learner = QLearner::new(game, settings, QTable::new()).expect("a turn-taking game");
+        learner
+            .train(episodes, &AtomicBool::new(false), &mut |_| {})
+            .expect("the rules run");
+        let a = agreement(game, learner.table(), &root).expect("the game solves");
+        positions.push(learner.table().positions());
+        optimal.push(a.optimal as f64 / a.positions as f64);
+    }
+    positions.sort_unstable();
+    optimal.sort_by(f64::total_cmp);
+    (positions[positions.len() / 2], optimal[optimal.len() / 2])
+}
+
+/// Episodes per second, interpreted and native, as the game grows.
+fn speeds() {
     println!("Q-learning, {EPISODES} training episodes from an empty table (median of {RUNS} runs)\n");
     println!(
         "{:<22} {:>10} {:>14} {:>14} {:>10} {:>10}",

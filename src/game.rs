@@ -400,3 +400,9 @@ impl Diagnostic for GameError {
 pub fn all_returns<G: Game>(game: &G, state: &G::State) -> Result<Vec<f64>, GameError> {
     (0..game.num_players()).map(|p| game.returns(state, p)).collect()
 }
+
+/// The representative of `state` under the game's canonical form (see
+/// [`Game::canonical`]); `state` itself in a game without one.
+pub fn representative<G: Game>(game: &G, state: G::State) -> Result<G::State, GameError> {
+    Ok(game.canonical(&state)?.unwrap_or(state))
+}

@@ -342,3 +342,30 @@ fn limits_stop_the_search_with_a_budget_error() {
     let err = expectimax::solve(&game, &game.initial_state().unwrap(), &opts).unwrap_err();
     assert!(matches!(err, SolveError::Budget { what: "sweeps", .. }), "{err:?}");
 }
+
+/// A `canonical` block keys expectiminimax's table too: Nim whose first
+/// move is a chance deal of one more object to a random row, with and
+/// without the rows sorted, has the same value, best moves and line, from
+/// fewer positions.
+#[test]
+fn a_canonical_form_keys_the_table_by_representatives() {
+    let plain = "game DealtNim\nplayers A, B\n\
+         state board: list<int> = [2, 1, 3, 1]\nstate dealt: bool = false\n\
+         chance move deal(i in 0..3) requires not dealt {\n board[i] += 1\n dealt = true\n}\n\
+         move take(row in 0..3, n in 1..board[row]) requires dealt {\n board[row] -= n\n}\n\
+         end when dealt and sum(board) == 0 { loser previous }\n";
+    let sorted = plain.replace("end when", "canonical { board.sort() }\nend when");
+    let load = |text: &str| gdl::runtime::Interpreted::new(gdl::compile::load("dealt.game", text, &[]).unwrap());
+    let (a, b) = (load(plain), load(&sorted));
+    let root = a.initial_state().unwrap();
+    assert_eq!(a.turn(&root).unwrap(), Turn::Chance);
+    let (x, y) = (solve(&a, &root), solve(&b, &b.initial_state().unwrap()));
+    assert!((x.value - y.value).abs() < 1e-12, "{} against {}", x.value, y.value);
+    assert_eq!(x.line, y.line);
+    assert!(y.states * 2 < x.states, "{} sorted, {} plain", y.states, x.states);
+    // From a dealt position that is not its own representative.
+    let from = "board: [3, 1, 0, 2], dealt: true; B to move";
+    let (ra, rb) = (a.parse_position(from).unwrap(), b.parse_position(from).unwrap());
+    let (x, y) = (solve(&a, &ra), solve(&b, &rb));
+    assert_eq!((x.value, x.best_moves()), (y.value, y.best_moves()));
+}

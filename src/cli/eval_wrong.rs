@@ -71,7 +71,7 @@ pub(crate) fn wrong_moves(
         let explained = solver.explain(&state)?;
         let values: Vec<f64> = explained.iter().map(|m| sign * m.value + 0.0).collect();
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let g = table.greedy(&state, moves.len());
+        let g = table.greedy_move(game, &state, &moves)?.map_or(0, |(i, _)| i);
         if values.get(g).is_some_and(|v| *v < best) {
             wrong.push(WrongMove {
                 path: path.clone(),
@@ -178,7 +178,7 @@ fn against(
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves)?;
     let candidates: Vec<usize> = if p == seat {
-        vec![table.greedy(state, moves.len())]
+        vec![table.greedy_move(game, state, &moves)?.map_or(0, |(i, _)| i)]
     } else {
         (0..moves.len()).collect()
     };

@@ -5,7 +5,11 @@
 //! worth the expectation over its outcomes, and a simultaneous node is a
 //! matrix game over the values that follow ([`simultaneous`](super::simultaneous)).
 //! Every position is valued once (the memo table is keyed by the state,
-//! which includes whose turn it is).
+//! which includes whose turn it is). A game with a canonical form
+//! (`Game::canonical`) is searched on representatives: every position below
+//! the root is replaced by its representative, so the table keeps one entry
+//! per class, and the positions that look alike are compared among
+//! representatives.
 //!
 //! A game whose positions can recur (Pig: rolling a 1 hands the turn back
 //! and forth) has no bottom to recurse to. When the search meets a position
@@ -31,7 +35,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 use super::matrix::Matrix;
 use super::simultaneous::{Stage, solve_stage, stage_moves};
 use super::solve_error::SolveError;
-use crate::game::{Game, GameError, Player, Turn};
+use crate::game::{Game, GameError, Player, Turn, representative};
 
 /// Chance probabilities must sum to 1 within this.
 const PROBABILITY_SLACK: f64 = 1e-9;
@@ -361,7 +365,9 @@ impl<G: Game> Engine<'_, G> {
     }
 
     /// A position's kind and successors, checked, and a hash of each
-    /// player's legal moves.
+    /// player's legal moves. The successors are representatives (see
+    /// `Game::canonical`), so the memo table holds one entry per class of
+    /// positions below the root.
     fn expand(&self, state: &G::State) -> Result<(Node<G::State>, [u64; 2]), SolveError> {
         let game = self.game;
         let mut fingerprint = [0u64; 2];
@@ -391,7 +397,8 @@ impl<G: Game> Engine<'_, G> {
                     .iter()
                     .map(|m| {
                         let mut c = state.clone();
-                        game.apply(&mut c, m).map(|()| c)
+                        game.apply(&mut c, m)?;
+                        representative(game, c)
                     })
                     .collect::<Result<_, _>>()?;
                 Node::Player {
@@ -414,7 +421,7 @@ impl<G: Game> Engine<'_, G> {
                 for (m, p) in &outcomes {
                     let mut c = state.clone();
                     game.apply(&mut c, m)?;
-                    children.push(c);
+                    children.push(representative(game, c)?);
                     probs.push(*p);
                 }
                 Node::Chance { children, probs }
@@ -427,7 +434,7 @@ impl<G: Game> Engine<'_, G> {
                     for b in &cols {
                         let mut c = state.clone();
                         game.apply_joint(&mut c, &[a.clone(), b.clone()])?;
-                        children.push(c);
+                        children.push(representative(game, c)?);
                     }
                 }
                 Node::Simultaneous {

@@ -79,7 +79,7 @@ pub fn agreement<G: Game>(game: &G, table: &QTable<G>, root: &G::State) -> Resul
         let values: Vec<f64> = solver.explain(&state)?.iter().map(|m| sign * m.value).collect();
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let worst = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let greedy = table.greedy(&state, moves.len());
+        let greedy = table.greedy_move(game, &state, &moves)?.map_or(0, |(i, _)| i);
         let good = values.get(greedy).is_some_and(|v| *v == best);
         out.positions += 1;
         out.optimal += usize::from(good);
@@ -91,7 +91,7 @@ pub fn agreement<G: Game>(game: &G, table: &QTable<G>, root: &G::State) -> Resul
             out.choice += 1;
             out.choice_optimal += usize::from(good);
         }
-        out.unseen += usize::from(table.get(&state).is_none());
+        out.unseen += usize::from(table.get_class(game, &state)?.is_none());
     }
     Ok(out)
 }

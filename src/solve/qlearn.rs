@@ -21,6 +21,14 @@
 //! Exploration is epsilon-greedy with a seeded generator; the greedy choice
 //! breaks ties by taking the first best move in legal-move order, so a table
 //! always plays the same way.
+//!
+//! A game with a canonical form (`Game::canonical`) is learned on
+//! representatives: every position an episode reaches is replaced by its
+//! representative before the learner looks at it, so the table holds one row
+//! per class of positions, its values in the representative's legal-move
+//! order. A player in another position of the class is given the move that
+//! leads where the representative's greedy move leads, up to the canonical
+//! form ([`QTable::greedy_move`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -32,7 +40,7 @@ use thiserror::Error;
 
 use super::agent::{Agent, AgentError, Choice};
 use super::simulate::MAX_PLAYOUT_PLIES;
-use crate::game::{Game, GameError, Player, Turn};
+use crate::game::{Game, GameError, Player, Turn, representative};
 
 /// How the learner learns.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -213,6 +221,82 @@ impl<G: Game> QTable<G> {
         self.values.get(state).map_or(0, |v| first_best(&v[..n.min(v.len())]))
     }
 
+    /// The greedy move in `state`, a position as played (a representative or
+    /// not), whose legal moves in order are `moves`: its index in `moves`
+    /// and its value; `None` when the table has no values for the position.
+    ///
+    /// Where `state` is not its own representative, the table's row is the
+    /// representative's: its greedy move is played there, and the move given
+    /// is the first of `moves` that leads to a position with the same
+    /// representative. A table whose row does not fit the legal moves, or a
+    /// canonical form under which no move corresponds, is an error: the
+    /// table was trained for other rules, or the `canonical` block merges
+    /// positions that do not play alike.
+    pub fn greedy_move(
+        &self,
+        game: &G,
+        state: &G::State,
+        moves: &[G::Move],
+    ) -> Result<Option<(usize, f64)>, GameError> {
+        let rep = game.canonical(state)?.filter(|r| r != state);
+        let key = rep.as_ref().unwrap_or(state);
+        let Some(values) = self.values.get(key) else {
+            return Ok(None);
+        };
+        let mut rep_moves = Vec::new();
+        let key_moves = match &rep {
+            None => moves,
+            Some(r) => {
+                game.legal_moves(r, &mut rep_moves)?;
+                &rep_moves
+            }
+        };
+        if values.len() != key_moves.len() {
+            return Err(GameError::new(
+                "gdl::qtable::moves",
+                format!(
+                    "the Q-table has {} values for {} but there are {} legal moves there; \
+                     was it trained for these rules?",
+                    values.len(),
+                    game.state_text(key),
+                    key_moves.len()
+                ),
+            ));
+        }
+        let g = first_best(values);
+        let Some(r) = &rep else {
+            return Ok(Some((g, values[g])));
+        };
+        let mut child = r.clone();
+        game.apply(&mut child, &rep_moves[g])?;
+        let target = representative(game, child)?;
+        for (i, mv) in moves.iter().enumerate() {
+            let mut child = state.clone();
+            game.apply(&mut child, mv)?;
+            if representative(game, child)? == target {
+                return Ok(Some((i, values[g])));
+            }
+        }
+        Err(GameError::new(
+            "gdl::qtable::canonical",
+            format!(
+                "no move in {} leads where {} leads in its representative {}",
+                game.state_text(state),
+                game.move_text(&rep_moves[g]),
+                game.state_text(r)
+            ),
+        )
+        .with_help("the `canonical` block must map a position only to one that plays alike, move for move"))
+    }
+
+    /// The values the table holds for `state`'s class (see [`Self::greedy_move`]).
+    pub fn get_class(&self, game: &G, state: &G::State) -> Result<Option<&[f64]>, GameError> {
+        Ok(match game.canonical(state)? {
+            Some(rep) => self.get(&rep),
+            None => self.get(state),
+        })
+    }
+
     /// Moves `Q(state, i)` a step `alpha` towards `target`.
     fn update(&mut self, state: &G::State, n: usize, i: usize, alpha: f64, target: f64) {
         let values = match self.values.get_mut(state) {
@@ -337,7 +421,8 @@ impl<'g, G: Game> QLearner<'g, G> {
     /// value of every move as soon as it is played.
     pub fn episode(&mut self) -> Result<(), QLearnError> {
         let game = self.game;
-        let mut state = game.initial_state()?;
+        // Played on representatives: see the module's documentation.
+        let mut state = representative(game, game.initial_state()?)?;
         let Some(mut mover) = mover_in(game, &state)? else {
             return Ok(());
         };
@@ -348,6 +433,9 @@ impl<'g, G: Game> QLearner<'g, G> {
             let i = self.explore(&state, n);
             next.clone_from(&state);
             game.apply(&mut next, &self.moves[i])?;
+            if let Some(rep) = game.canonical(&next)? {
+                next = rep;
+            }
             let next_mover = mover_in(game, &next)?;
             let target = match next_mover {
                 None => self.reward(&next, mover)?,
@@ -439,25 +527,15 @@ impl<G: Game> Agent<G> for QAgent<G> {
         _player: Player,
         moves: &[G::Move],
     ) -> Result<Choice<G::Move>, AgentError> {
-        match self.table.get(state) {
+        match self.table.greedy_move(game, state, moves)? {
             None => Ok(Choice {
                 mv: moves[0].clone(),
                 note: Some("a position the table never saw: the first legal move".into()),
             }),
-            Some(values) if values.len() == moves.len() => {
-                let i = first_best(values);
-                Ok(Choice {
-                    mv: moves[i].clone(),
-                    note: Some(format!("Q = {:.3}", values[i])),
-                })
-            }
-            Some(values) => Err(AgentError::Failed(format!(
-                "the Q-table has {} values for {} but there are {} legal moves there; \
-                 was it trained for these rules?",
-                values.len(),
-                game.state_text(state),
-                moves.len()
-            ))),
+            Some((i, value)) => Ok(Choice {
+                mv: moves[i].clone(),
+                note: Some(format!("Q = {value:.3}")),
+            }),
         }
     }
 }
