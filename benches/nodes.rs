@@ -121,12 +121,7 @@ fn figures<G: Game>(game: &G) -> Figures {
     let playouts_per_second = playouts(game);
 
     let memo_seconds = 1.0 / rate(|| u64::from(solve(black_box(game), &root, &memo).is_ok()));
-    // One more solve, counting the heap it holds at its peak: the table, mostly.
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let sol = solve(game, &root, &memo).expect("solves");
-    let memo_entries = sol.memo_entries;
-    let bytes_per_entry = (PEAK.load(Ordering::Relaxed) - before) as f64 / memo_entries as f64;
+    let (memo_entries, bytes_per_entry) = heap_per_entry(game, &root);
     Figures {
         nodes,
         nodes_per_second,
@@ -135,6 +130,79 @@ fn figures<G: Game>(game: &G) -> Figures {
         memo_entries,
         bytes_per_entry,
     }
+}
+
+/// One memoized solve of `root`, counting the heap it holds at its peak
+/// (the table, mostly): its table entries, and peak heap bytes per entry.
+fn heap_per_entry<G: Game>(game: &G, root: &G::State) -> (usize, f64) {
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let sol = solve(game, root, &options(true)).expect("solves");
+    let bytes = (PEAK.load(Ordering::Relaxed) - before) as f64;
+    (sol.memo_entries, bytes / sol.memo_entries as f64)
+}
+
+/// Heap bytes per memo entry on tables large enough that the search's own
+/// buffers (a move list per ply) weigh nothing beside the table, and the
+/// bytes of one table slot (state and entry) on each side.
+fn memo_bytes_at_scale() {
+    println!("Heap bytes per memo entry on larger tables (one solve each); ratio = interpreted / native");
+    println!(
+        "  {:<28} {:>10} {:>12} {:>12} {:>8} {:>12}",
+        "game", "entries", "native", "interpreted", "ratio", "slot bytes"
+    );
+    let show = |name: &str, n: (usize, f64), i: (usize, f64), slots: (usize, usize)| {
+        assert_eq!(n.0, i.0, "{name}: different memo tables");
+        println!(
+            "  {name:<28} {:>10} {:>12.1} {:>12.1} {:>8.3} {:>12}",
+            n.0,
+            n.1,
+            i.1,
+            i.1 / n.1,
+            format!("{} / {}", slots.0, slots.1)
+        );
+    };
+    let slots = (
+        Solver::<Nim>::memo_slot_bytes(),
+        Solver::<Interpreted>::memo_slot_bytes(),
+    );
+    for piles in [&[7u8, 5, 3, 1][..], &[3, 5, 7, 9], &[3, 5, 7, 9, 11]] {
+        let list: Vec<String> = piles.iter().map(u8::to_string).collect();
+        let native = Nim::misere(piles);
+        let file = game_file("games/nim.game", &[("piles", &list.join(","))]);
+        show(
+            &format!("misère Nim [{}]", list.join(", ")),
+            heap_per_entry(&native, &native.initial_state().expect("starts")),
+            heap_per_entry(&file, &file.initial_state().expect("starts")),
+            slots,
+        );
+    }
+    for (pits, tokens) in [(4, 5), (6, 8), (8, 10)] {
+        let native = Nimcala::new(pits, tokens);
+        let (p, t) = (pits.to_string(), tokens.to_string());
+        let file = game_file("games/nimcala.game", &[("pits", &p), ("tokens", &t)]);
+        show(
+            &format!("Nimcala {pits} pits {tokens} tokens"),
+            heap_per_entry(&native, &native.initial_state().expect("starts")),
+            heap_per_entry(&file, &file.initial_state().expect("starts")),
+            (Solver::<Nimcala>::memo_slot_bytes(), slots.1),
+        );
+    }
+    let file = game_file("games/select19.game", &[]);
+    show(
+        "1-9 selection",
+        heap_per_entry(&Select19, &Select19.initial_state().expect("starts")),
+        heap_per_entry(&file, &file.initial_state().expect("starts")),
+        (Solver::<Select19>::memo_slot_bytes(), slots.1),
+    );
+    let file = game_file("games/tictactoe.game", &[]);
+    show(
+        "tic-tac-toe",
+        heap_per_entry(&TicTacToe, &TicTacToe.initial_state().expect("starts")),
+        heap_per_entry(&file, &file.initial_state().expect("starts")),
+        (Solver::<TicTacToe>::memo_slot_bytes(), slots.1),
+    );
+    println!("  slot bytes: native / interpreted, one table slot (the state, its entry, a control byte)");
 }
 
 /// Random playouts from the start per second.
@@ -272,6 +340,11 @@ fn xnimmt_decisions(game: &Interpreted) -> f64 {
 }
 
 fn main() {
+    // `cargo bench --bench nodes -- memo`: the memo bytes alone.
+    if std::env::args().any(|a| a == "memo") {
+        memo_bytes_at_scale();
+        return;
+    }
     let games: [(&str, Figures, Figures); 4] = [
         (
             "misère Nim [7, 5, 3, 1]",
@@ -359,6 +432,8 @@ fn main() {
         speed(connect4_playouts.1),
         connect4_playouts.1 / connect4_playouts.0,
     );
+    println!();
+    memo_bytes_at_scale();
     println!();
 
     let memo = options(true);
