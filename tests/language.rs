@@ -770,7 +770,14 @@ fn kuhn_poker_is_worth_minus_one_eighteenth() {
 /// `gdl check` of each new game file, as its reader sees it.
 #[test]
 fn new_game_files_check() {
-    for name in ["kalah", "dots-and-boxes", "pig", "goofspiel", "kuhn-poker"] {
+    for name in [
+        "kalah",
+        "dots-and-boxes",
+        "pig",
+        "goofspiel",
+        "kuhn-poker",
+        "tictactoe-symmetric",
+    ] {
         let r = common::gdl(&["check", &format!("games/{name}.game")]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         snap!(format!("check_{name}"), r.stdout);
@@ -822,7 +829,7 @@ fn canonical_positions_share_one_memo_entry() {
     assert_eq!(plain.canonical(&s).unwrap(), None);
 
     let ttt = load("games/tictactoe.game", &[]);
-    let sym = load("tests/inputs/ok/tictactoe_symmetric.game", &[]);
+    let sym = load("games/tictactoe-symmetric.game", &[]);
     for root in [
         "free: {1, 2, 3, 4, 5, 6, 7, 8, 9}, marks: [{}, {}]; X to move",
         "free: {2, 3, 4, 6, 7, 8, 9}, marks: [{1}, {5}]; X to move",

@@ -20,6 +20,10 @@
 //!   outcomes; with more players, `winner P` gives P the opposite of
 //!   everyone else.
 //!
+//! - a representative (`canonical`) is its own representative, has the
+//!   same player to move, the same number of legal moves, and the same end
+//!   (terminal or not, with the same returns).
+//!
 //! Every random game ends within `MAX_PLIES`, and at least one of them ends
 //! with some player's return not 0: an end clause whose outcome came out 0
 //! every time would decide nothing.
@@ -97,6 +101,7 @@ where
             if turn != Turn::Terminal {
                 check_hidden(game, &s, turn, &mut rng);
             }
+            check_canonical(game, &s, turn);
             match turn {
                 Turn::Terminal => {
                     decided += usize::from(check_end(game, &s));
@@ -126,6 +131,36 @@ where
         game.name()
     );
     ends
+}
+
+/// The representative of `s` plays as `s` does, as far as one position
+/// shows: whose turn, how many moves, how it ended; and it is its own.
+fn check_canonical<G: Game>(game: &G, s: &G::State, turn: Turn) {
+    let Some(rep) = game.canonical(s).unwrap() else {
+        return;
+    };
+    assert_eq!(
+        game.turn(&rep).unwrap(),
+        turn,
+        "{}: the representative's turn",
+        at(game, s)
+    );
+    let again = game.canonical(&rep).unwrap().unwrap_or_else(|| rep.clone());
+    assert_eq!(again, rep, "{}: a representative is its own", at(game, s));
+    match turn {
+        Turn::Terminal => assert_eq!(
+            all_returns(game, &rep).unwrap(),
+            all_returns(game, s).unwrap(),
+            "{}: the representative's returns",
+            at(game, s)
+        ),
+        _ => {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            game.legal_moves(s, &mut a).unwrap();
+            game.legal_moves(&rep, &mut b).unwrap();
+            assert_eq!(a.len(), b.len(), "{}: the representative's moves", at(game, s));
+        }
+    }
 }
 
 /// The game and the position, for messages.
