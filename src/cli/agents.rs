@@ -93,12 +93,11 @@ pub fn make_agent_with<'g>(
 ) -> Result<BoxedAgent<'g>, Failure> {
     match spec {
         AgentSpec::QTable(path) => {
-            let agent = qfile::load_agent(path, game).map_err(|e| Failure::input(ctx.render(&e)))?;
+            let agent = qfile::load_agent(path, game).map_err(|e| ctx.fail(&e))?;
             Ok(Box::new(agent))
         }
         AgentSpec::Policy(path) => {
-            let agent =
-                crate::solve::policy_agent::load_agent(path, game, seed).map_err(|e| Failure::input(ctx.render(&e)))?;
+            let agent = crate::solve::policy_agent::load_agent(path, game, seed).map_err(|e| ctx.fail(&e))?;
             Ok(Box::new(agent))
         }
         AgentSpec::Optimal(ties) => {
@@ -124,7 +123,7 @@ pub fn make_agent_with<'g>(
                     ..SolveOptions::default()
                 },
             )
-            .map_err(|e| Failure::input(ctx.render(&e)))?;
+            .map_err(|e| ctx.fail(&e))?;
             Ok(Box::new(OptimalAgent::new(solver, *ties, seed)))
         }
         AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),

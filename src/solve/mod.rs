@@ -49,5 +49,5 @@ pub mod tournament;
 
 pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, SolveOptions};
 pub use solution::{MoveValue, Solution};
-pub use solve_error::SolveError;
+pub use solve_error::{SolveError, SolveKind};
 pub use solver::{Solver, explain, solve};
