@@ -19,6 +19,7 @@
 //! positions at the cutoff are scored 0, and the result is not proven.
 
 pub mod agent;
+pub mod agent_builder;
 mod alphabeta;
 pub mod best_response;
 pub mod cfr;
