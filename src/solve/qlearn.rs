@@ -40,6 +40,8 @@ use thiserror::Error;
 
 use super::agent::{Agent, AgentError, Choice};
 use super::simulate::MAX_PLAYOUT_PLIES;
+use super::solve_error::SolveError;
+use crate::error_kind::{EXIT_INPUT, Exits, RuntimeKind};
 use crate::game::{Game, GameError, Player, Turn, representative};
 
 /// How the learner learns.
@@ -119,14 +121,16 @@ pub enum QLearnError {
         help("the learner sees the opponent's value as minus the mover's; give every end a winner, a loser or a draw")
     )]
     NotZeroSum { utilities: String, position: String },
+}
 
-    /// The rules let a game run on without end.
-    #[error("a training game ran {MAX_PLAYOUT_PLIES} moves without ending (in {position})")]
-    #[diagnostic(
-        code(gdl::runtime::endless),
-        help("check that every `end when` clause can become true")
-    )]
-    Endless { position: String },
+/// A game Q-learning cannot learn is bad input; the rest happens while training.
+impl Exits for QLearnError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            QLearnError::Game(g) => g.exit_code(),
+            QLearnError::Unsupported(_) | QLearnError::NotZeroSum { .. } => EXIT_INPUT,
+        }
+    }
 }
 
 /// Q-values: for each state seen, one value per legal move, in the game's
@@ -231,13 +235,13 @@ impl<G: Game> QTable<G> {
     /// representative. A table whose row does not fit the legal moves, or a
     /// canonical form under which no move corresponds, is an error: the
     /// table was trained for other rules, or the `canonical` block merges
-    /// positions that do not play alike.
+    /// positions that do not play alike (`SolveError::NotApplicable`).
     pub fn greedy_move(
         &self,
         game: &G,
         state: &G::State,
         moves: &[G::Move],
-    ) -> Result<Option<(usize, f64)>, GameError> {
+    ) -> Result<Option<(usize, f64)>, SolveError> {
         let rep = game.canonical(state)?.filter(|r| r != state);
         let key = rep.as_ref().unwrap_or(state);
         let Some(values) = self.values.get(key) else {
@@ -252,16 +256,15 @@ impl<G: Game> QTable<G> {
             }
         };
         if values.len() != key_moves.len() {
-            return Err(GameError::new(
-                "gdl::qtable::moves",
-                format!(
-                    "the Q-table has {} values for {} but there are {} legal moves there; \
-                     was it trained for these rules?",
+            return Err(SolveError::NotApplicable {
+                message: format!(
+                    "the Q-table has {} values for {} but there are {} legal moves there",
                     values.len(),
                     game.state_text(key),
                     key_moves.len()
                 ),
-            ));
+                help: "was the table trained for these rules?".into(),
+            });
         }
         let g = first_best(values);
         let Some(r) = &rep else {
@@ -277,16 +280,15 @@ impl<G: Game> QTable<G> {
                 return Ok(Some((i, values[g])));
             }
         }
-        Err(GameError::new(
-            "gdl::qtable::canonical",
-            format!(
+        Err(SolveError::NotApplicable {
+            message: format!(
                 "no move in {} leads where {} leads in its representative {}",
                 game.state_text(state),
                 game.move_text(&rep_moves[g]),
                 game.state_text(r)
             ),
-        )
-        .with_help("the `canonical` block must map a position only to one that plays alike, move for move"))
+            help: "the `canonical` block must map a position only to one that plays alike, move for move".into(),
+        })
     }
 
     /// The values the table holds for `state`'s class (see [`Self::greedy_move`]).
@@ -351,7 +353,7 @@ fn moves_in<G: Game>(game: &G, state: &G::State, out: &mut Vec<G::Move>) -> Resu
     game.legal_moves(state, out)?;
     if out.is_empty() {
         return Err(GameError::new(
-            "gdl::runtime::no_moves",
+            RuntimeKind::NoMoves,
             "the game is not over, but the player to move has no legal move",
         )
         .in_state(game.state_text(state))
@@ -453,9 +455,16 @@ impl<'g, G: Game> QLearner<'g, G> {
             std::mem::swap(&mut state, &mut next);
             std::mem::swap(&mut self.moves, &mut self.next_moves);
         }
-        Err(QLearnError::Endless {
-            position: game.state_text(&state),
-        })
+        // The rules let a game run on without end.
+        Err(GameError::new(
+            RuntimeKind::Endless,
+            format!(
+                "a training game ran {MAX_PLAYOUT_PLIES} moves without ending (in {})",
+                game.state_text(&state)
+            ),
+        )
+        .with_help("check that every `end when` clause can become true")
+        .into())
     }
 
     /// Epsilon-greedy: a uniformly random move with probability epsilon,
