@@ -75,6 +75,10 @@ pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, budget_ms: Op
             });
             Box::new(SearchAgent::new(SearchBudget { samples, time }, seed))
         }
+        AgentSpec::Dsearch(worlds) => Box::new(gdl::solve::determinized::DsearchAgent::new(
+            gdl::solve::determinized::DsearchConfig::with(*worlds, budget_ms.map(Duration::from_millis)),
+            seed,
+        )),
         AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),
         AgentSpec::QTable(path) => Box::new(qfile::load_agent(path, g).map_err(|e| gdl_error(&e))?),
         AgentSpec::Policy(path) => {

@@ -1,6 +1,6 @@
 //! Agents from their specs, for every command that plays games (`play`,
 //! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
-//! `search`, `search:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
+//! `search`, `search:N`, `dsearch`, `dsearch:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
 
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ const GREEDY_SAMPLES: usize = 20;
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
-    /// Time limit per move of `search` agents, in milliseconds; with `search:N`
+    /// Time limit per move of `search` and `dsearch` agents, in milliseconds; with `search:N`
     /// the search stops at whichever comes first
     #[arg(long = "budget-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub budget_ms: Option<u64>,
@@ -129,6 +129,10 @@ pub fn make_agent_with<'g>(
         }
         AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
         AgentSpec::Search(samples) => Ok(Box::new(SearchAgent::new(options.search_budget(*samples), seed))),
+        AgentSpec::Dsearch(worlds) => Ok(Box::new(crate::solve::determinized::DsearchAgent::new(
+            crate::solve::determinized::DsearchConfig::with(*worlds, options.budget_ms.map(Duration::from_millis)),
+            seed,
+        ))),
         AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed))),
         AgentSpec::AlphaBeta(depth) => {
             let prog = game.program();
