@@ -336,10 +336,10 @@ fn match_points(
                 }
                 Turn::Simultaneous => {
                     let mut joint = Vec::new();
-                    for q in 0..p {
+                    for (q, other) in opponents.iter_mut().enumerate() {
                         g.legal_moves_of(&s, q, &mut moves).unwrap();
                         let chooser: &mut dyn gdl::solve::agent::Agent<Interpreted> =
-                            if q == seat { agent } else { &mut *opponents[q] };
+                            if q == seat { agent } else { &mut **other };
                         let mv = chooser.choose(g, &s, q, &moves).unwrap().mv;
                         assert!(moves.contains(&mv), "an illegal move");
                         joint.push(mv);

@@ -392,7 +392,9 @@ impl<G: Game> Search<'_, G> {
         Ok(next)
     }
 
-    /// The agent's utility at the end: the game's returns, plus the bonus for a win.
+    /// The agent's utility at the end: in games of points its own points
+    /// (negated when fewer win) against `others_weight` times the others'
+    /// average (at 1, the game's returns), plus the bonus for a win.
     fn utility(&self, s: &G::State) -> Result<f64, GameError> {
         let beta = self.config.others_weight;
         let mut u = if beta != 1.0
@@ -405,22 +407,22 @@ impl<G: Game> Search<'_, G> {
         } else {
             self.game.returns(s, self.me)?
         };
-        if self.config.win_bonus != 0.0 {
-            if let Some(scores) = self.game.scores(s)? {
-                let mine = scores[self.me];
-                let beats = |x: f64| {
-                    if self.game.lowest_score_wins() {
-                        mine < x
-                    } else {
-                        mine > x
-                    }
-                };
-                let others = scores.iter().enumerate().filter(|&(p, _)| p != self.me);
-                if others.clone().all(|(_, &x)| beats(x)) {
-                    u += self.config.win_bonus;
-                } else if others.clone().all(|(_, &x)| beats(x) || x == mine) {
-                    u += self.config.win_bonus / 2.0;
+        if self.config.win_bonus != 0.0
+            && let Some(scores) = self.game.scores(s)?
+        {
+            let mine = scores[self.me];
+            let beats = |x: f64| {
+                if self.game.lowest_score_wins() {
+                    mine < x
+                } else {
+                    mine > x
                 }
+            };
+            let others = scores.iter().enumerate().filter(|&(p, _)| p != self.me);
+            if others.clone().all(|(_, &x)| beats(x)) {
+                u += self.config.win_bonus;
+            } else if others.clone().all(|(_, &x)| beats(x) || x == mine) {
+                u += self.config.win_bonus / 2.0;
             }
         }
         Ok(u)
