@@ -11,6 +11,9 @@ use std::hash::Hash;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
 
+pub use crate::error_kind::RuntimeKind;
+use crate::error_kind::{ErrorKind, Exits};
+
 /// Index of a player, `0..num_players()`, in the order the game declares them.
 pub type Player = usize;
 
@@ -95,7 +98,7 @@ pub trait Game {
     fn apply_joint(&self, state: &mut Self::State, moves: &[Self::Move]) -> Result<(), GameError> {
         let _ = (state, moves);
         Err(GameError::new(
-            "gdl::internal",
+            RuntimeKind::Internal,
             "this game has no simultaneous moves (a bug in gdl)",
         ))
     }
@@ -105,7 +108,7 @@ pub trait Game {
         let _ = state;
         out.clear();
         Err(GameError::new(
-            "gdl::internal",
+            RuntimeKind::Internal,
             "this game has no chance moves (a bug in gdl)",
         ))
     }
@@ -286,6 +289,7 @@ pub struct GameError(Box<GameErrorInner>);
 #[derive(Clone)]
 struct GameErrorInner {
     code: &'static str,
+    exit_code: i32,
     message: String,
     span: Option<SourceSpan>,
     source: Option<NamedSource<String>>,
@@ -294,10 +298,11 @@ struct GameErrorInner {
 }
 
 impl GameError {
-    /// A run-time error with a stable `code` such as `gdl::runtime::index`.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    /// A run-time error of a kind such as [`RuntimeKind::Index`].
+    pub fn new(kind: impl ErrorKind, message: impl Into<String>) -> Self {
         GameError(Box::new(GameErrorInner {
-            code,
+            code: kind.code(),
+            exit_code: kind.exit_code(),
             message: message.into(),
             span: None,
             source: None,
@@ -346,6 +351,16 @@ impl GameError {
         &self.0.message
     }
 
+    /// Whether it is of this kind.
+    pub fn is(&self, kind: impl ErrorKind) -> bool {
+        self.0.code == kind.code()
+    }
+
+    /// The exit code of its kind.
+    pub fn exit_code(&self) -> i32 {
+        self.0.exit_code
+    }
+
     /// Whether the error already points into a source file.
     pub fn has_span(&self) -> bool {
         self.0.span.is_some()
@@ -369,6 +384,12 @@ impl Debug for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+impl Exits for GameError {
+    fn exit_code(&self) -> i32 {
+        self.0.exit_code
+    }
+}
 
 impl Diagnostic for GameError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

@@ -11,6 +11,8 @@
 //! it (`tests/layering.rs` fails on an import against this order), bottom
 //! first:
 //!
+//! 0. `error_kind`: the kinds of error, with their diagnostic codes and
+//!    exit codes;
 //! 1. `game`, `fsutil`, `memory`: foundations: the [`game::Game`] trait
 //!    every algorithm sees, atomic file writes, the memory guard;
 //! 2. `syntax`: text to syntax tree, and the error a game file's problems
@@ -39,6 +41,7 @@
 
 pub mod cli;
 pub mod compile;
+pub mod error_kind;
 pub mod fsutil;
 pub mod game;
 pub mod ir;

@@ -26,6 +26,8 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 use miette::Diagnostic;
 use thiserror::Error;
 
+use crate::error_kind::{EXIT_RUNTIME, Exits};
+
 /// Bytes live on the heap, as counted by [`Counting`].
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 /// The cap: no allocation passes it.
@@ -337,6 +339,12 @@ pub struct MemoryLimit {
     pub activity: &'static str,
     /// Where the cap came from.
     pub origin: Source,
+}
+
+impl Exits for MemoryLimit {
+    fn exit_code(&self) -> i32 {
+        EXIT_RUNTIME
+    }
 }
 
 fn note(origin: &Source) -> String {

@@ -14,8 +14,10 @@ use std::path::Path;
 /// The stages, bottom first. Modules on one line are at the same level and
 /// do not import each other.
 const STAGES: &[&[&str]] = &[
+    // The kinds of error, their diagnostic codes and exit codes.
+    &["error_kind"],
     // Foundations every stage may use: the `Game` trait and its errors,
-    // atomic file writes, the memory guard. They import nothing of the crate.
+    // atomic file writes, the memory guard.
     &["game", "fsutil", "memory"],
     // Text to syntax tree; its error type (`syntax::file_error`) is the one
     // the compiler reports with too.

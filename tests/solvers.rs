@@ -373,6 +373,19 @@ struct Dag {
     nodes: Vec<Node>,
 }
 
+/// The kind of the error a broken node raises: a code no rule of gdl has.
+#[derive(Clone, Copy)]
+struct BrokenRule;
+
+impl gdl::error_kind::ErrorKind for BrokenRule {
+    fn code(self) -> &'static str {
+        "test::broken"
+    }
+    fn exit_code(self) -> i32 {
+        gdl::error_kind::EXIT_RUNTIME
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Node {
     Leaf(f64),
@@ -426,7 +439,7 @@ impl Game for Dag {
         match &self.nodes[*s as usize] {
             Node::Leaf(_) => Ok(Turn::Terminal),
             Node::Inner { player, .. } => Ok(Turn::Player(*player)),
-            Node::Broken => Err(GameError::new("test::broken", "broken rule")),
+            Node::Broken => Err(GameError::new(BrokenRule, "broken rule")),
         }
     }
     fn legal_moves(&self, s: &u32, out: &mut Vec<u32>) -> Result<(), GameError> {

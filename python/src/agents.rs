@@ -1,5 +1,6 @@
 //! `gdl.agent(spec, game)`: gdl's agents (`optimal`, `search`, `random`,
-//! `greedy`, `q:FILE`) choosing moves for Python code.
+//! `greedy`, `q:FILE`, ...: every kind but `human` and `exec:`) choosing
+//! moves for Python code, built by the library's `build_agent`.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -9,17 +10,13 @@ use pyo3::prelude::*;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
-use gdl::solve::agent::{Agent, AgentSpec, OptimalAgent, RandomAgent};
-use gdl::solve::search::{GreedyAgent, SearchAgent, SearchBudget};
-use gdl::solve::{SolveOptions, Solver, qfile};
+use gdl::solve::agent::AgentSpec;
+use gdl::solve::agent_builder::{AgentBuildError, AgentOptions, MoveKinds, build_agent};
 
 use crate::game::{PyGame, PyMove, PyState};
 use crate::{GdlError, gdl_error, on_search_stack};
 
-/// Worlds the greedy agent draws per move, as gdl's commands do.
-const GREEDY_SAMPLES: usize = 20;
-
-type BoxedAgent = Box<dyn Agent<Interpreted> + Send>;
+type BoxedAgent = gdl::solve::agent_builder::BoxedAgent<'static, Interpreted>;
 
 /// An agent of gdl's, seated in one game (`gdl.agent`).
 #[pyclass(frozen, name = "Agent", module = "gdl")]
@@ -42,58 +39,6 @@ pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, budget_ms: Op
     // reference.
     let g: &'static Interpreted = unsafe { &*Arc::as_ptr(&interpreted) };
     let agent: BoxedAgent = match &spec {
-        AgentSpec::Optimal(ties) => {
-            let prog = g.program();
-            if prog.has_chance || prog.has_simultaneous || g.num_players() != 2 {
-                let why = if g.num_players() != 2 {
-                    format!("{} players", g.num_players())
-                } else if prog.has_chance {
-                    "chance moves".to_string()
-                } else {
-                    "simultaneous moves".to_string()
-                };
-                return Err(GdlError::new_err(format!(
-                    "`optimal` solves two-player, turn-taking games without chance, and {} has {why}; try `search` or `greedy`",
-                    g.name()
-                )));
-            }
-            let options = SolveOptions {
-                count_states: false,
-                ..SolveOptions::default()
-            };
-            let solver = Solver::new(g, options).map_err(|e| gdl_error(&e))?;
-            Box::new(OptimalAgent::new(solver, *ties, seed))
-        }
-        AgentSpec::Random => Box::new(RandomAgent::new(seed)),
-        AgentSpec::Search(samples) => {
-            // As `--budget-ms`: with only a time limit, the clock alone decides.
-            let time = budget_ms.map(Duration::from_millis);
-            let samples = samples.unwrap_or(if time.is_some() {
-                usize::MAX
-            } else {
-                SearchBudget::default().samples
-            });
-            Box::new(SearchAgent::new(SearchBudget { samples, time }, seed))
-        }
-        AgentSpec::Dsearch(worlds) => Box::new(gdl::solve::determinized::DsearchAgent::new(
-            gdl::solve::determinized::DsearchConfig::with(*worlds, budget_ms.map(Duration::from_millis)),
-            seed,
-        )),
-        AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),
-        AgentSpec::QTable(path) => Box::new(qfile::load_agent(path, g).map_err(|e| gdl_error(&e))?),
-        AgentSpec::Policy(path) => {
-            Box::new(gdl::solve::policy_agent::load_agent(path, g, seed).map_err(|e| gdl_error(&e))?)
-        }
-        AgentSpec::AlphaBeta(depth) => {
-            let prog = g.program();
-            if prog.has_chance || prog.has_simultaneous || g.num_players() != 2 {
-                return Err(GdlError::new_err(format!(
-                    "`alphabeta:D` searches two-player, turn-taking games without chance; {} is not one; try `search`",
-                    g.name()
-                )));
-            }
-            Box::new(gdl::solve::depth_limited::DepthAgent::new(*depth, seed))
-        }
         AgentSpec::Exec(_) => {
             return Err(GdlError::new_err(
                 "`exec:` agents are programs that gdl's commands run (docs/AGENTS.md); from Python, call your own code directly",
@@ -103,6 +48,16 @@ pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, budget_ms: Op
             return Err(GdlError::new_err(
                 "`human` plays at the terminal (`gdl play`); from Python, ask the person yourself and read the move with game.parse_move",
             ));
+        }
+        _ => {
+            let kinds = MoveKinds::of(g.program());
+            let options = AgentOptions {
+                search_time: budget_ms.map(Duration::from_millis),
+            };
+            build_agent(&spec, g, kinds, seed, &options).map_err(|e| match e {
+                AgentBuildError::Unsuited(why) => GdlError::new_err(why),
+                e => gdl_error(&e),
+            })?
         }
     };
     let mut agent = agent;

@@ -11,16 +11,11 @@ use super::human::{Human, Terminal};
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentError, AgentSpec, OptimalAgent, RandomAgent, Ties};
-use crate::solve::search::{GreedyAgent, SearchAgent, SearchBudget};
-use crate::solve::{SolveOptions, Solver, qfile};
+use crate::solve::agent::{Agent, AgentError, AgentSpec};
+use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
 
 /// An agent of any kind for a game file.
-/// `Send`, so that a match can play on several threads.
-pub type BoxedAgent<'g> = Box<dyn Agent<Interpreted> + Send + 'g>;
-
-/// Worlds the greedy agent draws per move to average its penalty.
-const GREEDY_SAMPLES: usize = 20;
+pub type BoxedAgent<'g> = agent_builder::BoxedAgent<'g, Interpreted>;
 
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
@@ -55,17 +50,10 @@ impl AgentArgs {
         }
     }
 
-    /// The search budget of `search` (`None`) or `search:N`.
-    pub fn search_budget(&self, samples: Option<usize>) -> SearchBudget {
-        let time = self.budget_ms.map(Duration::from_millis);
-        SearchBudget {
-            // With only a time limit, the clock alone decides.
-            samples: samples.unwrap_or(if time.is_some() {
-                usize::MAX
-            } else {
-                SearchBudget::default().samples
-            }),
-            time,
+    /// The options of the agents the library builds.
+    pub fn agent_options(&self) -> AgentOptions {
+        AgentOptions {
+            search_time: self.budget_ms.map(Duration::from_millis),
         }
     }
 }
@@ -92,58 +80,6 @@ pub fn make_agent_with<'g>(
     ctx: &Context,
 ) -> Result<BoxedAgent<'g>, Failure> {
     match spec {
-        AgentSpec::QTable(path) => {
-            let agent = qfile::load_agent(path, game).map_err(|e| Failure::input(ctx.render(&e)))?;
-            Ok(Box::new(agent))
-        }
-        AgentSpec::Policy(path) => {
-            let agent =
-                crate::solve::policy_agent::load_agent(path, game, seed).map_err(|e| Failure::input(ctx.render(&e)))?;
-            Ok(Box::new(agent))
-        }
-        AgentSpec::Optimal(ties) => {
-            let prog = game.program();
-            if prog.has_chance || prog.has_simultaneous || game.num_players() != 2 {
-                let why = if game.num_players() != 2 {
-                    format!("{} players", game.num_players())
-                } else if prog.has_chance {
-                    "chance moves".to_string()
-                } else {
-                    "simultaneous moves".to_string()
-                };
-                return Err(Failure::input(format!(
-                    "error: `optimal` solves two-player, turn-taking games without chance, and {} has {why}; try `search` or `greedy`",
-                    game.name()
-                )));
-            }
-            let solver = Solver::new(
-                game,
-                SolveOptions {
-                    count_states: false,
-                    prefer_short: *ties == Ties::Fast,
-                    ..SolveOptions::default()
-                },
-            )
-            .map_err(|e| Failure::input(ctx.render(&e)))?;
-            Ok(Box::new(OptimalAgent::new(solver, *ties, seed)))
-        }
-        AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
-        AgentSpec::Search(samples) => Ok(Box::new(SearchAgent::new(options.search_budget(*samples), seed))),
-        AgentSpec::Dsearch(worlds) => Ok(Box::new(crate::solve::determinized::DsearchAgent::new(
-            crate::solve::determinized::DsearchConfig::with(*worlds, options.budget_ms.map(Duration::from_millis)),
-            seed,
-        ))),
-        AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed))),
-        AgentSpec::AlphaBeta(depth) => {
-            let prog = game.program();
-            if prog.has_chance || prog.has_simultaneous || game.num_players() != 2 {
-                return Err(Failure::input(format!(
-                    "error: `alphabeta:D` searches two-player, turn-taking games without chance; {} is not one; try `search`",
-                    game.name()
-                )));
-            }
-            Ok(Box::new(crate::solve::depth_limited::DepthAgent::new(*depth, seed)))
-        }
         AgentSpec::Exec(command) => match ExecAgent::start(command, options.exec_options(), seed) {
             Ok(agent) => Ok(Box::new(agent)),
             Err(why) => Err(Failure::input(format!("error: exec:{command}: {why}"))),
@@ -154,6 +90,13 @@ pub fn make_agent_with<'g>(
                 "error: `human` cannot sit in a match of many games; use `gdl play` to play yourself",
             )),
         },
+        _ => {
+            let kinds = MoveKinds::of(game.program());
+            build_agent(spec, game, kinds, seed, &options.agent_options()).map_err(|e| match e {
+                AgentBuildError::Unsuited(why) => Failure::input(format!("error: {why}")),
+                e => ctx.fail(&e),
+            })
+        }
     }
 }
 

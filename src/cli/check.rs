@@ -21,12 +21,12 @@ pub struct CheckArgs {
 pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     let text = if args.json {
-        let value = summary::json(&game).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        let value = summary::json(&game).map_err(|e| ctx.fail(&e))?;
         format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
     } else if args.ir {
         game.code().listing(&game.program().source.inner().clone())
     } else {
-        summary::render(&game).map_err(|e| Failure::runtime(ctx.render(&e)))?
+        summary::render(&game).map_err(|e| ctx.fail(&e))?
     };
     write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
     Ok(())

@@ -44,7 +44,7 @@ pub struct EvalArgs {
 pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     crate::memory::doing("evaluating the Q-table");
-    let (table, training) = qfile::load(&args.q, &game).map_err(|e| Failure::input(ctx.render(&e)))?;
+    let (table, training) = qfile::load(&args.q, &game).map_err(|e| ctx.fail(&e))?;
     let header = format!(
         "game        {}\ntable       {} ({} episodes; {} positions, {} values)\n",
         title(&game),
@@ -54,11 +54,8 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
         table.len()
     );
     let name = format!("q:{}", args.q.display());
-    let fail = |e: SolveError| match e {
-        SolveError::Unsupported(_) => Failure::input(ctx.render(&e)),
-        other => Failure::runtime(ctx.render(&other)),
-    };
-    let root = game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    let fail = |e: SolveError| ctx.fail(&e);
+    let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
     if args.json {
         let a = qeval::agreement(&game, &table, &root).map_err(fail)?;
         let seats = eval_wrong::beatable(&game, &table, &root).map_err(fail)?;
@@ -192,7 +189,7 @@ fn matches_json(
             make_agent(opponent, game, seed.wrapping_add(k as u64 + 1), ctx)?,
         ];
         let tally = tournament::play_match(game, &mut agents, games, seed.wrapping_add(k as u64), &mut |_| {})
-            .map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            .map_err(|e| ctx.fail(&e))?;
         for (s, seat) in tally.seats.iter().enumerate() {
             let r = &tally.by_seat[0][s];
             out.push(serde_json::json!({
@@ -228,11 +225,8 @@ pub fn report(
     seed: u64,
     ctx: &Context,
 ) -> Result<String, Failure> {
-    let fail = |e: SolveError| match e {
-        SolveError::Unsupported(_) => Failure::input(ctx.render(&e)),
-        other => Failure::runtime(ctx.render(&other)),
-    };
-    let root = game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    let fail = |e: SolveError| ctx.fail(&e);
+    let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
     let a = qeval::agreement(game, table, &root).map_err(fail)?;
     let mut out = agreement_text(&a);
     out.push('\n');
@@ -261,7 +255,7 @@ pub fn report(
         ];
         // Each opponent plays its own seeded series of games.
         let tally = tournament::play_match(game, &mut agents, games, seed.wrapping_add(k as u64), &mut |_| {})
-            .map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            .map_err(|e| ctx.fail(&e))?;
         for (s, seat) in tally.seats.iter().enumerate() {
             let r = &tally.by_seat[0][s];
             let mut row = standings::row(&opponent.to_string(), &format!("as {seat}"), r);

@@ -125,7 +125,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
                 b.set_position(before + done);
             }
         });
-        let result = played.map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        let result = played.map_err(|e| ctx.fail(&e))?;
         measure.get_or_insert(result.tally.measure);
         for (k, t) in result.times.iter().enumerate() {
             times[pairing[k]].merge(t);

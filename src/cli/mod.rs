@@ -3,7 +3,8 @@
 //!
 //! Exit codes: 0 success; 1 the rules failed at run time, or a search hit a
 //! limit; 2 bad input (a usage error, a game file that does not compile, a
-//! parameter out of range, a malformed position).
+//! parameter out of range, a malformed position). An error's exit code comes
+//! from its kind ([`Failure::of`], docs/ERRORS.md).
 
 mod agents;
 mod bench;
@@ -45,12 +46,8 @@ use crate::report::diagnostic;
 use crate::runtime::Interpreted;
 pub use start::start_position;
 
-/// Success.
-pub const EXIT_OK: i32 = 0;
-/// The rules failed at run time, or a search stopped at a limit.
-pub const EXIT_RUNTIME: i32 = 1;
-/// Bad input: usage, a broken game file, a bad parameter or position.
-pub const EXIT_INPUT: i32 = 2;
+use crate::error_kind::Exits;
+pub use crate::error_kind::{EXIT_INPUT, EXIT_OK, EXIT_RUNTIME};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -152,6 +149,14 @@ impl Failure {
             text: text.into(),
         }
     }
+
+    /// An error rendered, with the exit code of its kind.
+    pub fn of(e: &impl Exits, color: bool) -> Self {
+        Failure {
+            code: e.exit_code(),
+            text: diagnostic::render(e, color),
+        }
+    }
 }
 
 /// What a command needs besides its arguments.
@@ -171,6 +176,12 @@ impl Context<'_> {
     /// Renders a diagnostic for this output.
     pub fn render(&self, d: &dyn miette::Diagnostic) -> String {
         diagnostic::render(d, self.color)
+    }
+
+    /// A failure told by an error: rendered for this output, with the exit
+    /// code of its kind.
+    pub fn fail(&self, e: &impl Exits) -> Failure {
+        Failure::of(e, self.color)
     }
 }
 
@@ -428,6 +439,9 @@ pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
     crate::memory::doing("compiling the game");
     match compile::load(&name, &text, &ctx.bindings) {
         Ok(p) => Ok(Interpreted::new(p)),
-        Err(errors) => Err(Failure::input(diagnostic::render_compile_errors(&errors, ctx.color))),
+        Err(errors) => Err(Failure {
+            code: errors.exit_code(),
+            text: diagnostic::render_compile_errors(&errors, ctx.color),
+        }),
     }
 }

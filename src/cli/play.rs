@@ -139,15 +139,15 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     })();
     let (text, outcome) = match result {
         Ok(end) => {
-            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
-            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| ctx.fail(&e))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| ctx.fail(&e))?;
             (
                 failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n"),
-                crate::report::json::outcome(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?,
+                crate::report::json::outcome(&game, &end).map_err(|e| ctx.fail(&e))?,
             )
         }
         Err(AgentError::Quit) => ("game abandoned".to_string(), serde_json::Value::Null),
-        Err(e) => return Err(Failure::runtime(ctx.render(&e))),
+        Err(e) => return Err(ctx.fail(&e)),
     };
     if let Some(path) = &args.json_log {
         let players: Vec<serde_json::Value> = specs

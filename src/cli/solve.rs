@@ -10,6 +10,7 @@ use crate::game::{Game, GameError};
 use crate::report::diagnostic;
 use crate::report::solve as report;
 use crate::runtime::{Interpreted, State};
+use crate::solve::SolveKind;
 use crate::solve::depth_limited::DepthOptions;
 use crate::solve::{self, Algorithm, SolveError, SolveOptions, Solver};
 
@@ -102,8 +103,8 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             time_limit,
             max_nodes: args.max_nodes,
         };
-        let text = super::solve_depth::search_and_report(&game, &root, &opts)
-            .map_err(|e| Failure::runtime(diagnostic::render(&e, ctx.color)))?;
+        let text =
+            super::solve_depth::search_and_report(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
         let position = game.position(&root);
         write!(ctx.out, "game        {}\nposition    {position}\n{text}", game.name())
             .map_err(|e| Failure::runtime(format!("error: {e}")))?;
@@ -128,11 +129,10 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     crate::memory::doing("solving");
     let color = ctx.color;
     let fail = |e: SolveError| match e {
-        SolveError::Game(g) => Failure::runtime(diagnostic::render(&g, color)),
         SolveError::Cycle { .. } | SolveError::TooDeep { .. } => {
             Failure::runtime(diagnostic::render(&endless(&game, e), color))
         }
-        other => Failure::runtime(diagnostic::render(&other, color)),
+        other => Failure::of(&other, color),
     };
     let started = Instant::now();
     let solution = match solve::solve(&game, &root, &opts) {
@@ -308,14 +308,14 @@ pub(super) fn endless(game: &Interpreted, e: SolveError) -> GameError {
                 .map(|m| m.kind());
             let span = kind.and_then(|k| prog.moves.get(k)).map(|m| m.span);
             (
-                "gdl::solve::cycle",
+                SolveKind::Cycle,
                 span,
                 "the exact solvers need a game that always ends: make every move bring the end closer \
                  (e.g. count the moves in a state variable and add `end when moves == 100 { draw }`)",
             )
         }
         _ => (
-            "gdl::solve::too_deep",
+            SolveKind::TooDeep,
             prog.ends.first().map(|end| end.span),
             "check that every line of play reaches an `end when` clause; games this long are not small",
         ),

@@ -78,7 +78,7 @@ fn header(game: &Interpreted, root: &State) -> String {
 }
 
 pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: &mut Context) -> Result<(), Failure> {
-    let fail = |e: SolveError| Failure::runtime(ctx.render(&e));
+    let fail = |e: SolveError| ctx.fail(&e);
     let io = super::stdout_failed;
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
     let text = match kind {
@@ -160,7 +160,7 @@ pub fn cfr_tree(
             game.name()
         ))
     };
-    let bound = size_lower_bound(game, root).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    let bound = size_lower_bound(game, root).map_err(|e| ctx.fail(&e))?;
     if bound > limit as f64 {
         return Err(too_big(format!(
             "one line of play alone shows more than {bound:.2e} ends, beyond the limit of {limit} nodes"
@@ -168,6 +168,6 @@ pub fn cfr_tree(
     }
     InfoTree::build(game, root, limit).map_err(|e| match e {
         SolveError::Budget { limit, .. } => too_big(format!("the tree has more than {limit} nodes")),
-        e => Failure::runtime(ctx.render(&e)),
+        e => ctx.fail(&e),
     })
 }

@@ -17,18 +17,18 @@ pub fn start_position(
     let mut state = match from {
         Some(text) => {
             // A position that cannot be read says why first.
-            let state = game.parse_position(text).map_err(|e| Failure::input(ctx.render(&e)))?;
+            let state = game.parse_position(text).map_err(|e| ctx.fail(&e))?;
             says_whose_move(game, text)?;
             state
         }
-        None => game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?,
+        None => game.initial_state().map_err(|e| ctx.fail(&e))?,
     };
     let Some(after) = after else {
         return Ok(state);
     };
     for (i, typed) in split_moves(after).iter().enumerate() {
         let fail = |why: String| Failure::input(format!("error: --after {after:?}, move {} (`{typed}`): {why}", i + 1));
-        let turn = game.turn(&state).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        let turn = game.turn(&state).map_err(|e| ctx.fail(&e))?;
         match turn {
             Turn::Terminal => return Err(fail("the game is already over".into())),
             Turn::Simultaneous => {
@@ -49,8 +49,7 @@ pub fn start_position(
                 game.position(&state)
             ))
         })?;
-        game.apply(&mut state, &mv)
-            .map_err(|e| Failure::runtime(ctx.render(&e)))?;
+        game.apply(&mut state, &mv).map_err(|e| ctx.fail(&e))?;
     }
     Ok(state)
 }

@@ -151,7 +151,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     // match keeps what was played, a failed one too.
     let csv_written = csv_file.map(CsvFile::finish);
     drop(caught);
-    let mut result = played.map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    let mut result = played.map_err(|e| ctx.fail(&e))?;
     let stop = stop.filter(|_| played_games < args.games);
     disambiguate(&mut result.tally.agents);
 

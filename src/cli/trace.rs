@@ -107,12 +107,12 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     });
     let end = match result {
         Ok(end) => {
-            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
-            let outcome = outcome_text(&game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| ctx.fail(&e))?;
+            let outcome = outcome_text(&game, &end).map_err(|e| ctx.fail(&e))?;
             failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n")
         }
         Err(AgentError::Quit) => "the game was abandoned".to_string(),
-        Err(e) => return Err(Failure::runtime(ctx.render(&e))),
+        Err(e) => return Err(ctx.fail(&e)),
     };
     match writeln!(ctx.out, "\n{end}") {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::runtime(format!("error: {e}"))),
@@ -155,11 +155,11 @@ fn run_json(
     let outcome = match result {
         Ok(end) => {
             // Tells exec: agents the outcome; a failure is in its move's note.
-            end_game_lines(agents, game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?;
-            crate::report::json::outcome(game, &end).map_err(|e| Failure::runtime(ctx.render(&e)))?
+            end_game_lines(agents, game, &end).map_err(|e| ctx.fail(&e))?;
+            crate::report::json::outcome(game, &end).map_err(|e| ctx.fail(&e))?
         }
         Err(AgentError::Quit) => Value::Null,
-        Err(e) => return Err(Failure::runtime(ctx.render(&e))),
+        Err(e) => return Err(ctx.fail(&e)),
     };
     let players: Vec<Value> = specs
         .iter()

@@ -79,9 +79,9 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
                 _ => "simultaneous",
             }
         ));
-        return Err(Failure::input(ctx.render(&e)));
+        return Err(ctx.fail(&e));
     }
-    check_players(&game).map_err(|e| Failure::input(ctx.render(&e)))?;
+    check_players(&game).map_err(|e| ctx.fail(&e))?;
     let settings = QSettings {
         alpha: args.alpha,
         epsilon: args.epsilon,
@@ -93,12 +93,12 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     super::output::check(&[("--out", &args.out)], &[&args.game.file])?;
     let (table, before) = match &args.init {
         Some(path) => {
-            let (t, training) = qfile::load(path, &game).map_err(|e| Failure::input(ctx.render(&e)))?;
+            let (t, training) = qfile::load(path, &game).map_err(|e| ctx.fail(&e))?;
             (t, training.total_episodes)
         }
         None => (QTable::new(), 0),
     };
-    let mut learner = QLearner::new(&game, settings, table).map_err(|e| Failure::input(ctx.render(&e)))?;
+    let mut learner = QLearner::new(&game, settings, table).map_err(|e| ctx.fail(&e))?;
 
     let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.episodes));
     // Ctrl-C or SIGTERM stops training between two games, and what was
@@ -125,12 +125,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     let done = match result {
         Ok(done) => done,
-        Err(e) => {
-            return Err(match e {
-                QLearnError::Unsupported(_) | QLearnError::NotZeroSum { .. } => Failure::input(ctx.render(&e)),
-                other => Failure::runtime(ctx.render(&other)),
-            });
-        }
+        Err(e) => return Err(ctx.fail(&e)),
     };
     let memory_full = memory_full.get() && done < args.episodes;
     let stop = caught.stopped().filter(|_| done < args.episodes && !memory_full);

@@ -102,8 +102,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     // What stopped the count or the tree, as the user reads it.
     let memory_binds = std::cell::Cell::new(false);
     let fail = |e: TreeError| match e {
-        TreeError::Memory(m) => Failure::runtime(diagnostic::render(&m, color)),
-        TreeError::Solve(SolveError::Game(g)) => Failure::runtime(diagnostic::render(&g, color)),
+        TreeError::Memory(m) => Failure::of(&m, color),
         TreeError::Solve(SolveError::Unsupported(why)) => Failure::input(format!(
             "error: --values needs the exact solver, which cannot solve this game: {why}\n\
              help: draw the tree without --values"
@@ -114,7 +113,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         TreeError::Solve(SolveError::Budget { what: "states", .. }) if memory_binds.get() => Failure::runtime(
             diagnostic::render(&crate::memory::MemoryLimit::now("building the tree"), color),
         ),
-        TreeError::Solve(other) => Failure::runtime(diagnostic::render(&other, color)),
+        TreeError::Solve(other) => Failure::of(&other, color),
     };
     let size = report::count(&game, &root, depth, MAX_FORCED_NODES).map_err(&fail)?;
     let total = size.as_ref().map(|per_depth| per_depth.iter().sum::<u64>());

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use indexmap::IndexMap;
 
 use super::CompileError;
+use super::compile_kind::CompileKind;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, FnDecl, Span, UnOp};
 use crate::value::Value;
 
@@ -31,7 +32,7 @@ impl Value {
                 if i128::from(*hi) - i128::from(*lo) >= i128::from(MAX_CONST_LEN) {
                     return Err(err(
                         span,
-                        "gdl::compile::length",
+                        CompileKind::Length,
                         format!("the range {lo}..{hi} is too long to go through (at most {MAX_CONST_LEN} numbers)"),
                     ));
                 }
@@ -51,7 +52,7 @@ fn within_length(weight: u64, span: Span) -> Result<(), CompileError> {
     if weight > MAX_CONST_LEN as u64 {
         return Err(err(
             span,
-            "gdl::compile::length",
+            CompileKind::Length,
             format!(
                 "this holds more than {} values (nested lists count every element)",
                 thousands(MAX_CONST_LEN as u64)
@@ -74,15 +75,15 @@ pub struct ConstEnv<'a> {
 
 type R = Result<Value, CompileError>;
 
-fn err(span: Span, code: &'static str, message: impl Into<String>) -> CompileError {
-    CompileError::new(code, message, span, "here")
+fn err(span: Span, kind: CompileKind, message: impl Into<String>) -> CompileError {
+    CompileError::new(kind, message, span, "here")
 }
 
 fn int(v: Value, span: Span) -> Result<i64, CompileError> {
     match v {
         Value::Int(n) => Ok(n),
         other => Err(CompileError::new(
-            "gdl::compile::type_mismatch",
+            CompileKind::TypeMismatch,
             format!("expected an int, found a {}", other.kind()),
             span,
             format!("this is a {}", other.kind()),
@@ -94,7 +95,7 @@ fn boolean(v: Value, span: Span) -> Result<bool, CompileError> {
     match v {
         Value::Bool(b) => Ok(b),
         other => Err(CompileError::new(
-            "gdl::compile::type_mismatch",
+            CompileKind::TypeMismatch,
             format!("expected a bool, found a {}", other.kind()),
             span,
             format!("this is a {}", other.kind()),
@@ -103,7 +104,7 @@ fn boolean(v: Value, span: Span) -> Result<bool, CompileError> {
 }
 
 fn overflow(span: Span) -> CompileError {
-    err(span, "gdl::compile::overflow", "arithmetic overflow")
+    err(span, CompileKind::Overflow, "arithmetic overflow")
 }
 
 /// Largest list a constant expression may build, so `[0; 1000000000]` is an error, not a hang.
@@ -147,7 +148,7 @@ impl Evaluation<'_, '_> {
         if self.steps > MAX_CONST_STEPS {
             return Err(err(
                 span,
-                "gdl::compile::steps",
+                CompileKind::Steps,
                 format!(
                     "computing this before the game starts takes more than {} steps",
                     thousands(MAX_CONST_STEPS)
@@ -183,13 +184,13 @@ impl Evaluation<'_, '_> {
                         .ok_or_else(|| {
                             err(
                                 i.span,
-                                "gdl::compile::index",
+                                CompileKind::Index,
                                 format!("index {idx} is out of range for a list of length {}", items.len()),
                             )
                         }),
                     other => Err(err(
                         a.span,
-                        "gdl::compile::type_mismatch",
+                        CompileKind::TypeMismatch,
                         format!("only a list can be indexed, this is a {}", other.kind()),
                     )),
                 }
@@ -218,7 +219,7 @@ impl Evaluation<'_, '_> {
                 if !(0..=MAX_CONST_LEN).contains(&count) {
                     return Err(err(
                         n.span,
-                        "gdl::compile::length",
+                        CompileKind::Length,
                         format!("a list of length {count} is not possible (0 to {MAX_CONST_LEN})"),
                     ));
                 }
@@ -236,7 +237,7 @@ impl Evaluation<'_, '_> {
                         }
                         Value::Range(lo, hi) => {
                             if i128::from(hi) - i128::from(lo) > i128::from(MAX_CONST_LEN) {
-                                return Err(err(x.span, "gdl::compile::length", "this range is too large for a set"));
+                                return Err(err(x.span, CompileKind::Length, "this range is too large for a set"));
                             }
                             set.extend(lo..=hi);
                             within_length(set.len() as u64, e.span)?;
@@ -244,7 +245,7 @@ impl Evaluation<'_, '_> {
                         other => {
                             return Err(err(
                                 x.span,
-                                "gdl::compile::type_mismatch",
+                                CompileKind::TypeMismatch,
                                 format!("a set holds ints, this is a {}", other.kind()),
                             ));
                         }
@@ -304,7 +305,7 @@ impl Evaluation<'_, '_> {
         let items = c.elements(coll.span)?.ok_or_else(|| {
             err(
                 coll.span,
-                "gdl::compile::type_mismatch",
+                CompileKind::TypeMismatch,
                 format!("expected a list, set or range to go through, found a {}", c.kind()),
             )
         })?;
@@ -346,10 +347,10 @@ impl Evaluation<'_, '_> {
             return Ok(Value::Player(p));
         }
         if name.chars().all(|c| c.is_ascii_digit()) {
-            return Err(err(span, "gdl::compile::overflow", "this number is too large"));
+            return Err(err(span, CompileKind::Overflow, "this number is too large"));
         }
         Err(CompileError::new(
-            "gdl::compile::not_constant",
+            CompileKind::NotConstant,
             format!("`{name}` is not known before the game starts"),
             span,
             "not a parameter",
@@ -388,7 +389,7 @@ impl Evaluation<'_, '_> {
                 let items = c.elements(b.span)?.ok_or_else(|| {
                     err(
                         b.span,
-                        "gdl::compile::type_mismatch",
+                        CompileKind::TypeMismatch,
                         format!("`in` needs a collection, found a {}", c.kind()),
                     )
                 })?;
@@ -404,7 +405,7 @@ impl Evaluation<'_, '_> {
                 }
                 (x, y) => Err(err(
                     span,
-                    "gdl::compile::type_mismatch",
+                    CompileKind::TypeMismatch,
                     format!("`++` joins two lists, found a {} and a {}", x.kind(), y.kind()),
                 )),
             },
@@ -422,7 +423,7 @@ impl Evaluation<'_, '_> {
                     Sub => x.checked_sub(y),
                     Mul => x.checked_mul(y),
                     Div | Rem if y == 0 => {
-                        return Err(err(b.span, "gdl::compile::division_by_zero", "division by zero"));
+                        return Err(err(b.span, CompileKind::DivisionByZero, "division by zero"));
                     }
                     // The smallest int divided by -1 overflows.
                     Div => x.checked_div_euclid(y),
@@ -448,7 +449,7 @@ impl Evaluation<'_, '_> {
             let items = v.elements(s)?.ok_or_else(|| {
                 err(
                     s,
-                    "gdl::compile::type_mismatch",
+                    CompileKind::TypeMismatch,
                     format!("`{name}` needs a collection, found a {}", v.kind()),
                 )
             })?;
@@ -460,7 +461,7 @@ impl Evaluation<'_, '_> {
                 let items = vals[0].elements(args[0].span)?.ok_or_else(|| {
                     err(
                         args[0].span,
-                        "gdl::compile::type_mismatch",
+                        CompileKind::TypeMismatch,
                         format!("`{name}` needs a collection"),
                     )
                 })?;
@@ -494,7 +495,7 @@ impl Evaluation<'_, '_> {
                     xs.iter().max()
                 };
                 m.map(|&n| Value::Int(n))
-                    .ok_or_else(|| err(span, "gdl::compile::empty", format!("`{name}` of nothing")))
+                    .ok_or_else(|| err(span, CompileKind::Empty, format!("`{name}` of nothing")))
             }
             "any" | "all" => {
                 arity(1)?;
@@ -519,7 +520,7 @@ impl Evaluation<'_, '_> {
                 if self.env.depth > 64 {
                     return Err(err(
                         span,
-                        "gdl::compile::recursion",
+                        CompileKind::Recursion,
                         format!("`{name}` calls itself too deeply"),
                     ));
                 }

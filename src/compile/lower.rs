@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::compile_kind::CompileKind;
 use super::{CompileError, Compiler, Value};
 use crate::ir::{self, AggOp, ArithOp, CmpOp, Coll, Layout, Place, Stmt};
 use crate::syntax::ast::{self, BinOp, ExprKind, Span, UnOp};
@@ -170,7 +171,7 @@ enum Elem {
 
 pub(super) fn arity_error(name: &str, want: usize, got: usize, span: Span) -> CompileError {
     CompileError::new(
-        "gdl::compile::arity",
+        CompileKind::Arity,
         format!(
             "`{name}` takes {want} argument{}, but {got} {} given",
             if want == 1 { "" } else { "s" },
@@ -185,7 +186,7 @@ pub(super) fn unknown_function<'k>(name: &str, span: Span, known: impl Iterator<
     let mut candidates: Vec<&str> = known.map(String::as_str).collect();
     candidates.extend(["len", "sum", "count", "min", "max", "any", "all", "abs", "next", "last"]);
     let e = CompileError::new(
-        "gdl::compile::unknown_function",
+        CompileKind::UnknownFunction,
         format!("there is no function `{name}`"),
         span,
         "unknown function",
@@ -222,7 +223,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 fn mismatch(span: Span, want: &str, found: &Ty) -> CompileError {
     CompileError::new(
-        "gdl::compile::type_mismatch",
+        CompileKind::TypeMismatch,
         format!("expected {want}, found {}", article(found)),
         span,
         format!("this is {}", article(found)),
@@ -284,7 +285,7 @@ impl Compiler<'_> {
                     let ty = self.ty_of(t);
                     if !ty.is_scalar() {
                         self.error(CompileError::new(
-                            "gdl::compile::fn_param",
+                            CompileKind::FnParam,
                             "function arguments must be int, bool or player",
                             t.span(),
                             "not a scalar type",
@@ -305,7 +306,7 @@ impl Compiler<'_> {
                         if ret.is_some() && !always_returns(block) {
                             self.error(
                                 CompileError::new(
-                                    "gdl::compile::no_return",
+                                    CompileKind::NoReturn,
                                     format!("`{}` may reach its end without returning a value", f.name.name),
                                     f.name.span,
                                     "not every way through it returns",
@@ -319,7 +320,7 @@ impl Compiler<'_> {
                     (None, None) => {
                         self.error(
                             CompileError::new(
-                                "gdl::compile::no_return",
+                                CompileKind::NoReturn,
                                 format!("`{}` is defined by an expression but has no result type", f.name.name),
                                 f.name.span,
                                 "no `-> TYPE`",
@@ -348,7 +349,7 @@ impl Compiler<'_> {
             if let Some(first) = seen.iter().find(|s| s.name == m.name.name) {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::duplicate",
+                        CompileKind::Duplicate,
                         format!("the move `{}` is declared twice", m.name.name),
                         m.name.span,
                         "again here",
@@ -359,7 +360,7 @@ impl Compiler<'_> {
             seen.push(&m.name);
             if m.args.len() > ir::MAX_MOVE_ARGS {
                 self.error(CompileError::new(
-                    "gdl::compile::move_args",
+                    CompileKind::MoveArgs,
                     format!("a move takes at most {} arguments", ir::MAX_MOVE_ARGS),
                     m.name.span,
                     format!("{} arguments", m.args.len()),
@@ -384,7 +385,7 @@ impl Compiler<'_> {
                     Elem::Scalar(t) => t,
                     Elem::Alias(..) => {
                         self.error(CompileError::new(
-                            "gdl::compile::move_args",
+                            CompileKind::MoveArgs,
                             "a move argument must be drawn from numbers, players or bools, not lists",
                             domain.span,
                             "a list of lists",
@@ -427,7 +428,7 @@ impl Compiler<'_> {
                 }
                 (Some((_, span)), _) => {
                     self.error(CompileError::new(
-                        "gdl::compile::then",
+                        CompileKind::Then,
                         "only a simultaneous move has a `then` block",
                         *span,
                         "runs after every player's move",
@@ -441,7 +442,7 @@ impl Compiler<'_> {
             {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::simultaneous",
+                        CompileKind::Simultaneous,
                         "a game has at most one simultaneous move",
                         m.name.span,
                         "a second one",
@@ -472,7 +473,7 @@ impl Compiler<'_> {
         if by != ast::MoveBy::Chance {
             self.error(
                 CompileError::new(
-                    "gdl::compile::weight",
+                    CompileKind::Weight,
                     "only a chance move has a weight",
                     w.span,
                     "a player chooses this move",
@@ -485,7 +486,7 @@ impl Compiler<'_> {
         match e {
             ir::Expr::Const(n) if n < 0 => {
                 self.error(CompileError::new(
-                    "gdl::compile::weight",
+                    CompileKind::Weight,
                     format!("a weight cannot be negative, and this one is {n}"),
                     w.span,
                     "negative",
@@ -495,7 +496,7 @@ impl Compiler<'_> {
             ir::Expr::Const(0) => {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::weight",
+                        CompileKind::Weight,
                         "a weight of 0: this move would never happen",
                         w.span,
                         "always 0",
@@ -530,7 +531,7 @@ impl Compiler<'_> {
                     ast::Outcome::Payoff(x) => {
                         if payoff.is_some() {
                             self.error(CompileError::new(
-                                "gdl::compile::outcome",
+                                CompileKind::Outcome,
                                 "the payoff is given twice",
                                 span,
                                 "again here",
@@ -550,7 +551,7 @@ impl Compiler<'_> {
                 if let Some((_, first)) = result {
                     self.error(
                         CompileError::new(
-                            "gdl::compile::outcome",
+                            CompileKind::Outcome,
                             "an end clause has one result: a winner, a loser, or a draw",
                             span,
                             "a second result",
@@ -564,7 +565,7 @@ impl Compiler<'_> {
                 && matches!(e.outcomes[i], ast::Outcome::Draw(_) | ast::Outcome::Score { .. })
             {
                 self.error(CompileError::new(
-                    "gdl::compile::outcome",
+                    CompileKind::Outcome,
                     "a payoff goes with a winner or a loser; this outcome has none",
                     span,
                     "this outcome",
@@ -590,7 +591,7 @@ impl Compiler<'_> {
                 None => {
                     self.error(
                         CompileError::new(
-                            "gdl::compile::outcome",
+                            CompileKind::Outcome,
                             "this end clause does not say who won",
                             e.span,
                             "no outcome",
@@ -623,7 +624,7 @@ impl Compiler<'_> {
             _ => {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::score",
+                        CompileKind::Score,
                         "a score outcome needs one int per player",
                         e.span,
                         "not a `per player int`",
@@ -708,7 +709,7 @@ impl Compiler<'_> {
                 Some((_, false)) => {
                     self.error(
                         CompileError::new(
-                            "gdl::compile::turn",
+                            CompileKind::Turn,
                             "`again` gives the player who moved another move, but no player moves here",
                             *span,
                             "not a player's move",
@@ -733,7 +734,7 @@ impl Compiler<'_> {
             (Some(FnKind::Procedure), None) => Some(Stmt::Return(None)),
             (Some(FnKind::Function(ty)), None) => {
                 self.error(CompileError::new(
-                    "gdl::compile::return",
+                    CompileKind::Return,
                     format!("this function returns {}: `return` needs a value", article(&ty)),
                     span,
                     "no value",
@@ -743,7 +744,7 @@ impl Compiler<'_> {
             (Some(FnKind::Procedure), Some(v)) => {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::return",
+                        CompileKind::Return,
                         "a procedure has no value to return",
                         v.span,
                         "a value",
@@ -754,7 +755,7 @@ impl Compiler<'_> {
             }
             (None, _) => {
                 self.error(CompileError::new(
-                    "gdl::compile::return",
+                    CompileKind::Return,
                     "`return` ends a function or a procedure, and this is neither",
                     span,
                     "not in a function",
@@ -774,7 +775,7 @@ impl Compiler<'_> {
         if !sig.is_proc {
             self.error(
                 CompileError::new(
-                    "gdl::compile::procedure",
+                    CompileKind::Procedure,
                     format!("`{}` is a function: it has a value and changes nothing", name.name),
                     span,
                     "its value is thrown away",
@@ -808,7 +809,7 @@ impl Compiler<'_> {
         if let Some(FnKind::Function(_)) = self.fn_kind {
             self.error(
                 CompileError::new(
-                    "gdl::compile::not_assignable",
+                    CompileKind::NotAssignable,
                     "a function cannot change the state",
                     span,
                     "changes the state",
@@ -829,7 +830,7 @@ impl Compiler<'_> {
         if op.is_some() {
             self.error(
                 CompileError::new(
-                    "gdl::compile::turn",
+                    CompileKind::Turn,
                     "`turn` is a player: it can only be set with `=`",
                     span,
                     "not a number",
@@ -878,7 +879,7 @@ impl Compiler<'_> {
             {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::not_assignable",
+                        CompileKind::NotAssignable,
                         format!("`{name}` cannot be changed"),
                         place.span,
                         "not a state variable",
@@ -930,7 +931,7 @@ impl Compiler<'_> {
             Typed::Place(p, layout) => self.assign_whole(p, layout, op, value, span),
             _ => {
                 self.error(CompileError::new(
-                    "gdl::compile::not_assignable",
+                    CompileKind::NotAssignable,
                     "this cannot be assigned to",
                     place.span,
                     "not a state variable",
@@ -952,7 +953,7 @@ impl Compiler<'_> {
         if op.is_some() {
             self.error(
                 CompileError::new(
-                    "gdl::compile::not_assignable",
+                    CompileKind::NotAssignable,
                     "a whole list or set can only be replaced, with `=`",
                     value.span,
                     "a list or set",
@@ -1012,7 +1013,7 @@ impl Compiler<'_> {
                     _ => {
                         self.error(
                             CompileError::new(
-                                "gdl::compile::type_mismatch",
+                                CompileKind::TypeMismatch,
                                 "a list of lists can be assigned another of the same type, or `[]`",
                                 value.span,
                                 "not a list of lists of the same type",
@@ -1187,7 +1188,7 @@ impl Compiler<'_> {
         let mismatched = |c: &mut Self, ta: &Ty, tb: &Ty| {
             c.error(
                 CompileError::new(
-                    "gdl::compile::type_mismatch",
+                    CompileKind::TypeMismatch,
                     format!("cannot compare {} with {}", article(ta), article(tb)),
                     span,
                     "compared here",
@@ -1257,7 +1258,7 @@ impl Compiler<'_> {
             Typed::Error => return None,
             _ => {
                 self.error(CompileError::new(
-                    "gdl::compile::method",
+                    CompileKind::Method,
                     format!("`.{}` needs a list or a set of the state", method.name),
                     target.span,
                     "not a list or set",
@@ -1282,7 +1283,7 @@ impl Compiler<'_> {
             };
             self.error(
                 CompileError::new(
-                    "gdl::compile::method",
+                    CompileKind::Method,
                     format!("there is no method `.{}` here", method.name),
                     method.span,
                     "unknown method",
@@ -1306,7 +1307,7 @@ impl Compiler<'_> {
             && !scalars
         {
             self.error(CompileError::new(
-                "gdl::compile::method",
+                CompileKind::Method,
                 format!("`.{}` works on lists of ints, bools or players", method.name),
                 target.span,
                 "a list of lists",
@@ -1465,7 +1466,7 @@ impl Compiler<'_> {
                 if !tx.matches(&ty) {
                     self.error(
                         CompileError::new(
-                            "gdl::compile::type_mismatch",
+                            CompileKind::TypeMismatch,
                             format!("the two branches differ: {} and {}", article(&tx), article(&ty)),
                             b.span,
                             format!("this is {}", article(&ty)),
@@ -1546,7 +1547,7 @@ impl Compiler<'_> {
                             }
                             _ => {
                                 self.error(CompileError::new(
-                                    "gdl::compile::not_here",
+                                    CompileKind::NotHere,
                                     format!("the parameter `{name}` is a list of lists; rules can only use it through a state variable"),
                                     span,
                                     "used here",
@@ -1572,7 +1573,7 @@ impl Compiler<'_> {
             "turn" => {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::turn",
+                        CompileKind::Turn,
                         "`turn` can only be set, in a move's body: `turn = PLAYER`",
                         span,
                         "read here",
@@ -1584,7 +1585,7 @@ impl Compiler<'_> {
             "me" => {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::me",
+                        CompileKind::Me,
                         "`me` is only known inside a simultaneous move",
                         span,
                         "not in a simultaneous move",
@@ -1597,7 +1598,7 @@ impl Compiler<'_> {
         }
         if name.chars().all(|c| c.is_ascii_digit()) {
             self.error(CompileError::new(
-                "gdl::compile::overflow",
+                CompileKind::Overflow,
                 "this number is too large",
                 span,
                 "too large",
@@ -1619,7 +1620,7 @@ impl Compiler<'_> {
             return Typed::Error;
         }
         let mut err = CompileError::new(
-            "gdl::compile::unknown_name",
+            CompileKind::UnknownName,
             format!("unknown name `{name}`"),
             span,
             "not declared",
@@ -1652,7 +1653,7 @@ impl Compiler<'_> {
                 }
                 _ => {
                     self.error(CompileError::new(
-                        "gdl::compile::not_here",
+                        CompileKind::NotHere,
                         "a parameter list can only be indexed by a constant in range; copy it into a state variable to index it freely",
                         span,
                         "here",
@@ -1835,7 +1836,7 @@ impl Compiler<'_> {
                     Typed::Error => Typed::Error,
                     _ => {
                         self.error(CompileError::new(
-                            "gdl::compile::type_mismatch",
+                            CompileKind::TypeMismatch,
                             "`last` needs a list of the state",
                             args[0].span,
                             "not a list",
@@ -1877,7 +1878,7 @@ impl Compiler<'_> {
                 if sig.is_proc {
                     self.error(
                         CompileError::new(
-                            "gdl::compile::procedure",
+                            CompileKind::Procedure,
                             format!("`{n}` is a procedure: it changes the state and has no value"),
                             span,
                             "used as a value",
@@ -1920,7 +1921,7 @@ impl Compiler<'_> {
         if !["sum", "count", "any", "all", "min", "max"].contains(&n) {
             self.error(
                 CompileError::new(
-                    "gdl::compile::generator",
+                    CompileKind::Generator,
                     format!("`{n}(... for ...)` is not an aggregate"),
                     func.span,
                     "not sum, count, min, max, any or all",
@@ -1976,7 +1977,7 @@ impl Compiler<'_> {
 /// A list or set written where it cannot be: outside an assignment or a comparison.
 fn built_not_here(span: Span) -> CompileError {
     CompileError::new(
-        "gdl::compile::not_here",
+        CompileKind::NotHere,
         "a list or set built here has nowhere to go",
         span,
         "built here",
@@ -1987,7 +1988,7 @@ fn built_not_here(span: Span) -> CompileError {
 /// A change to a `const`.
 fn constant_changed(span: Span) -> CompileError {
     CompileError::new(
-        "gdl::compile::not_assignable",
+        CompileKind::NotAssignable,
         "a constant cannot be changed",
         span,
         "a `const`",
@@ -1998,7 +1999,7 @@ fn constant_changed(span: Span) -> CompileError {
 /// `again` or `turn = p` where no move is being made.
 fn turn_outside(span: Span, what: &str) -> CompileError {
     CompileError::new(
-        "gdl::compile::turn",
+        CompileKind::Turn,
         format!("`{what}` says who moves next, so it belongs in a move's body"),
         span,
         "not in a move",

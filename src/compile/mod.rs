@@ -1,6 +1,7 @@
 //! Syntax tree → checked IR. Binds the parameters, lays out the state, resolves
 //! every name to a slot, checks types, and reports every error of a file at once.
 
+mod compile_kind;
 mod consts;
 mod lower;
 
@@ -13,6 +14,7 @@ use miette::NamedSource;
 pub use crate::syntax::file_error::{FileError as CompileError, FileErrors as CompileErrors, SourceDiagnostic};
 use crate::value::store_value;
 pub use crate::value::{ShowValue, Value};
+pub use compile_kind::CompileKind;
 
 use crate::ir::{self, FIRST_VAR_CELL, Layout, Program};
 use crate::syntax::ast::{self, FnDecl, GameFile, Span, TypeExpr};
@@ -177,7 +179,7 @@ impl<'a> Compiler<'a> {
         if self.file.moves.is_empty() {
             self.error(
                 CompileError::new(
-                    "gdl::compile::no_moves",
+                    CompileKind::NoMoves,
                     "the game declares no moves",
                     self.file.name_span,
                     "this game",
@@ -188,7 +190,7 @@ impl<'a> Compiler<'a> {
         if self.file.ends.is_empty() {
             self.error(
                 CompileError::new(
-                    "gdl::compile::no_end",
+                    CompileKind::NoEnd,
                     "the game never ends: it has no `end when` clause",
                     self.file.name_span,
                     "this game",
@@ -220,7 +222,7 @@ impl<'a> Compiler<'a> {
                 let first_span = self.file.players[first].span;
                 self.error(
                     CompileError::new(
-                        "gdl::compile::duplicate",
+                        CompileKind::Duplicate,
                         format!("the player `{}` is declared twice", p.name),
                         p.span,
                         "again here",
@@ -229,7 +231,7 @@ impl<'a> Compiler<'a> {
                 );
             } else if lower::RESERVED_NAMES.contains(&p.name.as_str()) {
                 self.error(CompileError::new(
-                    "gdl::compile::reserved",
+                    CompileKind::Reserved,
                     format!("`{}` is a built-in name", p.name),
                     p.span,
                     "choose another name",
@@ -241,7 +243,7 @@ impl<'a> Compiler<'a> {
         if self.file.players.is_empty() && self.file.player_count.is_none() {
             self.error(
                 CompileError::new(
-                    "gdl::compile::no_players",
+                    CompileKind::NoPlayers,
                     "the game declares no players",
                     self.file.name_span,
                     "this game",
@@ -263,13 +265,13 @@ impl<'a> Compiler<'a> {
                 }
             }
             Ok(Value::Int(n)) => self.error(CompileError::new(
-                "gdl::compile::players",
+                CompileKind::Players,
                 format!("a game has 1 to 64 players, not {n}"),
                 count.span,
                 "the number of players",
             )),
             Ok(other) => self.error(CompileError::new(
-                "gdl::compile::type_mismatch",
+                CompileKind::TypeMismatch,
                 format!("the number of players must be an int, found a {}", other.kind()),
                 count.span,
                 "not an int",
@@ -287,7 +289,7 @@ impl<'a> Compiler<'a> {
                 if f.name.name == EVALUATE && (params != [Ty::Player] || ret != Ty::Int) {
                     self.error(
                         CompileError::new(
-                            "gdl::compile::evaluate",
+                            CompileKind::Evaluate,
                             "`evaluate` must take one player and return an int",
                             f.span,
                             "an evaluation has this form: fn evaluate(p: player) -> int",
@@ -326,7 +328,7 @@ impl<'a> Compiler<'a> {
                 let first = first.span;
                 self.error(
                     CompileError::new(
-                        "gdl::compile::duplicate",
+                        CompileKind::Duplicate,
                         format!("`{}` is declared twice", name.name),
                         name.span,
                         "declared again here",
@@ -341,7 +343,7 @@ impl<'a> Compiler<'a> {
                     && lower::BUILTINS.contains(&name.name.as_str())) =>
             {
                 self.error(CompileError::new(
-                    "gdl::compile::reserved",
+                    CompileKind::Reserved,
                     format!("`{}` is a built-in name", name.name),
                     name.span,
                     "choose another name",
@@ -367,12 +369,12 @@ impl<'a> Compiler<'a> {
             // A function written with statements runs only during play.
             let block_fn = self.file.fns.iter().find(|f| {
                 f.block.is_some()
-                    && err.code == "gdl::compile::unknown_function"
+                    && err.is(CompileKind::UnknownFunction)
                     && err.message == format!("there is no function `{}`", f.name.name)
             });
             match block_fn {
                 Some(f) => CompileError::new(
-                    "gdl::compile::not_constant",
+                    CompileKind::NotConstant,
                     format!(
                         "`{}` is written with statements: it runs only during the game",
                         f.name.name
@@ -402,7 +404,7 @@ impl<'a> Compiler<'a> {
                 };
                 self.error(
                     CompileError::new(
-                        "gdl::compile::unknown_param",
+                        CompileKind::UnknownParam,
                         format!("the game has no parameter `{name}`"),
                         self.file.name_span,
                         "in this game",
@@ -435,7 +437,7 @@ impl<'a> Compiler<'a> {
                         Ok(v) => v,
                         Err(msg) => {
                             self.error(CompileError::new(
-                                "gdl::compile::bad_param",
+                                CompileKind::BadParam,
                                 format!("--{} {}: {msg}", p.name.name, text),
                                 p.name.span.to(p.ty.span()),
                                 format!("`{}` is declared here as {}", p.name.name, ty),
@@ -448,7 +450,7 @@ impl<'a> Compiler<'a> {
                 (None, None) => {
                     self.error(
                         CompileError::new(
-                            "gdl::compile::missing_param",
+                            CompileKind::MissingParam,
                             format!("the parameter `{}` has no default and was not given", p.name.name),
                             p.name.span.to(p.ty.span()),
                             "declared here",
@@ -461,7 +463,7 @@ impl<'a> Compiler<'a> {
             if !lower::value_has_type(&value, &ty) {
                 let where_ = if given.is_some() { "given" } else { "default" };
                 self.error(CompileError::new(
-                    "gdl::compile::type_mismatch",
+                    CompileKind::TypeMismatch,
                     format!(
                         "the {where_} value of `{}` is a {}, but its type is {ty}",
                         p.name.name,
@@ -475,7 +477,7 @@ impl<'a> Compiler<'a> {
             let checkable = ty == Ty::Int || ty == Ty::List(Box::new(Ty::Int));
             if let (Some(range), false) = (&p.range, checkable) {
                 self.error(CompileError::new(
-                    "gdl::compile::param_range",
+                    CompileKind::ParamRange,
                     format!("a range checks an int or a list of ints; `{}` is {ty}", p.name.name),
                     range.span,
                     "not checked",
@@ -510,7 +512,7 @@ impl<'a> Compiler<'a> {
                                 ),
                             };
                             self.error(CompileError::new(
-                                "gdl::compile::param_range",
+                                CompileKind::ParamRange,
                                 msg,
                                 range.span,
                                 format!("valid values: {lo}..{hi}"),
@@ -519,7 +521,7 @@ impl<'a> Compiler<'a> {
                         }
                     }
                     Ok(other) => self.error(CompileError::new(
-                        "gdl::compile::type_mismatch",
+                        CompileKind::TypeMismatch,
                         format!(
                             "a parameter's range must be a range like 1..9, found a {}",
                             other.kind()
@@ -554,7 +556,7 @@ impl<'a> Compiler<'a> {
             let ty = self.ty_of(&c.ty);
             if !lower::value_has_type(&value, &ty) || matches!(c.ty, TypeExpr::PerPlayer(..)) {
                 self.error(CompileError::new(
-                    "gdl::compile::type_mismatch",
+                    CompileKind::TypeMismatch,
                     format!(
                         "the value of `{}` is a {}, but its type is {ty}",
                         c.name.name,
@@ -576,7 +578,7 @@ impl<'a> Compiler<'a> {
                 let offset = self.const_cells.len();
                 if layout.checked_size().is_none_or(|n| n > MAX_STATE_CELLS - offset) {
                     self.error(CompileError::new(
-                        "gdl::compile::state_size",
+                        CompileKind::StateSize,
                         format!("the constants may take at most {MAX_STATE_CELLS} cells, as a state may"),
                         c.ty.span(),
                         "too large",
@@ -586,7 +588,7 @@ impl<'a> Compiler<'a> {
                 self.const_cells.resize(offset + layout.size(), 0);
                 if let Err(msg) = store_value(&layout, &value, &mut self.const_cells[offset..]) {
                     self.error(CompileError::new(
-                        "gdl::compile::initial_value",
+                        CompileKind::InitialValue,
                         format!("the value of `{}` does not fit its type: {msg}", c.name.name),
                         c.value.span,
                         "this value",
@@ -618,12 +620,12 @@ impl<'a> Compiler<'a> {
                         None => "invalid parameters: a requirement does not hold".to_string(),
                     };
                     self.error(
-                        CompileError::new("gdl::compile::requirement", message, r.cond.span, "this does not hold")
+                        CompileError::new(CompileKind::Requirement, message, r.cond.span, "this does not hold")
                             .with_help(format!("the parameters are {}", values.join(", "))),
                     );
                 }
                 Ok(other) => self.error(CompileError::new(
-                    "gdl::compile::type_mismatch",
+                    CompileKind::TypeMismatch,
                     format!("`require` needs a bool, found a {}", other.kind()),
                     r.cond.span,
                     "not a bool",
@@ -662,7 +664,7 @@ impl<'a> Compiler<'a> {
                     checked.to_string()
                 };
                 self.error(CompileError::new(
-                    "gdl::compile::type_mismatch",
+                    CompileKind::TypeMismatch,
                     format!(
                         "the initial value of `{}` is a {}, but its type is {shown}",
                         s.name.name,
@@ -676,7 +678,7 @@ impl<'a> Compiler<'a> {
             if s.visibility == ast::Visibility::Private && !matches!(s.ty, TypeExpr::PerPlayer(..)) {
                 self.error(
                     CompileError::new(
-                        "gdl::compile::private",
+                        CompileKind::Private,
                         format!("`{}` is private, but not per player: whose would it be?", s.name.name),
                         s.ty.span(),
                         "not `per player ...`",
@@ -700,7 +702,7 @@ impl<'a> Compiler<'a> {
                 let needs = size.map_or("more than 2^64".to_string(), |n| n.to_string());
                 self.error(
                     CompileError::new(
-                        "gdl::compile::state_size",
+                        CompileKind::StateSize,
                         format!(
                             "`{}` needs {needs} cells; a whole state may hold at most {MAX_STATE_CELLS}",
                             s.name.name
@@ -715,7 +717,7 @@ impl<'a> Compiler<'a> {
             cells.resize(offset + layout.size(), 0);
             if let Err(msg) = store_value(&layout, &value, &mut cells[offset..]) {
                 self.error(CompileError::new(
-                    "gdl::compile::initial_value",
+                    CompileKind::InitialValue,
                     format!("the initial value of `{}` does not fit its type: {msg}", s.name.name),
                     s.init.span,
                     "this value",
@@ -757,7 +759,7 @@ impl<'a> Compiler<'a> {
                 Value::Range(lo, hi) if i128::from(hi) - i128::from(lo) <= 4096 => Layout::Set { lo, hi },
                 Value::Range(..) => {
                     return Err(CompileError::new(
-                        "gdl::compile::set_range",
+                        CompileKind::SetRange,
                         "a set's range `lo..hi` may be at most 4096 wide (hi - lo)",
                         range.span,
                         "too wide",
@@ -765,7 +767,7 @@ impl<'a> Compiler<'a> {
                 }
                 other => {
                     return Err(CompileError::new(
-                        "gdl::compile::type_mismatch",
+                        CompileKind::TypeMismatch,
                         format!("a set type needs a range such as `set<1..9>`, found a {}", other.kind()),
                         range.span,
                         "not a range",
@@ -794,7 +796,7 @@ impl<'a> Compiler<'a> {
                         Value::Int(n) if (0..=4096).contains(&n) && n as usize >= longest => n as usize,
                         Value::Int(n) if (0..=4096).contains(&n) => {
                             return Err(CompileError::new(
-                                "gdl::compile::capacity",
+                                CompileKind::Capacity,
                                 format!("this list holds at most {n} elements, but starts with {longest}"),
                                 c.span,
                                 "capacity",
@@ -802,7 +804,7 @@ impl<'a> Compiler<'a> {
                         }
                         Value::Int(n) => {
                             return Err(CompileError::new(
-                                "gdl::compile::capacity",
+                                CompileKind::Capacity,
                                 format!("a list's capacity must be 0 to 4096, not {n}"),
                                 c.span,
                                 "capacity",
@@ -810,7 +812,7 @@ impl<'a> Compiler<'a> {
                         }
                         other => {
                             return Err(CompileError::new(
-                                "gdl::compile::type_mismatch",
+                                CompileKind::TypeMismatch,
                                 format!("a list's capacity must be an int, found a {}", other.kind()),
                                 c.span,
                                 "not an int",

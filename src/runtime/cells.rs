@@ -2,6 +2,7 @@
 //! width (the executor is compiled once per width, so a read is one load),
 //! or unpacked to `i64`.
 
+use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
 
 /// Cells the rules can read.
@@ -15,13 +16,11 @@ pub(super) trait Cells: Copy {
     }
 }
 
-/// The code of the error that says a value does not fit the state's width:
-/// never shown, the move is played again on unpacked cells.
-pub(super) const WIDEN: &str = "gdl::internal::widen";
-
+/// The error that says a value does not fit the state's width (kind
+/// `RuntimeKind::Widen`): never shown, the move is played again on unpacked cells.
 #[cold]
 pub(super) fn widen() -> GameError {
-    GameError::new(WIDEN, "a value does not fit the cells' width")
+    GameError::new(RuntimeKind::Widen, "a value does not fit the cells' width")
 }
 
 /// Cells of `W` bytes each, little-endian.

@@ -11,11 +11,12 @@ mod vm;
 
 use std::sync::Arc;
 
+use crate::error_kind::RuntimeKind;
 use crate::game::{FileGame, Game, GameError, GameId, Player, Turn, fnv1a64};
 use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
 use crate::value::{ShowValue, load_value};
-use cells::{Cells, Packed, PackedMut, WIDEN};
+use cells::{Cells, Packed, PackedMut};
 pub use position::PositionError;
 pub use state::State;
 use state::{MAX_REMEMBERED_END, NOT_ENDED, UNKNOWN};
@@ -75,6 +76,16 @@ pub struct Interpreted {
 impl Interpreted {
     pub fn new(prog: Program) -> Self {
         let code = ir::lower_code::lower(&prog);
+        Interpreted {
+            prog: Arc::new(prog),
+            code: Arc::new(code),
+        }
+    }
+
+    /// The game run from code with every call kept a call: the same answers
+    /// as [`Interpreted::new`], checked by tests/inlining.rs.
+    pub fn without_inlining(prog: Program) -> Self {
+        let code = ir::lower_code::lower_plain(&prog);
         Interpreted {
             prog: Arc::new(prog),
             code: Arc::new(code),
@@ -292,7 +303,7 @@ impl Interpreted {
         .map_err(|e| e.at((*span).into()))?;
         if w < 0 {
             return Err(GameError::new(
-                "gdl::runtime::weight",
+                RuntimeKind::Weight,
                 format!(
                     "the chance move {} has weight {w}; a weight cannot be negative",
                     self.move_text(mv)
@@ -316,7 +327,7 @@ impl Interpreted {
         }
         if said < 0 || said as usize >= self.prog.players.len() {
             let e = GameError::new(
-                "gdl::runtime::no_player",
+                RuntimeKind::NoPlayer,
                 "`turn` names no player: nobody has moved yet, so `previous` is nobody",
             )
             .at(span.into());
@@ -369,7 +380,7 @@ impl Interpreted {
             .map_or(crate::syntax::ast::Span::default(), |m| m.span);
         self.locate(
             GameError::new(
-                "gdl::runtime::no_moves",
+                RuntimeKind::NoMoves,
                 format!("{who} has no legal move, but no `end when` clause says the game is over"),
             )
             .at(span.into()),
@@ -394,7 +405,7 @@ impl Interpreted {
         });
         let said = match run {
             Ok(said) => said,
-            Err(e) if e.code_str() == WIDEN => return Err(e),
+            Err(e) if e.is(RuntimeKind::Widen) => return Err(e),
             Err(e) => return Err(self.locate(e.at(mk.span.into()), &unpack(host))),
         };
         // Chance does not take a turn, but may say who moves next.
@@ -406,7 +417,7 @@ impl Interpreted {
     }
 
     /// Plays `mv` on the packed cells of a small state in place; a value too
-    /// wide for them is reported as `WIDEN`.
+    /// wide for them is reported as `RuntimeKind::Widen`.
     #[inline(always)]
     fn play_packed(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
         let result = {
@@ -469,7 +480,7 @@ impl Interpreted {
             Ok(None) => {
                 return Err(self.locate(
                     GameError::new(
-                        "gdl::internal",
+                        RuntimeKind::Internal,
                         "the returns of an unfinished game were asked for (a bug in gdl)",
                     ),
                     &cells.to_vec(),
@@ -513,7 +524,7 @@ impl Interpreted {
         if who < 0 || who as usize >= self.prog.players.len() {
             return Err(self.locate(
                 GameError::new(
-                    "gdl::runtime::no_player",
+                    RuntimeKind::NoPlayer,
                     "the outcome names no player: nobody has moved yet, so `previous` is nobody",
                 )
                 .at(end.span.into()),
@@ -572,7 +583,7 @@ impl Game for Interpreted {
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
         if self.prog.moves[mv.kind as usize].by == MoveBy::Simultaneous {
             return Err(GameError::new(
-                "gdl::internal",
+                RuntimeKind::Internal,
                 "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
             ));
         }
@@ -581,7 +592,7 @@ impl Game for Interpreted {
         if state.is_inline() {
             let before = state.clone();
             match self.play_packed(state, mv) {
-                Err(e) if e.code_str() == WIDEN => *state = before,
+                Err(e) if e.is(RuntimeKind::Widen) => *state = before,
                 done => return done,
             }
         }
@@ -634,7 +645,7 @@ impl Game for Interpreted {
     fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
         if moves.len() != self.prog.players.len() {
             return Err(GameError::new(
-                "gdl::internal",
+                RuntimeKind::Internal,
                 format!(
                     "{} moves for {} players (a bug in gdl)",
                     moves.len(),
@@ -670,7 +681,7 @@ impl Game for Interpreted {
             if total == 0 && !out.is_empty() {
                 let span = self.prog.moves[out[0].0.kind as usize].span;
                 return Err(self.locate(
-                    GameError::new("gdl::runtime::weight", "every chance outcome here has weight 0")
+                    GameError::new(RuntimeKind::Weight, "every chance outcome here has weight 0")
                         .at(span.into())
                         .with_help("a chance move is legal only where something can happen: add a `requires`"),
                     &c.to_vec(),

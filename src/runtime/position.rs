@@ -7,6 +7,7 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
 use super::{Interpreted, State};
+use crate::error_kind::{EXIT_INPUT, Exits};
 use crate::ir::{Layout, PREVIOUS_CELL, TURN_CELL};
 use crate::value::{Value, store_value};
 
@@ -23,6 +24,13 @@ pub struct PositionError {
     label: String,
     #[help]
     help: Option<String>,
+}
+
+/// A position typed by a person (`--from`) is input.
+impl Exits for PositionError {
+    fn exit_code(&self) -> i32 {
+        EXIT_INPUT
+    }
 }
 
 struct Reader<'t> {

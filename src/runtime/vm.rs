@@ -3,6 +3,7 @@
 
 use super::Move;
 use super::cells::{Cells, PackedMut};
+use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
 use crate::ir::code::{Code, Entry, Op, SetRange};
 use crate::ir::{ArithOp, MAX_MOVE_ARGS, Program, Span, compare};
@@ -248,7 +249,7 @@ pub(super) fn run<H: Host>(
     let mut ip = entry.start as usize;
     if regs.len() < entry.frame || entry.end as usize > ops.len() {
         return Err(GameError::new(
-            "gdl::internal",
+            RuntimeKind::Internal,
             "a rule ran with too few registers (a bug in gdl)",
         ));
     }
@@ -400,7 +401,7 @@ pub(super) fn run<H: Host>(
                 let (lo, hi) = (r!(lo), r!(hi));
                 r!(dst) = i64::try_from((i128::from(hi) - i128::from(lo) + 1).max(0)).map_err(|_| {
                     GameError::new(
-                        "gdl::runtime::overflow",
+                        RuntimeKind::Overflow,
                         format!("the range {lo}..{hi} has more than 2^63 numbers"),
                     )
                 })?;
@@ -423,6 +424,10 @@ pub(super) fn run<H: Host>(
             }
             Op::SetHas { dst, addr, x, set } => {
                 let bit = (r!(x) - code.sets[set as usize].lo) as usize;
+                r!(dst) = host.get(r!(addr) as usize + bit / 64) >> (bit % 64) & 1;
+            }
+            Op::SetHasI { dst, addr, bit } => {
+                let bit = bit as usize;
                 r!(dst) = host.get(r!(addr) as usize + bit / 64) >> (bit % 64) & 1;
             }
             Op::SetAdd { addr, x, set } | Op::SetRemove { addr, x, set } => {
@@ -824,15 +829,15 @@ fn range_len(lo: i64, hi: i64) -> u64 {
     u64::try_from((i128::from(hi) - i128::from(lo) + 1).max(0)).unwrap_or(u64::MAX)
 }
 
-fn fault(code: &'static str, message: String, span: Span) -> GameError {
-    let e = GameError::new(code, message);
+fn fault(kind: RuntimeKind, message: String, span: Span) -> GameError {
+    let e = GameError::new(kind, message);
     if span == Span::default() { e } else { e.at(span.into()) }
 }
 
 #[cold]
 fn range_too_long(lo: i64, hi: i64) -> GameError {
     GameError::new(
-        "gdl::runtime::range",
+        RuntimeKind::Range,
         format!("the range {lo}..{hi} is too long to go through (at most 2^20 numbers)"),
     )
 }
@@ -840,7 +845,7 @@ fn range_too_long(lo: i64, hi: i64) -> GameError {
 #[cold]
 fn too_many_steps(span: Span) -> GameError {
     fault(
-        "gdl::runtime::steps",
+        RuntimeKind::Steps,
         format!("the rules took more than {MAX_STEPS} loop steps and calls for one step of the game"),
         span,
     )
@@ -850,7 +855,7 @@ fn too_many_steps(span: Span) -> GameError {
 #[cold]
 fn out_of_range(i: i64, len: i64, span: Span) -> GameError {
     fault(
-        "gdl::runtime::index",
+        RuntimeKind::Index,
         format!(
             "index {i} is out of range: the list has {len} element{}",
             if len == 1 { "" } else { "s" }
@@ -862,28 +867,28 @@ fn out_of_range(i: i64, len: i64, span: Span) -> GameError {
 
 #[cold]
 fn division_by_zero(span: Span) -> GameError {
-    fault("gdl::runtime::division_by_zero", "division by zero".into(), span)
+    fault(RuntimeKind::DivisionByZero, "division by zero".into(), span)
 }
 
 #[cold]
 fn overflow(span: Span) -> GameError {
-    fault("gdl::runtime::overflow", "arithmetic overflow".into(), span)
+    fault(RuntimeKind::Overflow, "arithmetic overflow".into(), span)
 }
 
 #[cold]
 fn unspanned_overflow() -> GameError {
-    GameError::new("gdl::runtime::overflow", "arithmetic overflow")
+    GameError::new(RuntimeKind::Overflow, "arithmetic overflow")
 }
 
 #[cold]
 fn sum_overflow(span: Span) -> GameError {
-    fault("gdl::runtime::overflow", "arithmetic overflow in a sum".into(), span)
+    fault(RuntimeKind::Overflow, "arithmetic overflow in a sum".into(), span)
 }
 
 #[cold]
 fn outside_set(x: i64, lo: i64, hi: i64, span: Span) -> GameError {
     fault(
-        "gdl::runtime::set_range",
+        RuntimeKind::SetRange,
         format!("{x} is outside this set's range {lo}..{hi}"),
         span,
     )
@@ -906,7 +911,7 @@ fn remove_at<H: Host>(host: &mut H, o: usize, i: usize, size: usize) -> Result<(
 #[cold]
 fn too_many_items(n: usize, cap: u32, span: Span) -> GameError {
     fault(
-        "gdl::runtime::full",
+        RuntimeKind::Full,
         format!("{n} elements do not fit: the list holds at most {cap}"),
         span,
     )
@@ -915,13 +920,13 @@ fn too_many_items(n: usize, cap: u32, span: Span) -> GameError {
 
 #[cold]
 fn pop_empty(span: Span) -> GameError {
-    fault("gdl::runtime::empty", "`.pop()` of an empty list".into(), span)
+    fault(RuntimeKind::Empty, "`.pop()` of an empty list".into(), span)
 }
 
 #[cold]
 fn insert_out_of_range(i: i64, len: i64, span: Span) -> GameError {
     fault(
-        "gdl::runtime::index",
+        RuntimeKind::Index,
         format!("cannot insert at {i}: the list has {len} elements, so 0 to {len} are the places"),
         span,
     )
@@ -930,7 +935,7 @@ fn insert_out_of_range(i: i64, len: i64, span: Span) -> GameError {
 #[cold]
 fn full(cap: u32, span: Span) -> GameError {
     fault(
-        "gdl::runtime::full",
+        RuntimeKind::Full,
         format!("the list is full: it holds at most {cap} elements"),
         span,
     )
@@ -940,13 +945,13 @@ fn full(cap: u32, span: Span) -> GameError {
 #[cold]
 fn empty(max: bool, span: Span) -> GameError {
     let name = if max { "max" } else { "min" };
-    fault("gdl::runtime::empty", format!("`{name}` of an empty collection"), span)
+    fault(RuntimeKind::Empty, format!("`{name}` of an empty collection"), span)
 }
 
 #[cold]
 fn recursion(name: &str, span: Span) -> GameError {
     fault(
-        "gdl::runtime::recursion",
+        RuntimeKind::Recursion,
         format!("`{name}` called itself {MAX_CALL_DEPTH} times deep: it does not stop"),
         span,
     )
@@ -957,7 +962,7 @@ fn recursion(name: &str, span: Span) -> GameError {
 pub(super) fn too_many_moves(prog: &Program, kind: usize) -> GameError {
     let mk = &prog.moves[kind];
     GameError::new(
-        "gdl::runtime::too_many_moves",
+        RuntimeKind::TooManyMoves,
         format!(
             "move `{}` has more than {MAX_ARG_CHOICES} choices of arguments in this position",
             mk.name
@@ -970,7 +975,7 @@ pub(super) fn too_many_moves(prog: &Program, kind: usize) -> GameError {
 #[cold]
 fn read_only() -> GameError {
     GameError::new(
-        "gdl::internal",
+        RuntimeKind::Internal,
         "a rule tried to change the state while it was only being read (a bug in gdl)",
     )
 }

@@ -12,6 +12,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::{SolveError, Solver};
+use crate::error_kind::{EXIT_RUNTIME, Exits};
 use crate::game::{Game, GameError, Player};
 
 /// A move an agent chose, with what it saw, for traces.
@@ -45,6 +46,17 @@ pub enum AgentError {
     #[error("{0}")]
     #[diagnostic(code(gdl::agent::failed))]
     Failed(String),
+}
+
+/// An agent that fails stops the game while it is played.
+impl Exits for AgentError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            AgentError::Game(g) => g.exit_code(),
+            AgentError::Solve(s) => s.exit_code(),
+            AgentError::Quit | AgentError::Failed(_) => EXIT_RUNTIME,
+        }
+    }
 }
 
 /// How an agent failed in a game that went on without it: its remaining

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use rustc_hash::FxHashMap;
 
 use super::solve_error::SolveError;
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Turn};
 
 /// Limits of a depth-limited search; all optional.
@@ -161,7 +162,7 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
     game.legal_moves(root, &mut moves)?;
     if moves.is_empty() {
         return Err(GameError::new(
-            "gdl::runtime::no_moves",
+            RuntimeKind::NoMoves,
             "the game is not over, but the player to move has no legal move",
         )
         .in_state(game.state_text(root))
@@ -293,7 +294,7 @@ impl<G: Game> Search<'_, G> {
         self.game.legal_moves(state, &mut moves)?;
         if moves.is_empty() {
             return Err(GameError::new(
-                "gdl::runtime::no_moves",
+                RuntimeKind::NoMoves,
                 "the game is not over, but the player to move has no legal move",
             )
             .in_state(self.game.state_text(state))

@@ -10,6 +10,7 @@ use rand::Rng;
 use super::agent::{Agent, AgentError};
 use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
 use super::stats::DecisionTimes;
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 
 /// One step of a game.
@@ -88,7 +89,7 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
         after(&step, &state)?;
     }
     Err(GameError::new(
-        "gdl::runtime::endless",
+        RuntimeKind::Endless,
         format!("a game ran {MAX_PLAYOUT_PLIES} moves without ending"),
     )
     .in_state(game.state_text(&state))
@@ -107,7 +108,7 @@ fn ask<G: Game>(
 ) -> Result<Played<G::Move>, AgentError> {
     if moves.is_empty() {
         return Err(GameError::new(
-            "gdl::runtime::no_moves",
+            RuntimeKind::NoMoves,
             format!("{} has no legal move, but the game is not over", game.player_name(p)),
         )
         .in_state(game.state_text(state))

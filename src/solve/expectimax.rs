@@ -30,7 +30,8 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use super::matrix::Matrix;
 use super::simultaneous::{Stage, solve_stage, stage_moves};
-use super::solve_error::SolveError;
+use super::solve_error::{SolveError, SolveKind};
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 
 /// Chance probabilities must sum to 1 within this.
@@ -369,7 +370,7 @@ impl<G: Game> Engine<'_, G> {
             Turn::Terminal => {
                 let v = game.returns(state, 0)?;
                 if v.is_nan() {
-                    return Err(GameError::new("gdl::solve::nan", "the game's utility is not a number")
+                    return Err(GameError::new(SolveKind::Nan, "the game's utility is not a number")
                         .in_state(game.state_text(state))
                         .into());
                 }
@@ -380,7 +381,7 @@ impl<G: Game> Engine<'_, G> {
                 game.legal_moves(state, &mut moves)?;
                 if moves.is_empty() {
                     return Err(GameError::new(
-                        "gdl::runtime::no_moves",
+                        RuntimeKind::NoMoves,
                         "the game is not over, but the player to move has no legal move",
                     )
                     .in_state(game.state_text(state))

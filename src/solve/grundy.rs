@@ -21,6 +21,7 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use super::solve_error::SolveError;
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 
 /// The result of a Grundy solve.
@@ -207,7 +208,7 @@ impl<'g, G: Game> Grundy<'g, G> {
         game.legal_moves(state, &mut moves)?;
         if moves.is_empty() {
             return Err(GameError::new(
-                "gdl::runtime::no_moves",
+                RuntimeKind::NoMoves,
                 "the game is not over, but the player to move has no legal move",
             )
             .in_state(game.state_text(state))

@@ -21,6 +21,8 @@
 //! cannot choose among moves it does not know it has. A game where the
 //! observation does not determine the legal moves is refused.
 
+use super::solve_error::SolveKind;
+use crate::error_kind::RuntimeKind;
 use rustc_hash::FxHashMap;
 
 use super::expectimax::check_probabilities;
@@ -283,7 +285,7 @@ impl<G: Game> Builder<'_, G> {
                     });
                 }
                 if !r0.is_finite() {
-                    return Err(GameError::new("gdl::solve::nan", "the game's utility is not a number")
+                    return Err(GameError::new(SolveKind::Nan, "the game's utility is not a number")
                         .in_state(game.state_text(state))
                         .into());
                 }
@@ -426,7 +428,7 @@ impl<G: Game> Builder<'_, G> {
         let game = self.game;
         if moves.is_empty() {
             return Err(GameError::new(
-                "gdl::runtime::no_moves",
+                RuntimeKind::NoMoves,
                 "the game is not over, but the player to move has no legal move",
             )
             .in_state(game.state_text(state))

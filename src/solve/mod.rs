@@ -19,6 +19,7 @@
 //! positions at the cutoff are scored 0, and the result is not proven.
 
 pub mod agent;
+pub mod agent_builder;
 mod alphabeta;
 pub mod best_response;
 pub mod cfr;
@@ -50,5 +51,5 @@ pub mod tournament;
 
 pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, SolveOptions};
 pub use solution::{MoveValue, Solution};
-pub use solve_error::SolveError;
+pub use solve_error::{SolveError, SolveKind};
 pub use solver::{Solver, explain, solve};

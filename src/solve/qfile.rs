@@ -17,6 +17,7 @@ use thiserror::Error;
 
 use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
 use super::qlearn::{QAgent, QTable};
+use crate::error_kind::{EXIT_INPUT, EXIT_RUNTIME, Exits};
 use crate::fsutil::write_atomic;
 use crate::game::{FileGame, Turn};
 
@@ -113,6 +114,17 @@ pub enum QFileError {
         help("train again on the file as it is now (`gdl train ... --init` cannot reuse the old table either)")
     )]
     ChangedGame { path: String, game: String },
+}
+
+/// A file that cannot be read or does not fit is bad input; one that cannot
+/// be written fails after the work.
+impl Exits for QFileError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            QFileError::Unwritable { .. } => EXIT_RUNTIME,
+            _ => EXIT_INPUT,
+        }
+    }
 }
 
 pub use crate::game::fnv1a64;

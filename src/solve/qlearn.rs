@@ -32,6 +32,7 @@ use thiserror::Error;
 
 use super::agent::{Agent, AgentError, Choice};
 use super::simulate::MAX_PLAYOUT_PLIES;
+use crate::error_kind::{EXIT_INPUT, Exits, RuntimeKind};
 use crate::game::{Game, GameError, Player, Turn};
 
 /// How the learner learns.
@@ -111,14 +112,16 @@ pub enum QLearnError {
         help("the learner sees the opponent's value as minus the mover's; give every end a winner, a loser or a draw")
     )]
     NotZeroSum { utilities: String, position: String },
+}
 
-    /// The rules let a game run on without end.
-    #[error("a training game ran {MAX_PLAYOUT_PLIES} moves without ending (in {position})")]
-    #[diagnostic(
-        code(gdl::runtime::endless),
-        help("check that every `end when` clause can become true")
-    )]
-    Endless { position: String },
+/// A game Q-learning cannot learn is bad input; the rest happens while training.
+impl Exits for QLearnError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            QLearnError::Game(g) => g.exit_code(),
+            QLearnError::Unsupported(_) | QLearnError::NotZeroSum { .. } => EXIT_INPUT,
+        }
+    }
 }
 
 /// Q-values: for each state seen, one value per legal move, in the game's
@@ -267,7 +270,7 @@ fn moves_in<G: Game>(game: &G, state: &G::State, out: &mut Vec<G::Move>) -> Resu
     game.legal_moves(state, out)?;
     if out.is_empty() {
         return Err(GameError::new(
-            "gdl::runtime::no_moves",
+            RuntimeKind::NoMoves,
             "the game is not over, but the player to move has no legal move",
         )
         .in_state(game.state_text(state))
@@ -365,9 +368,16 @@ impl<'g, G: Game> QLearner<'g, G> {
             std::mem::swap(&mut state, &mut next);
             std::mem::swap(&mut self.moves, &mut self.next_moves);
         }
-        Err(QLearnError::Endless {
-            position: game.state_text(&state),
-        })
+        // The rules let a game run on without end.
+        Err(GameError::new(
+            RuntimeKind::Endless,
+            format!(
+                "a training game ran {MAX_PLAYOUT_PLIES} moves without ending (in {})",
+                game.state_text(&state)
+            ),
+        )
+        .with_help("check that every `end when` clause can become true")
+        .into())
     }
 
     /// Epsilon-greedy: a uniformly random move with probability epsilon,

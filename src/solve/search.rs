@@ -19,6 +19,7 @@ use rand::{Rng, SeedableRng};
 
 use super::agent::{Agent, AgentError, Choice};
 use super::simulate::{Scratch, random_playout, sample_chance};
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 
 /// How much a search agent may think per move.
@@ -61,7 +62,7 @@ fn step_with<G: Game, R: Rng + ?Sized>(
                 game.legal_moves_of(state, p, moves)?;
                 if moves.is_empty() {
                     return Err(GameError::new(
-                        "gdl::runtime::no_moves",
+                        RuntimeKind::NoMoves,
                         format!("{} has no move at a simultaneous node", game.player_name(p)),
                     ));
                 }

@@ -3,6 +3,7 @@
 
 use rand::Rng;
 
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Turn};
 
 /// Longest game a playout follows before calling the rules endless.
@@ -35,7 +36,7 @@ pub fn sample_chance<G: Game, R: Rng + ?Sized>(
     game.chance_outcomes(state, &mut scratch.outcomes)?;
     if scratch.outcomes.is_empty() {
         return Err(
-            GameError::new("gdl::runtime::no_moves", "a chance node with no outcome").in_state(game.state_text(state)),
+            GameError::new(RuntimeKind::NoMoves, "a chance node with no outcome").in_state(game.state_text(state))
         );
     }
     let mut x: f64 = rng.random();
@@ -72,7 +73,7 @@ pub fn random_step<G: Game, R: Rng + ?Sized>(
                 game.legal_moves_of(state, p, &mut scratch.moves)?;
                 if scratch.moves.is_empty() {
                     return Err(GameError::new(
-                        "gdl::runtime::no_moves",
+                        RuntimeKind::NoMoves,
                         format!("{} has no move at a simultaneous node", game.player_name(p)),
                     )
                     .in_state(game.state_text(state)));
@@ -100,7 +101,7 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
         }
     }
     Err(GameError::new(
-        "gdl::runtime::endless",
+        RuntimeKind::Endless,
         format!("a game ran {MAX_PLAYOUT_PLIES} moves without ending"),
     )
     .in_state(game.state_text(state))

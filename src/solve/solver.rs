@@ -10,7 +10,8 @@ use super::memo::{Bound, Entry, Memo, NO_MOVE};
 use super::options::{Algorithm, SolveOptions};
 use super::score::Score;
 use super::solution::{MoveValue, Solution};
-use super::solve_error::SolveError;
+use super::solve_error::{SolveError, SolveKind};
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Turn};
 
 /// The clock is read at most every this many nodes.
@@ -696,7 +697,7 @@ impl<'g, G: Game> Solver<'g, G> {
     pub(super) fn terminal_score(&self, state: &G::State) -> Result<Score, SolveError> {
         let value = self.game.returns(state, 0)?;
         if value.is_nan() {
-            return Err(GameError::new("gdl::solve::nan", "the game's utility is not a number")
+            return Err(GameError::new(SolveKind::Nan, "the game's utility is not a number")
                 .in_state(self.game.state_text(state))
                 .into());
         }
@@ -731,7 +732,7 @@ impl<'g, G: Game> Solver<'g, G> {
 /// The error for a position that is not terminal but has no legal move.
 fn no_moves<G: Game>(game: &G, state: &G::State) -> GameError {
     GameError::new(
-        "gdl::runtime::no_moves",
+        RuntimeKind::NoMoves,
         "the game is not over, but the player to move has no legal move",
     )
     .in_state(game.state_text(state))

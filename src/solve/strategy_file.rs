@@ -20,6 +20,7 @@ use thiserror::Error;
 use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
 use super::infotree::{InfoTree, Strategy};
 use super::qfile::params_text;
+use crate::error_kind::{EXIT_INPUT, EXIT_RUNTIME, Exits};
 use crate::fsutil::write_atomic;
 
 /// What the `format` field of every strategy file says.
@@ -124,6 +125,17 @@ pub enum StrategyFileError {
         help("compute the strategy again on the file as it is now")
     )]
     ChangedGame { path: String, game: String },
+}
+
+/// A file that cannot be read or does not fit is bad input; one that cannot
+/// be written fails after the work.
+impl Exits for StrategyFileError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            StrategyFileError::Unwritable { .. } => EXIT_RUNTIME,
+            _ => EXIT_INPUT,
+        }
+    }
 }
 
 /// The file for `strategy` on `tree`, with moves written by `move_text`.

@@ -9,11 +9,15 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 
 use super::ast::Span;
+use crate::error_kind::{EXIT_INPUT, ErrorKind};
 
-/// One static error: a stable code, a message, a labelled span, maybe a hint.
+/// One static error: a kind (its stable code), a message, a labelled span, maybe a hint.
 #[derive(Clone, Debug)]
 pub struct FileError {
+    /// The kind's code, e.g. `gdl::compile::unknown_name`.
     pub code: &'static str,
+    /// The kind's exit code.
+    pub exit_code: i32,
     pub message: String,
     pub span: Span,
     pub label: String,
@@ -23,15 +27,21 @@ pub struct FileError {
 }
 
 impl FileError {
-    pub fn new(code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
+    pub fn new(kind: impl ErrorKind, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
         FileError {
-            code,
+            code: kind.code(),
+            exit_code: kind.exit_code(),
             message: message.into(),
             span,
             label: label.into(),
             help: None,
             notes: Vec::new(),
         }
+    }
+
+    /// Whether it is of this kind.
+    pub fn is(&self, kind: impl ErrorKind) -> bool {
+        self.code == kind.code()
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
@@ -55,6 +65,12 @@ pub struct FileErrors {
 impl FileErrors {
     pub fn new(source: Arc<NamedSource<String>>, errors: Vec<FileError>) -> Self {
         FileErrors { source, errors }
+    }
+
+    /// The exit code gdl ends with when this file stops a command: its
+    /// errors' (the highest, should their kinds differ).
+    pub fn exit_code(&self) -> i32 {
+        self.errors.iter().map(|e| e.exit_code).max().unwrap_or(EXIT_INPUT)
     }
 
     /// Each error as a diagnostic of its own, carrying the source.

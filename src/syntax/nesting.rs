@@ -10,6 +10,7 @@
 
 use super::ast::*;
 use super::file_error::FileError;
+use super::syntax_kind::SyntaxKind;
 
 /// The largest game file gdl reads, in bytes.
 pub const MAX_SOURCE_LEN: usize = 1 << 20;
@@ -27,7 +28,7 @@ const PARSE_STACK: usize = 64 << 20;
 pub fn parse(source: &str) -> Result<GameFile, FileError> {
     if source.len() > MAX_SOURCE_LEN {
         return Err(FileError::new(
-            "gdl::syntax::too_large",
+            SyntaxKind::TooLarge,
             format!(
                 "this file has {} bytes; a game file may have at most {} (1 MiB)",
                 source.len(),

@@ -11,6 +11,7 @@ use pest_derive::Parser;
 use super::ast::*;
 use super::file_error::FileError;
 use super::nesting::MAX_NESTING;
+use super::syntax_kind::SyntaxKind;
 
 #[derive(Parser)]
 #[grammar = "../grammar/gdl.pest"]
@@ -60,7 +61,7 @@ pub fn parse(source: &str) -> Result<GameFile, FileError> {
                 let s = span(&item);
                 if game.players_span.is_some() {
                     return Err(FileError::new(
-                        "gdl::syntax::players_twice",
+                        SyntaxKind::PlayersTwice,
                         "the players are declared twice",
                         s,
                         "declared again here",
@@ -721,7 +722,7 @@ impl Cx {
 /// The error for a file nested too deeply, at `span`.
 pub(super) fn too_deep(span: Span) -> FileError {
     FileError::new(
-        "gdl::syntax::too_deep",
+        SyntaxKind::TooDeep,
         format!("this is nested more than {MAX_NESTING} levels deep"),
         span,
         "too deep",
@@ -759,7 +760,7 @@ fn syntax_error(e: pest::error::Error<Rule>) -> FileError {
     } else {
         format!("syntax error: expected {}", join_or(&expected))
     };
-    FileError::new("gdl::syntax::error", message, Span::new(start, end), "here")
+    FileError::new(SyntaxKind::Error, message, Span::new(start, end), "here")
 }
 
 fn join_or(words: &[&str]) -> String {

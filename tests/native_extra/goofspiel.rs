@@ -141,7 +141,10 @@ impl Game for Goofspiel {
                 s.prize = c;
                 Ok(())
             }
-            GoofMove::Bid(_) => Err(GameError::new("test::joint", "bids are made at once")),
+            GoofMove::Bid(_) => Err(GameError::new(
+                gdl::error_kind::RuntimeKind::Internal,
+                "bids are made at once",
+            )),
         }
     }
     fn apply_joint(&self, s: &mut GoofState, moves: &[GoofMove]) -> Result<(), GameError> {

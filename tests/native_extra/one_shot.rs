@@ -84,7 +84,10 @@ impl Game for OneShot {
         Ok(())
     }
     fn apply(&self, _: &mut OneShotState, _: &(u8, u8)) -> Result<(), GameError> {
-        Err(GameError::new("test::sequential", "both players move at once"))
+        Err(GameError::new(
+            gdl::error_kind::RuntimeKind::Internal,
+            "both players move at once",
+        ))
     }
     fn apply_joint(&self, s: &mut OneShotState, moves: &[(u8, u8)]) -> Result<(), GameError> {
         s.0 = Some((moves[0].1, moves[1].1));

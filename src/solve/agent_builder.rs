@@ -1,0 +1,164 @@
+//! One agent from its spec (`optimal`, `search:50`, `q:FILE`, ...), for every
+//! caller that seats agents: gdl's commands and the Python module. Each
+//! caller renders the error its own way.
+
+use std::time::Duration;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use super::agent::{Agent, AgentSpec, OptimalAgent, RandomAgent, Ties};
+use super::depth_limited::DepthAgent;
+use super::qfile::{self, QFileError};
+use super::search::{GreedyAgent, SearchAgent, SearchBudget};
+use super::strategy_file::StrategyFileError;
+use super::{SolveError, SolveOptions, Solver, policy_agent};
+use crate::error_kind::{EXIT_INPUT, Exits};
+use crate::game::FileGame;
+use crate::ir::Program;
+
+/// An agent of any kind for a game of type `G`; `Send`, so that a match can
+/// play on several threads.
+pub type BoxedAgent<'g, G> = Box<dyn Agent<G> + Send + 'g>;
+
+/// Worlds the greedy agent draws per move to average its penalty.
+pub const GREEDY_SAMPLES: usize = 20;
+
+/// What the rules hold that the `Game` trait tells only by playing: which
+/// agents can play the game depends on it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveKinds {
+    pub chance: bool,
+    pub simultaneous: bool,
+}
+
+impl MoveKinds {
+    /// Those of a compiled game file.
+    pub fn of(program: &Program) -> Self {
+        MoveKinds {
+            chance: program.has_chance,
+            simultaneous: program.has_simultaneous,
+        }
+    }
+}
+
+/// Options of the agents that take any.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AgentOptions {
+    /// Time per move of `search` agents; with `search:N` the search stops at
+    /// whichever comes first.
+    pub search_time: Option<Duration>,
+}
+
+impl AgentOptions {
+    /// The search budget of `search` (`None`) or `search:N`.
+    pub fn search_budget(&self, samples: Option<usize>) -> SearchBudget {
+        SearchBudget {
+            // With only a time limit, the clock alone decides.
+            samples: samples.unwrap_or(if self.search_time.is_some() {
+                usize::MAX
+            } else {
+                SearchBudget::default().samples
+            }),
+            time: self.search_time,
+        }
+    }
+}
+
+/// Why an agent could not be built.
+#[derive(Debug, Error, Diagnostic)]
+pub enum AgentBuildError {
+    /// `q:FILE` cannot be read or is not for this game.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    QTable(#[from] QFileError),
+    /// `policy:FILE` cannot be read or is not for this game.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Policy(#[from] StrategyFileError),
+    /// The solver behind `optimal` refused the game.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Solve(#[from] SolveError),
+    /// The agent does not play games of this kind (a sentence to show as is).
+    #[error("{0}")]
+    Unsuited(String),
+    /// `human` and `exec:` agents are seated by the commands, which own the
+    /// terminal and start programs.
+    #[error("`{0}` agents are seated by gdl's commands (play, trace, match)")]
+    NotBuiltHere(String),
+}
+
+/// An agent that cannot be built is bad input, as its spec was.
+impl Exits for AgentBuildError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            AgentBuildError::QTable(e) => e.exit_code(),
+            AgentBuildError::Policy(e) => e.exit_code(),
+            AgentBuildError::Solve(e) => e.exit_code(),
+            AgentBuildError::Unsuited(_) | AgentBuildError::NotBuiltHere(_) => EXIT_INPUT,
+        }
+    }
+}
+
+/// The agent `spec` for `game`, whose rules have `kinds` of moves; `seed`
+/// seeds whatever it draws at random. `human` and `exec:` are not built here.
+pub fn build_agent<'g, G>(
+    spec: &AgentSpec,
+    game: &'g G,
+    kinds: MoveKinds,
+    seed: u64,
+    options: &AgentOptions,
+) -> Result<BoxedAgent<'g, G>, AgentBuildError>
+where
+    G: FileGame + Sync,
+    G::State: Send,
+    G::Move: Send,
+{
+    let two_player_turns = !kinds.chance && !kinds.simultaneous && game.num_players() == 2;
+    Ok(match spec {
+        AgentSpec::Optimal(ties) => {
+            if !two_player_turns {
+                let why = if game.num_players() != 2 {
+                    format!("{} players", game.num_players())
+                } else if kinds.chance {
+                    "chance moves".to_string()
+                } else {
+                    "simultaneous moves".to_string()
+                };
+                return Err(AgentBuildError::Unsuited(format!(
+                    "`optimal` solves two-player, turn-taking games without chance, and {} has {why}; try `search` or `greedy`",
+                    game.name()
+                )));
+            }
+            let solver = Solver::new(
+                game,
+                SolveOptions {
+                    count_states: false,
+                    prefer_short: *ties == Ties::Fast,
+                    ..SolveOptions::default()
+                },
+            )?;
+            Box::new(OptimalAgent::new(solver, *ties, seed))
+        }
+        AgentSpec::AlphaBeta(depth) => {
+            if !two_player_turns {
+                return Err(AgentBuildError::Unsuited(format!(
+                    "`alphabeta:D` searches two-player, turn-taking games without chance; {} is not one; try `search`",
+                    game.name()
+                )));
+            }
+            Box::new(DepthAgent::new(*depth, seed))
+        }
+        AgentSpec::Random => Box::new(RandomAgent::new(seed)),
+        AgentSpec::Search(samples) => Box::new(SearchAgent::new(options.search_budget(*samples), seed)),
+        AgentSpec::Dsearch(worlds) => Box::new(super::determinized::DsearchAgent::new(
+            super::determinized::DsearchConfig::with(*worlds, options.search_time),
+            seed,
+        )),
+        AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),
+        AgentSpec::QTable(path) => Box::new(qfile::load_agent(path, game)?),
+        AgentSpec::Policy(path) => Box::new(policy_agent::load_agent(path, game, seed)?),
+        AgentSpec::Human | AgentSpec::Exec(_) => return Err(AgentBuildError::NotBuiltHere(spec.to_string())),
+    })
+}

@@ -1,0 +1,80 @@
+//! `solve::agent_builder::build_agent`, the one builder behind the commands'
+//! `--players` and the Python module's `gdl.agent`: every kind it builds
+//! plays a legal move, and each refusal is the typed error its callers render.
+
+use gdl::error_kind::{EXIT_INPUT, Exits};
+use gdl::game::{Game, Turn};
+use gdl::runtime::Interpreted;
+use gdl::solve::agent::AgentSpec;
+use gdl::solve::agent_builder::{AgentBuildError, AgentOptions, MoveKinds, build_agent};
+
+fn load(file: &str, params: &[(&str, &str)]) -> Interpreted {
+    let text = std::fs::read_to_string(file).expect("game file");
+    let params: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Interpreted::new(gdl::compile::load(file, &text, &params).expect("compiles"))
+}
+
+#[test]
+fn every_kind_built_here_plays_a_legal_move_in_nim() {
+    let game = load("games/nim.game", &[("piles", "1,2")]);
+    let root = game.initial_state().expect("start");
+    let Turn::Player(p) = game.turn(&root).expect("turn") else {
+        panic!("nim starts with a player to move")
+    };
+    let mut legal = Vec::new();
+    game.legal_moves(&root, &mut legal).expect("moves");
+    for spec in [
+        "optimal",
+        "optimal:first",
+        "optimal:fast",
+        "random",
+        "search:5",
+        "greedy",
+        "alphabeta:2",
+    ] {
+        let spec: AgentSpec = spec.parse().expect("spec");
+        let mut agent = build_agent(&spec, &game, MoveKinds::of(game.program()), 7, &AgentOptions::default())
+            .unwrap_or_else(|e| panic!("{spec}: {e}"));
+        agent.new_game(&game, 7).expect("new game");
+        let choice = agent
+            .choose(&game, &root, p, &legal)
+            .unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert!(legal.contains(&choice.mv), "{spec} chose an illegal move");
+    }
+}
+
+#[test]
+fn agents_that_cannot_play_the_game_are_refused_as_bad_input() {
+    let pig = load("games/pig.game", &[]);
+    let kinds = MoveKinds::of(pig.program());
+    assert!(kinds.chance, "pig has chance moves");
+    for spec in ["optimal", "alphabeta:3"] {
+        let spec: AgentSpec = spec.parse().expect("spec");
+        match build_agent(&spec, &pig, kinds, 1, &AgentOptions::default()) {
+            Err(e @ AgentBuildError::Unsuited(_)) => {
+                assert!(e.to_string().contains("chance"), "{e}");
+                assert_eq!(e.exit_code(), EXIT_INPUT);
+            }
+            Err(e) => panic!("{spec}: {e:?}"),
+            Ok(_) => panic!("{spec} was built for a game with chance moves"),
+        }
+    }
+    let nim = load("games/nim.game", &[("piles", "1,2")]);
+    for spec in ["human", "exec:./agent.py"] {
+        let spec: AgentSpec = spec.parse().expect("spec");
+        let built = build_agent(&spec, &nim, MoveKinds::of(nim.program()), 1, &AgentOptions::default());
+        assert!(matches!(built, Err(AgentBuildError::NotBuiltHere(_))), "{spec}");
+    }
+    let missing: AgentSpec = "q:does-not-exist.q.json".parse().expect("spec");
+    match build_agent(
+        &missing,
+        &nim,
+        MoveKinds::of(nim.program()),
+        1,
+        &AgentOptions::default(),
+    ) {
+        Err(e @ AgentBuildError::QTable(_)) => assert_eq!(e.exit_code(), EXIT_INPUT),
+        Err(e) => panic!("{e:?}"),
+        Ok(_) => panic!("a Q-table that does not exist was loaded"),
+    }
+}
