@@ -38,6 +38,7 @@ use rand::{Rng, SeedableRng};
 use super::agent::{Agent, AgentError, Choice};
 use super::search::{SearchAgent, SearchBudget};
 use super::simulate::{Scratch, sample_chance};
+use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 
 /// How much the agent thinks, and how.
@@ -375,7 +376,7 @@ impl<G: Game> Search<'_, G> {
                 self.game.legal_moves_of(s, p, &mut out)?;
                 if out.is_empty() {
                     return Err(GameError::new(
-                        "gdl::runtime::no_moves",
+                        RuntimeKind::NoMoves,
                         format!("{} has no move at a simultaneous node", self.game.player_name(p)),
                     ));
                 }
@@ -609,7 +610,7 @@ impl<G: Game> Search<'_, G> {
             }
         }
         Err(GameError::new(
-            "gdl::runtime::endless",
+            RuntimeKind::Endless,
             format!("a game ran {} moves without ending", super::simulate::MAX_PLAYOUT_PLIES),
         ))
     }
