@@ -1,6 +1,6 @@
 //! Agents from their specs, for every command that plays games (`play`,
 //! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
-//! `search`, `search:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
+//! `search`, `search:N`, `dsearch`, `dsearch:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
 
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ pub type BoxedAgent<'g> = agent_builder::BoxedAgent<'g, Interpreted>;
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
-    /// Time limit per move of `search` agents, in milliseconds; with `search:N`
+    /// Time limit per move of `search` and `dsearch` agents, in milliseconds; with `search:N`
     /// the search stops at whichever comes first
     #[arg(long = "budget-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub budget_ms: Option<u64>,

@@ -169,7 +169,9 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         played_games,
         args.seed
     );
-    let searching = specs.iter().any(|s| matches!(s, AgentSpec::Search(_)));
+    let searching = specs
+        .iter()
+        .any(|s| matches!(s, AgentSpec::Search(_) | AgentSpec::Dsearch(_)));
     if let (Some(ms), true) = (args.agents.budget_ms, searching) {
         text.push_str(&format!("budget   {ms} ms per move for search\n"));
     }

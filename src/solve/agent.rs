@@ -132,6 +132,9 @@ pub enum AgentSpec {
     Human,
     /// Determinized Monte Carlo search (`search`, `search:N` for N worlds per move).
     Search(Option<usize>),
+    /// Determinized search with an exact endgame and an adaptive model of
+    /// the others (`dsearch`, `dsearch:N` for at most N worlds per move).
+    Dsearch(Option<usize>),
     /// The move with the lowest immediate penalty (`greedy`).
     Greedy,
     /// Plays greedily by a saved Q-table (`q:FILE`).
@@ -155,7 +158,7 @@ impl AgentSpec {
 }
 
 /// The agents, as `--players` lists them in messages.
-pub const AGENT_KINDS: &str = "optimal, optimal:first, optimal:fast, random, human, search, search:N, alphabeta:D, greedy, q:FILE, policy:FILE, exec:COMMAND";
+pub const AGENT_KINDS: &str = "optimal, optimal:first, optimal:fast, random, human, search, search:N, dsearch, dsearch:N, alphabeta:D, greedy, q:FILE, policy:FILE, exec:COMMAND";
 
 impl FromStr for AgentSpec {
     type Err = String;
@@ -191,6 +194,14 @@ impl FromStr for AgentSpec {
                 )),
             };
         }
+        if let Some(n) = s.strip_prefix("dsearch:") {
+            return match n.parse::<usize>() {
+                Ok(n) if (1..=1_000_000).contains(&n) => Ok(AgentSpec::Dsearch(Some(n))),
+                _ => Err(format!(
+                    "`{s}`: the number of worlds per move in dsearch:N is a whole number from 1 to 1000000"
+                )),
+            };
+        }
         if let Some(d) = s.strip_prefix("alphabeta:") {
             return match d.parse::<usize>() {
                 Ok(d) if (1..=100).contains(&d) => Ok(AgentSpec::AlphaBeta(d)),
@@ -206,6 +217,7 @@ impl FromStr for AgentSpec {
             "random" => Ok(AgentSpec::Random),
             "human" => Ok(AgentSpec::Human),
             "search" => Ok(AgentSpec::Search(None)),
+            "dsearch" => Ok(AgentSpec::Dsearch(None)),
             "greedy" => Ok(AgentSpec::Greedy),
             "" => Err(format!("a player is missing; the players are: {AGENT_KINDS}")),
             other => Err(format!("unknown player `{other}`; the players are: {AGENT_KINDS}")),
@@ -223,6 +235,8 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Human => f.write_str("human"),
             AgentSpec::Search(None) => f.write_str("search"),
             AgentSpec::Search(Some(n)) => write!(f, "search:{n}"),
+            AgentSpec::Dsearch(None) => f.write_str("dsearch"),
+            AgentSpec::Dsearch(Some(n)) => write!(f, "dsearch:{n}"),
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
             AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
@@ -356,6 +370,8 @@ mod tests {
             "human",
             "search",
             "search:50",
+            "dsearch",
+            "dsearch:40",
             "alphabeta:4",
             "greedy",
             "q:t.json",
@@ -373,7 +389,7 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_is_allowed() {
-        for bad in ["search:0", "search:x", "q:", "minimax", "", "exec: "] {
+        for bad in ["search:0", "search:x", "dsearch:0", "q:", "minimax", "", "exec: "] {
             let e = bad.parse::<AgentSpec>().unwrap_err();
             assert!(
                 e.contains("search:N") || e.contains("q:FILE") || e.contains("exec:"),

@@ -152,6 +152,10 @@ where
         }
         AgentSpec::Random => Box::new(RandomAgent::new(seed)),
         AgentSpec::Search(samples) => Box::new(SearchAgent::new(options.search_budget(*samples), seed)),
+        AgentSpec::Dsearch(worlds) => Box::new(super::determinized::DsearchAgent::new(
+            super::determinized::DsearchConfig::with(*worlds, options.search_time),
+            seed,
+        )),
         AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),
         AgentSpec::QTable(path) => Box::new(qfile::load_agent(path, game)?),
         AgentSpec::Policy(path) => Box::new(policy_agent::load_agent(path, game, seed)?),

@@ -24,6 +24,7 @@ mod alphabeta;
 pub mod best_response;
 pub mod cfr;
 pub mod depth_limited;
+pub mod determinized;
 pub mod episode;
 pub mod expectimax;
 mod file_header;
