@@ -6,14 +6,16 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::budgeted::BudgetedOptimal;
 use super::exec_agent::{ExecAgent, ExecOptions, OnFailure};
 use super::human::{Human, Terminal};
+use super::limits::SearchArgs;
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentError, AgentSpec, OptimalAgent, RandomAgent, Ties};
+use crate::solve::agent::{Agent, AgentError, AgentSpec, RandomAgent, Ties};
 use crate::solve::search::{GreedyAgent, SearchAgent, SearchBudget};
-use crate::solve::{SolveOptions, Solver, qfile};
+use crate::solve::{SolveOptions, qfile};
 
 /// An agent of any kind for a game file.
 /// `Send`, so that a match can play on several threads.
@@ -43,6 +45,12 @@ pub struct AgentArgs {
     /// gdl's own standard error
     #[arg(long = "agent-stderr", value_name = "FILE")]
     pub agent_stderr: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// How many `optimal` agents share the memory limit (one per seat and
+    /// thread), so that their memo tables together stay under it.
+    #[arg(skip)]
+    pub optimal_agents: usize,
 }
 
 impl AgentArgs {
@@ -68,17 +76,6 @@ impl AgentArgs {
             time,
         }
     }
-}
-
-/// The agent `spec` for `game` with default options; `seed` seeds whatever
-/// it draws at random. `human` is refused: only `play` and `trace` seat one.
-pub fn make_agent<'g>(
-    spec: &AgentSpec,
-    game: &'g Interpreted,
-    seed: u64,
-    ctx: &Context,
-) -> Result<BoxedAgent<'g>, Failure> {
-    make_agent_with(spec, game, seed, &AgentArgs::default(), None, ctx)
 }
 
 /// The agent `spec` for `game`; `terminal` is where a `human` plays (none:
@@ -116,16 +113,17 @@ pub fn make_agent_with<'g>(
                     game.name()
                 )));
             }
-            let solver = Solver::new(
-                game,
-                SolveOptions {
-                    count_states: false,
-                    prefer_short: *ties == Ties::Fast,
-                    ..SolveOptions::default()
-                },
-            )
-            .map_err(|e| Failure::input(ctx.render(&e)))?;
-            Ok(Box::new(OptimalAgent::new(solver, *ties, seed)))
+            let mut opts = SolveOptions {
+                count_states: false,
+                prefer_short: *ties == Ties::Fast,
+                ..SolveOptions::default()
+            };
+            options.search.apply(&mut opts);
+            let root = game.initial_state().map_err(|e| Failure::runtime(ctx.render(&e)))?;
+            let memory_binds = super::limits::cap_memo(&mut opts, &root, options.optimal_agents.max(1));
+            let agent = BudgetedOptimal::new(game, opts, *ties, seed, memory_binds)
+                .map_err(|e| Failure::input(ctx.render(&e)))?;
+            Ok(Box::new(agent))
         }
         AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
         AgentSpec::Search(samples) => Ok(Box::new(SearchAgent::new(options.search_budget(*samples), seed))),
@@ -280,6 +278,10 @@ pub fn seat_agents<'g>(
 ) -> Result<(Vec<AgentSpec>, Vec<BoxedAgent<'g>>), Failure> {
     let specs = players_for(players, game)?;
     let n = specs.len();
+    let options = &AgentArgs {
+        optimal_agents: specs.iter().filter(|s| matches!(s, AgentSpec::Optimal(_))).count(),
+        ..options.clone()
+    };
     let mut agents = Vec::with_capacity(n);
     for (k, spec) in specs.iter().enumerate() {
         let terminal = (*spec == AgentSpec::Human).then(Terminal::stdio);

@@ -7,6 +7,7 @@
 
 mod agents;
 mod bench;
+mod budgeted;
 mod bundled;
 mod check;
 mod completions;

@@ -102,12 +102,16 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
         .min(usize::try_from(args.games).unwrap_or(usize::MAX))
         .max(1);
+    let agent_args = AgentArgs {
+        optimal_agents: threads * specs.iter().filter(|s| matches!(s, AgentSpec::Optimal(_))).count(),
+        ..args.agents.clone()
+    };
     let mut sets: Vec<Vec<BoxedAgent<'_>>> = Vec::with_capacity(threads);
     for _ in 0..threads {
         let mut set = Vec::with_capacity(n);
         for spec in &specs {
             // No terminal: a person cannot sit through a match of many games.
-            set.push(make_agent_with(spec, &game, args.seed, &args.agents, None, ctx)?);
+            set.push(make_agent_with(spec, &game, args.seed, &agent_args, None, ctx)?);
         }
         sets.push(set);
     }
@@ -151,7 +155,16 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     // match keeps what was played, a failed one too.
     let csv_written = csv_file.map(CsvFile::finish);
     drop(caught);
-    let mut result = played.map_err(|e| Failure::runtime(ctx.render(&e)))?;
+    // The games before the one that failed were all played (they are
+    // handed out in order, and a thread finishes the game it started).
+    let mut result = played.map_err(|e| {
+        Failure::runtime(format!(
+            "error: the match stopped in game {} of {}, after {played_games} played\n{}",
+            played_games + 1,
+            args.games,
+            ctx.render(&e)
+        ))
+    })?;
     let stop = stop.filter(|_| played_games < args.games);
     disambiguate(&mut result.tally.agents);
 
