@@ -993,3 +993,61 @@ fn optimal_agents_take_the_solvers_limits() {
     assert!(r.stderr.contains("for MIN ran out on its 1st move"), "{}", r.stderr);
     assert!(r.stderr.contains("(--time-limit) was reached"), "{}", r.stderr);
 }
+
+/// `solve --csv` (a sweep) and `man --out` write through the checks every
+/// output has: the game file is never overwritten, and pages are whole.
+#[test]
+fn sweep_csv_and_man_pages_are_checked_outputs() {
+    let dir = common::scratch("cli", "sweep_man_outputs", &["nimcala.game"]);
+    let before = std::fs::read(dir.join("nimcala.game")).unwrap();
+    let r = common::gdl_in(
+        &dir,
+        &[
+            "solve",
+            "nimcala.game",
+            "--pits",
+            "1..2",
+            "--tokens",
+            "1",
+            "--csv",
+            "nimcala.game",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    snap!("sweep_csv_is_the_game", r.stderr);
+    assert_eq!(std::fs::read(dir.join("nimcala.game")).unwrap(), before);
+    let r = common::gdl_in(
+        &dir,
+        &[
+            "solve",
+            "nimcala.game",
+            "--pits",
+            "1..2",
+            "--tokens",
+            "1",
+            "--csv",
+            "rows.csv",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rows = std::fs::read_to_string(dir.join("rows.csv")).unwrap();
+    assert_eq!(rows.lines().count(), 3, "{rows}");
+
+    std::fs::create_dir_all(dir.join("man")).unwrap();
+    let r = common::gdl_in(&dir, &["man", "--out", "man"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for page in ["gdl.1", "gdl-solve.1", "gdl-match.1"] {
+        let text = std::fs::read_to_string(dir.join("man").join(page)).unwrap();
+        assert!(text.starts_with(".ie"), "{page}: {}", &text[..text.len().min(80)]);
+    }
+    let stray: Vec<_> = std::fs::read_dir(dir.join("man"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(stray.is_empty());
+    let r = common::gdl_in(&dir, &["man", "--out", "nimcala.game"], None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

@@ -421,3 +421,32 @@ fn the_generator_writes_every_construct() {
         assert!(*n > 0, "no compiling file of 3000 has `{c}`");
     }
 }
+
+/// The generator writes the shapes issue 13's bugs needed (the earlier
+/// generator wrote none of them): constants at the edges of i64, nested
+/// repeats, wide states, many players moving at once, other encodings.
+#[test]
+fn the_generator_writes_hostile_shapes() {
+    let corpus = fuzzgen::corpus();
+    let shapes = [
+        "9223372036854775807",
+        "(-9223372036854775807 - 1)",
+        "]; ",
+        "; 100000]",
+        "players count 1",
+        "simultaneous move",
+        "\u{feff}",
+        "\r\n",
+        "\0",
+    ];
+    let mut seen = vec![0; shapes.len()];
+    for i in 0..3000 {
+        let case = make_case(12, i, &corpus);
+        for (k, s) in shapes.iter().enumerate() {
+            seen[k] += usize::from(case.text.contains(s));
+        }
+    }
+    for (s, n) in shapes.iter().zip(&seen) {
+        assert!(*n > 0, "no file of 3000 has {s:?}");
+    }
+}
