@@ -256,6 +256,13 @@ pub enum Op {
         x: Reg,
         set: u32,
     },
+    /// `dst` = bit `bit` of the set at `addr`: whether it holds a constant
+    /// known to be in its range.
+    SetHasI {
+        dst: Reg,
+        addr: Reg,
+        bit: u32,
+    },
     /// Adds `x` to the set at `addr`; an `x` outside its range fails.
     SetAdd {
         addr: Reg,
@@ -645,6 +652,7 @@ impl Op {
             SetCount { dst, addr, .. } | SumList { dst, addr } => r(&[dst, addr]),
             SumListS { dst, .. } => r(&[dst]),
             ListHas { dst, addr, x } | IndexIn { dst, addr, x } | SetHas { dst, addr, x, .. } => r(&[dst, addr, x]),
+            SetHasI { dst, addr, .. } => r(&[dst, addr]),
             SetAdd { addr, x, .. } | SetRemove { addr, x, .. } | Push { addr, x, .. } => r(&[addr, x]),
             Clear { addr, .. } | ItemsList { addr } | ItemsIndices { addr } | ItemsSet { addr, .. } => r(&[addr]),
             RangeInit { var, hi, .. } | RangeNext { var, hi, .. } => r(&[var, hi]),
@@ -950,6 +958,7 @@ impl fmt::Display for Op {
             ListHas { dst, addr, x } => write!(f, "has        r{dst} = r{x} in list cell[r{addr}]"),
             IndexIn { dst, addr, x } => write!(f, "has        r{dst} = r{x} in indexes of cell[r{addr}]"),
             SetHas { dst, addr, x, set } => write!(f, "has        r{dst} = r{x} in set cell[r{addr}] (set {set})"),
+            SetHasI { dst, addr, bit } => write!(f, "has        r{dst} = bit {bit} of set cell[r{addr}]"),
             SetAdd { addr, x, set } => write!(f, "set.add    cell[r{addr}] (set {set}) += r{x}"),
             SetRemove { addr, x, set } => write!(f, "set.remove cell[r{addr}] (set {set}) -= r{x}"),
             Push { addr, x, cap } => write!(f, "push       cell[r{addr}] += [r{x}] (cap {cap})"),

@@ -12,8 +12,14 @@
 use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
 use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, FillTarget, Outcome, Piece, Place, Program, Span, Stmt};
 
-/// Lowers every rule of `prog`.
+/// Lowers every rule of `prog`, calls of small functions inlined.
 pub fn lower(prog: &Program) -> Code {
+    lower_plain(&super::inline::inline_calls(prog))
+}
+
+/// Lowers every rule of `prog` as written, each call a call: what the
+/// inlined code is compared with (tests/inlining.rs).
+pub fn lower_plain(prog: &Program) -> Code {
     let mut b = Builder {
         code: Code::default(),
         next: 0,
@@ -1209,6 +1215,10 @@ impl Builder {
                     sets: *sets,
                 });
             }
+            Expr::Let { local, value, body } => {
+                self.expr_into(value, reg(*local));
+                self.expr_into(body, dst);
+            }
             Expr::Call { func, args, span } => {
                 let first = self.next;
                 let regs: Vec<Reg> = args.iter().map(|_| self.tmp()).collect();
@@ -1335,24 +1345,54 @@ impl Builder {
     }
 
     fn contains(&mut self, c: &Coll, x: &Expr, dst: Reg) {
+        // A constant inside a set's range is a fixed bit (inlining makes them).
+        if let (Coll::Set { place, lo, hi }, Expr::Const(v)) = (c, x)
+            && lo <= v
+            && v <= hi
+            && let Ok(bit) = u32::try_from(v - lo)
+        {
+            let addr = self.place_reg(place);
+            self.op(Op::SetHasI { dst, addr, bit });
+            return;
+        }
         let x = self.operand(x);
         match c {
             // `lo <= x and x <= hi`: `hi` only if needed.
             Coll::Range { lo, hi } => {
-                let lo = self.operand(lo);
-                let no = self.op(Op::JumpUnless {
-                    op: CmpOp::Le,
-                    a: lo,
-                    b: x,
-                    to: 0,
-                });
-                let hi = self.operand(hi);
-                self.op(Op::Cmp {
-                    op: CmpOp::Le,
-                    dst,
-                    a: x,
-                    b: hi,
-                });
+                let no = match imm(lo) {
+                    Some(imm) => self.op(Op::JumpUnlessI {
+                        op: CmpOp::Ge,
+                        a: x,
+                        imm,
+                        to: 0,
+                    }),
+                    None => {
+                        let lo = self.operand(lo);
+                        self.op(Op::JumpUnless {
+                            op: CmpOp::Le,
+                            a: lo,
+                            b: x,
+                            to: 0,
+                        })
+                    }
+                };
+                match imm(hi) {
+                    Some(imm) => self.op(Op::CmpI {
+                        op: CmpOp::Le,
+                        dst,
+                        a: x,
+                        imm,
+                    }),
+                    None => {
+                        let hi = self.operand(hi);
+                        self.op(Op::Cmp {
+                            op: CmpOp::Le,
+                            dst,
+                            a: x,
+                            b: hi,
+                        })
+                    }
+                };
                 let over = self.op(Op::Jump { to: 0 });
                 let f = self.here();
                 self.patch(no, f);

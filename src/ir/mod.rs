@@ -6,6 +6,7 @@
 //! a fixed offset with a fixed [`Layout`].
 
 pub mod code;
+mod inline;
 pub mod lower_code;
 
 use std::sync::Arc;
@@ -277,6 +278,13 @@ pub enum Expr {
         func: usize,
         args: Vec<Expr>,
         span: Span,
+    },
+    /// `body` with `value` in the local `local` (made by inlining a call:
+    /// an argument evaluated once, before the body).
+    Let {
+        local: usize,
+        value: Box<Expr>,
+        body: Box<Expr>,
     },
 }
 

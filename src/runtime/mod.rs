@@ -81,6 +81,16 @@ impl Interpreted {
         }
     }
 
+    /// The game run from code with every call kept a call: the same answers
+    /// as [`Interpreted::new`], checked by tests/inlining.rs.
+    pub fn without_inlining(prog: Program) -> Self {
+        let code = ir::lower_code::lower_plain(&prog);
+        Interpreted {
+            prog: Arc::new(prog),
+            code: Arc::new(code),
+        }
+    }
+
     pub fn program(&self) -> &Program {
         &self.prog
     }

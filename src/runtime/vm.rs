@@ -425,6 +425,10 @@ pub(super) fn run<H: Host>(
                 let bit = (r!(x) - code.sets[set as usize].lo) as usize;
                 r!(dst) = host.get(r!(addr) as usize + bit / 64) >> (bit % 64) & 1;
             }
+            Op::SetHasI { dst, addr, bit } => {
+                let bit = bit as usize;
+                r!(dst) = host.get(r!(addr) as usize + bit / 64) >> (bit % 64) & 1;
+            }
             Op::SetAdd { addr, x, set } | Op::SetRemove { addr, x, set } => {
                 let SetRange { lo, hi, .. } = code.sets[set as usize];
                 let (o, x) = (r!(addr) as usize, r!(x));
