@@ -1051,3 +1051,14 @@ fn sweep_csv_and_man_pages_are_checked_outputs() {
     let r = common::gdl_in(&dir, &["man", "--out", "nimcala.game"], None);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+/// Found by the command-line fuzzer (case 4732 of seed 1): `--max-states`
+/// with `--no-memo` was ignored, and the search ran without a limit.
+#[test]
+fn max_states_without_a_memo_table_is_refused() {
+    let r = gdl(&["solve", "games/kalah.game", "--max-states", "10", "--no-memo"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-nodes or --time-limit"), "{}", r.stderr);
+    let r = gdl(&["solve", "games/nim.game", "--max-states", "100000"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
