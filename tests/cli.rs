@@ -878,3 +878,187 @@ fn every_command_stops_cleanly_under_512_mib_of_address_space() {
     // Training stopped before the limit, and saved what it learned.
     assert!(dir.join("q.json").exists());
 }
+
+/// `--max-nodes` and `--time-limit` bound the search of every `optimal`
+/// agent, per move, as `gdl solve` takes them: a budget too small for the
+/// first move stops the game there, saying whose search ran out and where
+/// (exit 1); a budget large enough changes nothing.
+#[test]
+fn optimal_agents_take_the_solvers_limits() {
+    let dir = common::scratch("cli", "optimal_limits", &["nim.game", "nimcala.game"]);
+    let train = common::gdl_in(
+        &dir,
+        &[
+            "train",
+            "nim.game",
+            "--piles",
+            "1,2,3",
+            "--episodes",
+            "200",
+            "--out",
+            "q.json",
+        ],
+        None,
+    );
+    assert_eq!(train.code, 0, "{}", train.stderr);
+    let nimcala = ["nimcala.game", "--pits", "4", "--tokens", "4"];
+    let with = |head: &[&str], game: &[&str], tail: &[&str]| -> Vec<String> {
+        head.iter().chain(game).chain(tail).map(|s| s.to_string()).collect()
+    };
+    let commands: Vec<(&str, Vec<String>)> = vec![
+        ("trace", with(&["trace"], &nimcala, &["--players", "optimal,optimal"])),
+        (
+            "play",
+            with(
+                &["play"],
+                &nimcala,
+                &["--players", "optimal:first,optimal", "--seed", "1"],
+            ),
+        ),
+        (
+            "match",
+            with(
+                &["match"],
+                &nimcala,
+                &[
+                    "--players",
+                    "optimal,random",
+                    "--games",
+                    "4",
+                    "--threads",
+                    "1",
+                    "--csv",
+                    "m.csv",
+                ],
+            ),
+        ),
+        (
+            "league",
+            with(
+                &["match"],
+                &nimcala,
+                &["--players", "optimal,random,greedy", "--games", "2", "--threads", "1"],
+            ),
+        ),
+        (
+            "eval",
+            with(
+                &["eval"],
+                &["nim.game", "--piles", "1,2,3"],
+                &["--q", "q.json", "--games", "10"],
+            ),
+        ),
+    ];
+    for (name, args) in &commands {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let plain = common::gdl_in(&dir, &args, None);
+        assert_eq!(plain.code, 0, "{args:?}: {}", plain.stderr);
+        let plain_csv = std::fs::read_to_string(dir.join("m.csv")).ok();
+
+        let mut small = args.clone();
+        small.extend(["--max-nodes", "3"]);
+        let r = common::gdl_in(&dir, &small, None);
+        assert_eq!(r.code, 1, "{small:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        snap!(format!("optimal_limits_{name}_max_nodes"), r.stderr);
+
+        let mut ample = args.clone();
+        ample.extend(["--max-nodes", "100000000", "--time-limit", "1000", "--max-memory", "1G"]);
+        let r = common::gdl_in(&dir, &ample, None);
+        assert_eq!(r.code, 0, "{ample:?}: {}", r.stderr);
+        // The same games, move for move (a match's times per decision aside).
+        if *name == "match" {
+            assert_eq!(std::fs::read_to_string(dir.join("m.csv")).ok(), plain_csv);
+        } else if *name != "league" {
+            assert_eq!(r.stdout, plain.stdout, "{ample:?}");
+        }
+    }
+    // The time limit, on misère Nim from a position too big to solve in a millisecond.
+    let r = common::gdl_in(
+        &dir,
+        &[
+            "trace",
+            "nim.game",
+            "--piles",
+            "3,4,5,6,7,8,9",
+            "--players",
+            "random,optimal",
+            "--time-limit",
+            "0.001",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("the game stopped at move 2"), "{}", r.stderr);
+    assert!(r.stderr.contains("for MIN ran out on its 1st move"), "{}", r.stderr);
+    assert!(r.stderr.contains("(--time-limit) was reached"), "{}", r.stderr);
+}
+
+/// `solve --csv` (a sweep) and `man --out` write through the checks every
+/// output has: the game file is never overwritten, and pages are whole.
+#[test]
+fn sweep_csv_and_man_pages_are_checked_outputs() {
+    let dir = common::scratch("cli", "sweep_man_outputs", &["nimcala.game"]);
+    let before = std::fs::read(dir.join("nimcala.game")).unwrap();
+    let r = common::gdl_in(
+        &dir,
+        &[
+            "solve",
+            "nimcala.game",
+            "--pits",
+            "1..2",
+            "--tokens",
+            "1",
+            "--csv",
+            "nimcala.game",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    snap!("sweep_csv_is_the_game", r.stderr);
+    assert_eq!(std::fs::read(dir.join("nimcala.game")).unwrap(), before);
+    let r = common::gdl_in(
+        &dir,
+        &[
+            "solve",
+            "nimcala.game",
+            "--pits",
+            "1..2",
+            "--tokens",
+            "1",
+            "--csv",
+            "rows.csv",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rows = std::fs::read_to_string(dir.join("rows.csv")).unwrap();
+    assert_eq!(rows.lines().count(), 3, "{rows}");
+
+    std::fs::create_dir_all(dir.join("man")).unwrap();
+    let r = common::gdl_in(&dir, &["man", "--out", "man"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for page in ["gdl.1", "gdl-solve.1", "gdl-match.1"] {
+        let text = std::fs::read_to_string(dir.join("man").join(page)).unwrap();
+        assert!(text.starts_with(".ie"), "{page}: {}", &text[..text.len().min(80)]);
+    }
+    let stray: Vec<_> = std::fs::read_dir(dir.join("man"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(stray.is_empty());
+    let r = common::gdl_in(&dir, &["man", "--out", "nimcala.game"], None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// Found by the command-line fuzzer (case 4732 of seed 1): `--max-states`
+/// with `--no-memo` was ignored, and the search ran without a limit.
+#[test]
+fn max_states_without_a_memo_table_is_refused() {
+    let r = gdl(&["solve", "games/kalah.game", "--max-states", "10", "--no-memo"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-nodes or --time-limit"), "{}", r.stderr);
+    let r = gdl(&["solve", "games/nim.game", "--max-states", "100000"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

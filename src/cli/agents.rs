@@ -6,12 +6,15 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::budgeted::BudgetedOptimal;
 use super::exec_agent::{ExecAgent, ExecOptions, OnFailure};
 use super::human::{Human, Terminal};
+use super::limits::SearchArgs;
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentError, AgentSpec};
+use crate::solve::SolveOptions;
+use crate::solve::agent::{Agent, AgentError, AgentSpec, Ties};
 use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
 
 /// An agent of any kind for a game file.
@@ -38,6 +41,12 @@ pub struct AgentArgs {
     /// gdl's own standard error
     #[arg(long = "agent-stderr", value_name = "FILE")]
     pub agent_stderr: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// How many `optimal` agents share the memory limit (one per seat and
+    /// thread), so that their memo tables together stay under it.
+    #[arg(skip)]
+    pub optimal_agents: usize,
 }
 
 impl AgentArgs {
@@ -58,17 +67,6 @@ impl AgentArgs {
     }
 }
 
-/// The agent `spec` for `game` with default options; `seed` seeds whatever
-/// it draws at random. `human` is refused: only `play` and `trace` seat one.
-pub fn make_agent<'g>(
-    spec: &AgentSpec,
-    game: &'g Interpreted,
-    seed: u64,
-    ctx: &Context,
-) -> Result<BoxedAgent<'g>, Failure> {
-    make_agent_with(spec, game, seed, &AgentArgs::default(), None, ctx)
-}
-
 /// The agent `spec` for `game`; `terminal` is where a `human` plays (none:
 /// a human cannot sit at this command).
 pub fn make_agent_with<'g>(
@@ -80,6 +78,24 @@ pub fn make_agent_with<'g>(
     ctx: &Context,
 ) -> Result<BoxedAgent<'g>, Failure> {
     match spec {
+        // The optimal agent of the commands keeps to the solver's limits
+        // (--max-nodes, --time-limit, --max-memory), move by move.
+        AgentSpec::Optimal(ties) => {
+            let kinds = MoveKinds::of(game.program());
+            if let Some(why) = agent_builder::optimal_unsuited(game, kinds) {
+                return Err(Failure::input(format!("error: {why}")));
+            }
+            let mut opts = SolveOptions {
+                count_states: false,
+                prefer_short: *ties == Ties::Fast,
+                ..SolveOptions::default()
+            };
+            options.search.apply(&mut opts);
+            let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
+            let memory_binds = super::limits::cap_memo(&mut opts, &root, options.optimal_agents.max(1));
+            let agent = BudgetedOptimal::new(game, opts, *ties, seed, memory_binds).map_err(|e| ctx.fail(&e))?;
+            Ok(Box::new(agent))
+        }
         AgentSpec::Exec(command) => match ExecAgent::start(command, options.exec_options(), seed) {
             Ok(agent) => Ok(Box::new(agent)),
             Err(why) => Err(Failure::input(format!("error: exec:{command}: {why}"))),
@@ -227,6 +243,10 @@ pub fn seat_agents<'g>(
 ) -> Result<(Vec<AgentSpec>, Vec<BoxedAgent<'g>>), Failure> {
     let specs = players_for(players, game)?;
     let n = specs.len();
+    let options = &AgentArgs {
+        optimal_agents: specs.iter().filter(|s| matches!(s, AgentSpec::Optimal(_))).count(),
+        ..options.clone()
+    };
     let mut agents = Vec::with_capacity(n);
     for (k, spec) in specs.iter().enumerate() {
         let terminal = (*spec == AgentSpec::Human).then(Terminal::stdio);

@@ -7,8 +7,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::agents::make_agent;
+use super::agents::{AgentArgs, make_agent_with};
 use super::eval_wrong::{self, SeatResult, WrongMove};
+use super::limits::{self, SearchArgs};
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
 use crate::report::solve::number;
@@ -17,7 +18,7 @@ use crate::runtime::Interpreted;
 use crate::solve::agent::{Agent, AgentSpec, Ties};
 use crate::solve::qeval::{self, Agreement};
 use crate::solve::qlearn::{QAgent, QTable};
-use crate::solve::{SolveError, qfile, tournament};
+use crate::solve::{SolveError, SolveOptions, qfile, tournament};
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
@@ -39,6 +40,8 @@ pub struct EvalArgs {
     /// Print the evaluation as one JSON object (docs/json-schema/eval.json)
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -54,11 +57,12 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
         table.len()
     );
     let name = format!("q:{}", args.q.display());
-    let fail = |e: SolveError| ctx.fail(&e);
+    let fail = |e: SolveError| solve_failed(e, ctx);
     let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
+    let opts = exact_options(&args.search, &root);
     if args.json {
-        let a = qeval::agreement(&game, &table, &root).map_err(fail)?;
-        let seats = eval_wrong::beatable(&game, &table, &root).map_err(fail)?;
+        let a = qeval::agreement_within(&game, &table, &root, &opts).map_err(fail)?;
+        let seats = eval_wrong::beatable(&game, &table, &root, &opts).map_err(fail)?;
         let mut doc = serde_json::json!({
             "game": title(&game),
             "table": {
@@ -77,20 +81,20 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
                 "unseen": a.unseen,
             },
             "seats": seats.iter().map(seat_json).collect::<Vec<_>>(),
-            "matches": matches_json(&game, &table, &name, args.games, args.seed, ctx)?,
+            "matches": matches_json(&game, &table, &name, args.games, args.seed, &args.search, ctx)?,
         });
         if args.wrong {
-            let wrong = eval_wrong::wrong_moves(&game, &table, &root).map_err(fail)?;
+            let wrong = eval_wrong::wrong_moves(&game, &table, &root, &opts).map_err(fail)?;
             doc["wrong"] = wrong.iter().map(wrong_json).collect();
         }
         return write!(ctx.out, "{}", crate::report::json::document(&doc)).map_err(super::stdout_failed);
     }
-    let mut text = report(&game, &table, &name, args.games, args.seed, ctx)?;
-    let seats = eval_wrong::beatable(&game, &table, &root).map_err(fail)?;
+    let mut text = report(&game, &table, &name, args.games, args.seed, &args.search, ctx)?;
+    let seats = eval_wrong::beatable(&game, &table, &root, &opts).map_err(fail)?;
     text.push('\n');
     text.push_str(&beatable_text(&seats));
     if args.wrong {
-        let wrong = eval_wrong::wrong_moves(&game, &table, &root).map_err(fail)?;
+        let wrong = eval_wrong::wrong_moves(&game, &table, &root, &opts).map_err(fail)?;
         text.push('\n');
         text.push_str(&wrong_text(&wrong));
     }
@@ -180,13 +184,14 @@ fn matches_json(
     name: &str,
     games: u64,
     seed: u64,
+    search: &SearchArgs,
     ctx: &Context,
 ) -> Result<serde_json::Value, Failure> {
     let mut out = Vec::new();
     for (k, opponent) in [AgentSpec::Optimal(Ties::Random), AgentSpec::Random].iter().enumerate() {
         let mut agents: Vec<Box<dyn Agent<Interpreted> + '_>> = vec![
             Box::new(QAgent::new(name, table.clone())),
-            make_agent(opponent, game, seed.wrapping_add(k as u64 + 1), ctx)?,
+            opponent_agent(opponent, game, seed.wrapping_add(k as u64 + 1), search, ctx)?,
         ];
         let tally = tournament::play_match(game, &mut agents, games, seed.wrapping_add(k as u64), &mut |_| {})
             .map_err(|e| ctx.fail(&e))?;
@@ -223,11 +228,12 @@ pub fn report(
     name: &str,
     games: u64,
     seed: u64,
+    search: &SearchArgs,
     ctx: &Context,
 ) -> Result<String, Failure> {
-    let fail = |e: SolveError| ctx.fail(&e);
+    let fail = |e: SolveError| solve_failed(e, ctx);
     let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
-    let a = qeval::agreement(game, table, &root).map_err(fail)?;
+    let a = qeval::agreement_within(game, table, &root, &exact_options(search, &root)).map_err(fail)?;
     let mut out = agreement_text(&a);
     out.push('\n');
     out.push_str(&format!(
@@ -251,7 +257,7 @@ pub fn report(
     for (k, opponent) in [AgentSpec::Optimal(Ties::Random), AgentSpec::Random].iter().enumerate() {
         let mut agents: Vec<Box<dyn Agent<Interpreted> + '_>> = vec![
             Box::new(QAgent::new(name, table.clone())),
-            make_agent(opponent, game, seed.wrapping_add(k as u64 + 1), ctx)?,
+            opponent_agent(opponent, game, seed.wrapping_add(k as u64 + 1), search, ctx)?,
         ];
         // Each opponent plays its own seeded series of games.
         let tally = tournament::play_match(game, &mut agents, games, seed.wrapping_add(k as u64), &mut |_| {})
@@ -270,6 +276,42 @@ pub fn report(
         &[false, false, true, true, true, true, false, false],
     ));
     Ok(out)
+}
+
+/// The exact solver's options for the comparisons of `eval`: `--max-nodes`
+/// and `--time-limit` per position solved, and the memory limit.
+fn exact_options(search: &SearchArgs, root: &crate::runtime::State) -> SolveOptions {
+    let mut opts = SolveOptions::default();
+    search.apply(&mut opts);
+    limits::cap_memo(&mut opts, root, 1);
+    opts
+}
+
+/// A failed exact solve of `eval`: a game the solver cannot take is bad
+/// input; a limit reached says which part of the evaluation it stopped.
+fn solve_failed(e: SolveError, ctx: &Context) -> Failure {
+    match e {
+        SolveError::Budget { .. } => Failure::runtime(format!(
+            "error: the exact solution the table is compared with is out of reach within the limits\n{}",
+            ctx.render(&e)
+        )),
+        other => ctx.fail(&other),
+    }
+}
+
+/// An opponent of the Q agent; an `optimal` one searches within `search`.
+fn opponent_agent<'g>(
+    spec: &AgentSpec,
+    game: &'g Interpreted,
+    seed: u64,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> Result<Box<dyn Agent<Interpreted> + 'g>, Failure> {
+    let options = AgentArgs {
+        search: search.clone(),
+        ..AgentArgs::default()
+    };
+    Ok(make_agent_with(spec, game, seed, &options, None, ctx)?)
 }
 
 fn agreement_text(a: &Agreement) -> String {

@@ -53,10 +53,11 @@ pub(crate) fn wrong_moves(
     game: &Interpreted,
     table: &QTable<Interpreted>,
     root: &State,
+    opts: &SolveOptions,
 ) -> Result<Vec<WrongMove>, SolveError> {
     let opts = SolveOptions {
         count_states: false,
-        ..SolveOptions::default()
+        ..opts.clone()
     };
     let mut solver = Solver::new(game, opts)?;
     let mut seen: FxHashMap<State, ()> = FxHashMap::default();
@@ -127,10 +128,11 @@ pub(crate) fn beatable(
     game: &Interpreted,
     table: &QTable<Interpreted>,
     root: &State,
+    opts: &SolveOptions,
 ) -> Result<Vec<SeatResult>, SolveError> {
     let opts = SolveOptions {
         count_states: false,
-        ..SolveOptions::default()
+        ..opts.clone()
     };
     let value = Solver::new(game, opts)?.solve(root)?.value;
     let mut out = Vec::new();

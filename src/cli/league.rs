@@ -109,12 +109,16 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
     let mut times = vec![DecisionTimes::default(); specs.len()];
     let mut failures: Vec<FailureRecord> = Vec::new();
     let mut measure = None;
+    let agent_args = super::agents::AgentArgs {
+        optimal_agents: threads * n,
+        ..args.agents.clone()
+    };
     for (i, pairing) in pairings.iter().enumerate() {
         let mut sets: Vec<Vec<BoxedAgent<'_>>> = Vec::with_capacity(threads);
         for _ in 0..threads {
             let mut set = Vec::with_capacity(n);
             for &a in pairing {
-                set.push(make_agent_with(&specs[a], game, args.seed, &args.agents, None, ctx)?);
+                set.push(make_agent_with(&specs[a], game, args.seed, &agent_args, None, ctx)?);
             }
             sets.push(set);
         }
@@ -125,7 +129,14 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
                 b.set_position(before + done);
             }
         });
-        let result = played.map_err(|e| ctx.fail(&e))?;
+        let result = played.map_err(|e| {
+            let names: Vec<String> = pairing.iter().map(|&a| specs[a].to_string()).collect();
+            Failure::runtime(format!(
+                "error: the league stopped in the match {}\n{}",
+                names.join(" vs "),
+                ctx.render(&e)
+            ))
+        })?;
         measure.get_or_insert(result.tally.measure);
         for (k, t) in result.times.iter().enumerate() {
             times[pairing[k]].merge(t);

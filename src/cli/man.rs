@@ -24,8 +24,20 @@ pub fn run(args: &ManArgs, ctx: &mut Context) -> Result<(), Failure> {
                     dir.display()
                 )));
             }
-            clap_mangen::generate_to(cmd, dir)
-                .map_err(|e| Failure::runtime(format!("error: cannot write in {}: {e}", dir.display())))?;
+            // Every page is checked first, then written as every output is
+            // (through a temporary file): a page is whole or not there.
+            let pages = pages(cmd)?;
+            let outputs: Vec<(&'static str, PathBuf)> =
+                pages.iter().map(|(name, _)| ("--out", dir.join(name))).collect();
+            let refs: Vec<(&'static str, &std::path::Path)> = outputs.iter().map(|(f, p)| (*f, p.as_path())).collect();
+            super::output::check(&refs, &[])?;
+            for ((_, path), (_, roff)) in outputs.iter().zip(&pages) {
+                super::output::Output {
+                    flag: "--out",
+                    path: path.clone(),
+                }
+                .write(roff)?;
+            }
             writeln!(ctx.out, "wrote the manual pages to {}", dir.display())
                 .map_err(|e| Failure::runtime(format!("error: {e}")))
         }
@@ -39,4 +51,25 @@ pub fn run(args: &ManArgs, ctx: &mut Context) -> Result<(), Failure> {
                 .map_err(|e| Failure::runtime(format!("error: {e}")))
         }
     }
+}
+
+/// Each manual page, as `clap_mangen::generate_to` makes them: its file
+/// name (`gdl.1`, `gdl-solve.1`) and its roff.
+fn pages(cmd: clap::Command) -> Result<Vec<(String, Vec<u8>)>, Failure> {
+    fn add(cmd: clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> Result<(), Failure> {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
+            add(sub, pages)?;
+        }
+        let man = clap_mangen::Man::new(cmd);
+        let mut roff = Vec::new();
+        man.render(&mut roff)
+            .map_err(|e| Failure::runtime(format!("error: {e}")))?;
+        pages.push((man.get_filename(), roff));
+        Ok(())
+    }
+    let mut cmd = cmd.disable_help_subcommand(true);
+    cmd.build();
+    let mut pages = Vec::new();
+    add(cmd, &mut pages)?;
+    Ok(pages)
 }

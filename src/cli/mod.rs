@@ -8,6 +8,7 @@
 
 mod agents;
 mod bench;
+mod budgeted;
 mod bundled;
 mod check;
 mod completions;

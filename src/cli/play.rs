@@ -84,6 +84,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
         .iter()
         .all(|v| v.visibility == crate::ir::Visibility::Public);
     let mut chance: Vec<String> = Vec::new();
+    let mut ply = 0;
     let result = (|| {
         // Before the deal there is nothing to see.
         if game.turn(&start)? != Turn::Chance {
@@ -93,6 +94,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
         let mut seated = begin(&mut agents, &game, seed)?;
         let mut times = vec![DecisionTimes::default(); seated.len()];
         play_out(&game, start, &mut seated, &mut rng, &mut times, &mut |step, state| {
+            ply += usize::from(matches!(step, Step::Moves(_)));
             log.push(match step {
                 Step::Chance(m) => json!({"chance": game.move_text(m), "state": game.state_text(state)}),
                 Step::Moves(played) => json!({
@@ -147,7 +149,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
             )
         }
         Err(AgentError::Quit) => ("game abandoned".to_string(), serde_json::Value::Null),
-        Err(e) => return Err(ctx.fail(&e)),
+        Err(e) => return Err(super::trace::stopped_at(ply + 1, &e, ctx)),
     };
     if let Some(path) = &args.json_log {
         let players: Vec<serde_json::Value> = specs

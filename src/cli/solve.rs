@@ -76,6 +76,13 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
+    if args.no_memo && args.max_states.is_some() {
+        // Found by the command-line fuzzer: the limit was silently ignored,
+        // and the search ran without one.
+        return Err(Failure::input(
+            "error: --max-states limits the memo table, and --no-memo searches without one; limit the search with --max-nodes or --time-limit",
+        ));
+    }
     if super::solve_sweep::is_sweep(ctx) {
         return super::solve_sweep::run(args, ctx);
     }

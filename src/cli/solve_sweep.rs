@@ -37,6 +37,18 @@ struct Row {
 }
 
 pub(super) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
+    // The file is checked before the sweep, as every output is.
+    let csv_out = match args.csv.as_deref() {
+        Some("-") | None => None,
+        Some(path) => {
+            let path = std::path::Path::new(path);
+            super::output::check(&[("--csv", path)], &[args.game.file.as_path()])?;
+            Some(super::output::Output {
+                flag: "--csv",
+                path: path.to_path_buf(),
+            })
+        }
+    };
     let given = ctx.bindings.clone();
     let mut axes: Vec<(String, Vec<String>)> = Vec::new();
     for (name, value) in &given {
@@ -78,10 +90,12 @@ pub(super) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
     match args.csv.as_deref() {
         Some("-") => write!(ctx.out, "{}", csv(&names, &rows)).map_err(io)?,
-        Some(path) => {
-            crate::fsutil::write_atomic(std::path::Path::new(path), csv(&names, &rows).as_bytes())
-                .map_err(|e| Failure::runtime(format!("error: --csv {path}: {e}")))?;
+        Some(_) => {
+            // The table is printed even when the file cannot be written.
             write!(ctx.out, "{}", table(&names, &rows)).map_err(io)?;
+            if let Some(out) = &csv_out {
+                out.write(csv(&names, &rows).as_bytes())?;
+            }
         }
         None => write!(ctx.out, "{}", table(&names, &rows)).map_err(io)?,
     }

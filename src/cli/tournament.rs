@@ -3,6 +3,7 @@
 //! seat, each agent's time per decision, and optionally every game as CSV and
 //! the distribution of each agent's points as an SVG histogram.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -14,7 +15,7 @@ use super::output::{self, Output};
 use super::signals::Caught;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
-use crate::report::plot::{Series, histogram_svg};
+use crate::report::plot::{Counted, histogram_of_counts};
 use crate::report::standings;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
@@ -102,12 +103,16 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
         .min(usize::try_from(args.games).unwrap_or(usize::MAX))
         .max(1);
+    let agent_args = AgentArgs {
+        optimal_agents: threads * specs.iter().filter(|s| matches!(s, AgentSpec::Optimal(_))).count(),
+        ..args.agents.clone()
+    };
     let mut sets: Vec<Vec<BoxedAgent<'_>>> = Vec::with_capacity(threads);
     for _ in 0..threads {
         let mut set = Vec::with_capacity(n);
         for spec in &specs {
             // No terminal: a person cannot sit through a match of many games.
-            set.push(make_agent_with(spec, &game, args.seed, &args.agents, None, ctx)?);
+            set.push(make_agent_with(spec, &game, args.seed, &agent_args, None, ctx)?);
         }
         sets.push(set);
     }
@@ -126,17 +131,21 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     let caught = Caught::new();
     let mut played_games = 0;
+    let mut histogram = args.plot.as_ref().map(|_| Histogram::new(n));
     let played = tournament::run_match(
         &game,
         sets,
         args.games,
         args.seed,
-        args.plot.is_some(),
+        false,
         caught.flag(),
         &mut |done, record| {
             played_games = done;
             if let Some(f) = &mut csv_file {
                 f.row(&game, done, record);
+            }
+            if let Some(h) = &mut histogram {
+                h.add(record);
             }
             if let Some(b) = &bar {
                 b.set_position(done);
@@ -151,7 +160,16 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     // match keeps what was played, a failed one too.
     let csv_written = csv_file.map(CsvFile::finish);
     drop(caught);
-    let mut result = played.map_err(|e| ctx.fail(&e))?;
+    // The games before the one that failed were all played (they are
+    // handed out in order, and a thread finishes the game it started).
+    let mut result = played.map_err(|e| {
+        Failure::runtime(format!(
+            "error: the match stopped in game {} of {}, after {played_games} played\n{}",
+            played_games + 1,
+            args.games,
+            ctx.render(&e)
+        ))
+    })?;
     let stop = stop.filter(|_| played_games < args.games);
     disambiguate(&mut result.tally.agents);
 
@@ -196,7 +214,8 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
             flag: "--plot",
             path: path.clone(),
         };
-        match out.write(plot(&game, &result).as_bytes()) {
+        let histogram = histogram.unwrap_or_else(|| Histogram::new(n));
+        match out.write(histogram.svg(&game, &result).as_bytes()) {
             Ok(()) => files.push(format!("plot     {}", path.display())),
             Err(f) => failed = failed.or(Some(f)),
         }
@@ -379,28 +398,65 @@ pub(super) fn csv_line(cells: &[String]) -> String {
 }
 
 /// Each agent's points (or utility) per game, as one histogram.
-fn plot(game: &Interpreted, result: &MatchResult) -> String {
+/// What `--plot` draws, kept as the games end: how many games gave each
+/// agent each value, as points and as utility (which one the report uses is
+/// known only at the end). Its size is the number of distinct values, not of
+/// games, so a match of any length keeps only that.
+struct Histogram {
+    /// `[agent]`: value (as its bits) -> games.
+    points: Vec<BTreeMap<u64, u64>>,
+    utility: Vec<BTreeMap<u64, u64>>,
+    games: u64,
+}
+
+impl Histogram {
+    fn new(agents: usize) -> Self {
+        Histogram {
+            points: vec![BTreeMap::new(); agents],
+            utility: vec![BTreeMap::new(); agents],
+            games: 0,
+        }
+    }
+
+    fn add(&mut self, record: &GameRecord) {
+        self.games += 1;
+        for a in 0..self.utility.len() {
+            let seat = record.seat_of(a);
+            *self.utility[a].entry(record.returns[seat].to_bits()).or_default() += 1;
+            if let Some(scores) = &record.scores {
+                *self.points[a].entry(scores[seat].to_bits()).or_default() += 1;
+            }
+        }
+    }
+
+    fn svg(&self, game: &Interpreted, result: &MatchResult) -> String {
+        plot(game, result, self)
+    }
+}
+
+fn plot(game: &Interpreted, result: &MatchResult, histogram: &Histogram) -> String {
     let measure = result.tally.measure;
-    let values: Vec<Vec<f64>> = (0..result.tally.agents.len())
-        .map(|a| result.games.iter().map(|r| r.values(measure)[r.seat_of(a)]).collect())
+    let by_value = match measure {
+        Measure::Points { .. } => &histogram.points,
+        Measure::Utility => &histogram.utility,
+    };
+    let counts: Vec<Vec<(f64, u64)>> = by_value
+        .iter()
+        .map(|m| m.iter().map(|(&bits, &n)| (f64::from_bits(bits), n)).collect())
         .collect();
-    let series: Vec<Series> = result
+    let series: Vec<Counted> = result
         .tally
         .agents
         .iter()
-        .zip(&values)
-        .map(|(name, v)| Series { name, values: v })
+        .zip(&counts)
+        .map(|(name, c)| Counted { name, counts: c })
         .collect();
     let x_label = match measure {
         Measure::Points { lowest_wins: true } => "points per game (the fewest win)",
         Measure::Points { lowest_wins: false } => "points per game (the most win)",
         Measure::Utility => "utility per game",
     };
-    histogram_svg(
-        &format!("{}: {} games", title(game), result.games.len()),
-        x_label,
-        &series,
-    )
+    histogram_of_counts(&format!("{}: {} games", title(game), histogram.games), x_label, &series)
 }
 
 pub(super) fn progress_bar(games: u64) -> indicatif::ProgressBar {

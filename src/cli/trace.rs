@@ -112,7 +112,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
             failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n")
         }
         Err(AgentError::Quit) => "the game was abandoned".to_string(),
-        Err(e) => return Err(ctx.fail(&e)),
+        Err(e) => return Err(stopped_at(ply + 1, &e, ctx)),
     };
     match writeln!(ctx.out, "\n{end}") {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::runtime(format!("error: {e}"))),
@@ -159,7 +159,10 @@ fn run_json(
             crate::report::json::outcome(game, &end).map_err(|e| ctx.fail(&e))?
         }
         Err(AgentError::Quit) => Value::Null,
-        Err(e) => return Err(ctx.fail(&e)),
+        Err(e) => {
+            let ply = steps.iter().filter(|s| s.get("moves").is_some()).count();
+            return Err(stopped_at(ply + 1, &e, ctx));
+        }
     };
     let players: Vec<Value> = specs
         .iter()
@@ -175,6 +178,12 @@ fn run_json(
         "outcome": outcome,
     });
     write!(ctx.out, "{}", crate::report::json::document(&doc)).map_err(|e| Failure::runtime(format!("error: {e}")))
+}
+
+/// A game that stopped at move `ply` (the moves numbered as the trace
+/// numbers them) because an agent or the rules failed.
+pub(crate) fn stopped_at(ply: usize, e: &AgentError, ctx: &Context) -> Failure {
+    Failure::runtime(format!("error: the game stopped at move {ply}\n{}", ctx.render(e)))
 }
 
 /// The whole state (a trace is read by a spectator, who sees everything).

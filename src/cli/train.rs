@@ -10,6 +10,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::eval::{report, title};
+use super::limits::SearchArgs;
 use super::signals::Caught;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
@@ -194,7 +195,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     if args.evaluate {
         let name = format!("q:{}", args.out.display());
-        let eval = report(&game, &table, &name, args.games, args.seed, ctx)?;
+        let eval = report(&game, &table, &name, args.games, args.seed, &SearchArgs::default(), ctx)?;
         write!(ctx.out, "\n{eval}").map_err(io)?;
     }
     Ok(())

@@ -15,12 +15,36 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// One series of a histogram as counts: each distinct value and how many
+/// games had it. A match keeps these, not its games.
+pub struct Counted<'a> {
+    pub name: &'a str,
+    pub counts: &'a [(f64, u64)],
+}
+
 /// A histogram of each series' values (bars side by side per value bin), with
 /// each series' mean marked and written in the legend.
 pub fn histogram_svg(title: &str, x_label: &str, series: &[Series]) -> String {
+    let counts: Vec<Vec<(f64, u64)>> = series
+        .iter()
+        .map(|s| s.values.iter().map(|&v| (v, 1)).collect())
+        .collect();
+    let counted: Vec<Counted> = series
+        .iter()
+        .zip(&counts)
+        .map(|(s, c)| Counted {
+            name: s.name,
+            counts: c,
+        })
+        .collect();
+    histogram_of_counts(title, x_label, &counted)
+}
+
+/// [`histogram_svg`] from counts of values.
+pub fn histogram_of_counts(title: &str, x_label: &str, series: &[Counted]) -> String {
     let (w, h) = (720.0f64, 420.0f64);
     let (left, right, top, bottom) = (60.0, 20.0, 50.0, 60.0);
-    let all = series.iter().flat_map(|s| s.values.iter().copied());
+    let all = series.iter().flat_map(|s| s.counts.iter().map(|c| c.0));
     let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (lo, hi) = if lo.is_finite() {
         (lo.floor(), hi.ceil())
@@ -33,15 +57,16 @@ pub fn histogram_svg(title: &str, x_label: &str, series: &[Series]) -> String {
     let bins = ((span / width).floor() as usize) + 1;
     let mut counts = vec![vec![0usize; bins]; series.len()];
     for (i, s) in series.iter().enumerate() {
-        for &v in s.values {
+        for &(v, n) in s.counts {
             let b = (((v - lo) / width).floor() as usize).min(bins - 1);
-            counts[i][b] += 1;
+            counts[i][b] += n as usize;
         }
     }
+    let games = |s: &Counted| s.counts.iter().map(|c| c.1).sum::<u64>();
     let fractions: Vec<Vec<f64>> = counts
         .iter()
         .zip(series)
-        .map(|(c, s)| c.iter().map(|&n| n as f64 / s.values.len().max(1) as f64).collect())
+        .map(|(c, s)| c.iter().map(|&n| n as f64 / games(s).max(1) as f64).collect())
         .collect();
     let peak = fractions.iter().flatten().copied().fold(0.0f64, f64::max).max(1e-9);
     let plot_w = w - left - right;
@@ -123,7 +148,7 @@ pub fn histogram_svg(title: &str, x_label: &str, series: &[Series]) -> String {
                 top + plot_h - y_of(f)
             );
         }
-        let mean = s.values.iter().sum::<f64>() / s.values.len().max(1) as f64;
+        let mean = s.counts.iter().map(|&(v, n)| v * n as f64).sum::<f64>() / games(s).max(1) as f64;
         let mx = x_of(mean) + bin_w / 2.0;
         let _ = writeln!(
             svg,
@@ -142,7 +167,7 @@ pub fn histogram_svg(title: &str, x_label: &str, series: &[Series]) -> String {
             r#"<text x="{}" y="{ly}">{} (mean {mean:.2}, {} games)</text>"#,
             lx + 18.0,
             escape(s.name),
-            s.values.len()
+            games(s)
         );
     }
     svg.push_str("</svg>\n");

@@ -118,18 +118,8 @@ where
     let two_player_turns = !kinds.chance && !kinds.simultaneous && game.num_players() == 2;
     Ok(match spec {
         AgentSpec::Optimal(ties) => {
-            if !two_player_turns {
-                let why = if game.num_players() != 2 {
-                    format!("{} players", game.num_players())
-                } else if kinds.chance {
-                    "chance moves".to_string()
-                } else {
-                    "simultaneous moves".to_string()
-                };
-                return Err(AgentBuildError::Unsuited(format!(
-                    "`optimal` solves two-player, turn-taking games without chance, and {} has {why}; try `search` or `greedy`",
-                    game.name()
-                )));
+            if let Some(why) = optimal_unsuited(game, kinds) {
+                return Err(AgentBuildError::Unsuited(why));
             }
             let solver = Solver::new(
                 game,
@@ -161,4 +151,22 @@ where
         AgentSpec::Policy(path) => Box::new(policy_agent::load_agent(path, game, seed)?),
         AgentSpec::Human | AgentSpec::Exec(_) => return Err(AgentBuildError::NotBuiltHere(spec.to_string())),
     })
+}
+
+/// Why `optimal` cannot play `game`, if it cannot: it solves two-player,
+/// turn-taking games without chance.
+pub fn optimal_unsuited<G: FileGame>(game: &G, kinds: MoveKinds) -> Option<String> {
+    let why = if game.num_players() != 2 {
+        format!("{} players", game.num_players())
+    } else if kinds.chance {
+        "chance moves".to_string()
+    } else if kinds.simultaneous {
+        "simultaneous moves".to_string()
+    } else {
+        return None;
+    };
+    Some(format!(
+        "`optimal` solves two-player, turn-taking games without chance, and {} has {why}; try `search` or `greedy`",
+        game.name()
+    ))
 }

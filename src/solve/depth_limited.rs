@@ -80,8 +80,26 @@ struct Entry {
 
 const PROVEN: u32 = u32::MAX;
 const NO_MOVE: u32 = u32::MAX;
-/// The table is cleared when it holds this many positions (about 100 MB).
+/// The table is cleared when it holds this many positions (about 100 MB),
+/// or fewer when the memory limit leaves less ([`table_cap`]).
 const TABLE_CAP: usize = 2_000_000;
+
+/// The most positions the table holds before it is cleared: [`TABLE_CAP`],
+/// or what a quarter of the memory left under the limit (`--max-memory`)
+/// holds, each entry a copy of a state like `root`.
+fn table_cap<G: Game>(root: &G::State) -> usize {
+    let left = crate::memory::headroom();
+    if !crate::memory::counting() || left == usize::MAX {
+        return TABLE_CAP;
+    }
+    // What a state owns on the heap, measured on a copy of the root.
+    let before = crate::memory::live();
+    let copy = std::hint::black_box(root.clone());
+    let owned = crate::memory::live().saturating_sub(before);
+    drop(copy);
+    let slot = std::mem::size_of::<(G::State, Entry)>();
+    crate::memory::table_entries_within(left / 4, slot, crate::memory::block_bytes(owned)).clamp(64, TABLE_CAP)
+}
 
 /// Stopped by a limit (not an error of the game).
 struct Stop(&'static str);
@@ -100,6 +118,7 @@ impl From<GameError> for Halt {
 struct Search<'g, G: Game> {
     game: &'g G,
     table: FxHashMap<G::State, Entry>,
+    table_cap: usize,
     /// Estimates are clamped to this open interval when the range is known.
     clamp: Option<(f64, f64)>,
     range: Option<(f64, f64)>,
@@ -128,6 +147,7 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
     let mut s = Search {
         game,
         table: FxHashMap::default(),
+        table_cap: table_cap::<G>(root),
         clamp: range.map(|(lo, hi)| {
             let margin = (hi - lo) * 1e-3;
             (lo + margin, hi - margin)
@@ -335,7 +355,7 @@ impl<G: Game> Search<'_, G> {
         } else {
             Bound::Exact
         };
-        if self.table.len() >= TABLE_CAP {
+        if self.table.len() >= self.table_cap {
             self.table.clear();
         }
         self.table.insert(

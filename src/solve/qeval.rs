@@ -37,9 +37,19 @@ pub struct Agreement {
 /// Compares the greedy move of `table` with the exact solution in every
 /// position reachable from `root` (a two-player, turn-taking, zero-sum game).
 pub fn agreement<G: Game>(game: &G, table: &QTable<G>, root: &G::State) -> Result<Agreement, SolveError> {
+    agreement_within(game, table, root, &SolveOptions::default())
+}
+
+/// [`agreement`], each position solved within `opts`' limits.
+pub fn agreement_within<G: Game>(
+    game: &G,
+    table: &QTable<G>,
+    root: &G::State,
+    opts: &SolveOptions,
+) -> Result<Agreement, SolveError> {
     let opts = SolveOptions {
         count_states: false,
-        ..SolveOptions::default()
+        ..opts.clone()
     };
     // One solver for every position, so its memo table is shared.
     let mut solver = Solver::new(game, opts)?;

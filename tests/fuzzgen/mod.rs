@@ -2,7 +2,10 @@
 //! (mostly well typed, so that many compile and run), and mutations of the
 //! files in games/ and of generated programs (tokens deleted, duplicated,
 //! swapped or replaced; numbers changed, huge numbers; deep nesting; cut
-//! short; stray bytes).
+//! short; stray bytes), and the hostile shapes a person writes: constants
+//! near the limits of a 64-bit integer, nested repeats (`[[0; 1000]; 1000]`),
+//! wide states, simultaneous games of many players, and files saved with a
+//! byte-order mark, CR or CRLF line endings, or NUL bytes in them.
 
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -42,6 +45,12 @@ pub fn make_case(seed: u64, i: u64, corpus: &[String]) -> Case {
             (mutate(&mut rng, base), Vec::new())
         }
     };
+    // How an editor on another system saves a file.
+    let text = if rng.random_bool(0.06) {
+        encode(&mut rng, &text)
+    } else {
+        text
+    };
     let mut bindings = Vec::new();
     for p in params {
         if rng.random_bool(0.2) {
@@ -57,6 +66,49 @@ pub fn make_case(seed: u64, i: u64, corpus: &[String]) -> Case {
         seed: rng.random(),
     }
 }
+
+/// `text` as another editor would save it: with a byte-order mark, CR or
+/// CRLF line endings, or NUL bytes.
+pub fn encode(rng: &mut StdRng, text: &str) -> String {
+    match rng.random_range(0..6) {
+        0 => format!("\u{feff}{text}"),
+        1 => text.replace('\n', "\r\n"),
+        2 => text.replace('\n', "\r"),
+        3 => format!("\u{feff}{}", text.replace('\n', "\r\n")),
+        4 => {
+            // Some lines CRLF, some LF: a file edited on two systems.
+            text.split('\n')
+                .map(|l| {
+                    if rng.random_bool(0.5) {
+                        format!("{l}\r")
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+        _ => {
+            let mut chars: Vec<char> = text.chars().collect();
+            for _ in 0..rng.random_range(1..=3) {
+                let at = rng.random_range(0..=chars.len());
+                chars.insert(at, '\0');
+            }
+            chars.into_iter().collect()
+        }
+    }
+}
+
+/// Integers at the edges of i64, as a file writes them (the smallest has
+/// no literal of its own).
+const EDGES: &[&str] = &[
+    "9223372036854775807",
+    "(-9223372036854775807 - 1)",
+    "-9223372036854775807",
+    "4611686018427387904",
+    "3037000500",
+    "-1",
+];
 
 fn random_value(rng: &mut StdRng) -> String {
     [
@@ -412,7 +464,9 @@ impl Program {
         let name = self.name("G");
         self.out.push_str(&format!("game {name}\n"));
         if self.p(0.15) {
-            let n = self.n(1, 4);
+            // Now and then many players: with a simultaneous move, joint
+            // moves multiply (10 players of 10 choices: 10^10).
+            let n = if self.p(0.2) { self.n(5, 10) } else { self.n(1, 4) };
             self.out.push_str(&format!("players count {n}\n"));
             self.players = (1..=n).map(|i| format!("P{i}")).collect();
         } else {
@@ -494,7 +548,14 @@ impl Program {
             let items: Vec<String> = (0..len).map(|_| rng.random_range(-2..=9).to_string()).collect();
             format!("[{}]", items.join(", "))
         };
-        let text = match self.n(0, 2) {
+        let text = match self.n(0, 3) {
+            3 => {
+                // Arithmetic at the edges of i64: overflow must be an error, never a panic.
+                let a = *EDGES.choose(&mut self.rng).unwrap();
+                let b = *EDGES.choose(&mut self.rng).unwrap();
+                let op = *["+", "-", "*", "/", "%"].choose(&mut self.rng).unwrap();
+                format!("const {name}: int = {a} {op} {b}\n")
+            }
             0 => {
                 let r = row(&mut self.rng);
                 self.const_lists.push(name.clone());
@@ -551,7 +612,11 @@ impl Program {
             Ty::Bool => format!("bool = {}", self.p(0.5)),
             Ty::ListInt => {
                 let len = self.n(0, 5);
-                if self.p(0.3) {
+                if self.p(0.05) {
+                    // A wide state: every position holds thousands of cells.
+                    let wide = *[1000, 4096, 20000, 100000].choose(&mut self.rng).unwrap();
+                    format!("list<int> = [{}; {wide}]", self.n(0, 9))
+                } else if self.p(0.3) {
                     format!("list<int, {}> = []", self.n(0, 6))
                 } else {
                     let items: Vec<String> = (0..len).map(|_| self.n(0, 5).to_string()).collect();
@@ -564,6 +629,7 @@ impl Program {
             }
             Ty::PerInt => format!("per player int = {}", self.n(0, 3)),
             Ty::PerSet => format!("per player set<1..{}> = {{}}", self.n(1, 9)),
+            Ty::ListList if self.p(0.1) => format!("list<list<int>> = {}", self.nested()),
             Ty::ListList => format!("list<list<int, {}>> = [[]; {}]", self.n(1, 4), self.n(1, 3)),
         };
         self.out.push_str(&format!("{vis}state {name}: {decl}\n"));
@@ -672,7 +738,32 @@ impl Program {
                     .collect();
                 ints.choose(&mut self.rng).cloned().unwrap_or_else(|| "2".into())
             }
+            _ if self.p(0.1) => EDGES.choose(&mut self.rng).unwrap().to_string(),
             _ => NUMBERS.choose(&mut self.rng).unwrap().to_string(),
+        }
+    }
+
+    /// A nested constructor whose size is the product of its parts: lists
+    /// of lists, repeats of repeats, joined lists.
+    fn nested(&mut self) -> String {
+        let size = |me: &mut Self| -> String {
+            match me.n(0, 4) {
+                0 => me.n(0, 3).to_string(),
+                1 => me.n(100, 1000).to_string(),
+                2 => ["100000", "100001", "65536", "1000000"]
+                    .choose(&mut me.rng)
+                    .unwrap()
+                    .to_string(),
+                3 => me.leaf_int(),
+                _ => me.n(1, 20).to_string(),
+            }
+        };
+        let (a, b) = (size(self), size(self));
+        match self.n(0, 3) {
+            0 => format!("[[{}; {a}]; {b}]", self.n(0, 3)),
+            1 => format!("[0; {a}] ++ [1; {b}]"),
+            2 => format!("[[0; {a}], [1; {b}]]"),
+            _ => format!("[[[0; {a}]; {b}]; {}]", size(self)),
         }
     }
 
@@ -723,6 +814,7 @@ impl Program {
                     None => self.leaf_int(),
                 },
             },
+            8 if self.p(0.15) => format!("len({})", self.nested()),
             8 => {
                 let f = *["len", "sum", "max", "min", "count"].choose(&mut self.rng).unwrap();
                 format!("{f}({})", self.collection())
@@ -986,7 +1078,9 @@ impl Program {
         let name = self.name("m");
         let kind = match self.n(0, 9) {
             0 if !first => "chance ",
-            1 if !first && !self.out.contains("simultaneous") => "simultaneous ",
+            1 | 2 if !first && !self.out.contains("simultaneous") && (self.players.len() > 4 || self.p(0.5)) => {
+                "simultaneous "
+            }
             _ => "",
         };
         self.in_sim = kind == "simultaneous ";
@@ -995,7 +1089,9 @@ impl Program {
         let scope = self.locals.len();
         for _ in 0..nargs {
             let a = self.name("a");
-            let c = if self.p(0.5) {
+            let c = if self.in_sim && self.p(0.3) {
+                format!("0..{}", self.n(3, 9))
+            } else if self.p(0.5) {
                 format!("{}..{}", self.n(0, 2), self.n(0, 4))
             } else {
                 self.collection()
