@@ -45,8 +45,11 @@ pub struct ParamInfo {
 /// Parses and compiles a `.game` file's text with the given parameter values
 /// (`("pits", "4")`), which are read in the notation of the file.
 pub fn load(name: &str, text: &str, bindings: &[(String, String)]) -> Result<Program, CompileErrors> {
-    let source = Arc::new(NamedSource::new(name, text.to_string()));
-    let file = crate::syntax::parse(text).map_err(|e| CompileErrors::new(source.clone(), vec![e]))?;
+    // The text as the command line reads a file: miette counts lines by `\n`
+    // alone, and cannot draw a "line" of a whole file written with `\r`.
+    let text = crate::syntax::source_file::normalize(text.to_string());
+    let source = Arc::new(NamedSource::new(name, text.clone()));
+    let file = crate::syntax::parse(&text).map_err(|e| CompileErrors::new(source.clone(), vec![e]))?;
     compile(&file, source, bindings)
 }
 
