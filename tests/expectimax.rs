@@ -369,3 +369,90 @@ fn a_canonical_form_keys_the_table_by_representatives() {
     let (x, y) = (solve(&a, &ra), solve(&b, &rb));
     assert_eq!((x.value, x.best_moves()), (y.value, y.best_moves()));
 }
+
+/// `gdl tree --values` on a game with dice: a chance node's value is the
+/// expectation of its outcomes' values, a player's node the best of its
+/// children for that player, the optimal moves are those that keep the
+/// value, and the root's value is `gdl solve`'s.
+#[test]
+fn tree_values_at_chance_nodes_are_expectations() {
+    let tree = common::gdl(&[
+        "tree",
+        "games/pig.game",
+        "--target",
+        "3",
+        "--depth",
+        "4",
+        "--values",
+        "--json",
+    ]);
+    assert_eq!(tree.code, 0, "{}", tree.stderr);
+    let tree: serde_json::Value = serde_json::from_str(&tree.stdout).unwrap();
+    let nodes = tree["nodes"].as_array().unwrap();
+    let value = |i: &serde_json::Value| nodes[i.as_u64().unwrap() as usize]["value"].as_f64().unwrap();
+    let (mut chance, mut chosen) = (0, 0);
+    for n in nodes {
+        let children = n["children"].as_array().unwrap();
+        if children.is_empty() {
+            continue;
+        }
+        let v = n["value"].as_f64().unwrap();
+        match n["status"]["kind"].as_str().unwrap() {
+            "chance" => {
+                let p = |i: &serde_json::Value| {
+                    nodes[i.as_u64().unwrap() as usize]["edge"]["probability"]
+                        .as_f64()
+                        .unwrap()
+                };
+                let expected: f64 = children.iter().map(|c| p(c) * value(c)).sum();
+                assert!(
+                    (v - expected).abs() < 1e-9,
+                    "chance node {}: {v} against {expected}",
+                    n["id"]
+                );
+                chance += 1;
+            }
+            "player" => {
+                let first = n["status"]["player"] == "A";
+                let best = children
+                    .iter()
+                    .map(value)
+                    .fold(if first { f64::MIN } else { f64::MAX }, |a, b| {
+                        if first { a.max(b) } else { a.min(b) }
+                    });
+                assert!(
+                    (v - best).abs() < 1e-9,
+                    "node {}: {v} against the best child {best}",
+                    n["id"]
+                );
+                for c in children {
+                    let optimal = nodes[c.as_u64().unwrap() as usize]["edge"]["optimal"]
+                        .as_bool()
+                        .unwrap();
+                    assert_eq!(
+                        optimal,
+                        (value(c) - v).abs() < 1e-9,
+                        "node {}: the mark of child {c}",
+                        n["id"]
+                    );
+                }
+                chosen += 1;
+            }
+            other => panic!("a {other} node in Pig"),
+        }
+    }
+    assert!(
+        chance >= 3 && chosen >= 3,
+        "{chance} chance nodes and {chosen} choices checked"
+    );
+    let solve = common::gdl(&["solve", "games/pig.game", "--target", "3", "--json"]);
+    let solved: serde_json::Value = serde_json::from_str(&solve.stdout).unwrap();
+    assert!((solved["value"].as_f64().unwrap() - nodes[0]["value"].as_f64().unwrap()).abs() < 1e-9);
+}
+
+#[test]
+fn tree_values_of_pig_read_as_expectations() {
+    let run = common::gdl(&["tree", "games/pig.game", "--target", "2", "--depth", "2", "--values"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    common::snapshot_settings().bind(|| insta::assert_snapshot!("tree_pig_values", run.stdout));
+}

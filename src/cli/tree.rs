@@ -11,6 +11,8 @@ use crate::game::Game;
 use crate::report::solve::thousands;
 use crate::report::tree::TreeError;
 use crate::report::{diagnostic, tree as report};
+use crate::runtime::Interpreted;
+use crate::solve::expectimax::ChanceOptions;
 use crate::solve::{SolveError, SolveOptions, Solver};
 
 /// The most nodes drawn without `--force`.
@@ -135,7 +137,9 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         Some(_) => {}
     }
-    let mut solver = if args.values {
+    // Games with chance or simultaneous moves get expectiminimax values.
+    let chance_game = game.program().has_chance || game.program().has_simultaneous;
+    let mut exact = if args.values && !chance_game {
         let mut opts = SolveOptions {
             count_states: false,
             ..SolveOptions::default()
@@ -147,7 +151,21 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         None
     };
-    let tree = report::build(&game, &root, depth, solver.as_mut()).map_err(|e| {
+    let mut chance = (args.values && chance_game).then(|| {
+        let mut solve_opts = SolveOptions::default();
+        args.search.apply(&mut solve_opts);
+        report::ChanceValues(ChanceOptions {
+            max_states: solve_opts.max_states,
+            time_limit: solve_opts.time_limit,
+            ..ChanceOptions::default()
+        })
+    });
+    let values: Option<&mut dyn report::NodeValues<Interpreted>> = match (exact.as_mut(), chance.as_mut()) {
+        (Some(s), _) => Some(s),
+        (None, Some(c)) => Some(c),
+        (None, None) => None,
+    };
+    let tree = report::build(&game, &root, depth, values).map_err(|e| {
         let memory = matches!(e, TreeError::Memory(_));
         let mut f = fail(e);
         if let (true, Some(n)) = (memory, total) {
@@ -156,7 +174,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         f
     })?;
-    drop(solver);
+    drop(exact);
     let layout = match args.layout {
         LayoutArg::Auto => report::Layout::Auto,
         LayoutArg::Tb => report::Layout::TopDown,

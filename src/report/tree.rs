@@ -4,15 +4,40 @@
 //!
 //! Chance and simultaneous moves are drawn too: a chance node's children are
 //! its outcomes with their probabilities, a simultaneous node's children its
-//! joint moves. Values need the exact solver, so only two-player turn-taking
-//! games have them.
+//! joint moves. Values come from the exact solver for two-player
+//! turn-taking games, and from expectiminimax for two-player games with
+//! chance (or simultaneous) moves: a chance node's value is the expectation
+//! over its outcomes.
 
 use std::fmt::Write as _;
 
 use crate::game::{Game, GameError, Turn, all_returns};
 use crate::memory::{self, MemoryLimit};
 use crate::report::solve::number;
+use crate::solve::expectimax::{self, ChanceOptions};
 use crate::solve::{SolveError, Solver};
+
+/// Where a tree's values come from: each node's value for the first player
+/// and the optimal moves there.
+pub trait NodeValues<G: Game> {
+    fn value_and_best(&mut self, game: &G, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError>;
+}
+
+impl<G: Game> NodeValues<G> for Solver<'_, G> {
+    fn value_and_best(&mut self, _: &G, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
+        self.search_root(state)
+    }
+}
+
+/// Expectiminimax values, solved from each node (the trees drawn are small).
+pub struct ChanceValues(pub ChanceOptions);
+
+impl<G: Game> NodeValues<G> for ChanceValues {
+    fn value_and_best(&mut self, game: &G, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
+        let solution = expectimax::solve(game, state, &self.0)?;
+        Ok((solution.value, solution.best_moves()))
+    }
+}
 
 /// Who acts at a node, or how the game ended there.
 #[derive(Clone, Debug, PartialEq)]
@@ -285,7 +310,7 @@ pub fn build<G: Game>(
     game: &G,
     root: &G::State,
     depth: usize,
-    mut solver: Option<&mut Solver<G>>,
+    mut solver: Option<&mut dyn NodeValues<G>>,
 ) -> Result<Tree, TreeError> {
     let mut tree = Tree {
         game: game.name().to_string(),
@@ -306,7 +331,7 @@ fn grow<G: Game>(
     state: G::State,
     edge: Option<Edge>,
     depth: usize,
-    solver: &mut Option<&mut Solver<G>>,
+    solver: &mut Option<&mut dyn NodeValues<G>>,
 ) -> Result<usize, TreeError> {
     let turn = game.turn(&state)?;
     let status = match turn {
@@ -317,7 +342,7 @@ fn grow<G: Game>(
     };
     let (value, best) = match solver {
         Some(s) => {
-            let (v, best) = s.search_root(&state)?;
+            let (v, best) = s.value_and_best(game, &state)?;
             (Some(v), best)
         }
         None => (None, Vec::new()),
@@ -434,8 +459,10 @@ fn footer(tree: &Tree) -> Vec<String> {
     }
     if has_values(tree) {
         let first = tree.players.first().map_or("the first player", String::as_str);
+        let chance = tree.nodes.iter().any(|n| n.status == Status::Chance);
+        let what = if chance { "expected utility" } else { "utility" };
         lines.push(format!(
-            "value: {first}'s utility under optimal play from that node ({first} is the first player); \
+            "value: {first}'s {what} under optimal play from that node ({first} is the first player); \
              * marks the optimal moves"
         ));
     }
