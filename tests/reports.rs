@@ -224,10 +224,17 @@ fn tree_draws_chance_outcomes_and_joint_moves() {
     let mut expected = Vec::new();
     count_by_depth(&g, &g.initial_state().unwrap(), 2, 0, &mut expected);
     assert_eq!(expected, vec![1, 3, 12]);
-    // Values need the exact solver, which does not take chance.
-    let r = gdl(&["tree", path, "--depth", "2", "--values"]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("without --values"), "{}", r.stderr);
+    // Values by expectiminimax: after each flip a matching-pennies stage
+    // worth 0 to A, so every node before the end is worth 0.
+    let r = gdl(&["tree", path, "--depth", "2", "--values", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let tree: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    for n in tree["nodes"].as_array().unwrap() {
+        let v = n["value"].as_f64().unwrap();
+        if n["status"]["kind"] != "over" {
+            assert!(v.abs() < 1e-9, "{n}");
+        }
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -137,8 +137,19 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         Some(_) => {}
     }
-    // Games with chance or simultaneous moves get expectiminimax values.
-    let chance_game = game.program().has_chance || game.program().has_simultaneous;
+    // Games with chance or simultaneous moves get expectiminimax values, as
+    // in `gdl solve`; a game with hidden information has none to show.
+    let chance_game = match super::solve_kinds::kind(&game, false) {
+        Some(super::solve_kinds::Kind::Hidden) if args.values => {
+            return Err(Failure::input(format!(
+                "error: --values cannot value {}: it hides information from a player, and a position's value \
+                 depends on what the players believe (gdl solve uses CFR for it)\n\
+                 help: draw the tree without --values",
+                game.name()
+            )));
+        }
+        kind => kind.is_some(),
+    };
     let mut exact = if args.values && !chance_game {
         let mut opts = SolveOptions {
             count_states: false,
