@@ -142,3 +142,20 @@ fn train_cfr_saves_a_strategy_that_loads() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("policy:x.strategy.json"), "{}", r.stdout);
 }
+
+/// A `canonical` block that is not a symmetry of the rules (one of
+/// tic-tac-toe's lines broken, found by the fuzzer) makes the search
+/// contradict itself; the error points at the block, not at the rules'
+/// determinism.
+#[test]
+fn a_canonical_block_that_is_no_symmetry_is_named() {
+    let r = gdl(&[
+        "solve",
+        "tests/inputs/solvers/asymmetric_canonical.game",
+        "--algorithm",
+        "minimax",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("contradicted itself"), "{}", r.stderr);
+    assert!(r.stderr.contains("`canonical` block a symmetry"), "{}", r.stderr);
+}

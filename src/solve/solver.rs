@@ -535,10 +535,15 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 
     fn inconsistent(&self, state: &G::State, what: &str) -> SolveError {
-        SolveError::Inconsistent(format!(
-            "{what} in {} (are the rules deterministic?)",
-            self.game.state_text(state)
-        ))
+        // With a canonical form, the likelier cause is a block that is not a
+        // symmetry of the rules (the fuzzer found one).
+        let question = match self.game.canonical(state) {
+            Ok(Some(_)) => {
+                "is the `canonical` block a symmetry of the rules, mapping each position to one that plays alike?"
+            }
+            _ => "are the rules deterministic?",
+        };
+        SolveError::Inconsistent(format!("{what} in {} ({question})", self.game.state_text(state)))
     }
 
     /// Counts a node, enforces the limits, and records the state when
