@@ -211,6 +211,17 @@ impl Packer {
         self.most = self.most.max(top + 1);
     }
 
+    /// An aggregate or generator whose variable inlining made: the variable
+    /// takes `top`, free again after it.
+    fn generator(&mut self, var: &mut usize, coll: &mut Coll, body: &mut Expr, filter: Option<&mut Expr>, top: usize) {
+        self.bind(var, top);
+        each_coll_expr(coll, &mut |e| self.expr(e, top + 1));
+        self.expr(body, top + 1);
+        if let Some(x) = filter {
+            self.expr(x, top + 1);
+        }
+    }
+
     /// `e`, where the slots from `top` on are free.
     fn expr(&mut self, e: &mut Expr, top: usize) {
         match e {
@@ -227,14 +238,7 @@ impl Packer {
                 body,
                 filter,
                 ..
-            } if *var >= self.first => {
-                self.bind(var, top);
-                each_coll_expr(coll, &mut |e| self.expr(e, top + 1));
-                self.expr(body, top + 1);
-                if let Some(x) = filter {
-                    self.expr(x, top + 1);
-                }
-            }
+            } if *var >= self.first => self.generator(var, coll, body, filter.as_deref_mut(), top),
             Expr::CollCmp { a, b, .. } => {
                 for p in a.iter_mut().chain(b.iter_mut()) {
                     match p {
@@ -243,14 +247,7 @@ impl Packer {
                             coll,
                             body,
                             filter,
-                        } if *var >= self.first => {
-                            self.bind(var, top);
-                            each_coll_expr(coll, &mut |e| self.expr(e, top + 1));
-                            self.expr(body, top + 1);
-                            if let Some(x) = filter {
-                                self.expr(x, top + 1);
-                            }
-                        }
+                        } if *var >= self.first => self.generator(var, coll, body, filter.as_mut(), top),
                         p => each_piece_expr(p, &mut |e| self.expr(e, top)),
                     }
                 }
