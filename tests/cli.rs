@@ -1062,3 +1062,75 @@ fn max_states_without_a_memo_table_is_refused() {
     let r = gdl(&["solve", "games/nim.game", "--max-states", "100000"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// Found by the command-line fuzzer (case 2947 of seed 7): in a folder
+/// holding nim-normal.game, `train nim-normal --out nim-normal.game` read the
+/// bundled game and wrote the Q-table over the file. No output replaces a
+/// game file, whatever its name; a bundled name read beside a different
+/// `NAME.game` says which game it used.
+#[test]
+fn no_output_replaces_a_game_file() {
+    let dir = common::scratch("cli", "game_file_outputs", &["nim-normal.game", "nim.game"]);
+    let train = ["train", "nim-normal", "--episodes", "0", "--out", "nim-normal.game"];
+    let bundled = std::fs::read(dir.join("nim-normal.game")).unwrap();
+    let r = common::gdl_in(&dir, &train, None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    snap!("outputs_err_out_is_a_game_file", r.stderr);
+    assert_eq!(std::fs::read(dir.join("nim-normal.game")).unwrap(), bundled);
+
+    // An edited copy: the command says it read the bundled game instead.
+    let mut edited = bundled.clone();
+    edited.extend_from_slice(b"// my edit\n");
+    std::fs::write(dir.join("nim-normal.game"), &edited).unwrap();
+    let r = common::gdl_in(&dir, &train, None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    snap!("outputs_err_out_is_a_game_file_beside_the_bundled_name", r.stderr);
+    assert_eq!(std::fs::read(dir.join("nim-normal.game")).unwrap(), edited);
+    let r = common::gdl_in(&dir, &["check", "nim-normal"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.starts_with("note: `nim-normal` is the game"), "{}", r.stderr);
+
+    // A game file under another name, with a byte-order mark and comments.
+    let mut rules = b"\xef\xbb\xbf// my rules\n\n".to_vec();
+    rules.extend(std::fs::read(dir.join("nim.game")).unwrap());
+    std::fs::write(dir.join("rules.txt"), &rules).unwrap();
+    for args in [
+        &[
+            "match",
+            "nim.game",
+            "--players",
+            "random,random",
+            "--games",
+            "2",
+            "--csv",
+            "rules.txt",
+        ][..],
+        &["tree", "nim", "--depth", "1", "--out", "rules.txt"],
+        &["train", "nim", "--episodes", "0", "--out", "rules.txt"],
+    ] {
+        let r = common::gdl_in(&dir, args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("rules.txt: it is a game file"), "{}", r.stderr);
+    }
+    assert_eq!(std::fs::read(dir.join("rules.txt")).unwrap(), rules);
+
+    // What gdl wrote before it may replace: a CSV begins `game,`.
+    let csv = [
+        "match",
+        "nim.game",
+        "--players",
+        "random,random",
+        "--games",
+        "2",
+        "--csv",
+        "games.csv",
+    ];
+    for _ in 0..2 {
+        let r = common::gdl_in(&dir, &csv, None);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let r = common::gdl_in(&dir, &["train", "nim", "--episodes", "5", "--out", "q.game"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = common::gdl_in(&dir, &["train", "nim", "--episodes", "5", "--out", "q.game"], None);
+    assert_eq!(r.code, 0, "a Q-table named .game is not a game file: {}", r.stderr);
+}

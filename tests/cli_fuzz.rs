@@ -527,6 +527,8 @@ fn run_case(gdl: &Path, dir: &Path, case: &Case) -> (Option<String>, Option<i32>
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             if read.contains(&name) {
                 found.push(format!("changed its input {name}"));
+            } else if name.ends_with(".game") {
+                found.push(format!("wrote over the game file {name}"));
             }
             let _ = std::fs::write(p, before);
         }
