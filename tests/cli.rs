@@ -1134,3 +1134,52 @@ fn no_output_replaces_a_game_file() {
     let r = common::gdl_in(&dir, &["train", "nim", "--episodes", "5", "--out", "q.game"], None);
     assert_eq!(r.code, 0, "a Q-table named .game is not a game file: {}", r.stderr);
 }
+
+/// A league (more agents than seats) streams its CSV too: Ctrl-C stops it
+/// between two games, and the CSV and the report cover what was played.
+#[test]
+fn an_interrupted_league_keeps_the_games_played() {
+    let dir = common::scratch("cli", "interrupted_league", &["nim.game"]);
+    let args = [
+        "match",
+        "nim.game",
+        "--players",
+        "random,random,random",
+        "--games",
+        "1000000000",
+        "--csv",
+        "league.csv",
+        "--plot",
+        "league.svg",
+    ];
+    let child = common::spawn_gdl(&dir, &args);
+    // Long enough for the league to start and play some games.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let r = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(r.stdout).unwrap();
+    let stderr = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(130), "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(dir.join("league.csv")).unwrap();
+    let games = text.lines().count() - 1;
+    assert!(games > 0, "{text}");
+    assert!(
+        stderr.contains(&format!("interrupted by Ctrl-C after {games} of 3000000000 games")),
+        "{stderr}"
+    );
+    assert!(stdout.contains(&format!("{games} games in all")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("csv      league.csv ({games} games)")),
+        "{stdout}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with(&format!("1,{games},")), "{last}");
+    let svg = std::fs::read_to_string(dir.join("league.svg")).unwrap();
+    assert!(svg.contains(&format!("{games} games")));
+    let left = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(left, 3, "no temporary file is left");
+}
