@@ -1183,3 +1183,53 @@ fn an_interrupted_league_keeps_the_games_played() {
     let left = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(left, 3, "no temporary file is left");
 }
+
+/// `alphabeta:D` takes `--max-nodes` and `--time-limit` per move, as
+/// `optimal` does: a limit too small to look one move ahead stops the game
+/// (exit 1) with a message naming the agent, its seat, the position and the
+/// limit; a moderate one plays the deepest search it finished; an ample one
+/// changes nothing.
+#[test]
+fn alphabeta_agents_take_the_search_limits() {
+    let dir = common::scratch("cli", "alphabeta_limits", &["nimcala.game"]);
+    let game = ["nimcala.game", "--pits", "4", "--tokens", "4"];
+    let with = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        head.iter().chain(&game).chain(tail).map(|s| s.to_string()).collect()
+    };
+    let trace = with(&["trace"], &["--players", "alphabeta:4,random"]);
+    let match_ = with(
+        &["match"],
+        &["--players", "random,alphabeta:4", "--games", "6", "--csv", "m.csv"],
+    );
+    for (name, args) in [("trace", &trace), ("match", &match_)] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let plain = common::gdl_in(&dir, &args, None);
+        assert_eq!(plain.code, 0, "{args:?}: {}", plain.stderr);
+        let plain_csv = std::fs::read_to_string(dir.join("m.csv")).ok();
+
+        let mut tiny = args.clone();
+        tiny.extend(["--max-nodes", "1"]);
+        let r = common::gdl_in(&dir, &tiny, None);
+        assert_eq!(r.code, 1, "{tiny:?}: {}", r.stderr);
+        snap!(format!("alphabeta_limits_{name}_max_nodes"), r.stderr);
+
+        let mut moderate = args.clone();
+        moderate.extend(["--max-nodes", "30"]);
+        let r = common::gdl_in(&dir, &moderate, None);
+        assert_eq!(r.code, 0, "{moderate:?}: {}", r.stderr);
+        if name == "trace" {
+            // Its first move comes from a shallower search than 4 plies.
+            assert_ne!(r.stdout, plain.stdout, "{moderate:?}");
+        }
+
+        let mut ample = args.clone();
+        ample.extend(["--max-nodes", "100000000", "--time-limit", "1000"]);
+        let r = common::gdl_in(&dir, &ample, None);
+        assert_eq!(r.code, 0, "{ample:?}: {}", r.stderr);
+        if name == "match" {
+            assert_eq!(std::fs::read_to_string(dir.join("m.csv")).ok(), plain_csv);
+        } else {
+            assert_eq!(r.stdout, plain.stdout, "{ample:?}");
+        }
+    }
+}

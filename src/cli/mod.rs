@@ -8,7 +8,6 @@
 
 mod agents;
 mod bench;
-mod budgeted;
 mod bundled;
 mod check;
 mod completions;
