@@ -1233,3 +1233,42 @@ fn alphabeta_agents_take_the_search_limits() {
         }
     }
 }
+
+/// `train` at its share of the memory limit: a diagnostic as every other
+/// stop at the limit (the memory guard's code, a help), saying what was
+/// saved; exit 1, and the table is there.
+#[test]
+fn training_at_the_memory_limit_is_a_diagnostic() {
+    let dir = common::scratch("cli", "train_memory", &[]);
+    std::fs::write(
+        dir.join("wide.game"),
+        "game Wide\nplayers A, B\nstate x: list<int> = [0; 4000]\nstate i: int = 0\n\
+         move m(v in 0..1) { x[i] = v; i += 1 }\nend when i >= 40 { winner previous }\n",
+    )
+    .unwrap();
+    let r = common::gdl_in(
+        &dir,
+        &[
+            "train",
+            "wide.game",
+            "--episodes",
+            "1000000",
+            "--out",
+            "q.json",
+            "--max-memory",
+            "64M",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // The episodes done depend on the allocator, not on gdl's answer; the
+    // lines are joined, since the count's width moves where they wrap.
+    let joined = r.stderr.replace("\n  │ ", " ");
+    let at = joined.find("stopped after ").expect("the count") + "stopped after ".len();
+    let end = at + joined[at..].find(' ').unwrap();
+    assert!(joined[at..end].parse::<u64>().unwrap() < 1_000_000);
+    let told = format!("{}[N]{}", &joined[..at], &joined[end..]);
+    snap!("train_memory_limit", told);
+    assert!(r.stdout.contains("stopped at the memory limit"), "{}", r.stdout);
+    assert!(dir.join("q.json").exists());
+}

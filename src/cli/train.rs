@@ -176,12 +176,12 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let io = super::stdout_failed;
     write!(ctx.out, "{text}").map_err(io)?;
     if memory_full {
-        return Err(Failure::runtime(format!(
-            "gdl::memory::limit\n\n  × training stopped at an eighth of the memory limit of {} after {done} of {} episodes (the rest is room to save the table); what was learned is saved in {}\n  help: give gdl more with --max-memory SIZE (e.g. --max-memory 4G), or train fewer episodes",
-            crate::memory::limit_text(),
-            args.episodes,
-            args.out.display()
-        )));
+        return Err(ctx.fail(&MemoryFull {
+            limit: crate::memory::MemoryLimit::now("training"),
+            done,
+            episodes: args.episodes,
+            saved: args.out.display().to_string(),
+        }));
     }
     if let Some(stop) = stop {
         return Err(Failure {
@@ -199,6 +199,51 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         write!(ctx.out, "\n{eval}").map_err(io)?;
     }
     Ok(())
+}
+
+/// Training stopped where its table may grow no more (an eighth of the
+/// memory limit), with what was learned saved: the memory guard's stop,
+/// told as training's.
+#[derive(Debug)]
+struct MemoryFull {
+    limit: crate::memory::MemoryLimit,
+    done: u64,
+    episodes: u64,
+    saved: String,
+}
+
+impl std::fmt::Display for MemoryFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "training stopped after {} of {} episodes, at an eighth of the memory limit of {} (the rest is room to save the table); what was learned is saved in {}",
+            self.done,
+            self.episodes,
+            crate::memory::Size(self.limit.limit),
+            self.saved
+        )
+    }
+}
+
+impl std::error::Error for MemoryFull {}
+
+impl miette::Diagnostic for MemoryFull {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.limit.code()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(
+            "give gdl more with --max-memory SIZE (e.g. --max-memory 4G), or train fewer episodes; \
+             --init continues from the saved table",
+        ))
+    }
+}
+
+impl crate::error_kind::Exits for MemoryFull {
+    fn exit_code(&self) -> i32 {
+        self.limit.exit_code()
+    }
 }
 
 fn progress_bar(episodes: u64) -> indicatif::ProgressBar {
