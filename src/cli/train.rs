@@ -174,9 +174,9 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
             Some(stop) => format!(" of {}: interrupted by {}", args.episodes, stop.name()),
             None if memory_full => format!(" of {}: stopped at the memory limit", args.episodes),
             None if time_up => format!(
-                " of {}: stopped at the time limit of {}",
+                " of {}: stopped at the time limit of {} s",
                 args.episodes,
-                format!("{} s", super::limits::plain(args.time_limit.unwrap_or_default()))
+                super::limits::plain(args.time_limit.unwrap_or_default())
             ),
             None => String::new(),
         },
