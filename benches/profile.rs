@@ -3,7 +3,8 @@
 //! `valgrind --tool=callgrind` (docs/PERFORMANCE.md shows how).
 //!
 //! WORKLOAD is `ab` (alpha-beta without memo), `memo` (alpha-beta with memo)
-//! or `playout` (random playouts); GAME is `nim`, `nimcala`, `select19` or
+//! or `playout` (random playouts); GAME is `nim`, `nimcala` (4 pits, 5
+//! tokens; `nimcala:PITS:TOKENS` for another board), `select19` or
 //! `tictactoe` or `connect4` (6×7; `ab` on it does not finish: use
 //! `playout`);
 //! SIDE is `native` or `interpreted`.
@@ -82,6 +83,18 @@ fn main() {
             &workload,
             reps,
         ),
+        // `nimcala:PITS:TOKENS`: another board.
+        sized if sized.starts_with("nimcala:") => {
+            let [_, pits, tokens] =
+                <[&str; 3]>::try_from(sized.split(':').collect::<Vec<_>>()).expect("nimcala:PITS:TOKENS");
+            if native {
+                let n = |s: &str| s.parse().expect("a number");
+                run(&Nimcala::new(n(pits), n(tokens) as u8), &workload, reps)
+            } else {
+                let file = game_file("games/nimcala.game", &[("pits", pits), ("tokens", tokens)]);
+                run(&file, &workload, reps)
+            }
+        }
         "select19" if native => run(&Select19, &workload, reps),
         "select19" => run(&game_file("games/select19.game", &[]), &workload, reps),
         "tictactoe" if native => run(&TicTacToe, &workload, reps),
