@@ -78,7 +78,7 @@ pub fn count_in(text: &str, min: u64, max: u64) -> Result<u64, String> {
 }
 
 /// `1e9` as `1000000000`.
-fn plain(x: f64) -> String {
+pub fn plain(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e16 {
         format!("{}", x as i64)
     } else {
