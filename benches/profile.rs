@@ -3,7 +3,8 @@
 //! `valgrind --tool=callgrind` (docs/PERFORMANCE.md shows how).
 //!
 //! WORKLOAD is `ab` (alpha-beta without memo), `memo` (alpha-beta with memo)
-//! or `playout` (random playouts); GAME is `nim`, `nimcala`, `select19` or
+//! or `playout` (random playouts); GAME is `nim`, `nimcala` (4 pits, 5
+//! tokens; `nimcala:PITS:TOKENS` for another board), `select19` or
 //! `tictactoe` or `connect4` (6×7; `ab` on it does not finish: use
 //! `playout`);
 //! SIDE is `native` or `interpreted`.
@@ -22,9 +23,19 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 fn game_file(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
-    let text = std::fs::read_to_string(path).expect("run from the crate root");
+    let text = without_canonical(&std::fs::read_to_string(path).expect("run from the crate root"));
     let b: Vec<(String, String)> = bindings.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect();
     Interpreted::new(gdl::compile::load(path, &text, &b).expect("the game files compile"))
+}
+
+/// The game file's text without a one-line `canonical { ... }` block (Nim's
+/// rows sorted): the hand-written games keep every position apart, so both
+/// sides search and learn the same positions.
+fn without_canonical(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("canonical {"))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 fn run<G: Game>(game: &G, workload: &str, reps: usize) {
@@ -72,6 +83,18 @@ fn main() {
             &workload,
             reps,
         ),
+        // `nimcala:PITS:TOKENS`: another board.
+        sized if sized.starts_with("nimcala:") => {
+            let [_, pits, tokens] =
+                <[&str; 3]>::try_from(sized.split(':').collect::<Vec<_>>()).expect("nimcala:PITS:TOKENS");
+            if native {
+                let n = |s: &str| s.parse().expect("a number");
+                run(&Nimcala::new(n(pits), n(tokens) as u8), &workload, reps)
+            } else {
+                let file = game_file("games/nimcala.game", &[("pits", pits), ("tokens", tokens)]);
+                run(&file, &workload, reps)
+            }
+        }
         "select19" if native => run(&Select19, &workload, reps),
         "select19" => run(&game_file("games/select19.game", &[]), &workload, reps),
         "tictactoe" if native => run(&TicTacToe, &workload, reps),

@@ -130,6 +130,25 @@ fn nimcala_file_agrees_with_native_nimcala_everywhere() {
     }
 }
 
+/// Twelve pits make 14 cells, packed four bits a cell while no pit holds
+/// more than 15 tokens. With 17 tokens the game starts wider (a byte a cell,
+/// on the heap), narrows to four bits as the first pit empties, and widens
+/// again where a pit fills past 15.
+#[test]
+fn nimcala_file_agrees_with_native_nimcala_on_twelve_pits() {
+    let g = load("games/nimcala.game", &[("pits", "12"), ("tokens", "17")]);
+    let n = agree(&g, &native::Nimcala::new(12, 17), 20_000, false);
+    assert!(n > 10_000, "{n}");
+    // The memoized solve, whose table keys four-bit states.
+    let g = load("games/nimcala.game", &[("pits", "12"), ("tokens", "7")]);
+    let native = native::Nimcala::new(12, 7);
+    let opts = SolveOptions::default();
+    assert_eq!(
+        answer(&g, &g.initial_state().unwrap(), &opts),
+        answer(&native, &native.initial_state().unwrap(), &opts)
+    );
+}
+
 #[test]
 fn select19_file_agrees_with_native_select19() {
     // The whole game: every reachable position.

@@ -1,6 +1,7 @@
 //! How the executor reads and writes a state's cells: packed at a fixed
 //! width (the executor is compiled once per width, so a read is one load),
-//! or unpacked to `i64`.
+//! four bits each (a large state whose cells are all 0..=15), or unpacked to
+//! `i64`.
 
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
@@ -83,5 +84,62 @@ impl<const W: usize> PackedMut<'_, W> {
 
     pub(super) fn to_vec(&self) -> Vec<i64> {
         Packed::<W>(self.0).to_vec()
+    }
+}
+
+/// Cells of four bits each (0..=15), two a byte, the even cell in the low half.
+#[derive(Clone, Copy)]
+pub(super) struct Nibbles<'a> {
+    pub bytes: &'a [u8],
+    pub len: usize,
+}
+
+/// The same, to change.
+pub(super) struct NibblesMut<'a> {
+    pub bytes: &'a mut [u8],
+    pub len: usize,
+}
+
+#[inline(always)]
+fn read_nibble(bytes: &[u8], i: usize) -> i64 {
+    i64::from((bytes[i / 2] >> ((i & 1) * 4)) & 15)
+}
+
+impl Cells for Nibbles<'_> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> i64 {
+        read_nibble(self.bytes, i)
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl NibblesMut<'_> {
+    #[inline(always)]
+    pub(super) fn get(&self, i: usize) -> i64 {
+        read_nibble(self.bytes, i)
+    }
+
+    /// Stores `v` at `i`; fails with [`widen`] when `v` is outside 0..=15.
+    #[inline(always)]
+    pub(super) fn set(&mut self, i: usize, v: i64) -> Result<(), GameError> {
+        if !(0..=15).contains(&v) {
+            return Err(widen());
+        }
+        let shift = (i & 1) * 4;
+        let b = &mut self.bytes[i / 2];
+        *b = (*b & !(15 << shift)) | ((v as u8) << shift);
+        Ok(())
+    }
+
+    pub(super) fn to_vec(&self) -> Vec<i64> {
+        Nibbles {
+            bytes: self.bytes,
+            len: self.len,
+        }
+        .to_vec()
     }
 }

@@ -16,10 +16,10 @@ use crate::game::{FileGame, Game, GameError, GameId, Player, Turn, fnv1a64};
 use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
 use crate::value::{ShowValue, load_value};
-use cells::{Cells, Packed, PackedMut};
+use cells::{Cells, Nibbles, NibblesMut, Packed, PackedMut};
 pub use position::PositionError;
 pub use state::State;
-use state::{MAX_REMEMBERED_END, NOT_ENDED, UNKNOWN};
+use state::{MAX_REMEMBERED_END, NIBBLE, NOT_ENDED, UNKNOWN};
 use vm::{Budget, Collect, First, Generator, Host, Reader, Sink, WideMut, with_frame};
 
 /// Runs `$body` with `$c` bound to the cells of `$state`, read at the width
@@ -28,6 +28,13 @@ macro_rules! with_cells {
     ($state:expr, |$c:ident| $body:expr) => {{
         let (width, bytes) = $state.packed();
         match width {
+            NIBBLE => {
+                let $c = Nibbles {
+                    bytes,
+                    len: $state.len(),
+                };
+                $body
+            }
             1 => {
                 let $c = Packed::<1>(bytes);
                 $body
@@ -46,6 +53,25 @@ macro_rules! with_cells {
             }
         }
     }};
+}
+
+/// A move's body on four-bit cells, in place (here rather than in `cells`,
+/// which `vm` imports).
+impl vm::Host for NibblesMut<'_> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> i64 {
+        NibblesMut::get(self, i)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: usize, v: i64) -> Result<(), GameError> {
+        NibblesMut::set(self, i, v)
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, _: Move) -> bool {
+        true
+    }
 }
 
 /// A move: which `move` declaration, and its arguments.
@@ -421,8 +447,10 @@ impl Interpreted {
     #[inline(always)]
     fn play_packed(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
         let result = {
+            let len = state.len();
             let (width, bytes) = state.packed_mut();
             match width {
+                NIBBLE => self.play(&mut NibblesMut { bytes, len }, mv, |h| h.to_vec()),
                 1 => self.play(&mut PackedMut::<1>(bytes), mv, |h| h.to_vec()),
                 2 => self.play(&mut PackedMut::<2>(bytes), mv, |h| h.to_vec()),
                 4 => self.play(&mut PackedMut::<4>(bytes), mv, |h| h.to_vec()),

@@ -105,6 +105,19 @@ pub fn load_game(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
     }
 }
 
+/// The `canonical` block of games/nim.game and games/nim-normal.game: it
+/// sorts the rows.
+pub const NIM_CANONICAL: &str = "canonical { board.sort() }\n";
+
+/// The text of `path` (games/nim.game or games/nim-normal.game) without its
+/// `canonical` block: the same rules with every order of the rows a position
+/// of its own, for the tests that compare the game with and without it.
+pub fn nim_text_without_canonical(path: &str) -> String {
+    let text = std::fs::read_to_string(crate_dir().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(text.matches(NIM_CANONICAL).count(), 1, "{path} sorts its rows once");
+    text.replace(NIM_CANONICAL, "")
+}
+
 /// `text` as a regular expression that matches exactly it.
 fn literally(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
