@@ -402,7 +402,17 @@ fn dsearch_searches_the_last_rounds_exactly() {
     assert_eq!(expected, vec![(1, 1.0), (5, 1.5)]);
     let mut moves = Vec::new();
     g.legal_moves_of(&s, 0, &mut moves).unwrap();
-    let mut agent = small_dsearch(100, 10);
+    // Its own points alone, the others at random: what `expected` counts.
+    let mut agent = gdl::solve::determinized::DsearchAgent::new(
+        gdl::solve::determinized::DsearchConfig {
+            work: 100,
+            max_worlds: 10,
+            prior_greedy: 0.0,
+            win_bonus: 0.0,
+            ..Default::default()
+        },
+        3,
+    );
     agent.new_game(&g, 1).unwrap();
     let choice = agent.choose(&g, &s, 0, &moves).unwrap();
     assert_eq!(g.move_text(&choice.mv), "1", "{:?}", choice.note);
