@@ -4,7 +4,8 @@
 //!
 //! WORKLOAD is `ab` (alpha-beta without memo), `memo` (alpha-beta with memo)
 //! or `playout` (random playouts); GAME is `nim`, `nimcala`, `select19` or
-//! `tictactoe`;
+//! `tictactoe` or `connect4` (6×7; `ab` on it does not finish: use
+//! `playout`);
 //! SIDE is `native` or `interpreted`.
 
 #[path = "../tests/native/mod.rs"]
@@ -16,7 +17,7 @@ use gdl::game::Game;
 use gdl::runtime::Interpreted;
 use gdl::solve::simulate::{Scratch, random_playout};
 use gdl::solve::{Algorithm, SolveOptions, solve};
-use native::{Nim, Nimcala, Select19, TicTacToe};
+use native::{Connect4, Nim, Nimcala, Select19, TicTacToe};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -59,7 +60,7 @@ fn run<G: Game>(game: &G, workload: &str, reps: usize) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let [workload, game, side, reps] = <[String; 4]>::try_from(args)
-        .expect("usage: profile ab|memo|playout nim|nimcala|select19|tictactoe native|interpreted REPS");
+        .expect("usage: profile ab|memo|playout nim|nimcala|select19|tictactoe|connect4 native|interpreted REPS");
     let reps: usize = reps.parse().expect("REPS is a number");
     let native = side == "native";
     match game.as_str() {
@@ -75,6 +76,8 @@ fn main() {
         "select19" => run(&game_file("games/select19.game", &[]), &workload, reps),
         "tictactoe" if native => run(&TicTacToe, &workload, reps),
         "tictactoe" => run(&game_file("games/tictactoe.game", &[]), &workload, reps),
+        "connect4" if native => run(&Connect4::standard(), &workload, reps),
+        "connect4" => run(&game_file("games/connect4.game", &[]), &workload, reps),
         other => panic!("unknown game {other}"),
     }
 }

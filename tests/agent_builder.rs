@@ -78,3 +78,47 @@ fn agents_that_cannot_play_the_game_are_refused_as_bad_input() {
         Ok(_) => panic!("a Q-table that does not exist was loaded"),
     }
 }
+
+/// The search limits of `AgentOptions` reach every agent that searches
+/// exactly or to a depth: a node limit too small for one move stops
+/// `optimal` and `alphabeta:D` with an error that names it (never a guess,
+/// never a random move); an ample one changes no move.
+#[test]
+fn searching_agents_keep_to_the_limits_of_their_options() {
+    let game = load("games/nim.game", &[("piles", "3,4,5")]);
+    let root = game.initial_state().expect("start");
+    let mut legal = Vec::new();
+    game.legal_moves(&root, &mut legal).expect("moves");
+    let kinds = MoveKinds::of(game.program());
+    let tiny = AgentOptions {
+        max_nodes: Some(1),
+        ..AgentOptions::default()
+    };
+    let ample = AgentOptions {
+        max_nodes: Some(100_000_000),
+        time_limit: Some(std::time::Duration::from_secs(1000)),
+        memory_share: 2,
+        ..AgentOptions::default()
+    };
+    for spec in ["optimal", "optimal:first", "alphabeta:4"] {
+        let spec: AgentSpec = spec.parse().expect("spec");
+        let mut agent = build_agent(&spec, &game, kinds, 3, &tiny).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        agent.new_game(&game, 3).expect("new game");
+        match agent.choose(&game, &root, 0, &legal) {
+            Err(e) => {
+                let text = e.to_string();
+                assert!(text.contains("node limit of 1"), "{spec}: {text}");
+                assert!(text.contains(&format!("`{spec}` for MAX")), "{spec}: {text}");
+            }
+            Ok(c) => panic!("{spec} chose {c:?} within one node"),
+        }
+        let moves = |options: &AgentOptions| {
+            let mut agent = build_agent(&spec, &game, kinds, 3, options).expect("built");
+            agent.new_game(&game, 3).expect("new game");
+            (0..5)
+                .map(|_| agent.choose(&game, &root, 0, &legal).expect("a move").mv)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(&ample), moves(&AgentOptions::default()), "{spec}");
+    }
+}

@@ -458,3 +458,75 @@ fn a_policy_agent_plays_the_strategy_it_was_given() {
     // The standard error of 40,000 games is about 0.007.
     assert!((mean - (-1.0 / 18.0)).abs() < 0.025, "mean return {mean}");
 }
+
+/// `train --time-limit` stops between two CFR+ iterations (or two Q-learning
+/// games), saves what was learned, and says how far it got; the saved file
+/// records the same count and loads as an agent.
+#[test]
+fn train_stops_at_its_time_limit_and_saves_what_it_learned() {
+    let dir = common::scratch("train_time_limit", "kuhn", &[]);
+    let out = dir.join("kuhn.json");
+    let out = out.to_str().unwrap();
+    let r = common::gdl(&[
+        "train",
+        "games/kuhn-poker.game",
+        "--algorithm",
+        "cfr",
+        "--iterations",
+        "1000000000",
+        "--time-limit",
+        "0.3",
+        "--out",
+        out,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(out).unwrap()).unwrap();
+    let done = json["training"]["iterations"].as_u64().unwrap();
+    assert!((1..1_000_000_000).contains(&done), "{done}");
+    assert!(
+        r.stdout.contains(&format!("algorithm   CFR+, {done} iterations over")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "\nstopped     at the time limit of 0.3 s, after {done} of 1000000000 iterations\n"
+        )),
+        "{}",
+        r.stdout
+    );
+    let played = common::gdl(&[
+        "match",
+        "games/kuhn-poker.game",
+        "--players",
+        &format!("policy:{out},random"),
+        "--games",
+        "10",
+    ]);
+    assert_eq!(played.code, 0, "{}", played.stderr);
+
+    let q = dir.join("nim.json");
+    let q = q.to_str().unwrap();
+    let r = common::gdl(&[
+        "train",
+        "games/nim.game",
+        "--piles",
+        "1,3,5",
+        "--episodes",
+        "1000000000",
+        "--time-limit",
+        "0.3",
+        "--out",
+        q,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r.stdout.lines().find(|l| l.starts_with("episodes")).unwrap();
+    assert!(
+        line.contains(" of 1000000000: stopped at the time limit of 0.3 s"),
+        "{line}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(q).unwrap()).unwrap();
+    let done = json["training"]["episodes"].as_u64().unwrap();
+    assert!(line.starts_with(&format!("episodes    {done} of")), "{line}");
+    assert_eq!(json["training"]["interrupted"], true);
+}

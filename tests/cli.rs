@@ -1062,3 +1062,213 @@ fn max_states_without_a_memo_table_is_refused() {
     let r = gdl(&["solve", "games/nim.game", "--max-states", "100000"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// Found by the command-line fuzzer (case 2947 of seed 7): in a folder
+/// holding nim-normal.game, `train nim-normal --out nim-normal.game` read the
+/// bundled game and wrote the Q-table over the file. No output replaces a
+/// game file, whatever its name; a bundled name read beside a different
+/// `NAME.game` says which game it used.
+#[test]
+fn no_output_replaces_a_game_file() {
+    let dir = common::scratch("cli", "game_file_outputs", &["nim-normal.game", "nim.game"]);
+    let train = ["train", "nim-normal", "--episodes", "0", "--out", "nim-normal.game"];
+    let bundled = std::fs::read(dir.join("nim-normal.game")).unwrap();
+    let r = common::gdl_in(&dir, &train, None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    snap!("outputs_err_out_is_a_game_file", r.stderr);
+    assert_eq!(std::fs::read(dir.join("nim-normal.game")).unwrap(), bundled);
+
+    // An edited copy: the command says it read the bundled game instead.
+    let mut edited = bundled.clone();
+    edited.extend_from_slice(b"// my edit\n");
+    std::fs::write(dir.join("nim-normal.game"), &edited).unwrap();
+    let r = common::gdl_in(&dir, &train, None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    snap!("outputs_err_out_is_a_game_file_beside_the_bundled_name", r.stderr);
+    assert_eq!(std::fs::read(dir.join("nim-normal.game")).unwrap(), edited);
+    let r = common::gdl_in(&dir, &["check", "nim-normal"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.starts_with("note: `nim-normal` is the game"), "{}", r.stderr);
+
+    // A game file under another name, with a byte-order mark and comments.
+    let mut rules = b"\xef\xbb\xbf// my rules\n\n".to_vec();
+    rules.extend(std::fs::read(dir.join("nim.game")).unwrap());
+    std::fs::write(dir.join("rules.txt"), &rules).unwrap();
+    for args in [
+        &[
+            "match",
+            "nim.game",
+            "--players",
+            "random,random",
+            "--games",
+            "2",
+            "--csv",
+            "rules.txt",
+        ][..],
+        &["tree", "nim", "--depth", "1", "--out", "rules.txt"],
+        &["train", "nim", "--episodes", "0", "--out", "rules.txt"],
+    ] {
+        let r = common::gdl_in(&dir, args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("rules.txt: it is a game file"), "{}", r.stderr);
+    }
+    assert_eq!(std::fs::read(dir.join("rules.txt")).unwrap(), rules);
+
+    // What gdl wrote before it may replace: a CSV begins `game,`.
+    let csv = [
+        "match",
+        "nim.game",
+        "--players",
+        "random,random",
+        "--games",
+        "2",
+        "--csv",
+        "games.csv",
+    ];
+    for _ in 0..2 {
+        let r = common::gdl_in(&dir, &csv, None);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let r = common::gdl_in(&dir, &["train", "nim", "--episodes", "5", "--out", "q.game"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = common::gdl_in(&dir, &["train", "nim", "--episodes", "5", "--out", "q.game"], None);
+    assert_eq!(r.code, 0, "a Q-table named .game is not a game file: {}", r.stderr);
+}
+
+/// A league (more agents than seats) streams its CSV too: Ctrl-C stops it
+/// between two games, and the CSV and the report cover what was played.
+#[test]
+fn an_interrupted_league_keeps_the_games_played() {
+    let dir = common::scratch("cli", "interrupted_league", &["nim.game"]);
+    let args = [
+        "match",
+        "nim.game",
+        "--players",
+        "random,random,random",
+        "--games",
+        "1000000000",
+        "--csv",
+        "league.csv",
+        "--plot",
+        "league.svg",
+    ];
+    let child = common::spawn_gdl(&dir, &args);
+    // Long enough for the league to start and play some games.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let r = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(r.stdout).unwrap();
+    let stderr = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(130), "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(dir.join("league.csv")).unwrap();
+    let games = text.lines().count() - 1;
+    assert!(games > 0, "{text}");
+    assert!(
+        stderr.contains(&format!("interrupted by Ctrl-C after {games} of 3000000000 games")),
+        "{stderr}"
+    );
+    assert!(stdout.contains(&format!("{games} games in all")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("csv      league.csv ({games} games)")),
+        "{stdout}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with(&format!("1,{games},")), "{last}");
+    let svg = std::fs::read_to_string(dir.join("league.svg")).unwrap();
+    assert!(svg.contains(&format!("{games} games")));
+    let left = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(left, 3, "no temporary file is left");
+}
+
+/// `alphabeta:D` takes `--max-nodes` and `--time-limit` per move, as
+/// `optimal` does: a limit too small to look one move ahead stops the game
+/// (exit 1) with a message naming the agent, its seat, the position and the
+/// limit; a moderate one plays the deepest search it finished; an ample one
+/// changes nothing.
+#[test]
+fn alphabeta_agents_take_the_search_limits() {
+    let dir = common::scratch("cli", "alphabeta_limits", &["nimcala.game"]);
+    let game = ["nimcala.game", "--pits", "4", "--tokens", "4"];
+    let with = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        head.iter().chain(&game).chain(tail).map(|s| s.to_string()).collect()
+    };
+    let trace = with(&["trace"], &["--players", "alphabeta:4,random"]);
+    let match_ = with(
+        &["match"],
+        &["--players", "random,alphabeta:4", "--games", "6", "--csv", "m.csv"],
+    );
+    for (name, args) in [("trace", &trace), ("match", &match_)] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let plain = common::gdl_in(&dir, &args, None);
+        assert_eq!(plain.code, 0, "{args:?}: {}", plain.stderr);
+        let plain_csv = std::fs::read_to_string(dir.join("m.csv")).ok();
+
+        let mut tiny = args.clone();
+        tiny.extend(["--max-nodes", "1"]);
+        let r = common::gdl_in(&dir, &tiny, None);
+        assert_eq!(r.code, 1, "{tiny:?}: {}", r.stderr);
+        snap!(format!("alphabeta_limits_{name}_max_nodes"), r.stderr);
+
+        let mut moderate = args.clone();
+        moderate.extend(["--max-nodes", "30"]);
+        let r = common::gdl_in(&dir, &moderate, None);
+        assert_eq!(r.code, 0, "{moderate:?}: {}", r.stderr);
+        if name == "trace" {
+            // Its first move comes from a shallower search than 4 plies.
+            assert_ne!(r.stdout, plain.stdout, "{moderate:?}");
+        }
+
+        let mut ample = args.clone();
+        ample.extend(["--max-nodes", "100000000", "--time-limit", "1000"]);
+        let r = common::gdl_in(&dir, &ample, None);
+        assert_eq!(r.code, 0, "{ample:?}: {}", r.stderr);
+        if name == "match" {
+            assert_eq!(std::fs::read_to_string(dir.join("m.csv")).ok(), plain_csv);
+        } else {
+            assert_eq!(r.stdout, plain.stdout, "{ample:?}");
+        }
+    }
+}
+
+/// `train` at its share of the memory limit: a diagnostic as every other
+/// stop at the limit (the memory guard's code, a help), saying what was
+/// saved; exit 1, and the table is there.
+#[test]
+fn training_at_the_memory_limit_is_a_diagnostic() {
+    let dir = common::scratch("cli", "train_memory", &[]);
+    std::fs::write(
+        dir.join("wide.game"),
+        "game Wide\nplayers A, B\nstate x: list<int> = [0; 4000]\nstate i: int = 0\n\
+         move m(v in 0..1) { x[i] = v; i += 1 }\nend when i >= 40 { winner previous }\n",
+    )
+    .unwrap();
+    let r = common::gdl_in(
+        &dir,
+        &[
+            "train",
+            "wide.game",
+            "--episodes",
+            "1000000",
+            "--out",
+            "q.json",
+            "--max-memory",
+            "64M",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // The episodes done depend on the allocator, not on gdl's answer; the
+    // lines are joined, since the count's width moves where they wrap.
+    let joined = r.stderr.replace("\n  │ ", " ");
+    let at = joined.find("stopped after ").expect("the count") + "stopped after ".len();
+    let end = at + joined[at..].find(' ').unwrap();
+    assert!(joined[at..end].parse::<u64>().unwrap() < 1_000_000);
+    let told = format!("{}[N]{}", &joined[..at], &joined[end..]);
+    snap!("train_memory_limit", told);
+    assert!(r.stdout.contains("stopped at the memory limit"), "{}", r.stdout);
+    assert!(dir.join("q.json").exists());
+}

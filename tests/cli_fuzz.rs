@@ -37,8 +37,11 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
-/// A run that has not ended after this long is a hang.
+/// A run that has not ended after this long is a hang, unless it is a
+/// search the case set no limit on (see [`unbounded_search`]).
 const TIMEOUT: Duration = Duration::from_secs(60);
+/// The exit code counted for a search without a limit stopped at the timeout.
+const LONG: i32 = -2;
 /// The address space each run gets.
 const ADDRESS_SPACE: u64 = 1 << 30;
 
@@ -494,6 +497,7 @@ fn run_case(gdl: &Path, dir: &Path, case: &Case) -> (Option<String>, Option<i32>
     let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
     let mut found = Vec::new();
     match status {
+        None if unbounded_search(case) => return (None, Some(LONG)),
         None => found.push(format!("still running after {} s: killed", TIMEOUT.as_secs())),
         Some(s) => {
             if let Some(sig) = s.signal() {
@@ -527,6 +531,8 @@ fn run_case(gdl: &Path, dir: &Path, case: &Case) -> (Option<String>, Option<i32>
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             if read.contains(&name) {
                 found.push(format!("changed its input {name}"));
+            } else if name.ends_with(".game") {
+                found.push(format!("wrote over the game file {name}"));
             }
             let _ = std::fs::write(p, before);
         }
@@ -538,6 +544,24 @@ fn run_case(gdl: &Path, dir: &Path, case: &Case) -> (Option<String>, Option<i32>
         let tail: String = stderr.chars().take(600).collect();
         (Some(format!("{}\n  stderr: {tail}", found.join("; "))), code)
     }
+}
+
+/// Whether the case asks for a search that may rightly take longer than
+/// the timeout: a command that searches (`solve`, `train`, `match`, ...),
+/// given neither `--time-limit` nor `--max-nodes`. (Minimax without a memo
+/// table on dots and boxes, or 1,000 CFR+ iterations over tic-tac-toe, is
+/// long work, not a hang; the same with a limit past the timeout is a
+/// finding, and so is any other command that does not end.)
+fn unbounded_search(case: &Case) -> bool {
+    let searches = matches!(
+        case.args.first().map(String::as_str),
+        Some("solve" | "train" | "match" | "trace" | "tree" | "eval" | "play" | "bench")
+    );
+    let limited = case
+        .args
+        .iter()
+        .any(|a| a.starts_with("--time-limit") || a.starts_with("--max-nodes"));
+    searches && !limited
 }
 
 /// The files a command line reads: its game file, `--q` and `--init`
@@ -602,6 +626,13 @@ fn campaign_counted(seed: u64, n: u64, threads: u64, log: bool) -> (Vec<String>,
                     corrupt(&dir, &mut rng);
                     let (finding, code) = run_case(&gdl, &dir, &case);
                     *codes.lock().unwrap().entry(code.unwrap_or(-1)).or_insert(0) += 1;
+                    if code == Some(LONG) && log {
+                        eprintln!(
+                            "cli-fuzz: case {i} (seed {seed}): gdl {:?}: a search without a limit, stopped at {} s (not a finding)",
+                            case.args,
+                            TIMEOUT.as_secs()
+                        );
+                    }
                     if let Some(f) = finding {
                         let line = format!("case {i} (seed {seed}): gdl {:?}: {f}", case.args);
                         eprintln!("cli-fuzz: {line}");
@@ -643,7 +674,7 @@ fn long_cli_fuzz_campaign() {
     let (found, codes) = campaign_counted(seed, n, threads, true);
     let secs = started.elapsed().as_secs_f64();
     let report = format!(
-        "cli-fuzz: {n} cases, seed {seed}, {threads} threads, {secs:.0} s ({:.1} cases/s), {} findings; exit codes {codes:?}\n",
+        "cli-fuzz: {n} cases, seed {seed}, {threads} threads, {secs:.0} s ({:.1} cases/s), {} findings; exit codes {codes:?} ({LONG}: a search without a limit, stopped at the timeout; -1: killed otherwise)\n",
         n as f64 / secs,
         found.len()
     );

@@ -413,3 +413,61 @@ fn bad_inputs_are_refused_before_any_game() {
         "a refused match writes nothing"
     );
 }
+
+/// A league writes its CSV as games end and keeps totals, not games: the
+/// CSV still has every game of every pairing, numbered within its pairing,
+/// the same on any number of threads, and agrees with the ranking.
+#[test]
+fn a_league_csv_has_every_game_in_order() {
+    let dir = scratch("league_csv");
+    let mut csvs = Vec::new();
+    for threads in ["1", "3"] {
+        let csv = format!("league{threads}.csv");
+        let svg = format!("league{threads}.svg");
+        let report = ok(
+            &dir,
+            &[
+                "match",
+                "select19.game",
+                "--players",
+                "random,greedy,search:5",
+                "--field",
+                "random,greedy",
+                "--games",
+                "25",
+                "--threads",
+                threads,
+                "--csv",
+                &csv,
+                "--plot",
+                &svg,
+            ],
+        );
+        assert!(report.contains("6 pairings of 25 games, 150 games in all"), "{report}");
+        assert!(report.contains(&format!("csv      {csv} (150 games)")), "{report}");
+        let text = std::fs::read_to_string(dir.join(&csv)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 151, "{text}");
+        for (i, line) in lines[1..].iter().enumerate() {
+            let cells: Vec<&str> = line.split(',').collect();
+            assert_eq!(cells[0], (i / 25 + 1).to_string(), "{line}");
+            assert_eq!(cells[1], (i % 25 + 1).to_string(), "{line}");
+        }
+        // The ranking's games per agent are the CSV's.
+        for agent in ["random #1", "greedy #2", "search:5"] {
+            let in_csv = lines[1..].iter().filter(|l| l.split(',').any(|c| c == agent)).count();
+            let row = report
+                .lines()
+                .skip_while(|l| *l != "ranking")
+                .find(|l| l.contains(agent))
+                .unwrap_or_else(|| panic!("{agent}: {report}"));
+            let after_name = &row[row.find(agent).unwrap() + agent.len()..];
+            let games: usize = after_name.split_whitespace().next().unwrap().parse().unwrap();
+            assert_eq!(games, in_csv, "{agent}: {row}");
+        }
+        let picture = std::fs::read_to_string(dir.join(&svg)).unwrap();
+        assert!(picture.contains("150 games"), "{}", &picture[..300.min(picture.len())]);
+        csvs.push(text);
+    }
+    assert_eq!(csvs[0], csvs[1], "the threads do not change the games");
+}

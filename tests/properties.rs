@@ -193,3 +193,32 @@ fn endless_and_overlong() {
         }
     }
 }
+
+/// A move that makes a cell outgrow the state's width is played again on
+/// unpacked cells from the position before it: the cells it changed first
+/// (`xs[0]`) change once, on small states (inline) and large ones (20 cells).
+#[test]
+fn a_move_that_outgrows_the_cells_width_is_played_once() {
+    for size in [4, 20] {
+        let text = format!(
+            "game Widen\nplayers A, B\nstate xs: list<int> = [0; {size}]\n\
+             move bump(i in 1..3) {{\n xs[0] += 1\n xs[i] = xs[i] * 100 + 100\n}}\n\
+             end when xs[0] == 9 {{ draw }}\n"
+        );
+        let game = Interpreted::new(compile::load("widen.game", &text, &[]).expect("compiles"));
+        let mut state = game.initial_state().unwrap();
+        let mut expected = vec![0i64; size];
+        let mut moves = Vec::new();
+        // Pit 1 four times (100, 10100, 1010100, 101010100: widths 1, 2, 4, 4), then pit 3.
+        for pick in [0, 0, 0, 0, 2, 2] {
+            game.legal_moves(&state, &mut moves).unwrap();
+            game.apply(&mut state, &moves[pick]).unwrap();
+            expected[0] += 1;
+            expected[pick + 1] = expected[pick + 1] * 100 + 100;
+            let cells: Vec<String> = expected.iter().map(i64::to_string).collect();
+            assert_eq!(game.state_text(&state), format!("[{}]", cells.join(", ")));
+            // The same cells, packed from scratch, are the same state.
+            assert!(game.parse_position(&game.position(&state)).unwrap() == state);
+        }
+    }
+}

@@ -71,4 +71,12 @@ class Agent:
     def reset(self, seed: int) -> None: ...
 
 def load(path: Union[str, os.PathLike[str]], **params: Any) -> Game: ...
-def agent(spec: str, game: Game, *, seed: int = 0, budget_ms: Optional[int] = None) -> Agent: ...
+def agent(
+    spec: str,
+    game: Game,
+    *,
+    seed: int = 0,
+    budget_ms: Optional[int] = None,
+    max_nodes: Optional[int] = None,
+    time_limit: Optional[float] = None,
+) -> Agent: ...

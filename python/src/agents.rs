@@ -28,8 +28,15 @@ pub struct PyAgent {
     interpreted: Arc<Interpreted>,
 }
 
+/// The limits of an agent's searches, as `gdl.agent` takes them.
+pub(crate) struct Limits {
+    pub budget_ms: Option<u64>,
+    pub max_nodes: Option<u64>,
+    pub time_limit: Option<Duration>,
+}
+
 /// Builds the agent `spec` for `game`, drawing at random from `seed`.
-pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, budget_ms: Option<u64>) -> PyResult<PyAgent> {
+pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, limits: Limits) -> PyResult<PyAgent> {
     let spec: AgentSpec = spec.parse().map_err(GdlError::new_err)?;
     let interpreted = game.get().game.clone();
     // SAFETY: the agent borrows the game it plays for as long as it lives;
@@ -52,7 +59,10 @@ pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, budget_ms: Op
         _ => {
             let kinds = MoveKinds::of(g.program());
             let options = AgentOptions {
-                search_time: budget_ms.map(Duration::from_millis),
+                search_time: limits.budget_ms.map(Duration::from_millis),
+                max_nodes: limits.max_nodes,
+                time_limit: limits.time_limit,
+                memory_share: 1,
             };
             build_agent(&spec, g, kinds, seed, &options).map_err(|e| match e {
                 AgentBuildError::Unsuited(why) => GdlError::new_err(why),
@@ -124,14 +134,15 @@ impl PyAgent {
             )));
         }
         let g: &Interpreted = &self.interpreted;
-        let optimal = matches!(self.spec, AgentSpec::Optimal(_));
+        let deep = matches!(self.spec, AgentSpec::Optimal(_) | AgentSpec::AlphaBeta(_));
         // The lock is taken and released without the GIL: a thread holding
         // the GIL never waits for a thread that is waiting for it.
         let choice = py.detach(|| {
             let mut agent = self.lock()?;
             let agent: &mut BoxedAgent = &mut agent;
-            if optimal {
-                // The exact search recurses once per move of the game.
+            if deep {
+                // The exact search recurses once per move of the game, and
+                // alpha-beta once per ply.
                 on_search_stack(|| agent.choose(g, s, player, &moves))
             } else {
                 Ok(agent.choose(g, s, player, &moves))

@@ -85,16 +85,42 @@ fn load(path: PathBuf, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
 }
 
 /// One of gdl's agents for `game`: "optimal", "optimal:first", "random",
-/// "search", "search:N", "greedy" or "q:FILE" (a table `gdl train` wrote).
-/// `seed` seeds whatever it draws at random; `budget_ms` limits a search
-/// agent's time per move, as `--budget-ms` does.
+/// "search", "search:N", "alphabeta:D", "greedy" or "q:FILE" (a table `gdl
+/// train` wrote). `seed` seeds whatever it draws at random; `budget_ms`
+/// limits a search agent's time per move, as `--budget-ms` does;
+/// `max_nodes` and `time_limit` (seconds) limit each move's search of
+/// `optimal` and `alphabeta:D`, as `--max-nodes` and `--time-limit` do.
 #[pyfunction]
-#[pyo3(signature = (spec, game, *, seed=0, budget_ms=None))]
-fn agent(spec: &str, game: Bound<'_, PyGame>, seed: u64, budget_ms: Option<u64>) -> PyResult<PyAgent> {
+#[pyo3(signature = (spec, game, *, seed=0, budget_ms=None, max_nodes=None, time_limit=None))]
+fn agent(
+    spec: &str,
+    game: Bound<'_, PyGame>,
+    seed: u64,
+    budget_ms: Option<u64>,
+    max_nodes: Option<u64>,
+    time_limit: Option<f64>,
+) -> PyResult<PyAgent> {
     if budget_ms == Some(0) {
         return Err(PyValueError::new_err("budget_ms must be at least 1"));
     }
-    agents::make(game, spec, seed, budget_ms)
+    if max_nodes == Some(0) {
+        return Err(PyValueError::new_err("max_nodes must be at least 1"));
+    }
+    // As --time-limit: read about once a millisecond, and far from where
+    // adding it to the clock would overflow.
+    if let Some(t) = time_limit
+        && !(0.001..=1e9).contains(&t)
+    {
+        return Err(PyValueError::new_err(
+            "time_limit must be a number of seconds from 0.001 to 1000000000",
+        ));
+    }
+    let limits = agents::Limits {
+        budget_ms,
+        max_nodes,
+        time_limit: time_limit.map(std::time::Duration::from_secs_f64),
+    };
+    agents::make(game, spec, seed, limits)
 }
 
 #[pymodule]

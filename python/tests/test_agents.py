@@ -114,3 +114,20 @@ def test_an_agent_is_asked_only_where_a_player_chooses():
     end = g.apply(s, g.legal_moves(s)[0])
     with pytest.raises(ValueError, match="game is over"):
         agent.choose(end)
+
+
+@pytest.mark.parametrize("spec", ["optimal", "alphabeta:4"])
+def test_searching_agents_take_the_search_limits(spec):
+    """max_nodes and time_limit limit each move's search, as --max-nodes and
+    --time-limit do: too small a limit is an error, never a guessed move;
+    an ample one changes no move."""
+    g = gdl.load(game_path("nim.game"), piles=[3, 4, 5])
+    s = g.initial_state()
+    with pytest.raises(gdl.GdlError, match="node limit of 1"):
+        gdl.agent(spec, g, max_nodes=1).choose(s)
+    ample = gdl.agent(spec, g, seed=5, max_nodes=10**8, time_limit=1000.0)
+    plain = gdl.agent(spec, g, seed=5)
+    assert [str(ample.choose(s)) for _ in range(4)] == [str(plain.choose(s)) for _ in range(4)]
+    for bad in [dict(max_nodes=0), dict(time_limit=0.0), dict(time_limit=float("nan")), dict(time_limit=1e20)]:
+        with pytest.raises(ValueError):
+            gdl.agent(spec, g, **bad)

@@ -6,15 +6,13 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::budgeted::BudgetedOptimal;
 use super::exec_agent::{ExecAgent, ExecOptions, OnFailure};
 use super::human::{Human, Terminal};
 use super::limits::SearchArgs;
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::SolveOptions;
-use crate::solve::agent::{Agent, AgentError, AgentSpec, Ties};
+use crate::solve::agent::{Agent, AgentError, AgentSpec};
 use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
 
 /// An agent of any kind for a game file.
@@ -59,10 +57,15 @@ impl AgentArgs {
         }
     }
 
-    /// The options of the agents the library builds.
+    /// The options of the agents the library builds: `optimal` and
+    /// `alphabeta:D` keep to the solver's limits (--max-nodes, --time-limit)
+    /// move by move, and `optimal` to its share of --max-memory.
     pub fn agent_options(&self) -> AgentOptions {
         AgentOptions {
             search_time: self.budget_ms.map(Duration::from_millis),
+            max_nodes: self.search.max_nodes,
+            time_limit: self.search.time_limit.map(Duration::from_secs_f64),
+            memory_share: self.optimal_agents.max(1),
         }
     }
 }
@@ -78,24 +81,6 @@ pub fn make_agent_with<'g>(
     ctx: &Context,
 ) -> Result<BoxedAgent<'g>, Failure> {
     match spec {
-        // The optimal agent of the commands keeps to the solver's limits
-        // (--max-nodes, --time-limit, --max-memory), move by move.
-        AgentSpec::Optimal(ties) => {
-            let kinds = MoveKinds::of(game.program());
-            if let Some(why) = agent_builder::optimal_unsuited(game, kinds) {
-                return Err(Failure::input(format!("error: {why}")));
-            }
-            let mut opts = SolveOptions {
-                count_states: false,
-                prefer_short: *ties == Ties::Fast,
-                ..SolveOptions::default()
-            };
-            options.search.apply(&mut opts);
-            let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
-            let memory_binds = super::limits::cap_memo(&mut opts, &root, options.optimal_agents.max(1));
-            let agent = BudgetedOptimal::new(game, opts, *ties, seed, memory_binds).map_err(|e| ctx.fail(&e))?;
-            Ok(Box::new(agent))
-        }
         AgentSpec::Exec(command) => match ExecAgent::start(command, options.exec_options(), seed) {
             Ok(agent) => Ok(Box::new(agent)),
             Err(why) => Err(Failure::input(format!("error: exec:{command}: {why}"))),

@@ -17,6 +17,33 @@ pub(crate) fn bundled(path: &Path) -> Option<(&'static str, &'static str)> {
     BUNDLED_GAMES.iter().copied().find(|(n, _)| *n == name)
 }
 
+/// A note when `path` was read as a bundled game while a different file
+/// `NAME.game` lies in the current folder: `gdl solve nim` beside an edited
+/// `nim.game` solves the bundled Nim, and says so.
+pub(crate) fn shadow_note(path: &Path) -> Option<String> {
+    if path.exists() {
+        return None;
+    }
+    let (name, text) = bundled(path)?;
+    let spelled = path.to_str()?;
+    if spelled.ends_with(".game") {
+        return None;
+    }
+    let beside = format!("{spelled}.game");
+    let here = Path::new(&beside);
+    if !here.is_file() || read_source(here).is_ok_and(|t| t == text) {
+        return None;
+    }
+    let which = if name == spelled {
+        "the game".to_string()
+    } else {
+        format!("the game `{name}`")
+    };
+    Some(format!(
+        "note: `{spelled}` is {which} bundled with gdl; {beside} in this folder differs and was not read (to use the file, name it: {beside})"
+    ))
+}
+
 /// The names of the bundled games, comma-separated.
 pub(crate) fn names() -> String {
     let names: Vec<&str> = BUNDLED_GAMES.iter().map(|(n, _)| *n).collect();

@@ -12,7 +12,7 @@ use super::eval_wrong::{self, SeatResult, WrongMove};
 use super::limits::{self, SearchArgs};
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
-use crate::report::solve::number;
+use crate::report::solve::{number, thousands};
 use crate::report::standings;
 use crate::runtime::Interpreted;
 use crate::solve::agent::{Agent, AgentSpec, Ties};
@@ -291,11 +291,63 @@ fn exact_options(search: &SearchArgs, root: &crate::runtime::State) -> SolveOpti
 /// input; a limit reached says which part of the evaluation it stopped.
 fn solve_failed(e: SolveError, ctx: &Context) -> Failure {
     match e {
-        SolveError::Budget { .. } => Failure::runtime(format!(
-            "error: the exact solution the table is compared with is out of reach within the limits\n{}",
-            ctx.render(&e)
-        )),
+        SolveError::Budget { what, limit, nodes } => ctx.fail(&OutOfReach {
+            budget: SolveError::Budget { what, limit, nodes },
+        }),
         other => ctx.fail(&other),
+    }
+}
+
+/// The exact solution a table is compared with, stopped by a limit: the
+/// solver's stop, with eval's own help (eval has no memo table to turn on,
+/// and solves every reachable position, not one).
+#[derive(Debug)]
+struct OutOfReach {
+    /// A [`SolveError::Budget`].
+    budget: SolveError,
+}
+
+impl std::fmt::Display for OutOfReach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let SolveError::Budget { what, limit, nodes } = &self.budget else {
+            return write!(f, "{}", self.budget);
+        };
+        let why = match *what {
+            "nodes" => format!("the node limit of {limit} (--max-nodes)"),
+            "time" => format!("the time limit of {limit} (--time-limit)"),
+            _ => format!("its memo table's share of the memory ({limit} states; --max-memory)"),
+        };
+        write!(
+            f,
+            "the exact solution the table is compared with is out of reach: the solver stopped after {} nodes, at {why}",
+            thousands(*nodes)
+        )
+    }
+}
+
+impl std::error::Error for OutOfReach {}
+
+impl miette::Diagnostic for OutOfReach {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.budget.code()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        let flag = match &self.budget {
+            SolveError::Budget { what: "nodes", .. } => "--max-nodes",
+            SolveError::Budget { what: "time", .. } => "--time-limit",
+            _ => "--max-memory",
+        };
+        Some(Box::new(format!(
+            "eval judges the table's move in every position reachable from the start, solving each \
+             within the limits: raise {flag}, or evaluate on smaller parameters of the game"
+        )))
+    }
+}
+
+impl crate::error_kind::Exits for OutOfReach {
+    fn exit_code(&self) -> i32 {
+        self.budget.exit_code()
     }
 }
 

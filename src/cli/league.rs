@@ -14,26 +14,23 @@
 //! counts their failures; `--csv` writes every game with its agents and
 //! failures, `--plot` each agent's points as a histogram.
 
-use std::io::IsTerminal;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
 
 use super::agents::{BoxedAgent, make_agent_with};
 use super::eval::title;
 use super::output::{self, Output};
-use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar};
+use super::signals::Caught;
+use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar, x_label};
 use super::{Context, Failure};
+use crate::fsutil::Writing;
 use crate::game::Game;
-use crate::report::plot::{Series, histogram_svg};
+use crate::report::plot::{Counted, histogram_of_counts};
 use crate::report::standings;
 use crate::report::stats::{DecisionTimes, Measure, Outcome, Tally};
 use crate::runtime::Interpreted;
 use crate::solve::agent::{AgentSpec, parse_players};
 use crate::solve::tournament::{self, FailureRecord, GameRecord};
-
-/// A game of the league: its pairing, and the record with global agent numbers.
-struct LeagueGame {
-    pairing: usize,
-    record: GameRecord,
-}
 
 pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &mut Context) -> Result<(), Failure> {
     let n = game.num_players();
@@ -105,15 +102,29 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
 
     let total = args.games * pairings.len() as u64;
     let bar = std::io::stderr().is_terminal().then(|| progress_bar(total));
-    let mut games: Vec<LeagueGame> = Vec::new();
+    // Each game is counted and written as it ends: the league keeps totals,
+    // not games, and an interrupted league keeps what was played.
+    let mut totals = Totals::new(names.clone(), seats, game.lowest_score_wins(), args.plot.is_some());
+    let csv_out = args.csv.as_ref().map(|path| Output {
+        flag: "--csv",
+        path: path.clone(),
+    });
+    let mut csv_file = match &csv_out {
+        Some(out) => Some(CsvFile::start(out, names.clone())?),
+        None => None,
+    };
     let mut times = vec![DecisionTimes::default(); specs.len()];
     let mut failures: Vec<FailureRecord> = Vec::new();
-    let mut measure = None;
     let agent_args = super::agents::AgentArgs {
         optimal_agents: threads * n,
         ..args.agents.clone()
     };
+    let caught = Caught::new();
+    let mut failed_match = None;
     for (i, pairing) in pairings.iter().enumerate() {
+        if caught.stopped().is_some() {
+            break;
+        }
         let mut sets: Vec<Vec<BoxedAgent<'_>>> = Vec::with_capacity(threads);
         for _ in 0..threads {
             let mut set = Vec::with_capacity(n);
@@ -122,48 +133,57 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
             }
             sets.push(set);
         }
-        let before = i as u64 * args.games;
-        let never = std::sync::atomic::AtomicBool::new(false);
-        let played = tournament::run_match(game, sets, args.games, args.seed, true, &never, &mut |done, _| {
+        let before = totals.games;
+        let played = tournament::run_match(game, sets, args.games, args.seed, caught.flag(), &mut |done, record| {
+            let mut record = record.clone();
+            for a in record.seating.iter_mut() {
+                *a = pairing[*a];
+            }
+            let measure = totals.add(&record);
+            if let Some(f) = &mut csv_file {
+                f.row(game, measure, i, done, &record);
+            }
             if let Some(b) = &bar {
                 b.set_position(before + done);
             }
         });
-        let result = played.map_err(|e| {
-            let names: Vec<String> = pairing.iter().map(|&a| specs[a].to_string()).collect();
-            Failure::runtime(format!(
-                "error: the league stopped in the match {}\n{}",
-                names.join(" vs "),
-                ctx.render(&e)
-            ))
-        })?;
-        measure.get_or_insert(result.tally.measure);
+        let result = match played {
+            Ok(r) => r,
+            Err(e) => {
+                failed_match = Some((pairing, e));
+                break;
+            }
+        };
         for (k, t) in result.times.iter().enumerate() {
             times[pairing[k]].merge(t);
         }
-        let first = games.len() as u64;
         for f in result.failures {
             failures.push(FailureRecord {
-                game: first + f.game,
+                game: before + f.game,
                 agent: pairing[f.agent],
                 ..f
             });
         }
-        for mut record in result.games {
-            for a in record.seating.iter_mut() {
-                *a = pairing[*a];
-            }
-            games.push(LeagueGame { pairing: i, record });
-        }
     }
+    let stop = caught.stopped();
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let measure = measure.unwrap_or(Measure::Utility);
-    let mut tally = Tally::new(names.clone(), seats, measure);
-    for g in &games {
-        tally.record(&g.record.seating, g.record.values(measure));
+    // Closed (renamed into place) first: a stopped league keeps what was played.
+    let csv_written = csv_file.map(CsvFile::finish);
+    drop(caught);
+    if let Some((pairing, e)) = failed_match {
+        let names: Vec<String> = pairing.iter().map(|&a| specs[a].to_string()).collect();
+        return Err(Failure::runtime(format!(
+            "error: the league stopped in the match {}\n{}",
+            names.join(" vs "),
+            ctx.render(&e)
+        )));
     }
+    let played = totals.games;
+    let stop = stop.filter(|_| played < total);
+    let (tally, histogram) = totals.finish();
+    let measure = tally.measure;
 
     let how = if args.field.is_some() {
         format!(
@@ -180,7 +200,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
         pairings.len(),
         if pairings.len() == 1 { "" } else { "s" },
         args.games,
-        games.len(),
+        played,
         args.seed
     );
     text.push_str(&format!(
@@ -192,22 +212,18 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
     text.push_str(&super::agents::failures_text(&names, game, &failures));
     let mut failed = None;
     let mut files = Vec::new();
-    if let Some(path) = &args.csv {
-        let out = Output {
-            flag: "--csv",
-            path: path.clone(),
-        };
-        match out.write(csv(game, &names, measure, &games).as_bytes()) {
-            Ok(()) => files.push(format!("csv      {} ({} games)", path.display(), games.len())),
-            Err(f) => failed = Some(f),
+    if let (Some(out), Some(written)) = (&csv_out, csv_written) {
+        match written {
+            Ok(rows) => files.push(format!("csv      {} ({rows} games)", out.path.display())),
+            Err(e) => failed = Some(out.failed(e)),
         }
     }
-    if let Some(path) = &args.plot {
+    if let (Some(path), Some(histogram)) = (&args.plot, &histogram) {
         let out = Output {
             flag: "--plot",
             path: path.clone(),
         };
-        match out.write(plot(game, &names, measure, &games).as_bytes()) {
+        match out.write(plot(game, &names, measure, histogram, played).as_bytes()) {
             Ok(()) => files.push(format!("plot     {}", path.display())),
             Err(f) => failed = failed.or(Some(f)),
         }
@@ -220,9 +236,80 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
         }
     }
     write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
-    match failed {
-        Some(f) => Err(f),
-        None => Ok(()),
+    if let Some(f) = failed {
+        return Err(f);
+    }
+    if let Some(stop) = stop {
+        return Err(Failure {
+            code: stop.exit_code(),
+            text: format!(
+                "the league was interrupted by {} after {played} of {total} games; the report covers those{}",
+                stop.name(),
+                if args.csv.is_some() {
+                    ", and so does the CSV"
+                } else {
+                    ""
+                }
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// What the report and the plot need of a league's games, counted as they
+/// end: its size grows with the agents and the distinct values of a game,
+/// never with the number of games. The first game decides whether points or
+/// utility are counted (a game without points counts its utility).
+struct Totals {
+    names: Vec<String>,
+    seats: Vec<String>,
+    lowest_wins: bool,
+    tally: Option<Tally>,
+    /// `[agent]`: value (as its bits) -> games, for `--plot`.
+    histogram: Option<Vec<BTreeMap<u64, u64>>>,
+    games: u64,
+}
+
+impl Totals {
+    fn new(names: Vec<String>, seats: Vec<String>, lowest_wins: bool, plot: bool) -> Self {
+        Totals {
+            lowest_wins,
+            histogram: plot.then(|| vec![BTreeMap::new(); names.len()]),
+            names,
+            seats,
+            tally: None,
+            games: 0,
+        }
+    }
+
+    /// Counts a game whose seating names the league's agents; the measure counted.
+    fn add(&mut self, record: &GameRecord) -> Measure {
+        let tally = self.tally.get_or_insert_with(|| {
+            let measure = match record.scores {
+                Some(_) => Measure::Points {
+                    lowest_wins: self.lowest_wins,
+                },
+                None => Measure::Utility,
+            };
+            Tally::new(self.names.clone(), self.seats.clone(), measure)
+        });
+        let values = record.values(tally.measure);
+        tally.record(&record.seating, values);
+        if let Some(h) = &mut self.histogram {
+            for (seat, &a) in record.seating.iter().enumerate() {
+                *h[a].entry(values[seat].to_bits()).or_default() += 1;
+            }
+        }
+        self.games += 1;
+        tally.measure
+    }
+
+    /// The tally (utility, with no game played) and the plot's counts.
+    fn finish(self) -> (Tally, Option<Vec<BTreeMap<u64, u64>>>) {
+        let tally = self
+            .tally
+            .unwrap_or_else(|| Tally::new(self.names, self.seats, Measure::Utility));
+        (tally, self.histogram)
     }
 }
 
@@ -290,33 +377,41 @@ fn ranking(tally: &Tally, candidates: usize, field: bool, failures: &[FailureRec
     standings::table(&rows, &[true, false, true, false, false, true])
 }
 
-/// One line per game: its pairing and number in it (from 1), each seat's
-/// agent, points (or utility) and failure (empty, `crash`, `illegal`,
-/// `timeout`, `unreadable`), and the winners.
-fn csv(game: &Interpreted, names: &[String], measure: Measure, games: &[LeagueGame]) -> String {
-    let mut header = vec!["pairing".to_string(), "game".to_string()];
-    for p in 0..game.num_players() {
-        let seat = game.player_name(p);
-        header.push(format!("{seat} agent"));
-        header.push(format!("{seat} {}", measure.label()));
-        header.push(format!("{seat} failure"));
+/// The league's CSV, written a game at a time: one line per game, with its
+/// pairing and number in it (from 1), each seat's agent, points (or utility)
+/// and failure (empty, `crash`, `illegal`, `timeout`, `unreadable`), and the
+/// winners.
+struct CsvFile {
+    file: Writing,
+    names: Vec<String>,
+    rows: u64,
+    error: Option<std::io::Error>,
+}
+
+impl CsvFile {
+    fn start(out: &Output, names: Vec<String>) -> Result<CsvFile, Failure> {
+        Ok(CsvFile {
+            file: out.stream()?,
+            names,
+            rows: 0,
+            error: None,
+        })
     }
-    header.push("winners".into());
-    let mut out = csv_line(&header);
-    let mut number = 0;
-    let mut last = usize::MAX;
-    for g in games {
-        if g.pairing != last {
-            number = 0;
-            last = g.pairing;
+
+    fn row(&mut self, game: &Interpreted, measure: Measure, pairing: usize, number: u64, r: &GameRecord) {
+        if self.error.is_some() {
+            return;
         }
-        number += 1;
-        let r = &g.record;
+        let mut text = String::new();
+        if self.rows == 0 {
+            text.push_str(&csv_header(game, measure));
+        }
         let values = r.values(measure);
-        let mut cells = vec![(g.pairing + 1).to_string(), number.to_string()];
+        let mut cells = vec![(pairing + 1).to_string(), number.to_string()];
         let mut best = Vec::new();
         for (seat, &a) in r.seating.iter().enumerate() {
-            cells.push(names[a].clone());
+            cells.push(self.names[a].clone());
+            // `+ 0.0` writes -0 as 0.
             cells.push((values[seat] + 0.0).to_string());
             cells.push(
                 r.failures
@@ -326,44 +421,128 @@ fn csv(game: &Interpreted, names: &[String], measure: Measure, games: &[LeagueGa
                     .to_string(),
             );
             if measure.outcome(values, seat) != Outcome::Loss {
-                best.push(names[a].as_str());
+                best.push(self.names[a].as_str());
             }
         }
         cells.push(best.join(";"));
-        out.push_str(&csv_line(&cells));
+        text.push_str(&csv_line(&cells));
+        // Flushed each game, so that what was played is on disk when gdl is killed.
+        match self.file.write_all(text.as_bytes()).and_then(|()| self.file.flush()) {
+            Ok(()) => self.rows += 1,
+            Err(e) => self.error = Some(e),
+        }
     }
-    out
+
+    /// The number of games written, once the file is in place.
+    fn finish(self) -> std::io::Result<u64> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.file.finish()?;
+        Ok(self.rows)
+    }
+}
+
+/// The CSV's header: each seat's agent, points (or utility) and failure.
+fn csv_header(game: &Interpreted, measure: Measure) -> String {
+    let mut header = vec!["pairing".to_string(), "game".to_string()];
+    for p in 0..game.num_players() {
+        let seat = game.player_name(p);
+        header.push(format!("{seat} agent"));
+        header.push(format!("{seat} {}", measure.label()));
+        header.push(format!("{seat} failure"));
+    }
+    header.push("winners".into());
+    csv_line(&header)
 }
 
 /// Each agent's points (or utility) per game, over all its games, as one histogram.
-fn plot(game: &Interpreted, names: &[String], measure: Measure, games: &[LeagueGame]) -> String {
-    let values: Vec<Vec<f64>> = (0..names.len())
-        .map(|a| {
-            games
-                .iter()
-                .filter_map(|g| {
-                    let seat = g.record.seating.iter().position(|&x| x == a)?;
-                    Some(g.record.values(measure)[seat])
-                })
-                .collect()
-        })
-        .collect();
-    let series: Vec<Series> = names
+fn plot(game: &Interpreted, names: &[String], measure: Measure, counts: &[BTreeMap<u64, u64>], games: u64) -> String {
+    let counts: Vec<Vec<(f64, u64)>> = counts
         .iter()
-        .zip(&values)
-        .map(|(name, v)| Series { name, values: v })
+        .map(|m| m.iter().map(|(&bits, &n)| (f64::from_bits(bits), n)).collect())
         .collect();
-    let x_label = match measure {
-        Measure::Points { lowest_wins: true } => "points per game (the fewest win)",
-        Measure::Points { lowest_wins: false } => "points per game (the most win)",
-        Measure::Utility => "utility per game",
-    };
-    histogram_svg(&format!("{}: {} games", title(game), games.len()), x_label, &series)
+    let series: Vec<Counted> = names
+        .iter()
+        .zip(&counts)
+        .map(|(name, c)| Counted { name, counts: c })
+        .collect();
+    histogram_of_counts(&format!("{}: {games} games", title(game)), x_label(measure), &series)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::combinations;
+    use super::*;
+
+    fn record(seating: [usize; 2], returns: [f64; 2], scores: Option<[f64; 2]>) -> GameRecord {
+        GameRecord {
+            seating: seating.to_vec(),
+            returns: returns.to_vec(),
+            scores: scores.map(|s| s.to_vec()),
+            failures: vec![None, None],
+        }
+    }
+
+    /// The totals of a league agree with a tally of every game kept, and
+    /// keep one count per agent and value, whatever the number of games.
+    #[test]
+    fn totals_count_every_game_without_keeping_it() {
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let seats: Vec<String> = ["P1", "P2"].map(String::from).to_vec();
+        let games: Vec<GameRecord> = (0..3000u32)
+            .map(|g| {
+                let pairing = [[0, 1], [0, 2], [1, 2]][(g / 1000) as usize];
+                let seating = if g % 2 == 0 { pairing } else { [pairing[1], pairing[0]] };
+                let p1 = f64::from(g % 7);
+                let p2 = f64::from(g % 5);
+                let win = if p1 < p2 { [1.0, -1.0] } else { [-1.0, 1.0] };
+                record(seating, win, Some([p1, p2]))
+            })
+            .collect();
+        let mut totals = Totals::new(names.clone(), seats.clone(), true, true);
+        for g in &games {
+            assert_eq!(totals.add(g), Measure::Points { lowest_wins: true });
+        }
+        assert_eq!(totals.games, 3000);
+        let (tally, histogram) = totals.finish();
+        let mut kept = Tally::new(names, seats, Measure::Points { lowest_wins: true });
+        for g in &games {
+            kept.record(&g.seating, g.scores.as_deref().unwrap());
+        }
+        assert_eq!(tally, kept);
+        let histogram = histogram.unwrap();
+        // Each agent plays 2000 games, with points 0..7 (as P1) or 0..5 (as P2).
+        for counts in &histogram {
+            assert_eq!(counts.values().sum::<u64>(), 2000);
+            assert!(counts.len() <= 7, "{counts:?}");
+        }
+        let threes: u64 = histogram.iter().map(|c| c[&3.0f64.to_bits()]).sum();
+        let expected = games
+            .iter()
+            .flat_map(|g| g.scores.clone().unwrap())
+            .filter(|&v| v == 3.0)
+            .count();
+        assert_eq!(threes, expected as u64);
+    }
+
+    /// The first game decides the measure; a later game without points counts its utility.
+    #[test]
+    fn totals_count_utility_when_the_first_game_has_no_points() {
+        let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let seats: Vec<String> = ["P1", "P2"].map(String::from).to_vec();
+        let mut totals = Totals::new(names, seats, false, false);
+        assert_eq!(totals.add(&record([0, 1], [1.0, -1.0], None)), Measure::Utility);
+        assert_eq!(
+            totals.add(&record([1, 0], [0.0, 0.0], Some([5.0, 5.0]))),
+            Measure::Utility
+        );
+        let (tally, histogram) = totals.finish();
+        assert!(histogram.is_none());
+        assert_eq!(tally.overall[0].games, 2);
+        assert_eq!(tally.overall[0].mean(), 0.5);
+        let (empty, _) = Totals::new(vec!["a".into()], vec!["P1".into()], false, false).finish();
+        assert_eq!(empty.measure, Measure::Utility);
+    }
 
     #[test]
     fn combinations_are_every_group_once() {

@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::memory;
 use crate::runtime::{Interpreted, State};
-use crate::solve::{SolveOptions, Solver};
+use crate::solve::SolveOptions;
 
 /// The longest `--time-limit`: about 31 years, and far from where adding it
 /// to the clock would overflow.
@@ -78,7 +77,7 @@ pub fn count_in(text: &str, min: u64, max: u64) -> Result<u64, String> {
 }
 
 /// `1e9` as `1000000000`.
-fn plain(x: f64) -> String {
+pub fn plain(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e16 {
         format!("{}", x as i64)
     } else {
@@ -86,52 +85,10 @@ fn plain(x: f64) -> String {
     }
 }
 
-/// The most states a memo table of the exact solver may hold, so that it
-/// never grows past its share (`1 / share`) of the memory left under the
-/// soft limit; `None` when memory is not counted (nothing to keep under).
-///
-/// The solver checks its table's size as it enters a node, but stores a
-/// node's entry as it leaves it, so a table can pass the limit by as many
-/// entries as the search is deep (`max_depth`): that many are kept free, so
-/// that the table never has to grow once more.
-pub fn memo_states_within_memory(root: &State, share: usize, max_depth: usize) -> Option<u64> {
-    if !memory::counting() {
-        return None;
-    }
-    let left = memory::headroom();
-    if left == usize::MAX {
-        return None;
-    }
-    // What a state owns on the heap, measured rather than assumed: a copy
-    // of the root, as the memo table keeps one per entry.
-    let before = memory::live();
-    let copy = std::hint::black_box(root.clone());
-    let owned = memory::live().saturating_sub(before);
-    drop(copy);
-    // Some for the rest of the search: its buffers, the line, the report.
-    let budget = (left - left / 16) / share.max(1);
-    let entries = memory::table_entries_within(
-        budget,
-        Solver::<Interpreted>::memo_slot_bytes(),
-        memory::block_bytes(owned),
-    );
-    let margin = max_depth.saturating_add(1);
-    Some(entries.saturating_sub(margin).max(entries / 2).max(1) as u64)
-}
-
 /// The memo table's cap for `opts`: the tighter of `--max-states` (if any)
-/// and the memory's; and whether the memory's is the one that binds.
+/// and the memory's share; and whether the memory's is the one that binds.
 pub fn cap_memo(opts: &mut SolveOptions, root: &State, share: usize) -> bool {
-    if !opts.memo {
-        return false;
-    }
-    match memo_states_within_memory(root, share, opts.max_depth) {
-        Some(m) if opts.max_states.is_none_or(|s| m < s) => {
-            opts.max_states = Some(m);
-            true
-        }
-        _ => false,
-    }
+    crate::solve::budgeted::cap_memo::<Interpreted>(opts, root, share)
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@
 
 mod agents;
 mod bench;
-mod budgeted;
 mod bundled;
 mod check;
 mod completions;
@@ -209,6 +208,11 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         // The flags of a game's parameters exist only once its file is read; a
         // file that cannot be read or parsed is reported when it is loaded.
         let read = bundled::read_game(&file);
+        if read.is_ok()
+            && let Some(note) = bundled::shadow_note(&file)
+        {
+            let _ = writeln!(err, "{note}");
+        }
         if let Ok(text) = &read
             && let Ok(ast) = crate::syntax::parse(text)
         {

@@ -4,7 +4,8 @@
 //! Refused at the start (exit 2): a folder; a file in a folder that does not
 //! exist or cannot be written; a name too long for its temporary file; a
 //! file that is one of the command's inputs (the game file, a Q-table an
-//! agent reads); two outputs naming the same file. A symbolic link is
+//! agent reads); a game file, whatever the command reads (see
+//! [`is_game_file`]); two outputs naming the same file. A symbolic link is
 //! followed (the link stays, the file it names is replaced); a device or a
 //! pipe (`/dev/stdout`) is written through. A write that fails at the end,
 //! after the work (a full disk, a folder removed meanwhile), exits with
@@ -64,6 +65,14 @@ pub fn check(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), 
                 )));
             }
         }
+        if let Target::Replace(real) = &target
+            && is_game_file(real)
+        {
+            return Err(refuse(
+                "it is a game file (it begins with `game NAME`), and gdl never writes over one; name another file"
+                    .into(),
+            ));
+        }
         if let Some((other, _)) = checked.iter().find(|(_, other)| other.same(&id)) {
             return Err(Failure::input(format!(
                 "error: {} and {flag} both name {}; give each its own file",
@@ -112,6 +121,72 @@ fn check_folder(real: &Path, refuse: &dyn Fn(String) -> Failure) -> Result<(), F
     }
 }
 
+/// Whether `path` is an existing game file: after an optional byte-order
+/// mark, blank space and `//` comments, its text begins with the word `game`
+/// and a name or a string, as the grammar's first line.
+///
+/// What the file holds decides, not its name: gdl reads a game file under
+/// any name (`rules.txt`, a file without a suffix), so a `.game` suffix
+/// would miss some, and a file named `.game` that holds something else (an
+/// earlier output under a careless name) is not a game to keep. Neither a
+/// Q-table (JSON), a CSV (`game,…`), an SVG nor a DOT file begins that way.
+/// Only a regular file is read, and no further than the most a game file may
+/// have.
+pub(crate) fn is_game_file(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if file
+        .take(crate::syntax::MAX_SOURCE_LEN as u64)
+        .read_to_end(&mut head)
+        .is_err()
+    {
+        return false;
+    }
+    begins_like_a_game(&head)
+}
+
+/// The text begins as a game file does (see [`is_game_file`]).
+fn begins_like_a_game(text: &[u8]) -> bool {
+    let text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
+    let ident_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let rest = skip_blank(text);
+    let Some(after) = rest.strip_prefix(b"game") else {
+        return false;
+    };
+    if after.first().is_some_and(|&b| ident_char(b)) {
+        return false;
+    }
+    match skip_blank(after).first() {
+        Some(&b) => b == b'"' || b.is_ascii_alphabetic() || b == b'_',
+        None => false,
+    }
+}
+
+/// `text` after its leading blank space and `//` comments.
+fn skip_blank(mut text: &[u8]) -> &[u8] {
+    loop {
+        let trimmed = text.trim_ascii_start();
+        match trimmed.strip_prefix(b"//") {
+            Some(comment) => {
+                text = match comment.iter().position(|&b| b == b'\n') {
+                    Some(end) => &comment[end..],
+                    None => &[],
+                };
+            }
+            None => return trimmed,
+        }
+    }
+}
+
 /// What tells two names of one file apart from two files: the device and
 /// inode when the file exists, else its folder's and its own name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,6 +229,38 @@ impl Output {
         Failure {
             code: EXIT_WRITE,
             text: format!("error: cannot write {}: {e}", self.path.display()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_file_is_told_by_its_first_words() {
+        for game in [
+            "game Nim\n",
+            "\u{feff}game Nim",
+            "// Nim\n//\n\n  game \"X Nimmt!\"",
+            "\r\n\tgame\r\n// the name\r\nnim_2",
+            "game// name below\nNim",
+        ] {
+            assert!(begins_like_a_game(game.as_bytes()), "{game:?}");
+        }
+        for other in [
+            "",
+            "game",
+            "game,random #1 seat,random #2 seat\n",
+            "games are fun",
+            "game 3",
+            "{\"gdl\": \"q-table\"}",
+            "<svg",
+            "// game Nim",
+            "/* game */ game Nim",
+            "digraph game {",
+        ] {
+            assert!(!begins_like_a_game(other.as_bytes()), "{other:?}");
         }
     }
 }

@@ -137,7 +137,6 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         sets,
         args.games,
         args.seed,
-        false,
         caught.flag(),
         &mut |done, record| {
             played_games = done;
@@ -451,12 +450,20 @@ fn plot(game: &Interpreted, result: &MatchResult, histogram: &Histogram) -> Stri
         .zip(&counts)
         .map(|(name, c)| Counted { name, counts: c })
         .collect();
-    let x_label = match measure {
+    histogram_of_counts(
+        &format!("{}: {} games", title(game), histogram.games),
+        x_label(measure),
+        &series,
+    )
+}
+
+/// The x axis of a histogram of points or utility per game.
+pub(super) fn x_label(measure: Measure) -> &'static str {
+    match measure {
         Measure::Points { lowest_wins: true } => "points per game (the fewest win)",
         Measure::Points { lowest_wins: false } => "points per game (the most win)",
         Measure::Utility => "utility per game",
-    };
-    histogram_of_counts(&format!("{}: {} games", title(game), histogram.games), x_label, &series)
+    }
 }
 
 pub(super) fn progress_bar(games: u64) -> indicatif::ProgressBar {

@@ -39,6 +39,10 @@ pub struct TrainArgs {
     /// Training games to play against itself
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub episodes: u64,
+    /// Stop training after this many seconds (between two games, or two
+    /// CFR+ iterations) and save what was learned
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::limits::time_limit)]
+    pub time_limit: Option<f64>,
     /// The learning rate: how far each update moves a value towards its target
     #[arg(long, value_name = "A", default_value_t = 0.5)]
     pub alpha: f64,
@@ -110,6 +114,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     // save (positions as text, rows, then the JSON: several times the
     // table, for wide states) has room.
     let memory_full = std::cell::Cell::new(false);
+    let time_up = std::cell::Cell::new(false);
     let started = Instant::now();
     let result = learner.train(args.episodes, caught.flag(), &mut |done| {
         if let Some(b) = &bar {
@@ -117,6 +122,10 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         if crate::memory::limit().is_some_and(|cap| crate::memory::live() > cap / 8) {
             memory_full.set(true);
+            caught.flag().store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
+            time_up.set(true);
             caught.flag().store(true, std::sync::atomic::Ordering::SeqCst);
         }
     });
@@ -129,8 +138,11 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         Err(e) => return Err(ctx.fail(&e)),
     };
     let memory_full = memory_full.get() && done < args.episodes;
-    let stop = caught.stopped().filter(|_| done < args.episodes && !memory_full);
-    let interrupted = stop.is_some() || memory_full;
+    let time_up = time_up.get() && done < args.episodes && !memory_full;
+    let stop = caught
+        .stopped()
+        .filter(|_| done < args.episodes && !memory_full && !time_up);
+    let interrupted = stop.is_some() || memory_full || time_up;
     let training = Training {
         alpha: args.alpha,
         epsilon: args.epsilon,
@@ -161,6 +173,11 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         match stop {
             Some(stop) => format!(" of {}: interrupted by {}", args.episodes, stop.name()),
             None if memory_full => format!(" of {}: stopped at the memory limit", args.episodes),
+            None if time_up => format!(
+                " of {}: stopped at the time limit of {} s",
+                args.episodes,
+                super::limits::plain(args.time_limit.unwrap_or_default())
+            ),
             None => String::new(),
         },
         args.alpha,
@@ -176,12 +193,12 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let io = super::stdout_failed;
     write!(ctx.out, "{text}").map_err(io)?;
     if memory_full {
-        return Err(Failure::runtime(format!(
-            "gdl::memory::limit\n\n  × training stopped at an eighth of the memory limit of {} after {done} of {} episodes (the rest is room to save the table); what was learned is saved in {}\n  help: give gdl more with --max-memory SIZE (e.g. --max-memory 4G), or train fewer episodes",
-            crate::memory::limit_text(),
-            args.episodes,
-            args.out.display()
-        )));
+        return Err(ctx.fail(&MemoryFull {
+            limit: crate::memory::MemoryLimit::now("training"),
+            done,
+            episodes: args.episodes,
+            saved: args.out.display().to_string(),
+        }));
     }
     if let Some(stop) = stop {
         return Err(Failure {
@@ -199,6 +216,51 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         write!(ctx.out, "\n{eval}").map_err(io)?;
     }
     Ok(())
+}
+
+/// Training stopped where its table may grow no more (an eighth of the
+/// memory limit), with what was learned saved: the memory guard's stop,
+/// told as training's.
+#[derive(Debug)]
+struct MemoryFull {
+    limit: crate::memory::MemoryLimit,
+    done: u64,
+    episodes: u64,
+    saved: String,
+}
+
+impl std::fmt::Display for MemoryFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "training stopped after {} of {} episodes, at an eighth of the memory limit of {} (the rest is room to save the table); what was learned is saved in {}",
+            self.done,
+            self.episodes,
+            crate::memory::Size(self.limit.limit),
+            self.saved
+        )
+    }
+}
+
+impl std::error::Error for MemoryFull {}
+
+impl miette::Diagnostic for MemoryFull {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.limit.code()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(
+            "give gdl more with --max-memory SIZE (e.g. --max-memory 4G), or train fewer episodes; \
+             --init continues from the saved table",
+        ))
+    }
+}
+
+impl crate::error_kind::Exits for MemoryFull {
+    fn exit_code(&self) -> i32 {
+        self.limit.exit_code()
+    }
 }
 
 fn progress_bar(episodes: u64) -> indicatif::ProgressBar {

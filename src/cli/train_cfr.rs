@@ -2,8 +2,10 @@
 //! the whole game tree of a small game with hidden information, the average
 //! strategy saved atomically as a strategy file (`solve::strategy_file`).
 
+use std::io::IsTerminal;
 use std::time::Instant;
 
+use super::signals::Caught;
 use super::solve_kinds::cfr_tree;
 use super::train::TrainArgs;
 use super::{Context, Failure, load_game};
@@ -20,7 +22,25 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let started = Instant::now();
     let tree = cfr_tree(&game, &root, None, ctx)?;
     let mut cfr = CfrPlus::new(&tree);
-    cfr.run(args.iterations);
+    // One iteration at a time: Ctrl-C, SIGTERM or the time limit stops
+    // between two, and the average strategy so far is saved.
+    let caught = Caught::new();
+    let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.iterations));
+    let mut time_up = false;
+    while cfr.iterations() < args.iterations && caught.stopped().is_none() {
+        if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
+            time_up = true;
+            break;
+        }
+        cfr.run(1);
+        if let Some(b) = &bar {
+            b.set_position(cfr.iterations());
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let stop = caught.stopped().filter(|_| cfr.iterations() < args.iterations);
     let strategy = cfr.average();
     let e = exploitability(&tree, &strategy);
     let seconds = started.elapsed().as_secs_f64();
@@ -32,19 +52,33 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         seconds,
     };
     let file = strategy_file::to_file(&tree, &strategy, &GameId::of(&game), training, |m| game.move_text(m));
-    strategy_file::save(&args.out, &file).map_err(|e| Failure {
+    let saved = strategy_file::save(&args.out, &file);
+    drop(caught);
+    saved.map_err(|e| Failure {
         code: super::output::EXIT_WRITE,
         text: ctx.render(&e),
     })?;
+    let done = cfr.iterations();
+    let why = match stop {
+        Some(stop) => Some(format!("interrupted by {}", stop.name())),
+        None if time_up => Some(format!(
+            "at the time limit of {} s",
+            super::limits::plain(args.time_limit.unwrap_or_default())
+        )),
+        None => None,
+    };
+    let stopped = why.map_or(String::new(), |why| {
+        format!("stopped     {why}, after {done} of {} iterations\n", args.iterations)
+    });
     let text = format!(
         "game        {}\n\
-         algorithm   CFR+, {} iterations over {} nodes and {} information sets\n\
+         algorithm   CFR+, {done} iterations over {} nodes and {} information sets\n\
+         {stopped}\
          value       {:.6} (for {}, the first player)\n\
          exploitable {:.6} (half the gain of the two best responses; 0 at an equilibrium)\n\
          time        {seconds:.3} s\n\
          saved       {}\n",
         super::eval::title(&game),
-        cfr.iterations(),
         tree.len(),
         tree.infosets.len(),
         e.value,
@@ -52,5 +86,26 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         e.exploitability,
         args.out.display()
     );
-    write!(ctx.out, "{text}").map_err(super::stdout_failed)
+    write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
+    if let Some(stop) = stop {
+        return Err(Failure {
+            code: stop.exit_code(),
+            text: format!(
+                "training was interrupted after {done} of {} iterations; the average strategy so far is saved in {}",
+                args.iterations,
+                args.out.display()
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn progress_bar(iterations: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(iterations);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{wide_bar} {pos}/{len} CFR+ iterations, {eta} left (Ctrl-C saves and stops)",
+    ) {
+        bar.set_style(style);
+    }
+    bar
 }

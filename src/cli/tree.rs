@@ -12,7 +12,7 @@ use crate::report::solve::thousands;
 use crate::report::tree::TreeError;
 use crate::report::{diagnostic, tree as report};
 use crate::runtime::Interpreted;
-use crate::solve::expectimax::ChanceOptions;
+use crate::solve::expectimax::{ChanceOptions, ChanceValuer};
 use crate::solve::{SolveError, SolveOptions, Solver};
 
 /// The most nodes drawn without `--force`.
@@ -162,15 +162,18 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         None
     };
-    let mut chance = (args.values && chance_game).then(|| {
+    let mut chance = if args.values && chance_game {
         let mut solve_opts = SolveOptions::default();
         args.search.apply(&mut solve_opts);
-        report::ChanceValues(ChanceOptions {
+        let opts = ChanceOptions {
             max_states: solve_opts.max_states,
             time_limit: solve_opts.time_limit,
             ..ChanceOptions::default()
-        })
-    });
+        };
+        Some(ChanceValuer::new(&game, &opts).map_err(|e| fail(TreeError::Solve(e)))?)
+    } else {
+        None
+    };
     let values: Option<&mut dyn report::NodeValues<Interpreted>> = match (exact.as_mut(), chance.as_mut()) {
         (Some(s), _) => Some(s),
         (None, Some(c)) => Some(c),

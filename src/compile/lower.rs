@@ -265,6 +265,20 @@ impl Compiler<'_> {
     }
 
     /// Runs `f` in a nested scope: names and locals declared inside are dropped after.
+    /// A new local for a loop's or a generator's variable `var`, bound to its
+    /// element: the value itself, or (for a list element) an alias of its place.
+    fn bind_elem(&mut self, var: &ast::Ident, elem: Elem) -> usize {
+        let l = self.alloc_local();
+        let binding = match elem {
+            Elem::Scalar(t) => Binding::Local(l, t),
+            Elem::Alias(list, layout) => {
+                Binding::Alias(self.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout)
+            }
+        };
+        self.scopes.push((var.name.clone(), binding));
+        l
+    }
+
     fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let (names, locals) = (self.scopes.len(), self.next_local);
         let out = f(self);
@@ -670,14 +684,7 @@ impl Compiler<'_> {
             ast::Stmt::For { var, coll, body, .. } => {
                 let (coll, elem) = self.coll(coll)?;
                 self.scoped(|c| {
-                    let l = c.alloc_local();
-                    let binding = match elem {
-                        Elem::Scalar(t) => Binding::Local(l, t),
-                        Elem::Alias(list, layout) => {
-                            Binding::Alias(c.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout)
-                        }
-                    };
-                    c.scopes.push((var.name.clone(), binding));
+                    let l = c.bind_elem(var, elem);
                     let body = c.stmts(body);
                     Some(Stmt::For { var: l, coll, body })
                 })
@@ -1108,14 +1115,7 @@ impl Compiler<'_> {
             } => {
                 let (c, elem) = self.coll(coll)?;
                 self.scoped(|this| {
-                    let l = this.alloc_local();
-                    let binding = match elem {
-                        Elem::Scalar(t) => Binding::Local(l, t),
-                        Elem::Alias(list, layout) => {
-                            Binding::Alias(this.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout)
-                        }
-                    };
-                    this.scopes.push((var.name.clone(), binding));
+                    let l = this.bind_elem(var, elem);
                     let filter = filter.as_ref().map(|f| this.scalar_of(f, &Ty::Bool));
                     let (b, tb) = this.scalar(body);
                     if *set && !tb.matches(&Ty::Int) {
@@ -1935,14 +1935,7 @@ impl Compiler<'_> {
         };
         let op = agg_op(n);
         self.scoped(|this| {
-            let l = this.alloc_local();
-            let binding = match elem {
-                Elem::Scalar(t) => Binding::Local(l, t),
-                Elem::Alias(list, layout) => {
-                    Binding::Alias(this.elem_place(list, ir::Expr::Local(l), &layout, var.span), layout)
-                }
-            };
-            this.scopes.push((var.name.clone(), binding));
+            let l = this.bind_elem(var, elem);
             let filter = filter.map(|f| Box::new(this.scalar_of(f, &Ty::Bool)));
             let (b, tb) = this.scalar(body);
             let (b, want) = match op {

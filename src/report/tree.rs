@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use crate::game::{Game, GameError, Turn, all_returns};
 use crate::memory::{self, MemoryLimit};
 use crate::report::solve::number;
-use crate::solve::expectimax::{self, ChanceOptions};
+use crate::solve::expectimax::ChanceValuer;
 use crate::solve::{SolveError, Solver};
 
 /// Where a tree's values come from: each node's value for the first player
@@ -29,13 +29,9 @@ impl<G: Game> NodeValues<G> for Solver<'_, G> {
     }
 }
 
-/// Expectiminimax values, solved from each node (the trees drawn are small).
-pub struct ChanceValues(pub ChanceOptions);
-
-impl<G: Game> NodeValues<G> for ChanceValues {
-    fn value_and_best(&mut self, game: &G, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
-        let solution = expectimax::solve(game, state, &self.0)?;
-        Ok((solution.value, solution.best_moves()))
+impl<G: Game> NodeValues<G> for ChanceValuer<'_, G> {
+    fn value_and_best(&mut self, _: &G, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
+        ChanceValuer::value_and_best(self, state)
     }
 }
 

@@ -588,11 +588,18 @@ impl Game for Interpreted {
             ));
         }
         // In place on the packed cells, unless a value outgrows their width:
-        // then again from the start, on unpacked cells.
+        // then again from the start, on unpacked cells. A large state keeps
+        // a copy of its bytes on the stack to start again from, which costs
+        // less than unpacking it into a heap buffer.
         if state.is_inline() {
             let before = state.clone();
             match self.play_packed(state, mv) {
                 Err(e) if e.is(RuntimeKind::Widen) => *state = before,
+                done => return done,
+            }
+        } else if let Some(backup) = state.backup() {
+            match self.play_packed(state, mv) {
+                Err(e) if e.is(RuntimeKind::Widen) => state.restore(&backup),
                 done => return done,
             }
         }

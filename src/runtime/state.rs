@@ -23,6 +23,10 @@ const INLINE: usize = 12;
 /// Cells up to this many are unpacked on the stack.
 pub(super) const STACK_CELLS: usize = 16;
 
+/// Bytes of a large state's cells that are copied aside on the stack before
+/// a move is played on them in place (more: the move runs on unpacked cells).
+const BACKUP: usize = 512;
+
 /// `ended` before `turn` has looked.
 pub(super) const UNKNOWN: u8 = u8::MAX;
 /// `ended` when no `end when` clause holds.
@@ -52,6 +56,15 @@ enum Repr {
         bytes: [u8; INLINE],
     },
     Heap(Box<Heap>),
+}
+
+/// A large state's packed cells, copied aside to start again from when a
+/// value outgrows their width.
+pub(super) struct Backup {
+    width: u8,
+    len: usize,
+    size: usize,
+    bytes: [u8; BACKUP],
 }
 
 struct Heap {
@@ -186,6 +199,34 @@ impl State {
             Repr::Inline { width, len, bytes, .. } => (*width, &mut bytes[..*len as usize * *width as usize]),
             Repr::Heap(h) => (h.width, &mut h.bytes),
         }
+    }
+
+    /// A copy of a heap state's cells, when they take at most `BACKUP` bytes.
+    #[inline(always)]
+    pub(super) fn backup(&self) -> Option<Backup> {
+        let Repr::Heap(h) = &self.0 else {
+            return None;
+        };
+        let size = h.bytes.len();
+        if size > BACKUP {
+            return None;
+        }
+        let mut bytes = [0; BACKUP];
+        bytes[..size].copy_from_slice(&h.bytes);
+        Some(Backup {
+            width: h.width,
+            len: h.len,
+            size,
+            bytes,
+        })
+    }
+
+    /// Puts back the cells of `backup` (what `turn` found is forgotten).
+    #[cold]
+    pub(super) fn restore(&mut self, backup: &Backup) {
+        let mut cells = vec![0; backup.len];
+        unpack(&backup.bytes[..backup.size], backup.width, &mut cells);
+        *self = State::new(&cells);
     }
 
     /// Whether the cells are held without a heap allocation.

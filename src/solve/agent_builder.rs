@@ -7,12 +7,13 @@ use std::time::Duration;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use super::agent::{Agent, AgentSpec, OptimalAgent, RandomAgent, Ties};
-use super::depth_limited::DepthAgent;
+use super::agent::{Agent, AgentSpec, RandomAgent, Ties};
+use super::budgeted::{self, BudgetedOptimal};
+use super::depth_limited::{DepthAgent, DepthOptions};
 use super::qfile::{self, QFileError};
 use super::search::{GreedyAgent, SearchAgent, SearchBudget};
 use super::strategy_file::StrategyFileError;
-use super::{SolveError, SolveOptions, Solver, policy_agent};
+use super::{SolveError, SolveOptions, policy_agent};
 use crate::error_kind::{EXIT_INPUT, Exits};
 use crate::game::FileGame;
 use crate::ir::Program;
@@ -48,9 +49,37 @@ pub struct AgentOptions {
     /// Time per move of `search` agents; with `search:N` the search stops at
     /// whichever comes first.
     pub search_time: Option<Duration>,
+    /// Nodes per move of the searches of `optimal` and `alphabeta:D`.
+    pub max_nodes: Option<u64>,
+    /// Time per move of the searches of `optimal` and `alphabeta:D`.
+    pub time_limit: Option<Duration>,
+    /// How many `optimal` agents' memo tables share the memory limit (one
+    /// per seat and thread of a match), so that together they stay under
+    /// it; 0 counts as 1.
+    pub memory_share: usize,
 }
 
 impl AgentOptions {
+    /// The options of an `optimal` agent's exact search.
+    pub fn solve_options(&self, ties: Ties) -> SolveOptions {
+        SolveOptions {
+            count_states: false,
+            prefer_short: ties == Ties::Fast,
+            max_nodes: self.max_nodes,
+            time_limit: self.time_limit,
+            ..SolveOptions::default()
+        }
+    }
+
+    /// The limits of an `alphabeta:D` agent's search of each move.
+    pub fn depth_options(&self, depth: usize) -> DepthOptions {
+        DepthOptions {
+            max_depth: Some(depth),
+            time_limit: self.time_limit,
+            max_nodes: self.max_nodes,
+        }
+    }
+
     /// The search budget of `search` (`None`) or `search:N`.
     pub fn search_budget(&self, samples: Option<usize>) -> SearchBudget {
         SearchBudget {
@@ -121,15 +150,12 @@ where
             if let Some(why) = optimal_unsuited(game, kinds) {
                 return Err(AgentBuildError::Unsuited(why));
             }
-            let solver = Solver::new(
-                game,
-                SolveOptions {
-                    count_states: false,
-                    prefer_short: *ties == Ties::Fast,
-                    ..SolveOptions::default()
-                },
-            )?;
-            Box::new(OptimalAgent::new(solver, *ties, seed))
+            // Limited move by move; its memo table kept under its share of
+            // the memory limit.
+            let mut opts = options.solve_options(*ties);
+            let root = game.initial_state().map_err(SolveError::from)?;
+            let memory_binds = budgeted::cap_memo::<G>(&mut opts, &root, options.memory_share.max(1));
+            Box::new(BudgetedOptimal::new(game, opts, *ties, seed, memory_binds)?)
         }
         AgentSpec::AlphaBeta(depth) => {
             if !two_player_turns {
@@ -138,7 +164,7 @@ where
                     game.name()
                 )));
             }
-            Box::new(DepthAgent::new(*depth, seed))
+            Box::new(DepthAgent::with_limits(options.depth_options(*depth), seed))
         }
         AgentSpec::Random => Box::new(RandomAgent::new(seed)),
         AgentSpec::Search(samples) => Box::new(SearchAgent::new(options.search_budget(*samples), seed)),

@@ -372,17 +372,31 @@ impl<G: Game> Search<'_, G> {
 }
 
 /// `alphabeta:D`: plays a best move of a depth-limited search `D` plies
-/// deep, the first of equally good ones drawn at random (seeded).
+/// deep, the first of equally good ones drawn at random (seeded). Under a
+/// node or time limit it plays the best move of the deepest iteration the
+/// limit let it finish; when not even the first finished, the game stops
+/// with an error that says so.
 pub struct DepthAgent {
-    depth: usize,
+    limits: DepthOptions,
     rng: rand::rngs::StdRng,
 }
 
 impl DepthAgent {
     pub fn new(depth: usize, seed: u64) -> Self {
+        Self::with_limits(
+            DepthOptions {
+                max_depth: Some(depth),
+                ..DepthOptions::default()
+            },
+            seed,
+        )
+    }
+
+    /// An agent searching as `limits` says (`max_depth`: its `D`).
+    pub fn with_limits(limits: DepthOptions, seed: u64) -> Self {
         use rand::SeedableRng;
         DepthAgent {
-            depth,
+            limits,
             rng: rand::rngs::StdRng::seed_from_u64(seed),
         }
     }
@@ -390,7 +404,7 @@ impl DepthAgent {
 
 impl<G: Game> super::agent::Agent<G> for DepthAgent {
     fn name(&self) -> String {
-        format!("alphabeta:{}", self.depth)
+        format!("alphabeta:{}", self.limits.max_depth.unwrap_or(DEEPEST))
     }
 
     fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), super::agent::AgentError> {
@@ -403,15 +417,33 @@ impl<G: Game> super::agent::Agent<G> for DepthAgent {
         &mut self,
         game: &G,
         state: &G::State,
-        _player: crate::game::Player,
+        player: crate::game::Player,
         moves: &[G::Move],
     ) -> Result<super::agent::Choice<G::Move>, super::agent::AgentError> {
         use rand::Rng;
-        let opts = DepthOptions {
-            max_depth: Some(self.depth),
-            ..DepthOptions::default()
-        };
-        let found = search(game, state, &opts)?;
+        let found = search(game, state, &self.limits)?;
+        if found.depth == 0
+            && let Some(why @ ("nodes" | "time")) = found.stopped
+        {
+            let limit = match why {
+                "nodes" => format!(
+                    "the node limit of {} (--max-nodes)",
+                    self.limits.max_nodes.unwrap_or_default()
+                ),
+                _ => format!(
+                    "the time limit of {} s (--time-limit)",
+                    self.limits.time_limit.unwrap_or_default().as_secs_f64()
+                ),
+            };
+            return Err(super::agent::AgentError::Failed(format!(
+                "the search of `{}` for {} ran out before it finished looking one move ahead, at `{}`: it stopped after {} node{}, when {limit} was reached; raise the limit",
+                super::agent::Agent::<G>::name(self),
+                game.player_name(player),
+                super::budgeted::shortened(&game.state_text(state)),
+                found.nodes,
+                if found.nodes == 1 { "" } else { "s" }
+            )));
+        }
         let best = if found.best_moves.is_empty() {
             moves
         } else {

@@ -171,12 +171,12 @@ pub struct ChanceSolution<M> {
     pub seconds: f64,
 }
 
-impl<M: Clone> ChanceSolution<M> {
-    /// The optimal moves at the root: for a player, every move of the best
-    /// value; for a simultaneous root, both players' moves played with
-    /// positive probability (player 0's first); otherwise none.
+impl<M: Clone> Root<M> {
+    /// The optimal moves here: for a player, every move of the best value;
+    /// at a simultaneous node, both players' moves played with positive
+    /// probability (player 0's first); otherwise none.
     pub fn best_moves(&self) -> Vec<M> {
-        match &self.root {
+        match self {
             Root::Player { best, .. } => best.clone(),
             Root::Simultaneous(stage) => {
                 let [a, b] = stage.support();
@@ -187,37 +187,17 @@ impl<M: Clone> ChanceSolution<M> {
     }
 }
 
+impl<M: Clone> ChanceSolution<M> {
+    /// The optimal moves at the root (see [`Root::best_moves`]).
+    pub fn best_moves(&self) -> Vec<M> {
+        self.root.best_moves()
+    }
+}
+
 /// Solves `root` by expectiminimax (see the module's documentation).
 pub fn solve<G: Game>(game: &G, root: &G::State, opts: &ChanceOptions) -> Result<ChanceSolution<G::Move>, SolveError> {
-    if game.num_players() != 2 {
-        return Err(SolveError::NotApplicable {
-            message: format!(
-                "{} has {} players; expectiminimax solves two-player games",
-                game.name(),
-                game.num_players()
-            ),
-            help: "use a search agent (`gdl match --players search,...`) for games of more players".into(),
-        });
-    }
-    let mut engine = Engine {
-        game,
-        opts: opts.clone(),
-        memo: FxHashMap::default(),
-        nodes: 0,
-        hits: 0,
-        stages: 0,
-        depth: 0,
-        started: Instant::now(),
-        next_clock: CLOCK_EVERY,
-    };
-    let method = match engine.value(root) {
-        Ok(_) => Method::BackwardInduction,
-        Err(Stop::Cycle) => {
-            engine.memo.clear();
-            engine.iterate(root)?
-        }
-        Err(Stop::Fail(e)) => return Err(e),
-    };
+    let mut engine = Engine::new(game, opts)?;
+    let method = engine.settle(root)?;
     if engine.opts.check_hidden {
         engine.check_hidden()?;
     }
@@ -319,7 +299,70 @@ struct Engine<'g, G: Game> {
     next_clock: u64,
 }
 
-impl<G: Game> Engine<'_, G> {
+/// The expectiminimax values of many positions of one game (the nodes of
+/// `gdl tree --values`), each position searched once: one engine and one
+/// memo table serve them all.
+pub struct ChanceValuer<'g, G: Game> {
+    engine: Engine<'g, G>,
+}
+
+impl<'g, G: Game> ChanceValuer<'g, G> {
+    pub fn new(game: &'g G, opts: &ChanceOptions) -> Result<Self, SolveError> {
+        Ok(ChanceValuer {
+            engine: Engine::new(game, opts)?,
+        })
+    }
+
+    /// Player 0's expected utility at `state` under optimal play, and the
+    /// optimal moves there (as [`Root::best_moves`]).
+    pub fn value_and_best(&mut self, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
+        if self.engine.stored(state).is_err() {
+            self.engine.settle(state)?;
+        }
+        let value = self.engine.stored(state)?;
+        Ok((value, self.engine.root(state)?.best_moves()))
+    }
+}
+
+impl<'g, G: Game> Engine<'g, G> {
+    fn new(game: &'g G, opts: &ChanceOptions) -> Result<Self, SolveError> {
+        if game.num_players() != 2 {
+            return Err(SolveError::NotApplicable {
+                message: format!(
+                    "{} has {} players; expectiminimax solves two-player games",
+                    game.name(),
+                    game.num_players()
+                ),
+                help: "use a search agent (`gdl match --players search,...`) for games of more players".into(),
+            });
+        }
+        Ok(Engine {
+            game,
+            opts: opts.clone(),
+            memo: FxHashMap::default(),
+            nodes: 0,
+            hits: 0,
+            stages: 0,
+            depth: 0,
+            started: Instant::now(),
+            next_clock: CLOCK_EVERY,
+        })
+    }
+
+    /// Values `state` and every position reachable from it: depth-first, or
+    /// by value iteration when the positions form a cycle (the table is then
+    /// rebuilt from `state`).
+    fn settle(&mut self, state: &G::State) -> Result<Method, SolveError> {
+        match self.value(state) {
+            Ok(_) => Ok(Method::BackwardInduction),
+            Err(Stop::Cycle) => {
+                self.memo.clear();
+                self.iterate(state)
+            }
+            Err(Stop::Fail(e)) => Err(e),
+        }
+    }
+
     /// The value of `state` by depth-first search, storing it.
     fn value(&mut self, state: &G::State) -> Result<f64, Stop> {
         self.count_node()?;

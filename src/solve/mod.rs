@@ -22,6 +22,7 @@ pub mod agent;
 pub mod agent_builder;
 mod alphabeta;
 pub mod best_response;
+pub mod budgeted;
 pub mod cfr;
 pub mod depth_limited;
 pub mod determinized;

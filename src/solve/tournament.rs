@@ -2,9 +2,10 @@
 //! seats agent `(seat + g) mod n` in seat `seat`, so with two agents they
 //! alternate who moves first and each sits first in half the games.
 //!
-//! Each game is kept ([`GameRecord`]), so a report can list the games or draw
-//! their points; each agent's time per decision is measured around its
-//! `choose` calls that had more than one legal move.
+//! Each game is handed to the caller as it is tallied ([`GameRecord`]), so a
+//! report can write the games or draw their points without the match keeping
+//! them; each agent's time per decision is measured around its `choose` calls
+//! that had more than one legal move.
 //!
 //! Every game's agents and chance are seeded from the match's seed and the
 //! game's number alone (`Agent::new_game`), so the games can be played on
@@ -57,8 +58,6 @@ impl GameRecord {
 pub struct MatchResult {
     /// Wins, draws, losses and averages, per agent and per seat.
     pub tally: Tally,
-    /// Every game, in the order played (when asked for).
-    pub games: Vec<GameRecord>,
     /// `times[agent]`: how long each agent took per decision.
     pub times: Vec<DecisionTimes>,
     /// Every failure of an agent, in the order of the games.
@@ -184,13 +183,11 @@ struct Tallies {
     utility: Tally,
     points: Tally,
     all_scored: bool,
-    keep_games: bool,
-    games: Vec<GameRecord>,
     failures: Vec<FailureRecord>,
 }
 
 impl Tallies {
-    fn new<G: Game>(game: &G, names: Vec<String>, keep_games: bool) -> Self {
+    fn new<G: Game>(game: &G, names: Vec<String>) -> Self {
         let seats: Vec<String> = (0..game.num_players())
             .map(|p| game.player_name(p).to_string())
             .collect();
@@ -200,13 +197,11 @@ impl Tallies {
             utility: Tally::new(names.clone(), seats.clone(), Measure::Utility),
             points: Tally::new(names, seats, Measure::Points { lowest_wins }),
             all_scored: true,
-            keep_games,
-            games: Vec::new(),
             failures: Vec::new(),
         }
     }
 
-    fn record(&mut self, record: GameRecord) {
+    fn record(&mut self, record: &GameRecord) {
         let g = self.utility.games();
         for (seat, failure) in record.failures.iter().enumerate() {
             if let Some(f) = failure {
@@ -223,9 +218,6 @@ impl Tallies {
             Some(scores) => self.points.record(&record.seating, scores),
             None => self.all_scored = false,
         }
-        if self.keep_games {
-            self.games.push(record);
-        }
     }
 
     fn finish(self, played: u64, times: Vec<DecisionTimes>) -> MatchResult {
@@ -235,7 +227,6 @@ impl Tallies {
             } else {
                 self.utility
             },
-            games: self.games,
             times,
             failures: self.failures,
         }
@@ -253,22 +244,37 @@ pub fn play_match<G: Game>(
     after_game: &mut dyn FnMut(u64),
 ) -> Result<Tally, AgentError> {
     let names = agents.iter().map(|a| a.name()).collect();
-    let mut tallies = Tallies::new(game, names, false);
+    let mut tallies = Tallies::new(game, names);
     let mut times = vec![DecisionTimes::default(); agents.len()];
     let mut refs: Vec<&mut (dyn Agent<G> + '_)> = agents.iter_mut().map(|a| &mut **a).collect();
     for g in 0..games {
-        tallies.record(play_one(game, &mut refs, seed, g, &mut times)?);
+        tallies.record(&play_one(game, &mut refs, seed, g, &mut times)?);
         after_game(g + 1);
     }
     Ok(tallies.finish(games, times).tally)
 }
 
+/// Sets its flag when dropped by a panic.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// How many games past the last one tallied a worker may start.
+const AHEAD: u64 = 4096;
+
 /// Plays `games` games between agents, one set of agents per thread (each
 /// set one agent per player; seats rotate), and tallies them in the order
 /// of the games: the results are the same for any number of threads. The
 /// tally counts points when every game ended with scores (`Game::scores`),
-/// else utility; every game is kept when `keep_games`. `after_game` is
-/// called with each game as it is tallied, and the number tallied so far.
+/// else utility; no game is kept. `after_game` is called with each game as
+/// it is tallied, and the number tallied so far: what a caller wants of the
+/// games (a CSV, a histogram) it takes there.
 /// `interrupt`, set from outside (Ctrl-C), stops the match between games:
 /// the games tallied so far are the result. On a failure, the failure of
 /// the earliest game is returned.
@@ -277,7 +283,6 @@ pub fn run_match<'a, G: Game + Sync>(
     sets: Vec<Vec<Box<dyn Agent<G> + Send + 'a>>>,
     games: u64,
     seed: u64,
-    keep_games: bool,
     interrupt: &AtomicBool,
     after_game: &mut dyn FnMut(u64, &GameRecord),
 ) -> Result<MatchResult, AgentError> {
@@ -286,8 +291,12 @@ pub fn run_match<'a, G: Game + Sync>(
     };
     let n = first.len();
     let names = first.iter().map(|a| a.name()).collect();
-    let mut tallies = Tallies::new(game, names, keep_games);
+    let mut tallies = Tallies::new(game, names);
     let next = AtomicU64::new(0);
+    // The games tallied, for the workers: none starts a game more than
+    // `AHEAD` past it, so the games waiting to be tallied in order (behind
+    // one slow game) stay a bounded few.
+    let tallied_shared = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(u64, Result<GameRecord, AgentError>)>();
     let mut failure: Option<(u64, AgentError)> = None;
@@ -297,11 +306,14 @@ pub fn run_match<'a, G: Game + Sync>(
             .into_iter()
             .map(|mut set| {
                 let tx = tx.clone();
-                let (next, stop) = (&next, &stop);
+                let (next, stop, tallied_shared) = (&next, &stop, &tallied_shared);
                 let stopped = move || stop.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed);
                 let worker = std::thread::Builder::new().stack_size(super::SEARCH_STACK);
                 // As `scope.spawn`, which also panics when the system has no thread to give.
                 let spawned = worker.spawn_scoped(scope, move || {
+                    // A worker that panics (a bug) stops the others, which
+                    // could otherwise wait for its game forever.
+                    let _stops = StopOnPanic(stop);
                     let mut times = vec![DecisionTimes::default(); n];
                     let mut refs: Vec<&mut (dyn Agent<G> + '_)> =
                         set.iter_mut().map(|a| &mut **a as &mut (dyn Agent<G> + '_)).collect();
@@ -309,6 +321,9 @@ pub fn run_match<'a, G: Game + Sync>(
                         let g = next.fetch_add(1, Ordering::Relaxed);
                         if g >= games {
                             break;
+                        }
+                        while g >= tallied_shared.load(Ordering::Relaxed) + AHEAD && !stopped() {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
                         }
                         let record = play_one(game, &mut refs, seed, g, &mut times);
                         if tx.send((g, record)).is_err() {
@@ -349,8 +364,9 @@ pub fn run_match<'a, G: Game + Sync>(
             while let Some(r) = done.remove(&tallied) {
                 tallied += 1;
                 after_game(tallied, &r);
-                tallies.record(r);
+                tallies.record(&r);
             }
+            tallied_shared.store(tallied, Ordering::Relaxed);
         }
         let mut times = vec![DecisionTimes::default(); n];
         for w in workers.into_iter().flatten() {
