@@ -529,3 +529,11 @@ fn dsearch_learns_whether_the_others_play_greedily() {
         "against greedy {against_greedy:.2}, against random {against_random:.2}"
     );
 }
+
+/// The model judges a card seen played with as many draws as `greedy` makes,
+/// so that its ties fall as greedy's do.
+#[test]
+fn dsearch_judges_greedy_with_greedys_own_draws() {
+    let config = gdl::solve::determinized::DsearchConfig::default();
+    assert_eq!(config.infer_samples, gdl::solve::agent_builder::GREEDY_SAMPLES);
+}

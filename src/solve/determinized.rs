@@ -88,7 +88,7 @@ impl Default for DsearchConfig {
             prior_greedy: 0.5,
             win_bonus: 4.0,
             others_weight: 0.0,
-            infer_samples: super::agent_builder::GREEDY_SAMPLES,
+            infer_samples: GREEDY_DRAWS,
         }
     }
 }
@@ -105,6 +105,9 @@ impl DsearchConfig {
     }
 }
 
+/// The draws `greedy` makes per move (`agent_builder::GREEDY_SAMPLES`, which
+/// builds on this module; tests/xnimmt.rs checks that the two agree).
+const GREEDY_DRAWS: usize = 20;
 /// The largest number of the others' joint moves enumerated at one node;
 /// beyond it they are drawn.
 const MAX_JOINTS: usize = 256;
