@@ -313,11 +313,22 @@ fn match_points(
     others: &mut dyn FnMut(u64) -> Box<dyn gdl::solve::agent::Agent<Interpreted>>,
     games: usize,
 ) -> (f64, f64) {
+    match_points_from(g, agent, others, 0, games)
+}
+
+/// `match_points` from game number `first` on: its deals and seeds.
+fn match_points_from(
+    g: &Interpreted,
+    agent: &mut dyn gdl::solve::agent::Agent<Interpreted>,
+    others: &mut dyn FnMut(u64) -> Box<dyn gdl::solve::agent::Agent<Interpreted>>,
+    first: usize,
+    games: usize,
+) -> (f64, f64) {
     use gdl::solve::simulate::{Scratch, sample_chance};
     let p = g.num_players();
     let (mut mine, mut theirs) = (0.0, 0.0);
     let mut scratch = Scratch::default();
-    for i in 0..games {
+    for i in first..first + games {
         let seat = i % p;
         let mut rng = StdRng::seed_from_u64(100 + i as u64);
         agent.new_game(g, 7 + i as u64).unwrap();
@@ -402,7 +413,17 @@ fn dsearch_searches_the_last_rounds_exactly() {
     assert_eq!(expected, vec![(1, 1.0), (5, 1.5)]);
     let mut moves = Vec::new();
     g.legal_moves_of(&s, 0, &mut moves).unwrap();
-    let mut agent = small_dsearch(100, 10);
+    // Its own points alone, the others at random: what `expected` counts.
+    let mut agent = gdl::solve::determinized::DsearchAgent::new(
+        gdl::solve::determinized::DsearchConfig {
+            work: 100,
+            max_worlds: 10,
+            prior_greedy: 0.0,
+            win_bonus: 0.0,
+            ..Default::default()
+        },
+        3,
+    );
     agent.new_game(&g, 1).unwrap();
     let choice = agent.choose(&g, &s, 0, &moves).unwrap();
     assert_eq!(g.move_text(&choice.mv), "1", "{:?}", choice.note);
@@ -455,7 +476,19 @@ fn dsearch_collects_far_fewer_points_than_random() {
     // At full budget (docs/XNIMMT.md) it collects a third of random's points;
     // here a tenth of the budget and 40 games, with a margin for chance.
     let g = game(2, 17, 3, 5, 4);
-    let mut agent = small_dsearch(300, 40);
+    // The model of the others off: at a tenth of the budget its estimates
+    // of greedy's card would leave few worlds (with it on, 5.85 against
+    // 8.28 here).
+    let mut agent = gdl::solve::determinized::DsearchAgent::new(
+        gdl::solve::determinized::DsearchConfig {
+            work: 300,
+            max_worlds: 40,
+            prior_greedy: 0.0,
+            win_bonus: 0.0,
+            ..Default::default()
+        },
+        3,
+    );
     let (mine, theirs) = match_points(&g, &mut agent, &mut random_agent, 40);
     assert!(mine < 0.6 * theirs, "dsearch {mine:.2} against random {theirs:.2}");
 }
@@ -481,9 +514,10 @@ fn dsearch_learns_whether_the_others_play_greedily() {
                 },
                 i,
             );
-            // One game from seat 0: the belief about seat 1 after it.
+            // One game from seat 0, each with its own deal: the belief
+            // about seat 1 after it.
             let mut one = |seed: u64| others(seed + 17 * i);
-            match_points(&g, &mut agent, &mut one, 1);
+            match_points_from(&g, &mut agent, &mut one, 2 * i as usize, 1);
             total += agent.greedy_belief()[1];
         }
         total / games as f64
@@ -494,4 +528,12 @@ fn dsearch_learns_whether_the_others_play_greedily() {
         against_greedy > 0.5 && against_random < 0.5 && against_greedy - against_random > 0.25,
         "against greedy {against_greedy:.2}, against random {against_random:.2}"
     );
+}
+
+/// The model judges a card seen played with as many draws as `greedy` makes,
+/// so that its ties fall as greedy's do.
+#[test]
+fn dsearch_judges_greedy_with_greedys_own_draws() {
+    let config = gdl::solve::determinized::DsearchConfig::default();
+    assert_eq!(config.infer_samples, gdl::solve::agent_builder::GREEDY_SAMPLES);
 }

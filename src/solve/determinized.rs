@@ -13,19 +13,21 @@
 //!   and the game is played on with the agent choosing the move with the
 //!   lowest immediate penalty, until it is small enough to search exactly.
 //!
-//! The model of each other player is uniformly random by default. With
-//! `DsearchConfig::prior_greedy` above 0 it is a mixture: with probability q
-//! the move with the lowest expected immediate penalty (what `greedy` plays),
-//! else a uniformly random one. q starts at the prior and is updated after
-//! every round by Bayes' rule from the move the player was seen to make: the
-//! worlds of the previous position that lead to what the agent now observes
-//! tell which move it was, and whether the greedy rule would have made it.
-//! Measured on X Nimmt! it did not pay for its cost (docs/XNIMMT.md), so it
-//! is off by default.
+//! The model of each other player, at the decision's own round, is a
+//! mixture: with probability q the move with the lowest expected immediate
+//! penalty (what `greedy` plays, estimated as greedy does: from what that
+//! player can see, the cards hidden from them dealt again), else a uniformly
+//! random one. Later rounds take the others' moves as uniformly random. q
+//! starts at `DsearchConfig::prior_greedy` and is updated after every round
+//! by Bayes' rule from the move the player was seen to make: the worlds of
+//! the previous position that lead to what the agent now observes tell which
+//! move it was, and whether the greedy rule would have made it. A prior of
+//! 0 switches the model off (docs/XNIMMT.md measures both).
 //!
 //! The agent's utility at the end of a game is, for games of points, its own
 //! points (fewer is better), plus `others_weight` times the others' average,
-//! plus `win_bonus` for a win; for other games, the game's returns.
+//! plus `win_bonus` for a win (half for a draw); for other games, the game's
+//! returns.
 //!
 //! Work is counted in moves applied, not in time, so the same seed plays the
 //! same games on any machine; `--budget-ms` adds a time limit.
@@ -64,22 +66,29 @@ pub struct DsearchConfig {
     /// agent's own points (1: the game's returns, the margin; 0: the
     /// agent's own points alone).
     pub others_weight: f64,
+    /// Draws per move when judging whether a move the others made was the
+    /// greedy one (as many as `greedy` itself makes, so that the model's
+    /// ties fall as greedy's do).
+    pub infer_samples: usize,
 }
 
 impl Default for DsearchConfig {
-    /// Measured on X Nimmt! at its defaults (docs/XNIMMT.md): about as many
-    /// moves applied as `search`'s 200 random worlds, about 10 ms a decision.
+    /// Measured on X Nimmt! (docs/XNIMMT.md): about as many moves applied as
+    /// `search`'s 200 random worlds; the model of the others on, starting
+    /// from even odds, which won most against greedy players; a win worth 4
+    /// points, which won more games at a small cost in points.
     fn default() -> Self {
         DsearchConfig {
             max_worlds: 400,
-            work: 3000,
+            work: 2400,
             time: None,
             exact_root: 100,
             exact_leaf: 10,
-            greedy_samples: 4,
-            prior_greedy: 0.0,
-            win_bonus: 0.0,
+            greedy_samples: 8,
+            prior_greedy: 0.5,
+            win_bonus: 4.0,
             others_weight: 0.0,
+            infer_samples: GREEDY_DRAWS,
         }
     }
 }
@@ -96,6 +105,9 @@ impl DsearchConfig {
     }
 }
 
+/// The draws `greedy` makes per move (`agent_builder::GREEDY_SAMPLES`, which
+/// builds on this module; tests/xnimmt.rs checks that the two agree).
+const GREEDY_DRAWS: usize = 20;
 /// The largest number of the others' joint moves enumerated at one node;
 /// beyond it they are drawn.
 const MAX_JOINTS: usize = 256;
@@ -108,9 +120,6 @@ const INFER_MATCHES: usize = 8;
 const GREEDY_NOISE: f64 = 0.1;
 /// Bound on the log-odds of the model, so that one surprise can still turn it.
 const MAX_LOG_ODDS: f64 = 5.0;
-/// The cost (moves applied per node) above which playouts model the others
-/// as random rather than estimating their penalties.
-const MAX_MODEL_COST: usize = 64;
 
 /// Why a search stopped.
 enum Stop {
@@ -192,11 +201,13 @@ impl<G: Game> DsearchAgent<G> {
         let mut hits = vec![0usize; n];
         let mut sizes = vec![0usize; n];
         let q_one = vec![1.0; n];
+        let mut infer_config = self.config.clone();
+        infer_config.greedy_samples = self.config.infer_samples;
         let mut search = Search {
             game,
             me,
             q: &q_one,
-            config: &self.config,
+            config: &infer_config,
             rng: &mut self.rng,
             work: 0,
         };
@@ -439,10 +450,20 @@ impl<G: Game> Search<'_, G> {
         let sign = if self.game.lowest_score_wins() { 1.0 } else { -1.0 };
         let mut penalty = vec![0.0f64; lists[p].len()];
         for _ in 0..self.config.greedy_samples.max(1) {
-            let mut idx: Vec<usize> = lists.iter().map(|l| self.rng.random_range(0..l.len())).collect();
+            // What p sees: the cards hidden from p dealt again, as greedy
+            // does (the others' hands in `s` are not what p expects).
+            let view = self.game.sample_hidden(s, p, self.rng)?;
+            let view_lists = self.lists(&view)?;
+            if view_lists[p] != lists[p] {
+                return Err(GameError::new(
+                    RuntimeKind::Internal,
+                    "a player's moves changed when what they cannot see was drawn again (a bug in gdl)",
+                ));
+            }
+            let mut idx: Vec<usize> = view_lists.iter().map(|l| self.rng.random_range(0..l.len())).collect();
             for (c, pen) in penalty.iter_mut().enumerate() {
                 idx[p] = c;
-                let next = self.joint(s, lists, &idx)?;
+                let next = self.joint(&view, &view_lists, &idx)?;
                 let after = self.game.running_scores(&next)?.unwrap_or_else(|| before.clone());
                 *pen += sign * (after[p] - before[p]);
             }
@@ -452,20 +473,19 @@ impl<G: Game> Search<'_, G> {
             .expect("moves are not empty"))
     }
 
-    /// The model's probabilities of each other player's moves (the agent's
-    /// own entry is unused). `cheap`: only where estimating penalties costs little.
-    fn model(&mut self, s: &G::State, lists: &[Vec<G::Move>], cheap: bool) -> Result<Vec<Vec<f64>>, GameError> {
+    /// The model's probabilities of each other player's moves at the
+    /// decision's own round (the agent's own entry is unused). Later rounds
+    /// take the others' moves as equally likely: estimating greedy's choice
+    /// costs `greedy_samples` moves applied per card, which deeper in the
+    /// tree would leave too few worlds.
+    fn model(&mut self, s: &G::State, lists: &[Vec<G::Move>]) -> Result<Vec<Vec<f64>>, GameError> {
         let n = lists.len();
-        let cost: usize = (0..n)
-            .filter(|&p| p != self.me)
-            .map(|p| lists[p].len() * self.config.greedy_samples)
-            .sum();
         let mut out = Vec::with_capacity(n);
         for p in 0..n {
             let len = lists[p].len();
             let mut dist = vec![1.0 / len as f64; len];
             let q = if p == self.me { 0.0 } else { self.q[p] };
-            if q > 0.01 && len > 1 && !(cheap && cost > MAX_MODEL_COST) {
+            if q > 0.01 && len > 1 {
                 let g = self.greedy_choice(s, lists, p)?;
                 for (i, d) in dist.iter_mut().enumerate() {
                     *d = (1.0 - q) / len as f64 + if i == g { q } else { 0.0 };
@@ -479,16 +499,15 @@ impl<G: Game> Search<'_, G> {
     /// The values of the agent's moves in a drawn world, and whether they were
     /// searched to the end.
     fn root(&mut self, s: &G::State, lists: &[Vec<G::Move>]) -> Result<(Vec<f64>, bool), GameError> {
+        let dists = self.model(s, lists)?;
         if exact_cost(lists) <= self.config.exact_root {
             let allowance = self.work + 4 * self.config.exact_root + 64;
-            let dists = self.model(s, lists, false)?;
             match self.values(s, lists, &dists, allowance) {
                 Ok(v) => return Ok((v, true)),
                 Err(Stop::Game(e)) => return Err(e),
                 Err(Stop::Budget) => {}
             }
         }
-        let dists = self.model(s, lists, false)?;
         // One draw of the others' moves, the same for every candidate.
         let mut idx: Vec<usize> = dists.iter().map(|d| draw(d, self.rng)).collect();
         let mut values = Vec::with_capacity(lists[self.me].len());
@@ -567,7 +586,7 @@ impl<G: Game> Search<'_, G> {
             }
             Turn::Simultaneous => {
                 let lists = self.lists(s)?;
-                let dists = self.model(s, &lists, false)?;
+                let dists = uniform(&lists);
                 let values = self.values(s, &lists, &dists, allowance)?;
                 Ok(values.into_iter().fold(f64::NEG_INFINITY, f64::max))
             }
@@ -603,8 +622,7 @@ impl<G: Game> Search<'_, G> {
                             Err(Stop::Budget) => {}
                         }
                     }
-                    let dists = self.model(&s, &lists, true)?;
-                    let mut idx: Vec<usize> = dists.iter().map(|d| draw(d, self.rng)).collect();
+                    let mut idx: Vec<usize> = lists.iter().map(|l| self.rng.random_range(0..l.len())).collect();
                     s = self.best_reply(&s, &lists, &mut idx)?;
                 }
             }
@@ -638,9 +656,19 @@ impl<G: Game> Search<'_, G> {
     }
 }
 
+/// Every player's moves equally likely.
+fn uniform<M>(lists: &[Vec<M>]) -> Vec<Vec<f64>> {
+    lists.iter().map(|l| vec![1.0 / l.len() as f64; l.len()]).collect()
+}
+
 /// Draws an index by the probabilities `dist`.
 fn draw(dist: &[f64], rng: &mut StdRng) -> usize {
-    let mut x: f64 = rng.random();
+    let x: f64 = rng.random();
+    pick(dist, x)
+}
+
+/// The index of `dist` that the number `x` in [0, 1) falls in.
+fn pick(dist: &[f64], mut x: f64) -> usize {
     for (i, p) in dist.iter().enumerate() {
         if x < *p {
             return i;
