@@ -15,15 +15,14 @@
 //! failures, `--plot` each agent's points as a histogram.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 use super::agents::{BoxedAgent, make_agent_with};
 use super::eval::title;
-use super::output::{self, Output};
+use super::output::{self, CsvStream, Output};
 use super::signals::Caught;
 use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar, x_label};
 use super::{Context, Failure};
-use crate::fsutil::Writing;
 use crate::game::Game;
 use crate::report::plot::{Counted, histogram_of_counts};
 use crate::report::standings;
@@ -382,28 +381,24 @@ fn ranking(tally: &Tally, candidates: usize, field: bool, failures: &[FailureRec
 /// and failure (empty, `crash`, `illegal`, `timeout`, `unreadable`), and the
 /// winners.
 struct CsvFile {
-    file: Writing,
+    csv: CsvStream,
     names: Vec<String>,
-    rows: u64,
-    error: Option<std::io::Error>,
 }
 
 impl CsvFile {
     fn start(out: &Output, names: Vec<String>) -> Result<CsvFile, Failure> {
         Ok(CsvFile {
-            file: out.stream()?,
+            csv: CsvStream::start(out)?,
             names,
-            rows: 0,
-            error: None,
         })
     }
 
     fn row(&mut self, game: &Interpreted, measure: Measure, pairing: usize, number: u64, r: &GameRecord) {
-        if self.error.is_some() {
+        if !self.csv.open() {
             return;
         }
         let mut text = String::new();
-        if self.rows == 0 {
+        if self.csv.rows() == 0 {
             text.push_str(&csv_header(game, measure));
         }
         let values = r.values(measure);
@@ -426,20 +421,12 @@ impl CsvFile {
         }
         cells.push(best.join(";"));
         text.push_str(&csv_line(&cells));
-        // Flushed each game, so that what was played is on disk when gdl is killed.
-        match self.file.write_all(text.as_bytes()).and_then(|()| self.file.flush()) {
-            Ok(()) => self.rows += 1,
-            Err(e) => self.error = Some(e),
-        }
+        self.csv.push(&text);
     }
 
     /// The number of games written, once the file is in place.
     fn finish(self) -> std::io::Result<u64> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        self.file.finish()?;
-        Ok(self.rows)
+        self.csv.finish()
     }
 }
 

@@ -233,6 +233,53 @@ impl Output {
     }
 }
 
+/// A CSV written as games end: each row flushed at once, so that what was
+/// played is on disk when gdl is stopped or killed. A failed write stops
+/// the rows and is reported by `finish`.
+pub struct CsvStream {
+    file: Writing,
+    rows: u64,
+    error: Option<std::io::Error>,
+}
+
+impl CsvStream {
+    pub fn start(out: &Output) -> Result<CsvStream, Failure> {
+        Ok(CsvStream {
+            file: out.stream()?,
+            rows: 0,
+            error: None,
+        })
+    }
+
+    /// Whether rows are still written (no write has failed).
+    pub fn open(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The rows written so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Writes `text` (one row, the header before the first) and flushes it.
+    pub fn push(&mut self, text: &str) {
+        use std::io::Write as _;
+        match self.file.write_all(text.as_bytes()).and_then(|()| self.file.flush()) {
+            Ok(()) => self.rows += 1,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// The number of rows written, once the file is in place.
+    pub fn finish(self) -> std::io::Result<u64> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.file.finish()?;
+        Ok(self.rows)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,14 +4,14 @@
 //! the distribution of each agent's points as an SVG histogram.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::agents::{AgentArgs, BoxedAgent, failures_text, make_agent_with, players_for};
 use super::eval::title;
-use super::output::{self, Output};
+use super::output::{self, CsvStream, Output};
 use super::signals::Caught;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
@@ -281,29 +281,25 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
 /// or utility as the first game does (the measure of the match's tally
 /// whenever the games agree on it).
 struct CsvFile {
-    file: crate::fsutil::Writing,
+    csv: CsvStream,
     names: Vec<String>,
     /// With an external agent, each agent has a failure column.
     failures: bool,
     measure: Option<Measure>,
-    rows: u64,
-    error: Option<std::io::Error>,
 }
 
 impl CsvFile {
     fn start(out: &Output, names: Vec<String>, failures: bool) -> Result<CsvFile, Failure> {
         Ok(CsvFile {
-            file: out.stream()?,
+            csv: CsvStream::start(out)?,
             names,
             failures,
             measure: None,
-            rows: 0,
-            error: None,
         })
     }
 
     fn row(&mut self, game: &Interpreted, number: u64, record: &GameRecord) {
-        if self.error.is_some() {
+        if !self.csv.open() {
             return;
         }
         let measure = *self.measure.get_or_insert(match record.scores {
@@ -313,24 +309,16 @@ impl CsvFile {
             None => Measure::Utility,
         });
         let mut text = String::new();
-        if self.rows == 0 {
+        if self.csv.rows() == 0 {
             text.push_str(&csv_header(&self.names, measure, self.failures));
         }
         text.push_str(&csv_row(game, &self.names, measure, self.failures, number, record));
-        // Flushed each game, so that what was played is on disk when gdl is killed.
-        match self.file.write_all(text.as_bytes()).and_then(|()| self.file.flush()) {
-            Ok(()) => self.rows += 1,
-            Err(e) => self.error = Some(e),
-        }
+        self.csv.push(&text);
     }
 
     /// The number of games written, once the file is in place.
     fn finish(self) -> std::io::Result<u64> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        self.file.finish()?;
-        Ok(self.rows)
+        self.csv.finish()
     }
 }
 
