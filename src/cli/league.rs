@@ -239,18 +239,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
         return Err(f);
     }
     if let Some(stop) = stop {
-        return Err(Failure {
-            code: stop.exit_code(),
-            text: format!(
-                "the league was interrupted by {} after {played} of {total} games; the report covers those{}",
-                stop.name(),
-                if args.csv.is_some() {
-                    ", and so does the CSV"
-                } else {
-                    ""
-                }
-            ),
-        });
+        return Err(stop.games_failure("league", played, total, args.csv.is_some()));
     }
     Ok(())
 }

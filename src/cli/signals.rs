@@ -75,6 +75,20 @@ impl Stop {
         128 + self.signal
     }
 
+    /// The failure of a match or league (`what`) this signal stopped after
+    /// `played` of `total` games: the report, and the CSV if there is one,
+    /// cover the games played.
+    pub fn games_failure(self, what: &str, played: u64, total: u64, csv: bool) -> super::Failure {
+        super::Failure {
+            code: self.exit_code(),
+            text: format!(
+                "the {what} was interrupted by {} after {played} of {total} games; the report covers those{}",
+                self.name(),
+                if csv { ", and so does the CSV" } else { "" }
+            ),
+        }
+    }
+
     /// How the user reads it.
     pub fn name(self) -> &'static str {
         if self.signal == libc::SIGTERM {

@@ -260,19 +260,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         return Err(f);
     }
     if let Some(stop) = stop {
-        return Err(Failure {
-            code: stop.exit_code(),
-            text: format!(
-                "the match was interrupted by {} after {played_games} of {} games; the report covers those{}",
-                stop.name(),
-                args.games,
-                if args.csv.is_some() {
-                    ", and so does the CSV"
-                } else {
-                    ""
-                }
-            ),
-        });
+        return Err(stop.games_failure("match", played_games, args.games, args.csv.is_some()));
     }
     Ok(())
 }

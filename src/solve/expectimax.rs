@@ -316,7 +316,7 @@ impl<'g, G: Game> ChanceValuer<'g, G> {
     /// Player 0's expected utility at `state` under optimal play, and the
     /// optimal moves there (as [`Root::best_moves`]).
     pub fn value_and_best(&mut self, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
-        if self.engine.stored(state).is_err() {
+        if self.engine.known(state).is_none() {
             self.engine.settle(state)?;
         }
         let value = self.engine.stored(state)?;
@@ -655,10 +655,15 @@ impl<'g, G: Game> Engine<'g, G> {
     }
 
     /// The stored value of a solved position.
+    /// `state`'s value, once searched (not while it is on the current line).
+    fn known(&self, state: &G::State) -> Option<f64> {
+        self.memo.get(state).map(|e| e.value).filter(|v| !v.is_nan())
+    }
+
     fn stored(&self, state: &G::State) -> Result<f64, SolveError> {
-        match self.memo.get(state) {
-            Some(e) if !e.value.is_nan() => Ok(e.value),
-            _ => Err(SolveError::Inconsistent(format!(
+        match self.known(state) {
+            Some(v) => Ok(v),
+            None => Err(SolveError::Inconsistent(format!(
                 "the position `{}` was not valued",
                 self.game.state_text(state)
             ))),
