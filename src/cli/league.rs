@@ -15,7 +15,6 @@
 //! failures, `--plot` each agent's points as a histogram.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 
 use super::agents::{BoxedAgent, make_agent_with};
 use super::eval::title;
@@ -100,7 +99,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
         .max(1);
 
     let total = args.games * pairings.len() as u64;
-    let bar = std::io::stderr().is_terminal().then(|| progress_bar(total));
+    let bar = progress_bar(total, "games", "");
     // Each game is counted and written as it ends: the league keeps totals,
     // not games, and an interrupted league keeps what was played.
     let mut totals = Totals::new(names.clone(), seats, game.lowest_score_wins(), args.plot.is_some());

@@ -116,7 +116,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         sets.push(set);
     }
-    let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.games));
+    let bar = progress_bar(args.games, "games", "");
     // Every game is written as it ends, so that an interrupted match keeps
     // what was played; the histogram needs them all at the end.
     let mut names: Vec<String> = sets[0].iter().map(|a| a.name()).collect();
@@ -442,12 +442,19 @@ pub(super) fn x_label(measure: Measure) -> &'static str {
     }
 }
 
-pub(super) fn progress_bar(games: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(games);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{wide_bar} {pos}/{len} games, {eta} left") {
+/// A bar of `len` steps of `unit` on standard error when it is a terminal
+/// (never in a pipe or a file); `tail` follows the time left.
+pub(super) fn progress_bar(len: u64, unit: &str, tail: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template(&format!("{{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left{tail}"))
+    {
         bar.set_style(style);
     }
-    bar
+    Some(bar)
 }
 
 /// Numbers agents that share a name (`random #1`, `random #2`), so that every

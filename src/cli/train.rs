@@ -3,7 +3,6 @@
 //! from a saved table, `--evaluate` judges the result. Ctrl-C or SIGTERM stops
 //! training between two games and saves what was learned.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -105,7 +104,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     let mut learner = QLearner::new(&game, settings, table).map_err(|e| ctx.fail(&e))?;
 
-    let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.episodes));
+    let bar = super::tournament::progress_bar(args.episodes, "episodes", " (Ctrl-C saves and stops)");
     // Ctrl-C or SIGTERM stops training between two games, and what was
     // learned is saved; caught until the save is done, so that a second one
     // cannot cut the save short.
@@ -261,14 +260,4 @@ impl crate::error_kind::Exits for MemoryFull {
     fn exit_code(&self) -> i32 {
         self.limit.exit_code()
     }
-}
-
-fn progress_bar(episodes: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(episodes);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{wide_bar} {pos}/{len} episodes, {eta} left (Ctrl-C saves and stops)")
-    {
-        bar.set_style(style);
-    }
-    bar
 }

@@ -2,7 +2,6 @@
 //! the whole game tree of a small game with hidden information, the average
 //! strategy saved atomically as a strategy file (`solve::strategy_file`).
 
-use std::io::IsTerminal;
 use std::time::Instant;
 
 use super::signals::Caught;
@@ -25,7 +24,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     // One iteration at a time: Ctrl-C, SIGTERM or the time limit stops
     // between two, and the average strategy so far is saved.
     let caught = Caught::new();
-    let bar = std::io::stderr().is_terminal().then(|| progress_bar(args.iterations));
+    let bar = super::tournament::progress_bar(args.iterations, "CFR+ iterations", " (Ctrl-C saves and stops)");
     let mut time_up = false;
     while cfr.iterations() < args.iterations && caught.stopped().is_none() {
         if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
@@ -98,14 +97,4 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         });
     }
     Ok(())
-}
-
-fn progress_bar(iterations: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(iterations);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{wide_bar} {pos}/{len} CFR+ iterations, {eta} left (Ctrl-C saves and stops)",
-    ) {
-        bar.set_style(style);
-    }
-    bar
 }
