@@ -34,6 +34,21 @@ fn always_returns(body: &[ast::Stmt]) -> bool {
     })
 }
 
+/// Where a statement stands in the file.
+fn stmt_span(s: &ast::Stmt) -> Span {
+    match s {
+        ast::Stmt::Let { span, .. }
+        | ast::Stmt::Assign { span, .. }
+        | ast::Stmt::If { span, .. }
+        | ast::Stmt::For { span, .. }
+        | ast::Stmt::While { span, .. }
+        | ast::Stmt::Return { span, .. }
+        | ast::Stmt::ProcCall { span, .. }
+        | ast::Stmt::Call { span, .. }
+        | ast::Stmt::Again(span) => *span,
+    }
+}
+
 /// Whether `body` says who moves next (`again`, `turn = p`) anywhere.
 fn sets_turn(body: &[ast::Stmt]) -> bool {
     body.iter().any(|s| match s {
@@ -653,6 +668,29 @@ impl Compiler<'_> {
     // ------------------------------------------------------------ statements
 
     fn stmts(&mut self, body: &[ast::Stmt]) -> Vec<Stmt> {
+        // A statement after `return` never runs: most often a value meant for
+        // `return` that was written on the next line.
+        if let Some(i) = body.iter().position(|s| matches!(s, ast::Stmt::Return { .. }))
+            && let Some(next) = body.get(i + 1)
+        {
+            let help = match &body[i] {
+                ast::Stmt::Return { value: None, .. } => {
+                    "a value to return starts on the line of `return`, and this block returns none: \
+                     to run this line, drop the `return` before it"
+                }
+                _ => "remove it, or move it before the `return`",
+            };
+            self.error(
+                CompileError::new(
+                    CompileKind::Return,
+                    "this statement never runs: the `return` before it ends the block",
+                    stmt_span(next),
+                    "never runs",
+                )
+                .with_note(stmt_span(&body[i]), "the block ends here")
+                .with_help(help),
+            );
+        }
         self.scoped(|c| body.iter().filter_map(|s| c.stmt(s)).collect())
     }
 

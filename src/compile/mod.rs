@@ -556,8 +556,29 @@ impl<'a> Compiler<'a> {
                     continue;
                 }
             };
+            if let TypeExpr::PerPlayer(inner, _) = &c.ty {
+                // `ty_of` reads `per player T` as a list, a type the file never wrote.
+                self.error(
+                    CompileError::new(
+                        CompileKind::TypeMismatch,
+                        format!(
+                            "a constant cannot be `per player`: `{}` would be the same for everyone",
+                            c.name.name
+                        ),
+                        c.ty.span(),
+                        "per player",
+                    )
+                    .with_help(format!(
+                        "write `const {}: {} = ...` for one value, a list with one value per player, \
+                         or a `state` if it changes",
+                        c.name.name,
+                        self.ty_of(inner)
+                    )),
+                );
+                continue;
+            }
             let ty = self.ty_of(&c.ty);
-            if !lower::value_has_type(&value, &ty) || matches!(c.ty, TypeExpr::PerPlayer(..)) {
+            if !lower::value_has_type(&value, &ty) {
                 self.error(CompileError::new(
                     CompileKind::TypeMismatch,
                     format!(
@@ -579,13 +600,27 @@ impl<'a> Compiler<'a> {
                     }
                 };
                 let offset = self.const_cells.len();
-                if layout.checked_size().is_none_or(|n| n > MAX_STATE_CELLS - offset) {
-                    self.error(CompileError::new(
-                        CompileKind::StateSize,
-                        format!("the constants may take at most {MAX_STATE_CELLS} cells, as a state may"),
-                        c.ty.span(),
-                        "too large",
-                    ));
+                let size = layout.checked_size();
+                if size.is_none_or(|n| n > MAX_STATE_CELLS - offset) {
+                    // Say what it needs: a list of 65,536 numbers takes one cell more, for its length.
+                    let needs = size.map_or("more than 2^64".to_string(), |n| n.to_string());
+                    let before = if offset > 0 {
+                        format!(" (the constants before it take {offset})")
+                    } else {
+                        String::new()
+                    };
+                    self.error(
+                        CompileError::new(
+                            CompileKind::StateSize,
+                            format!(
+                                "`{}` needs {needs} cells, but the constants together may take at most {MAX_STATE_CELLS}{before}, as a state may",
+                                c.name.name
+                            ),
+                            c.ty.span(),
+                            "too large",
+                        )
+                        .with_help("a list takes one cell for its length and one for each element: make it shorter"),
+                    );
                     continue;
                 }
                 self.const_cells.resize(offset + layout.size(), 0);

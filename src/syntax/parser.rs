@@ -43,7 +43,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 
 /// Parses a whole `.game` source text.
 pub fn parse(source: &str) -> Result<GameFile, FileError> {
-    let mut pairs = GdlParser::parse(Rule::file, source).map_err(syntax_error)?;
+    let mut pairs = GdlParser::parse(Rule::file, source).map_err(|e| syntax_error(e, source))?;
     let file = pairs.next().expect("the file rule always yields one pair");
     let cx = &Cx::new();
     let mut game = GameFile::default();
@@ -734,7 +734,7 @@ pub(super) fn too_deep(span: Span) -> FileError {
 }
 
 /// Turns pest's error into our diagnostic, with the expected tokens in words.
-fn syntax_error(e: pest::error::Error<Rule>) -> FileError {
+fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> FileError {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
@@ -760,7 +760,26 @@ fn syntax_error(e: pest::error::Error<Rule>) -> FileError {
     } else {
         format!("syntax error: expected {}", join_or(&expected))
     };
-    FileError::new(SyntaxKind::Error, message, Span::new(start, end), "here")
+    let error = FileError::new(SyntaxKind::Error, message, Span::new(start, end), "here");
+    if after_bare_return(source, start) {
+        return error.with_help(
+            "the line before ends with `return`, which returns nothing there: \
+             start the value on the line of `return` (`return n + 1`)",
+        );
+    }
+    error
+}
+
+/// Whether the line holding byte `at` comes right after a line that ends
+/// with the word `return` (a value meant for it, written on the next line).
+fn after_bare_return(source: &str, at: usize) -> bool {
+    let Some(line_start) = source.get(..at).and_then(|s| s.rfind('\n')) else {
+        return false;
+    };
+    let before = source[..line_start].trim_end();
+    before
+        .strip_suffix("return")
+        .is_some_and(|rest| !rest.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 fn join_or(words: &[&str]) -> String {
@@ -800,6 +819,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         | Rule::while_stmt
         | Rule::return_stmt
         | Rule::return_word
+        | Rule::return_value_word
         | Rule::proc_call
         | Rule::assign_stmt
         | Rule::call_stmt => "a statement",
