@@ -122,3 +122,75 @@ fn searching_agents_keep_to_the_limits_of_their_options() {
         assert_eq!(moves(&ample), moves(&AgentOptions::default()), "{spec}");
     }
 }
+
+/// `gdl play`'s opponent (`resist`): in a lost position it plays the slowest
+/// loss, as the exact solver with `--fast` measures it, for every tie rule
+/// and seed; in the other positions it plays as without `resist`. Without
+/// it, `optimal` plays quicker losses (issue 23: in Chomp it ate the
+/// poisoned square at once).
+#[test]
+fn a_resisting_optimal_agent_plays_the_slowest_loss() {
+    use gdl::solve::{SolveOptions, explain};
+    let game = load("games/nim.game", &[("piles", "2,3,3")]);
+    let kinds = MoveKinds::of(game.program());
+    // Every position reachable from the start.
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![game.initial_state().expect("start")];
+    let mut positions = Vec::new();
+    while let Some(s) = todo.pop() {
+        if !seen.insert(game.position(&s)) || game.turn(&s).expect("turn") == Turn::Terminal {
+            continue;
+        }
+        let mut legal = Vec::new();
+        game.legal_moves(&s, &mut legal).expect("moves");
+        for m in &legal {
+            let mut next = s.clone();
+            game.apply(&mut next, m).expect("apply");
+            todo.push(next);
+        }
+        positions.push((s, legal));
+    }
+    let fast = SolveOptions {
+        prefer_short: true,
+        ..SolveOptions::default()
+    };
+    let resisting = AgentOptions {
+        resist: true,
+        ..AgentOptions::default()
+    };
+    let mut lost = 0;
+    let mut quicker_without = 0;
+    for (state, legal) in &positions {
+        let Turn::Player(p) = game.turn(state).expect("turn") else {
+            unreachable!()
+        };
+        let sign = if p == 0 { 1.0 } else { -1.0 };
+        let values = explain(&game, state, &fast).expect("solved");
+        let best = values.iter().map(|m| sign * m.value).fold(f64::NEG_INFINITY, f64::max);
+        let slowest = values.iter().map(|m| m.line.len()).max().unwrap();
+        lost += usize::from(best < 0.0);
+        for spec in ["optimal", "optimal:first"] {
+            let spec: AgentSpec = spec.parse().expect("spec");
+            for seed in 0..4 {
+                let play = |options: &AgentOptions| {
+                    let mut agent = build_agent(&spec, &game, kinds, seed, options).expect("built");
+                    agent.new_game(&game, seed).expect("new game");
+                    let mv = agent.choose(&game, state, p, legal).expect("a move").mv;
+                    values.iter().position(|m| m.mv == mv).unwrap()
+                };
+                let (with, without) = (play(&resisting), play(&AgentOptions::default()));
+                if best < 0.0 {
+                    assert_eq!(values[with].line.len(), slowest, "{spec} at {}", game.position(state));
+                    quicker_without += usize::from(values[without].line.len() < slowest);
+                } else {
+                    assert_eq!(with, without, "{spec} at {}", game.position(state));
+                }
+            }
+        }
+    }
+    assert!(lost > 10, "{lost} lost positions");
+    assert!(
+        quicker_without > 0,
+        "without resist no quicker loss was ever played: the test shows nothing"
+    );
+}

@@ -510,3 +510,41 @@ fn failures_are_in_the_json_report() {
         assert!(f["agent"].as_str().unwrap().contains("faulty_agent.py"));
     }
 }
+
+/// `trace` and `play` count a forfeit as `match` does: an agent that
+/// crashed loses the game, whatever the board says, and the outcome says
+/// why (issue 23: it said "forfeits the game", then "MAX won the game").
+#[test]
+fn a_forfeit_in_a_trace_is_a_loss_as_in_a_match() {
+    if !python() {
+        return;
+    }
+    let dir = scratch("trace_forfeit");
+    let agent = py("tests/agents/faulty_agent.py", "crash 2");
+    let players = format!("{agent},random");
+    let mut max_moved_last = 0;
+    for seed in 0..6 {
+        let seed = seed.to_string();
+        let args = ["trace", "nim.game", "--players", &players, "--seed", &seed];
+        let run = gdl(&dir, &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stdout.contains("it forfeits the game"), "{}", run.stdout);
+        assert!(
+            run.stdout.ends_with("MIN won the game (MAX forfeited)\n"),
+            "{}",
+            run.stdout
+        );
+        let run = gdl(&dir, &[&args[..], &["--json"]].concat());
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(doc["outcome"]["winners"], serde_json::json!(["MIN"]), "{doc}");
+        assert_eq!(doc["outcome"]["utilities"]["MAX"], -1.0, "{doc}");
+        // Nim's last mover wins on the board: the games where that was MAX
+        // are the ones the forfeit decides.
+        let last = doc["steps"].as_array().unwrap().last().unwrap();
+        max_moved_last += usize::from(last["moves"][0]["player"] == "MAX");
+    }
+    assert!(
+        max_moved_last > 0,
+        "no game where the board alone would give MAX the win"
+    );
+}

@@ -1272,3 +1272,226 @@ fn training_at_the_memory_limit_is_a_diagnostic() {
     assert!(r.stdout.contains("stopped at the memory limit"), "{}", r.stdout);
     assert!(dir.join("q.json").exists());
 }
+
+// ------------------------------------------------- issue 23: what solve says
+
+/// Ctrl-C (or SIGTERM) during a long exact solve stops it and prints the best
+/// answer a second of iterative deepening finds, marked NOT PROVEN, with the
+/// signal's exit code; nothing is printed as if the solve had finished.
+#[test]
+fn an_interrupted_solve_gives_its_best_answer_so_far() {
+    let dir = common::scratch("cli", "interrupted_solve", &["nimcala.game"]);
+    for (signal, code, told) in [("-INT", 130, "Ctrl-C"), ("-TERM", 143, "SIGTERM")] {
+        let args = ["solve", "nimcala.game", "--pits", "16", "--tokens", "40"];
+        let child = common::spawn_gdl(&dir, &args);
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let started = std::time::Instant::now();
+        let r = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8(r.stdout).unwrap();
+        let stderr = String::from_utf8(r.stderr).unwrap();
+        assert_eq!(r.status.code(), Some(code), "{stdout}\n{stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(
+            stderr.contains(&format!("the search was interrupted by {told} after ")),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("searched again to a depth limit, for a second:"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("NOT PROVEN"), "{stderr}");
+        assert!(stderr.contains("best moves  ("), "{stderr}");
+        // A second of deepening, and the memo table is not freed entry by entry.
+        assert!(started.elapsed().as_secs_f64() < 10.0, "{:?}", started.elapsed());
+    }
+}
+
+/// Flags the solver of a game does not use are refused, not ignored: the
+/// expectiminimax of chance and simultaneous games, CFR+ for hidden cards,
+/// `--depth` (issue 23). The same flags still work where they apply.
+#[test]
+fn solve_flags_that_do_not_apply_are_refused() {
+    for (args, says) in [
+        (
+            &["solve", "games/pig.game", "--target", "5", "--algorithm", "minimax"][..],
+            "--algorithm does not apply here: Pig has chance moves",
+        ),
+        (
+            &["solve", "games/pig.game", "--target", "5", "--no-memo", "--json"],
+            "--no-memo does not apply here",
+        ),
+        (
+            &["solve", "games/goofspiel.game", "--fast", "--stats"],
+            "--fast, --stats do not apply here: Goofspiel has chance and simultaneous moves",
+        ),
+        (
+            &["solve", "games/kuhn-poker.game", "--algorithm", "alphabeta"],
+            "Kuhn poker has hidden information, which gdl solves by CFR+",
+        ),
+        (
+            &["solve", "games/kuhn-poker.game", "--max-states", "10"],
+            "--max-states does not apply here",
+        ),
+        (
+            &["solve", "games/pig.game", "--target", "5", "--depth", "3"],
+            "--depth does not apply here",
+        ),
+        (
+            &["solve", "games/nim.game", "--depth", "3", "--no-memo"],
+            "--no-memo does not apply to --depth",
+        ),
+    ] {
+        let r = gdl(args);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+    }
+    for args in [
+        &[
+            "solve",
+            "games/nim.game",
+            "--piles",
+            "1,2,3",
+            "--algorithm",
+            "minimax",
+            "--no-memo",
+        ][..],
+        &["solve", "games/pig.game", "--target", "5", "--max-states", "100000"],
+    ] {
+        let r = gdl(args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    }
+}
+
+/// `solve --depth D --json` is JSON (it printed the text report): the same
+/// value, best moves and depth as the text, and, where the search reaches
+/// the end of the game, the exact solver's value (issue 23).
+#[test]
+fn a_depth_limited_solve_speaks_json() {
+    let text = gdl(&["solve", "games/nim.game", "--piles", "2,3,4", "--depth", "2"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    let v = json(&["solve", "games/nim.game", "--piles", "2,3,4", "--depth", "2"]);
+    assert_eq!(v["depth"], 2);
+    assert_eq!(v["proven"], false);
+    assert_eq!(v["stopped"], "depth");
+    let best: Vec<&str> = v["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        text.stdout.contains(&format!("best moves  {}\n", best.join(", "))),
+        "{}",
+        text.stdout
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 9, "every root move of [2, 3, 4]");
+    let deep = json(&["solve", "games/nim.game", "--piles", "2,3,4", "--depth", "20"]);
+    let exact = json(&["solve", "games/nim.game", "--piles", "2,3,4"]);
+    assert_eq!(deep["proven"], true);
+    assert_eq!(deep["value"], exact["value"]);
+    assert_eq!(deep["best_moves"], exact["best_moves"]);
+}
+
+/// At a simultaneous node `best_moves` gives each player's own moves (one
+/// flat list mixed both players'): a game with a saddle point, where A's
+/// second row dominates and B's first column answers it, value 1 (issue 23).
+#[test]
+fn simultaneous_best_moves_are_given_per_player() {
+    let dir = common::scratch("cli", "saddle", &[]);
+    std::fs::write(
+        dir.join("saddle.game"),
+        "game Saddle\nplayers A, B\nstate shown: list<int> = [0, 0]\nstate done: bool = false\n\
+         simultaneous move show(side in 1..2) requires not done { shown[me] = side } then { done = true }\n\
+         end when done and shown[0] == 1 and shown[1] == 1 { draw }\n\
+         end when done { winner A payoff 2 * shown[1] + shown[0] - 3 }\n",
+    )
+    .unwrap();
+    let r = common::gdl_in(&dir, &["solve", "saddle.game", "--json"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["value"], 1.0, "{v}");
+    for (p, name) in ["A", "B"].iter().enumerate() {
+        let played: Vec<&String> = v["strategies"][p]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(_, q)| q.as_f64().unwrap() > 1e-9)
+            .map(|(m, _)| m)
+            .collect();
+        assert_eq!(played.len(), 1, "{v}");
+        assert_eq!(v["best_moves"][name], serde_json::json!(played), "{v}");
+    }
+    assert!(v["best_moves"]["A"][0].as_str().unwrap().contains('2'), "{v}");
+    assert!(v["best_moves"]["B"][0].as_str().unwrap().contains('1'), "{v}");
+}
+
+/// `--first B` starts the game with B to move, as `--from` would with the
+/// initial position written out; a name that is not a player, or both
+/// flags at once, is bad input (issue 23).
+#[test]
+fn the_first_player_can_be_chosen() {
+    let max_first = json(&["solve", "games/nim.game"]);
+    let min_first = json(&["solve", "games/nim.game", "--first", "MIN"]);
+    let from = json(&["solve", "games/nim.game", "--from", "[7, 5, 3, 1]; MIN to move"]);
+    // 7 ^ 5 ^ 3 ^ 1 = 0: whoever moves first loses.
+    assert_eq!(max_first["value"], -1.0);
+    assert_eq!(min_first["value"], 1.0);
+    assert_eq!(min_first["to_move"], "MIN");
+    for key in ["value", "best_moves", "pv", "position", "to_move"] {
+        assert_eq!(min_first[key], from[key], "{key}");
+    }
+    let tree = gdl(&[
+        "tree",
+        "games/nim.game",
+        "--piles",
+        "1,2",
+        "--depth",
+        "1",
+        "--first",
+        "MIN",
+    ]);
+    assert!(tree.stdout.contains("MIN: (0, 1)"), "{}", tree.stdout);
+    let r = gdl(&["solve", "games/nim.game", "--first", "NOBODY"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("`NOBODY` is not a player of Nim; the players are MAX, MIN"),
+        "{}",
+        r.stderr
+    );
+    let r = gdl(&[
+        "solve",
+        "games/nim.game",
+        "--first",
+        "MIN",
+        "--from",
+        "[1, 1]; MAX to move",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--from and --first both say who moves"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The report gives the wall time next to the search's: the command in
+/// all is never shorter than its search (issue 23, a 6×6 Domineering run).
+#[test]
+fn solve_reports_the_wall_time() {
+    let v = json(&["solve", "games/nimcala.game", "--pits", "4", "--tokens", "4"]);
+    let (search, wall) = (v["seconds"].as_f64().unwrap(), v["wall_seconds"].as_f64().unwrap());
+    assert!(wall >= search, "{v}");
+    let r = gdl(&["solve", "games/nim.game"]);
+    assert!(
+        r.stdout.contains(" s for the search, ") && r.stdout.contains(" s in all\n"),
+        "{}",
+        r.stdout
+    );
+}

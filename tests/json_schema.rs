@@ -154,9 +154,40 @@ fn every_json_output_fits_its_schema() {
         &["solve", "games/nim.game", "--piles", "1,3,5", "--json"][..],
         &["solve", "games/select19.game", "--json", "--explain", "--stats"],
         &["solve", "games/nimcala.game", "--fast", "--json"],
+        &["solve", "games/nim.game", "--depth", "3", "--json"],
+        &["solve", "games/nim.game", "--piles", "1,2", "--depth", "9", "--json"],
+        &["solve", "games/pig.game", "--target", "6", "--json", "--explain"],
+        &["solve", "games/goofspiel.game", "--cards", "3", "--json"],
+        &[
+            "solve",
+            "games/goofspiel.game",
+            "--cards",
+            "3",
+            "--after",
+            "turn_up(1)",
+            "--json",
+            "--explain",
+        ],
     ] {
         check("solve", &run(args));
     }
+    // Each player's optimal moves at a simultaneous node, by name (issue 23).
+    let v = check(
+        "solve",
+        &run(&[
+            "solve",
+            "games/goofspiel.game",
+            "--cards",
+            "3",
+            "--after",
+            "turn_up(2)",
+            "--json",
+        ]),
+    );
+    assert!(
+        v["best_moves"]["A"].is_array() && v["best_moves"]["B"].is_array(),
+        "{v}"
+    );
     for game in common::game_files() {
         let v = check("check", &run(&["check", &game, "--json"]));
         assert!(!v["players"].as_array().unwrap().is_empty());

@@ -921,3 +921,76 @@ fn new_constructs_fail_at_run_time_with_a_diagnostic() {
     assert!(gdl::solve::solve(&g, &root, &gdl::solve::SolveOptions::default()).is_err());
     snap!("runtime_new_canonical_fails", diagnostic::render(&err, false));
 }
+
+/// `--from` reads the values as the language writes them: a set as a range
+/// (`{0..24}`, `{1, 3..<5}`), a list of copies (`[0; 4]`); each is the
+/// position written out element by element (issue 23).
+#[test]
+fn positions_read_ranges_and_copies_as_the_language_writes_them() {
+    let g = game_of(
+        "game Board\nplayers A, B\nstate free: set<0..30> = {0..24}\nstate marks: list<int> = [0; 4]\n\
+         move take(c in free) { free.remove(c) }\nend when len(free) == 0 { draw }\n",
+    );
+    let same = |short: &str, long: &str| {
+        let a = g.parse_position(short).unwrap_or_else(|e| panic!("{short}: {e}"));
+        let b = g.parse_position(long).unwrap_or_else(|e| panic!("{long}: {e}"));
+        assert_eq!(g.position(&a), g.position(&b), "{short}");
+    };
+    let all: Vec<String> = (0..=24).map(|n| n.to_string()).collect();
+    same(
+        "free: {0..24}, marks: [0; 4]; A to move",
+        &format!("free: {{{}}}, marks: [0, 0, 0, 0]; A to move", all.join(", ")),
+    );
+    same(
+        "free: {1, 3..<5, 7 .. 8}, marks: [2; 3]; B to move",
+        "free: {1, 3, 4, 7, 8}, marks: [2, 2, 2]; B to move",
+    );
+    assert_eq!(
+        g.position(&g.parse_position("{0..24}, [0; 4]; A to move").unwrap()),
+        g.position(&g.initial_state().unwrap())
+    );
+    for bad in [
+        "free: {0..99}, marks: [0; 4]; A to move",
+        "free: {0..x}, marks: [0; 4]; A to move",
+        "free: {}, marks: [0; -1]; A to move",
+        "free: {}, marks: [0; 9999999]; A to move",
+        "free: {0..9223372036854775807}, marks: []; A to move",
+    ] {
+        assert!(g.parse_position(bad).is_err(), "{bad} must be refused");
+    }
+}
+
+/// `; chance to move`, as `solve` reports a chance node, is read when only
+/// one player's turn has chance move there; where chance moves in anyone's
+/// turn (Pig), the message names both ways to write it (issue 23).
+#[test]
+fn chance_to_move_is_read_where_it_says_whose_turn_it_is() {
+    let g = game_of(
+        "game Deal\nplayers A, B\nstate dealt: int = 0\nstate total: int = 0\n\
+         chance move deal(c in 1..3) requires dealt == 0 and current == A { dealt = c }\n\
+         move add(k in 1..2) requires dealt > 0 { total += k }\nend when total >= 3 { winner previous }\n",
+    );
+    let chance = g.parse_position("dealt: 0, total: 1; chance to move").unwrap();
+    assert_eq!(g.turn(&chance).unwrap(), Turn::Chance);
+    assert_eq!(
+        g.position(&chance),
+        g.position(&g.parse_position("dealt: 0, total: 1; A to move").unwrap())
+    );
+    let err = g.parse_position("dealt: 2, total: 1; chance to move").unwrap_err();
+    assert!(
+        err.to_string().contains("chance does not move in this position"),
+        "{err}"
+    );
+
+    let pig = load("games/pig.game", &[]);
+    let err = pig
+        .parse_position("score: [0, 0], total: 0, rolling: true; chance to move")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "`score: [0, 0], total: 0, rolling: true; A to move` or `score: [0, 0], total: 0, rolling: true; B to move`"
+        ),
+        "{err}"
+    );
+}

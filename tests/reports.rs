@@ -535,3 +535,31 @@ fn stats_say_when_the_run_without_the_table_stopped() {
     assert!(text.contains("20,000+"), "{text}");
     assert!(text.contains("stopped at its limit of 20000 nodes"), "{text}");
 }
+
+/// A chance outcome of weight 1 among weights near 2^63 is possible, and
+/// its probability reads so: in scientific notation, never `0`; the likely
+/// one next to it is short of certain and never reads `1` (issue 23).
+#[test]
+fn tiny_probabilities_are_not_printed_as_zero() {
+    let dir = std::env::temp_dir().join(format!("gdl-reports-tiny-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tiny.game");
+    std::fs::write(
+        &file,
+        "game Tiny\nplayers A, B\nstate coin: int = 0\n\
+         chance move flip(side in 1..2) requires coin == 0 weight if side == 1 then 1 else 9223372036854775806 { coin = side }\n\
+         end when coin == 1 { winner A }\nend when coin == 2 { winner B }\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let g = Interpreted::new(gdl::compile::load("tiny", &std::fs::read_to_string(&file).unwrap(), &[]).unwrap());
+    let mut outcomes = Vec::new();
+    g.chance_outcomes(&g.initial_state().unwrap(), &mut outcomes).unwrap();
+    let p = outcomes[0].1;
+    assert!(p > 0.0 && p < 1e-18, "{p}");
+    let text = ok(&["tree", path, "--depth", "1"]);
+    assert!(text.contains(&format!("flip(1) (p = {p:.1e})")), "{text}");
+    assert!(text.contains("flip(2) (p > 0.999)"), "{text}");
+    assert!(!text.contains("p = 0)") && !text.contains("p = 1)"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -8,7 +8,8 @@ from conftest import game_path
 
 def without_time(report):
     report = dict(report)
-    assert report.pop("seconds") >= 0
+    seconds = report.pop("seconds")
+    assert 0 <= seconds <= report.pop("wall_seconds")
     return report
 
 

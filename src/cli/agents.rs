@@ -45,6 +45,9 @@ pub struct AgentArgs {
     /// thread), so that their memo tables together stay under it.
     #[arg(skip)]
     pub optimal_agents: usize,
+    /// `optimal` agents play the slowest loss when lost (`gdl play`).
+    #[arg(skip)]
+    pub resist: bool,
 }
 
 impl AgentArgs {
@@ -66,6 +69,7 @@ impl AgentArgs {
             max_nodes: self.search.max_nodes,
             time_limit: self.search.time_limit.map(Duration::from_secs_f64),
             memory_share: self.optimal_agents.max(1),
+            resist: self.resist,
         }
     }
 }
@@ -118,19 +122,24 @@ pub fn begin<'s, 'g>(
 
 /// Ends a game of `play` or `trace` for every agent (agent `p` played
 /// player `p`): one line for each agent that failed in it, saying how, and
-/// what the failure costs.
+/// what the failure costs; and the players who forfeited the game by it,
+/// whom the outcome must count as losers, as `match` does.
 pub fn end_game_lines(
     agents: &mut [BoxedAgent<'_>],
     game: &Interpreted,
     end: &crate::runtime::State,
-) -> Result<Vec<String>, AgentError> {
+) -> Result<(Vec<String>, Vec<crate::game::Player>), AgentError> {
     let mut lines = Vec::new();
+    let mut forfeited = Vec::new();
     for (p, agent) in agents.iter_mut().enumerate() {
         if let Some(f) = agent.end_game(game, end, p)? {
             lines.push(failure_line(&agent.name(), game.player_name(p), &f));
+            if f.forfeit {
+                forfeited.push(p);
+            }
         }
     }
-    Ok(lines)
+    Ok((lines, forfeited))
 }
 
 /// A failure as the reports tell it:

@@ -28,6 +28,7 @@ mod solve;
 mod solve_depth;
 mod solve_kinds;
 mod solve_sweep;
+mod solve_watch;
 mod start;
 mod tournament;
 mod trace;
@@ -170,6 +171,8 @@ pub struct Context<'w> {
     /// parameters make flags), so that it is read once: a pipe or
     /// `/dev/stdin` can be read only once. `Err`: why it cannot be read.
     pub source: Option<(PathBuf, Result<String, String>)>,
+    /// When the command started, for the wall time a report gives.
+    pub started: std::time::Instant,
 }
 
 impl Context<'_> {
@@ -187,6 +190,7 @@ impl Context<'_> {
 
 /// Runs `gdl` with these arguments; returns the exit code.
 pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let started = std::time::Instant::now();
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // A negative value for a flag that takes a number is that flag's value,
     // refused by its own check, not an unknown argument `-1`.
@@ -311,6 +315,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         color,
         bindings,
         source,
+        started,
     };
     let result = match &cli.command {
         Command::Check(a) => check::run(a, &mut ctx),

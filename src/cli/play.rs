@@ -27,7 +27,7 @@ use serde_json::json;
 use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::{Game, Player, Turn};
-use crate::report::play::{outcome_text, view_text};
+use crate::report::play::{outcome_text_after, view_text};
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::{AgentError, AgentSpec, Ties};
@@ -48,6 +48,10 @@ pub struct PlayArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start from the game's initial position with this player to move first
+    /// (`--first B`), instead of the first player of `players`
+    #[arg(long, value_name = "PLAYER")]
+    pub first: Option<String>,
     /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
     #[arg(long, value_name = "MOVES")]
     pub after: Option<String>,
@@ -65,13 +69,24 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
         super::output::check(&[("--json-log", path)], &[&args.game.file])?;
     }
     crate::memory::doing("playing");
-    let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
+    let start = start_position(
+        &game,
+        args.from.as_deref(),
+        args.first.as_deref(),
+        args.after.as_deref(),
+        ctx,
+    )?;
     let players = match &args.players {
         Some(p) => p.clone(),
         None => default_players(&game),
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let (specs, mut agents) = seat_agents(&players, &game, seed, &args.agents, ctx)?;
+    // The person's opponent resists as long as it can once it has lost.
+    let options = AgentArgs {
+        resist: true,
+        ..args.agents.clone()
+    };
+    let (specs, mut agents) = seat_agents(&players, &game, seed, &options, ctx)?;
     let viewer = viewer(&specs, game.num_players());
     let out = &mut *ctx.out;
     let io = |e: std::io::Error| AgentError::Failed(format!("cannot write to the terminal: {e}"));
@@ -141,11 +156,11 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     })();
     let (text, outcome) = match result {
         Ok(end) => {
-            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| ctx.fail(&e))?;
-            let outcome = outcome_text(&game, &end).map_err(|e| ctx.fail(&e))?;
+            let (failed, forfeited) = end_game_lines(&mut agents, &game, &end).map_err(|e| ctx.fail(&e))?;
+            let outcome = outcome_text_after(&game, &end, &forfeited).map_err(|e| ctx.fail(&e))?;
             (
                 failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n"),
-                crate::report::json::outcome(&game, &end).map_err(|e| ctx.fail(&e))?,
+                crate::report::json::outcome_after(&game, &end, &forfeited).map_err(|e| ctx.fail(&e))?,
             )
         }
         Err(AgentError::Quit) => ("game abandoned".to_string(), serde_json::Value::Null),

@@ -29,12 +29,17 @@ pub struct SolveArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start from the game's initial position with this player to move first
+    /// (`--first B`), instead of the first player of `players`
+    #[arg(long, value_name = "PLAYER")]
+    pub first: Option<String>,
     /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
     #[arg(long, value_name = "MOVES")]
     pub after: Option<String>,
-    /// The search algorithm
-    #[arg(long, value_enum, default_value = "alphabeta")]
-    pub algorithm: AlgorithmArg,
+    /// The search algorithm [default: alphabeta]; for two-player games
+    /// without chance, simultaneous moves or hidden information
+    #[arg(long, value_enum)]
+    pub algorithm: Option<AlgorithmArg>,
     /// Search without the memo table of (state, player to move)
     #[arg(long)]
     pub no_memo: bool,
@@ -99,17 +104,46 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             game.num_players()
         )));
     }
-    let root = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
+    let root = start_position(
+        &game,
+        args.from.as_deref(),
+        args.first.as_deref(),
+        args.after.as_deref(),
+        ctx,
+    )?;
     if let Some(kind) = super::solve_kinds::kind(&game, args.grundy) {
         return super::solve_kinds::run(kind, args, &game, &root, ctx);
     }
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
     if let Some(depth) = args.depth {
+        let unused: Vec<&str> = [
+            (args.algorithm.is_some(), "--algorithm"),
+            (args.no_memo, "--no-memo"),
+            (args.fast, "--fast"),
+            (args.stats, "--stats"),
+            (args.explain, "--explain"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect();
+        if !unused.is_empty() {
+            return Err(Failure::input(format!(
+                "error: {} {} not apply to --depth, which searches by alpha-beta with a transposition table \
+                 and reports every root move's value",
+                unused.join(", "),
+                if unused.len() == 1 { "does" } else { "do" }
+            )));
+        }
         let opts = DepthOptions {
             max_depth: Some(depth as usize),
             time_limit,
             max_nodes: args.max_nodes,
         };
+        if args.json {
+            let value = super::solve_depth::search_json(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
+            return writeln!(ctx.out, "{}", serde_json::to_string_pretty(&value).unwrap_or_default())
+                .map_err(super::stdout_failed);
+        }
         let text =
             super::solve_depth::search_and_report(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
         let position = game.position(&root);
@@ -119,8 +153,8 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     let mut opts = SolveOptions {
         algorithm: match args.algorithm {
-            AlgorithmArg::Minimax => Algorithm::Minimax,
-            AlgorithmArg::Alphabeta => Algorithm::AlphaBeta,
+            Some(AlgorithmArg::Minimax) => Algorithm::Minimax,
+            Some(AlgorithmArg::Alphabeta) | None => Algorithm::AlphaBeta,
         },
         memo: !args.no_memo,
         prefer_short: args.fast,
@@ -142,8 +176,49 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         other => Failure::of(&other, color),
     };
     let started = Instant::now();
-    let solution = match solve::solve(&game, &root, &opts) {
+    // Nothing after the search needs its memo table unless --stats or
+    // --explain runs another: then it is left to the process's exit, which
+    // hands the memory back at once, rather than freed entry by entry
+    // (seconds for a table of millions of positions).
+    let table_unused = !args.stats && !args.explain;
+    let (solved, stop) = super::solve_watch::watched(|watch| {
+        let opts = SolveOptions {
+            watch: Some(watch),
+            ..opts.clone()
+        };
+        let mut solver = Solver::new(&game, opts)?;
+        let solved = solver.solve(&root);
+        // After a limit the table is freed: the depth-limited search that
+        // follows needs the memory. After Ctrl-C a prompt answer matters more.
+        let forget = match &solved {
+            Ok(_) => table_unused,
+            Err(SolveError::Budget { what, .. }) => *what == solve::STOPPED,
+            Err(_) => false,
+        };
+        if forget {
+            std::mem::forget(solver);
+        }
+        solved
+    });
+    let solution = match solved {
         Ok(s) => s,
+        Err(SolveError::Budget { what, nodes, .. }) if what == solve::STOPPED => {
+            // The flag is set only by a caught signal, so `stop` is there.
+            let (name, code) = stop.map_or(("Ctrl-C", 130), |s| (s.name(), s.exit_code()));
+            let mut text = format!(
+                "the search was interrupted by {name} after {} nodes, {:.1} s\n",
+                report::thousands(nodes),
+                started.elapsed().as_secs_f64()
+            );
+            text.push_str(&fallback(
+                &game,
+                &root,
+                &opts,
+                Some(Instant::now() + INTERRUPTED_SEARCH),
+                "for a second",
+            ));
+            return Err(Failure { code, text });
+        }
         Err(SolveError::Budget { what, limit, nodes }) => {
             // The limit as the user gave it, not the exact search's share.
             let limit = match (what, args.time_limit) {
@@ -162,7 +237,13 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 diagnostic::render(&SolveError::Budget { what, limit, nodes }, color)
             };
             text.push('\n');
-            text.push_str(&fallback(&game, &root, &opts, time_limit.map(|t| started + t)));
+            text.push_str(&fallback(
+                &game,
+                &root,
+                &opts,
+                time_limit.map(|t| started + t),
+                "within the same limits",
+            ));
             return Err(Failure::runtime(text));
         }
         Err(e) => return Err(fail(e)),
@@ -170,8 +251,8 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     let method = format!(
         "{}{}{}",
         match args.algorithm {
-            AlgorithmArg::Minimax => "minimax",
-            AlgorithmArg::Alphabeta => "alpha-beta",
+            Some(AlgorithmArg::Minimax) => "minimax",
+            Some(AlgorithmArg::Alphabeta) | None => "alpha-beta",
         },
         if args.no_memo {
             " without memo"
@@ -198,6 +279,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         to_move: turn_part.trim_end_matches(" to move").to_string(),
         method,
         fast: args.fast,
+        wall_seconds: ctx.started.elapsed().as_secs_f64(),
     };
     let io = super::stdout_failed;
     if args.json {
@@ -233,6 +315,10 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// How long `gdl solve` searches to a depth limit after Ctrl-C stopped the
+/// exact search, for the best answer it can give.
+const INTERRUPTED_SEARCH: Duration = Duration::from_secs(1);
 
 /// The most nodes the run without the memo table that `--stats` adds may
 /// search when no limit was given: without the table a search can take
@@ -337,7 +423,7 @@ pub(super) fn endless(game: &Interpreted, e: SolveError) -> GameError {
 /// After a search stopped at a limit: the depth-limited search within the
 /// same node limit and until `deadline`, positions at the limit scored by
 /// the game's evaluation, what it proved kept apart from what it guessed.
-fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Option<Instant>) -> String {
+fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Option<Instant>, within: &str) -> String {
     // Without the memo table a state limit means nothing: ten nodes per state instead.
     let max_nodes = opts.max_nodes.or(opts.max_states.map(|s| s.saturating_mul(10)));
     let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -347,7 +433,7 @@ fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Opt
         max_nodes,
     };
     match super::solve_depth::search_and_report(game, root, &depth_opts) {
-        Ok(text) => format!("searched again to a depth limit, within the same limits:\n{text}"),
+        Ok(text) => format!("searched again to a depth limit, {within}:\n{text}"),
         Err(e) => format!("searched again to a depth limit, which failed too: {e}\n"),
     }
 }

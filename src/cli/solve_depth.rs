@@ -19,6 +19,50 @@ pub(super) fn search_and_report(game: &Interpreted, root: &State, opts: &DepthOp
     Ok(report(game, &found, started.elapsed().as_secs_f64()))
 }
 
+/// `gdl solve --depth D --json`: the depth-limited search as one object
+/// (docs/json-schema/solve.json), what it proved kept apart from what it
+/// guessed, as the text report does.
+pub(super) fn search_json(
+    game: &Interpreted,
+    root: &State,
+    opts: &DepthOptions,
+) -> Result<serde_json::Value, SolveError> {
+    use serde_json::json;
+    let started = Instant::now();
+    let r = depth_limited::search(game, root, opts)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let position = game.position(root);
+    let (state, turn) = position.rsplit_once("; ").unwrap_or((&position, ""));
+    let params: serde_json::Map<String, serde_json::Value> = game
+        .program()
+        .params
+        .iter()
+        .map(|(n, v)| (n.clone(), json!(v)))
+        .collect();
+    let moves = |ms: &[crate::runtime::Move]| ms.iter().map(|m| game.move_text(m)).collect::<Vec<_>>();
+    Ok(json!({
+        "game": game.name(),
+        "params": params,
+        "position": state,
+        "to_move": turn.trim_end_matches(" to move"),
+        "value": r.value,
+        "proven": r.proven,
+        "best_moves": moves(&r.best_moves),
+        "depth": r.depth,
+        "stopped": r.stopped,
+        "moves": r.moves.iter().map(|m| json!({
+            "move": game.move_text(&m.mv),
+            "value": m.value,
+            "proven": m.proven,
+        })).collect::<Vec<_>>(),
+        "nodes": r.nodes,
+        "evaluations": r.evaluations,
+        "evaluate": r.has_evaluation,
+        "search": "alpha-beta to a depth limit, iterative deepening, a transposition table",
+        "seconds": seconds,
+    }))
+}
+
 /// `v` for player 0 as words: who it favours, when it is a win or a loss.
 fn outcome(game: &Interpreted, v: f64) -> String {
     let range = game.utility_range();

@@ -68,7 +68,12 @@ fn header(game: &Interpreted, root: &State) -> String {
     out.push_str(&format!("position    {state}\n"));
     let who = match game.turn(root) {
         Ok(crate::game::Turn::Player(p)) => game.player_name(p).to_string(),
-        Ok(crate::game::Turn::Chance) => "chance".to_string(),
+        // Whose turn it is matters to what chance does (Pig's die), and
+        // `--from` names it: `; A to move`.
+        Ok(crate::game::Turn::Chance) => match game.position(root).rsplit_once("; ") {
+            Some((_, turn)) => format!("chance, in {}'s turn", turn.trim_end_matches(" to move")),
+            None => "chance".to_string(),
+        },
         Ok(crate::game::Turn::Simultaneous) => "both players at once".to_string(),
         Ok(crate::game::Turn::Terminal) => "nobody: the game is over".to_string(),
         Err(_) => "?".to_string(),
@@ -77,7 +82,62 @@ fn header(game: &Interpreted, root: &State) -> String {
     out
 }
 
+/// The flags of `gdl solve` that `kind`'s solver does not use, as the
+/// user wrote them: refused, rather than ignored in silence.
+fn unused_flags(kind: Kind, args: &SolveArgs) -> Vec<&'static str> {
+    let mut unused = Vec::new();
+    let mut check = |given: bool, flag: &'static str| {
+        if given {
+            unused.push(flag);
+        }
+    };
+    check(args.algorithm.is_some(), "--algorithm");
+    check(args.no_memo, "--no-memo");
+    check(args.fast, "--fast");
+    check(args.stats, "--stats");
+    check(args.depth.is_some(), "--depth");
+    check(kind != Kind::Hidden && args.iterations.is_some(), "--iterations");
+    check(kind != Kind::Chance && args.explain, "--explain");
+    check(kind == Kind::Grundy && args.time_limit.is_some(), "--time-limit");
+    check(kind == Kind::Hidden && args.max_states.is_some(), "--max-states");
+    check(kind != Kind::Hidden && args.max_nodes.is_some(), "--max-nodes");
+    unused
+}
+
+/// What solves `kind`, in words, for the message that refuses a flag.
+fn solver_words(kind: Kind, game: &Interpreted) -> String {
+    let prog = game.program();
+    match kind {
+        Kind::Chance if prog.has_simultaneous && prog.has_chance => format!(
+            "{} has chance and simultaneous moves, which gdl solves by expectiminimax with a memo table and matrix games",
+            game.name()
+        ),
+        Kind::Chance if prog.has_simultaneous => format!(
+            "{} has simultaneous moves, which gdl solves by expectiminimax with a memo table and matrix games",
+            game.name()
+        ),
+        Kind::Chance => format!(
+            "{} has chance moves, which gdl solves by expectiminimax with a memo table",
+            game.name()
+        ),
+        Kind::Hidden => format!(
+            "{} has hidden information, which gdl solves by CFR+ (--iterations, --max-nodes, --time-limit)",
+            game.name()
+        ),
+        Kind::Grundy => "--grundy computes Sprague-Grundy values with a memo table (--max-states)".to_string(),
+    }
+}
+
 pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: &mut Context) -> Result<(), Failure> {
+    let unused = unused_flags(kind, args);
+    if !unused.is_empty() {
+        return Err(Failure::input(format!(
+            "error: {} {} not apply here: {}",
+            unused.join(", "),
+            if unused.len() == 1 { "does" } else { "do" },
+            solver_words(kind, game)
+        )));
+    }
     let fail = |e: SolveError| ctx.fail(&e);
     let io = super::stdout_failed;
     let time_limit = args.time_limit.map(Duration::from_secs_f64);

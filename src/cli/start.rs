@@ -1,27 +1,36 @@
-//! Where a command starts: the game's initial state, a position typed with
-//! `--from`, and the moves of `--after` played from there.
+//! Where a command starts: the game's initial state (with `--first`, another
+//! player moving first), a position typed with `--from`, and the moves of
+//! `--after` played from there.
 
 use super::{Context, Failure};
 use crate::game::{Game, Turn};
 use crate::runtime::{Interpreted, State};
 
-/// The starting position: `--from` if given, else the game's initial state;
-/// then every move of `--after`, in the game's notation (`"1 6"`,
-/// `"(0, 6) (1, 2)"`), each checked to be legal where it is played.
+/// The starting position: `--from` if given, else the game's initial state
+/// (with `first` to move, if given); then every move of `--after`, in the
+/// game's notation (`"1 6"`, `"(0, 6) (1, 2)"`), each checked to be legal
+/// where it is played.
 pub fn start_position(
     game: &Interpreted,
     from: Option<&str>,
+    first: Option<&str>,
     after: Option<&str>,
     ctx: &Context,
 ) -> Result<State, Failure> {
-    let mut state = match from {
-        Some(text) => {
+    let mut state = match (from, first) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::input(
+                "error: --from and --first both say who moves: the position's `; PLAYER to move` does, so drop --first",
+            ));
+        }
+        (Some(text), None) => {
             // A position that cannot be read says why first.
             let state = game.parse_position(text).map_err(|e| ctx.fail(&e))?;
             says_whose_move(game, text)?;
             state
         }
-        None => game.initial_state().map_err(|e| ctx.fail(&e))?,
+        (None, Some(name)) => first_to_move(game, name, ctx)?,
+        (None, None) => game.initial_state().map_err(|e| ctx.fail(&e))?,
     };
     let Some(after) = after else {
         return Ok(state);
@@ -52,6 +61,24 @@ pub fn start_position(
         game.apply(&mut state, &mv).map_err(|e| ctx.fail(&e))?;
     }
     Ok(state)
+}
+
+/// The initial state with `name` to move first: the initial position as gdl
+/// prints it, read back with another player to move.
+fn first_to_move(game: &Interpreted, name: &str, ctx: &Context) -> Result<State, Failure> {
+    let players = &game.program().players;
+    if !players.iter().any(|p| p == name) {
+        return Err(Failure::input(format!(
+            "error: --first {name}: `{name}` is not a player of {}; the players are {}",
+            game.name(),
+            players.join(", ")
+        )));
+    }
+    let initial = game.initial_state().map_err(|e| ctx.fail(&e))?;
+    let position = game.position(&initial);
+    let (cells, _) = position.rsplit_once("; ").unwrap_or((&position, ""));
+    game.parse_position(&format!("{cells}; {name} to move"))
+        .map_err(|e| ctx.fail(&e))
 }
 
 /// Refuses a position that does not say whose move it is: the first player

@@ -10,7 +10,7 @@ use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
-use crate::report::play::{outcome_text, view_text};
+use crate::report::play::{outcome_text_after, view_text};
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::AgentError;
@@ -29,6 +29,10 @@ pub struct TraceArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start from the game's initial position with this player to move first
+    /// (`--first B`), instead of the first player of `players`
+    #[arg(long, value_name = "PLAYER")]
+    pub first: Option<String>,
     /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
     #[arg(long, value_name = "MOVES")]
     pub after: Option<String>,
@@ -42,7 +46,13 @@ pub struct TraceArgs {
 pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     crate::memory::doing("playing");
-    let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
+    let start = start_position(
+        &game,
+        args.from.as_deref(),
+        args.first.as_deref(),
+        args.after.as_deref(),
+        ctx,
+    )?;
     let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;
     let seats: Vec<String> = specs
         .iter()
@@ -107,8 +117,8 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     });
     let end = match result {
         Ok(end) => {
-            let failed = end_game_lines(&mut agents, &game, &end).map_err(|e| ctx.fail(&e))?;
-            let outcome = outcome_text(&game, &end).map_err(|e| ctx.fail(&e))?;
+            let (failed, forfeited) = end_game_lines(&mut agents, &game, &end).map_err(|e| ctx.fail(&e))?;
+            let outcome = outcome_text_after(&game, &end, &forfeited).map_err(|e| ctx.fail(&e))?;
             failed.into_iter().chain([outcome]).collect::<Vec<_>>().join("\n")
         }
         Err(AgentError::Quit) => "the game was abandoned".to_string(),
@@ -155,8 +165,8 @@ fn run_json(
     let outcome = match result {
         Ok(end) => {
             // Tells exec: agents the outcome; a failure is in its move's note.
-            end_game_lines(agents, game, &end).map_err(|e| ctx.fail(&e))?;
-            crate::report::json::outcome(game, &end).map_err(|e| ctx.fail(&e))?
+            let (_, forfeited) = end_game_lines(agents, game, &end).map_err(|e| ctx.fail(&e))?;
+            crate::report::json::outcome_after(game, &end, &forfeited).map_err(|e| ctx.fail(&e))?
         }
         Err(AgentError::Quit) => Value::Null,
         Err(e) => {

@@ -67,6 +67,10 @@ pub struct TreeArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
+    /// Start from the game's initial position with this player to move first
+    /// (`--first B`), instead of the first player of `players`
+    #[arg(long, value_name = "PLAYER")]
+    pub first: Option<String>,
     /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
     #[arg(long, value_name = "MOVES")]
     pub after: Option<String>,
@@ -88,7 +92,13 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         super::graphviz::check().map_err(|why| Failure::input(format!("error: {why}")))?;
     }
     let game = load_game(&args.game.file, ctx)?;
-    let root = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
+    let root = start_position(
+        &game,
+        args.from.as_deref(),
+        args.first.as_deref(),
+        args.after.as_deref(),
+        ctx,
+    )?;
     let depth = args.depth as usize;
     if args.values && game.num_players() != 2 {
         return Err(Failure::input(format!(

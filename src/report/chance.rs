@@ -10,9 +10,11 @@ use crate::game::Game;
 use crate::solve::expectimax::{ChanceSolution, LineEnd, Method, Root, Step};
 use crate::solve::simultaneous::Stage;
 
-/// A probability as people read it: `1/3` would be nicer, `0.333` is honest.
+/// A probability as people read it: `1/3` would be nicer, `0.333` is
+/// honest, and a tiny one is not `0.000` (see [`super::probability`]).
 fn prob(p: f64) -> String {
-    format!("{p:.3}")
+    let s = super::probability(p);
+    if s.contains(['e', '>']) { s } else { format!("{p:.3}") }
 }
 
 /// One step of the principal line.
@@ -204,6 +206,18 @@ pub fn json<G: Game>(game: &G, s: &ChanceSolution<G::Move>, explain: bool) -> se
         "seconds": s.seconds,
     });
     if let Root::Simultaneous(stage) = &s.root {
+        // Each player's own optimal moves (those its mixed strategy plays),
+        // by name: one list of both would not say whose each move is.
+        v["best_moves"] = stage
+            .support()
+            .iter()
+            .enumerate()
+            .map(|(p, moves)| {
+                let names: Vec<String> = moves.iter().map(|(m, _)| game.move_text(m)).collect();
+                (game.player_name(p).to_string(), json!(names))
+            })
+            .collect::<serde_json::Map<_, _>>()
+            .into();
         let strategy = |moves: &[G::Move], probs: &[f64]| -> serde_json::Map<String, serde_json::Value> {
             moves
                 .iter()

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::game::{Game, GameError, all_returns};
-use crate::report::play::outcome_text;
+use crate::game::{Game, GameError, Player};
+use crate::report::play::{outcome_text_after, settled};
 
 /// Whether the first of two scores is the better.
 type Better = fn(f64, f64) -> bool;
@@ -12,14 +12,19 @@ type Better = fn(f64, f64) -> bool;
 /// How a game ended: each player's utility (and points, for a game with
 /// scores), the winners, and the sentence `trace` prints.
 pub fn outcome<G: Game>(game: &G, state: &G::State) -> Result<Value, GameError> {
+    outcome_after(game, state, &[])
+}
+
+/// [`outcome`] of a game that the players in `forfeited` forfeited: they
+/// come last, as in `match` (see [`settled`]).
+pub fn outcome_after<G: Game>(game: &G, state: &G::State, forfeited: &[Player]) -> Result<Value, GameError> {
     let n = game.num_players();
     let by_player = |values: &[f64]| -> serde_json::Map<String, Value> {
         (0..n)
             .map(|p| (game.player_name(p).to_string(), json!(values[p])))
             .collect()
     };
-    let returns = all_returns(game, state)?;
-    let scores = game.scores(state)?;
+    let (returns, scores) = settled(game, state, forfeited)?;
     // Who won, as `outcome_text` decides it: by points if the game keeps
     // them, else by utility; everyone best is a draw, and no winner.
     let (decisive, better): (&[f64], Better) = match &scores {
@@ -38,7 +43,7 @@ pub fn outcome<G: Game>(game: &G, state: &G::State) -> Result<Value, GameError> 
         winners.clear();
     }
     let points = scores.as_deref().map(by_player);
-    let text = outcome_text(game, state)?;
+    let text = outcome_text_after(game, state, forfeited)?;
     Ok(json!({
         "utilities": by_player(&returns),
         "points": points,

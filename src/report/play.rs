@@ -1,6 +1,7 @@
 //! How a game being played reads: the state field by field, and who won.
 
-use crate::game::{Game, GameError, all_returns};
+use crate::game::{Game, GameError, Player, all_returns};
+use crate::solve::tournament::forfeit;
 
 /// Fields as `name: value`: on one line when they fit in [`LINE`] characters,
 /// else one per line, every line after the first starting with `indent`.
@@ -20,10 +21,34 @@ const LINE: usize = 80;
 /// The end of a finished game in words: `MAX won the game`; for a game of
 /// points each player's points first; a utility other than ±1 is given.
 pub fn outcome_text<G: Game>(game: &G, state: &G::State) -> Result<String, GameError> {
+    outcome_text_after(game, state, &[])
+}
+
+/// Each player's utility and points (for a game with scores) at the end of
+/// a game in which the players in `forfeited` forfeited it: they come last,
+/// as a match scores them ([`forfeit`]).
+pub fn settled<G: Game>(
+    game: &G,
+    state: &G::State,
+    forfeited: &[Player],
+) -> Result<(Vec<f64>, Option<Vec<f64>>), GameError> {
+    let mut returns = all_returns(game, state)?;
+    let mut scores = game.scores(state)?;
+    for &p in forfeited {
+        forfeit(game, p, &mut returns, scores.as_deref_mut());
+    }
+    Ok((returns, scores))
+}
+
+/// [`outcome_text`] of a game that the players in `forfeited` forfeited
+/// (an `exec:` agent that failed): the outcome counts the forfeit, as
+/// `match` does, and says so.
+pub fn outcome_text_after<G: Game>(game: &G, state: &G::State, forfeited: &[Player]) -> Result<String, GameError> {
     let n = game.num_players();
     let name = |p: usize| game.player_name(p).to_string();
     let mut out = String::new();
-    let winners: Vec<usize> = if let Some(scores) = game.scores(state)? {
+    let (returns, scores) = settled(game, state, forfeited)?;
+    let winners: Vec<usize> = if let Some(scores) = scores {
         let points: Vec<String> = (0..n).map(|p| format!("{} {}", name(p), scores[p])).collect();
         out.push_str(&format!("points: {}\n", points.join(", ")));
         let better = |a: f64, b: f64| if game.lowest_score_wins() { a < b } else { a > b };
@@ -32,7 +57,6 @@ pub fn outcome_text<G: Game>(game: &G, state: &G::State) -> Result<String, GameE
             .fold(scores[0], |b, s| if better(s, b) { s } else { b });
         (0..n).filter(|&p| scores[p] == best).collect()
     } else {
-        let returns = all_returns(game, state)?;
         let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let winners: Vec<usize> = (0..n).filter(|&p| returns[p] == best).collect();
         if winners.len() < n && returns.iter().any(|r| r.abs() != 1.0) {
@@ -48,6 +72,10 @@ pub fn outcome_text<G: Game>(game: &G, state: &G::State) -> Result<String, GameE
             let names: Vec<String> = winners.iter().map(|&p| name(p)).collect();
             out.push_str(&format!("{} share the win", names.join(" and ")));
         }
+    }
+    if !forfeited.is_empty() {
+        let names: Vec<String> = forfeited.iter().map(|&p| name(p)).collect();
+        out.push_str(&format!(" ({} forfeited)", names.join(" and ")));
     }
     Ok(out)
 }

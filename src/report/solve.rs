@@ -57,6 +57,9 @@ pub struct Header<'a> {
     pub method: String,
     /// Whether the search preferred short wins and long losses (`--fast`).
     pub fast: bool,
+    /// Seconds since the command started: reading and compiling the game,
+    /// the search, and what came between.
+    pub wall_seconds: f64,
 }
 
 pub fn text<G: Game>(game: &G, h: &Header, s: &Solution<G::Move>) -> String {
@@ -91,7 +94,11 @@ pub fn text<G: Game>(game: &G, h: &Header, s: &Solution<G::Move>) -> String {
     let _ = writeln!(out, "nodes       {}", s.nodes);
     let _ = writeln!(out, "states      {}", s.states);
     let _ = writeln!(out, "search      {}", h.method);
-    let _ = writeln!(out, "time        {:.3} s", s.seconds);
+    let _ = writeln!(
+        out,
+        "time        {:.3} s for the search, {:.1} s in all",
+        s.seconds, h.wall_seconds
+    );
     out
 }
 
@@ -133,6 +140,7 @@ pub fn json<G: Game>(game: &G, h: &Header, s: &Solution<G::Move>) -> serde_json:
         "memo_hits": s.memo_hits,
         "search": h.method,
         "seconds": s.seconds,
+        "wall_seconds": h.wall_seconds,
     })
 }
 

@@ -149,6 +149,13 @@ impl<G: Game> Successors<G> {
                 let mut outcomes = Vec::new();
                 game.chance_outcomes(state, &mut outcomes)?;
                 (s.moves, s.probabilities) = outcomes.into_iter().unzip();
+                // One of several outcomes is not certain, though its
+                // probability may round to 1 (a weight of 1 beside 2^63).
+                if s.probabilities.len() > 1 {
+                    for p in &mut s.probabilities {
+                        *p = p.min(1.0 - f64::EPSILON / 2.0);
+                    }
+                }
             }
             Turn::Simultaneous => {
                 for p in 0..game.num_players() {
@@ -408,19 +415,14 @@ fn edge_text(edge: &Edge) -> String {
         None => edge.mv.clone(),
     };
     if let Some(p) = edge.probability {
-        let _ = write!(s, " (p = {})", probability(p));
+        let shown = super::probability(p);
+        let relation = if shown.starts_with('>') { "" } else { "= " };
+        let _ = write!(s, " (p {relation}{shown})");
     }
     if edge.optimal {
         s.push_str(" *");
     }
     s
-}
-
-/// A probability with as few digits as it needs, at most three: `0.5`, `0.333`.
-fn probability(p: f64) -> String {
-    let s = format!("{p:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
 }
 
 fn has_values(tree: &Tree) -> bool {

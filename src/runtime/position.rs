@@ -33,6 +33,10 @@ impl Exits for PositionError {
     }
 }
 
+/// The longest list of copies (`[0; n]`) or range in a set a position may
+/// write: a whole state holds at most this many cells.
+const MAX_REPEAT: i64 = 1 << 16;
+
 struct Reader<'t> {
     text: &'t str,
     pos: usize,
@@ -61,6 +65,27 @@ impl Reader<'_> {
         }
     }
 
+    /// Eats `s` (after white space) if the text goes on with it.
+    fn eat_str(&mut self, s: &str) -> bool {
+        self.skip_ws();
+        if self.text[self.pos..].starts_with(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A whole number, for a count or the end of a range.
+    fn int(&mut self, players: &[String]) -> R<i64> {
+        self.skip_ws();
+        let start = self.pos;
+        match self.value(players)? {
+            Value::Int(n) => Ok(n),
+            other => Err((start, self.pos, format!("expected a number, found a {}", other.kind()))),
+        }
+    }
+
     fn word(&mut self) -> &str {
         self.skip_ws();
         let start = self.pos;
@@ -83,6 +108,19 @@ impl Reader<'_> {
             if !self.eat(']') {
                 loop {
                     items.push(self.value(players)?);
+                    // `[0; 5]`, as the language writes a list of copies.
+                    if items.len() == 1 && self.eat(';') {
+                        let at = self.pos;
+                        let n = self.int(players)?;
+                        if !(0..=MAX_REPEAT).contains(&n) {
+                            return Err((at, self.pos, format!("a list of {n} copies: at most {MAX_REPEAT}")));
+                        }
+                        items = vec![items[0].clone(); n as usize];
+                        if !self.eat(']') {
+                            return Err((self.pos, self.pos + 1, "expected `]`".into()));
+                        }
+                        break;
+                    }
                     if self.eat(']') {
                         break;
                     }
@@ -97,7 +135,21 @@ impl Reader<'_> {
             let mut items = BTreeSet::new();
             if !self.eat('}') {
                 loop {
+                    let at = {
+                        self.skip_ws();
+                        self.pos
+                    };
                     match self.value(players)? {
+                        // `{0..24}` and `{1, 5..<9}`, as the language writes ranges.
+                        Value::Int(lo) if self.text[self.pos..].trim_start().starts_with("..") => {
+                            let exclusive = self.eat_str("..<") || !self.eat_str("..");
+                            let hi = self.int(players)?;
+                            let hi = if exclusive { hi.saturating_sub(1) } else { hi };
+                            if hi >= lo && hi.abs_diff(lo) >= MAX_REPEAT as u64 {
+                                return Err((at, self.pos, format!("the range {lo}..{hi} is too long for a set")));
+                            }
+                            items.extend(lo..=hi);
+                        }
                         Value::Int(n) => {
                             items.insert(n);
                         }
@@ -153,6 +205,9 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
     };
     let players = &prog.players;
     let mut cells = prog.initial.clone();
+    // `chance to move`, as `solve` reports a chance node: whose turn it is
+    // is found once the values are read.
+    let mut chance_at = None;
     let turn = match turn_part {
         None => 0,
         Some((offset, t)) => {
@@ -166,6 +221,10 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
             .unwrap_or(t.trim());
             match players.iter().position(|p| p == name) {
                 Some(p) => p,
+                None if name == "chance" => {
+                    chance_at = Some((offset + t.find(name).unwrap_or(0), offset + t.len()));
+                    0
+                }
                 None => {
                     let at = offset + t.find(name).unwrap_or(0);
                     return Err(fail((
@@ -240,7 +299,52 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
             format!("the position does not give `{}`", prog.vars[missing].name),
         )));
     }
-    Ok(State::new(&cells))
+    match chance_at {
+        None => Ok(State::new(&cells)),
+        Some(at) => chance_turn(game, &cells, text, at).map_err(fail),
+    }
+}
+
+/// The position `cells` with chance to move: the turn cell is whose turn it
+/// is, which a position says by naming the player (`; A to move`, chance
+/// moving where its move is legal). `chance to move` is read when exactly
+/// one player's turn has chance move there.
+fn chance_turn(game: &Interpreted, cells: &[i64], text: &str, at: (usize, usize)) -> R<State> {
+    use crate::game::{Game, Turn};
+    let players = &game.program().players;
+    let with_turn = |p: usize| {
+        let mut c = cells.to_vec();
+        c[TURN_CELL] = p as i64;
+        c[PREVIOUS_CELL] = ((p + players.len() - 1) % players.len()) as i64;
+        State::new(&c)
+    };
+    let turns: Vec<usize> = (0..players.len())
+        .filter(|&p| game.turn(&with_turn(p)).is_ok_and(|t| t == Turn::Chance))
+        .collect();
+    let (state_part, _) = text.rsplit_once(';').unwrap_or((text, ""));
+    match turns.as_slice() {
+        [p] => Ok(with_turn(*p)),
+        [] => Err((
+            at.0,
+            at.1,
+            "chance does not move in this position: no chance move is legal".into(),
+        )),
+        several => {
+            let ways: Vec<String> = several
+                .iter()
+                .map(|&p| format!("`{}; {} to move`", state_part.trim(), players[p]))
+                .collect();
+            Err((
+                at.0,
+                at.1,
+                format!(
+                    "chance moves here in any player's turn, and what it does depends on whose turn it is: \
+                     name the player whose turn it is, {}",
+                    ways.join(" or ")
+                ),
+            ))
+        }
+    }
 }
 
 /// Checks the kinds of a value against a layout, with a message a person can act on.

@@ -258,6 +258,7 @@ pub struct OptimalAgent<'g, G: Game> {
     solver: Solver<'g, G>,
     ties: Ties,
     rng: StdRng,
+    resist: bool,
 }
 
 impl<'g, G: Game> OptimalAgent<'g, G> {
@@ -266,7 +267,19 @@ impl<'g, G: Game> OptimalAgent<'g, G> {
             solver,
             ties,
             rng: StdRng::seed_from_u64(seed),
+            resist: false,
         }
+    }
+
+    /// In a lost position, plays the slowest loss (as `optimal:fast` does),
+    /// not any losing move: a person's opponent in `gdl play` resists as long
+    /// as it can, rather than, say, eating Chomp's poisoned square at once.
+    /// Winning and drawn positions are played as `ties` says. The lengths
+    /// are right only if the solver prefers short lines
+    /// (`SolveOptions::prefer_short`).
+    pub fn resisting(mut self, resist: bool) -> Self {
+        self.resist = resist;
+        self
     }
 }
 
@@ -295,7 +308,8 @@ impl<G: Game> Agent<G> for OptimalAgent<'_, G> {
         // `+ 0.0` turns the -0 of a negated draw into 0.
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max) + 0.0;
         let mut optimal: Vec<usize> = (0..values.len()).filter(|&i| values[i] == best).collect();
-        if self.ties == Ties::Fast && best != 0.0 {
+        let slowest_loss = self.resist && best < 0.0;
+        if (self.ties == Ties::Fast && best != 0.0) || slowest_loss {
             // The solver prefers short wins, so each line is the fast line:
             // its length says how soon the game ends after the move.
             let length = |i: &usize| explained[*i].line.len();
@@ -307,12 +321,13 @@ impl<G: Game> Agent<G> for OptimalAgent<'_, G> {
             optimal.retain(|i| Some(length(i)) == want);
         }
         let i = match self.ties {
+            _ if slowest_loss => optimal[0],
             Ties::First | Ties::Fast => optimal[0],
             Ties::Random => optimal[self.rng.random_range(0..optimal.len())],
         };
         // The value as the mover sees it: a lost position reads negative.
         let mut note = format!("value {best} for {}", game.player_name(player));
-        if self.ties == Ties::Fast {
+        if self.ties == Ties::Fast || slowest_loss {
             note.push_str(&format!(", {} more moves", explained[i].line.len()));
         }
         Ok(Choice {

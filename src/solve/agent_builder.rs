@@ -57,6 +57,10 @@ pub struct AgentOptions {
     /// per seat and thread of a match), so that together they stay under
     /// it; 0 counts as 1.
     pub memory_share: usize,
+    /// An `optimal` agent in a lost position plays the slowest loss (as
+    /// `optimal:fast` does) instead of any losing move: `gdl play` sets it,
+    /// so that a person's opponent resists as long as it can.
+    pub resist: bool,
 }
 
 impl AgentOptions {
@@ -64,7 +68,8 @@ impl AgentOptions {
     pub fn solve_options(&self, ties: Ties) -> SolveOptions {
         SolveOptions {
             count_states: false,
-            prefer_short: ties == Ties::Fast,
+            // The lengths of lines tell the slowest loss only when the search prefers short ones.
+            prefer_short: ties == Ties::Fast || self.resist,
             max_nodes: self.max_nodes,
             time_limit: self.time_limit,
             ..SolveOptions::default()
@@ -155,7 +160,7 @@ where
             let mut opts = options.solve_options(*ties);
             let root = game.initial_state().map_err(SolveError::from)?;
             let memory_binds = budgeted::cap_memo::<G>(&mut opts, &root, options.memory_share.max(1));
-            Box::new(BudgetedOptimal::new(game, opts, *ties, seed, memory_binds)?)
+            Box::new(BudgetedOptimal::new(game, opts, *ties, seed, memory_binds)?.resisting(options.resist))
         }
         AgentSpec::AlphaBeta(depth) => {
             if !two_player_turns {

@@ -24,6 +24,8 @@ pub struct BudgetedOptimal<'g, G: Game> {
     /// The agent's moves chosen in this game, counting the one being chosen.
     moves: usize,
     seed: u64,
+    /// See [`OptimalAgent::resisting`].
+    resist: bool,
 }
 
 impl<'g, G: FileGame> BudgetedOptimal<'g, G> {
@@ -37,7 +39,16 @@ impl<'g, G: FileGame> BudgetedOptimal<'g, G> {
             memory_binds,
             moves: 0,
             seed,
+            resist: false,
         })
+    }
+
+    /// Plays the slowest loss when lost (see [`OptimalAgent::resisting`]);
+    /// the search must prefer short lines (`SolveOptions::prefer_short`).
+    pub fn resisting(mut self, resist: bool) -> Self {
+        self.resist = resist;
+        self.agent = self.agent.resisting(resist);
+        self
     }
 
     /// The message for a search that ran out at `state`.
@@ -115,7 +126,8 @@ impl<G: FileGame> Agent<G> for BudgetedOptimal<'_, G> {
         // than the whole table is out of reach.
         if let Err(AgentError::Solve(SolveError::Budget { what: "states", .. })) = &result {
             let solver = Solver::new(self.game, self.opts.clone())?;
-            self.agent = OptimalAgent::new(solver, self.ties, self.seed.wrapping_add(self.moves as u64));
+            self.agent =
+                OptimalAgent::new(solver, self.ties, self.seed.wrapping_add(self.moves as u64)).resisting(self.resist);
             result = self.agent.choose(game, state, player, moves);
         }
         result.map_err(|e| match e {

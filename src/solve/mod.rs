@@ -50,7 +50,7 @@ pub mod stats;
 pub mod strategy_file;
 pub mod tournament;
 
-pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, SolveOptions};
+pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, STOPPED, SolveOptions, Watch};
 pub use solution::{MoveValue, Solution};
 pub use solve_error::{SolveError, SolveKind};
 pub use solver::{Solver, explain, solve};

@@ -1,5 +1,7 @@
 //! `SolveOptions`: which search to run and within what limits.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
 /// The search algorithm.
@@ -40,6 +42,35 @@ pub struct SolveOptions {
     /// or [`SolveError::TooDeep`](super::SolveError::TooDeep) instead of
     /// overflowing the stack.
     pub max_depth: usize,
+    /// Where the search publishes its progress while it runs, and where
+    /// another thread may ask it to stop (Ctrl-C); see [`Watch`].
+    pub watch: Option<Arc<Watch>>,
+}
+
+/// What a search shows of itself while it runs, for a progress line drawn
+/// by another thread, and a flag that thread may set to stop it. The search
+/// publishes and looks about once a millisecond (when it reads the clock),
+/// so watching costs nothing measurable.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Nodes searched so far by the current call.
+    pub nodes: AtomicU64,
+    /// Positions in the memo table (or seen, without it).
+    pub states: AtomicU64,
+    /// Set by the watcher: the search stops with
+    /// [`SolveError::Budget`](super::SolveError::Budget) of `what` [`STOPPED`].
+    pub stop: AtomicBool,
+}
+
+/// The `what` of the budget error of a search stopped through its [`Watch`].
+pub const STOPPED: &str = "stop";
+
+/// Two watches are the same only if they are one (options compare equal
+/// when they would watch the same search).
+impl PartialEq for Watch {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
 }
 
 /// The default [`SolveOptions::max_depth`]: far longer than any small game.
@@ -64,6 +95,7 @@ impl Default for SolveOptions {
             time_limit: None,
             max_states: None,
             max_depth: DEFAULT_MAX_DEPTH,
+            watch: None,
         }
     }
 }

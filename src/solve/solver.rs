@@ -381,7 +381,9 @@ impl<'g, G: Game> Solver<'g, G> {
         self.max_states = self.opts.max_states.unwrap_or(u64::MAX);
         self.clock_step = 1;
         self.last_clock = self.started;
-        self.next_clock = if self.opts.time_limit.is_some() { 1 } else { u64::MAX };
+        // A watched search reads the clock too, to publish its progress.
+        let clocked = self.opts.time_limit.is_some() || self.opts.watch.is_some();
+        self.next_clock = if clocked { 1 } else { u64::MAX };
         self.depth = 0;
         self.cut = false;
         self.trace.clear();
@@ -685,6 +687,18 @@ impl<'g, G: Game> Solver<'g, G> {
         };
         self.last_clock = now;
         self.next_clock = self.nodes + self.clock_step;
+        if let Some(watch) = &self.opts.watch {
+            use std::sync::atomic::Ordering::Relaxed;
+            watch.nodes.store(self.nodes, Relaxed);
+            watch.states.store(self.states(), Relaxed);
+            if watch.stop.load(Relaxed) {
+                return Err(SolveError::Budget {
+                    what: super::STOPPED,
+                    limit: String::new(),
+                    nodes: self.nodes,
+                });
+            }
+        }
         match self.opts.time_limit {
             Some(limit) if self.started.elapsed() >= limit => Err(SolveError::Budget {
                 what: "time",
