@@ -63,18 +63,21 @@ pub fn watched<T>(work: impl FnOnce(Arc<Watch>) -> T) -> (T, Option<Stop>) {
 
 fn spinner() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    // `wide_msg`: cut to the terminal's width, so that the line never wraps.
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {wide_msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     bar.enable_steady_tick(TICK);
     bar
 }
 
-/// `solving: 12,345,678 nodes, 4,567,890 positions stored, 1.2 M nodes/s, 1.4 GiB, 10 s (Ctrl-C stops)`.
+/// `solving: 12,345,678 nodes, 4,567,890 positions stored, 1.2 M nodes/s, 1.4 GiB in use, 10 s (Ctrl-C: stop, best answer so far)`.
 fn line(watch: &Watch, elapsed: Duration) -> String {
     let nodes = watch.nodes.load(Relaxed);
     let states = watch.states.load(Relaxed);
     let rate = nodes as f64 / elapsed.as_secs_f64().max(1e-3);
     format!(
-        "solving: {} nodes, {} positions stored, {} nodes/s, {} in use, {} s (Ctrl-C stops and gives the best answer so far)",
+        "solving: {} nodes, {} positions stored, {} nodes/s, {} in use, {} s (Ctrl-C: stop, best answer so far)",
         thousands(nodes),
         thousands(states),
         short(rate),
@@ -119,7 +122,10 @@ mod tests {
             text.starts_with("solving: 3,000,000 nodes, 1,234,567 positions stored, 1.5 M nodes/s, "),
             "{text}"
         );
-        assert!(text.contains(" 2 s (Ctrl-C stops"), "{text}");
+        assert!(
+            text.ends_with(" in use, 2 s (Ctrl-C: stop, best answer so far)"),
+            "{text}"
+        );
         assert_eq!(short(12_345.0), "12.3 k");
         assert_eq!(short(950.0), "950");
         assert_eq!(bytes(3 << 29), "1.5 GiB");
