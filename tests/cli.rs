@@ -1311,6 +1311,32 @@ fn an_interrupted_solve_gives_its_best_answer_so_far() {
     }
 }
 
+/// Expectiminimax too can be stopped by Ctrl-C: it has no partial value,
+/// and says so, with Ctrl-C's exit code (Pig ran for minutes with no way out).
+#[test]
+fn an_interrupted_expectiminimax_says_it_has_no_value_yet() {
+    let dir = common::scratch("cli", "interrupted_pig", &["pig.game"]);
+    let child = common::spawn_gdl(&dir, &["solve", "pig.game"]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let r = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(130), "{stderr}");
+    assert!(r.stdout.is_empty());
+    assert!(
+        stderr.contains("the search was interrupted by Ctrl-C after "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("expectiminimax has no value before it is done"),
+        "{stderr}"
+    );
+}
+
 /// Flags the solver of a game does not use are refused, not ignored: the
 /// expectiminimax of chance and simultaneous games, CFR+ for hidden cards,
 /// `--depth` (issue 23). The same flags still work where they apply.

@@ -143,12 +143,32 @@ pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: 
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
     let text = match kind {
         Kind::Chance => {
-            let opts = ChanceOptions {
-                max_states: args.max_states,
-                time_limit,
-                ..ChanceOptions::default()
+            let started = Instant::now();
+            let (solved, stop) = super::solve_watch::watched(|watch| {
+                let opts = ChanceOptions {
+                    max_states: args.max_states,
+                    time_limit,
+                    watch: Some(watch),
+                    ..ChanceOptions::default()
+                };
+                expectimax::solve(game, root, &opts)
+            });
+            let s = match solved {
+                // Expectiminimax has no partial answer to give: it says so.
+                Err(SolveError::Budget { what, nodes, .. }) if what == crate::solve::STOPPED => {
+                    let (name, code) = stop.map_or(("Ctrl-C", 130), |s| (s.name(), s.exit_code()));
+                    return Err(Failure {
+                        code,
+                        text: format!(
+                            "the search was interrupted by {name} after {} nodes, {:.1} s; expectiminimax \
+                             has no value before it is done",
+                            crate::report::solve::thousands(nodes),
+                            started.elapsed().as_secs_f64()
+                        ),
+                    });
+                }
+                other => other.map_err(fail)?,
             };
-            let s = expectimax::solve(game, root, &opts).map_err(fail)?;
             if args.json {
                 report::chance::json(game, &s, args.explain).to_string()
             } else {

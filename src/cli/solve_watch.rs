@@ -1,10 +1,11 @@
-//! What `gdl solve` shows of an exact search while it runs, and how a person
-//! stops one. On a terminal, a search that runs past a second draws a
-//! progress line on standard error (nodes, positions stored, rate, memory),
-//! erased when it ends. Ctrl-C (or SIGTERM) during the search stops it where
-//! it is; `gdl solve` then prints the best answer it can find within a
-//! second (iterative deepening, marked NOT PROVEN) and exits 130 (143). A
-//! second Ctrl-C ends gdl at once, as usual.
+//! What `gdl solve` shows of an exact search (alpha-beta, expectiminimax)
+//! while it runs, and how a person stops one. On a terminal, a search that
+//! runs past a second draws a progress line on standard error (nodes,
+//! positions stored, rate, memory), erased when it ends. Ctrl-C (or SIGTERM)
+//! during the search stops it where it is; `gdl solve` then prints the best
+//! answer it can find within a second (alpha-beta's iterative deepening,
+//! marked NOT PROVEN; expectiminimax has none) and exits 130 (143). A second
+//! Ctrl-C ends gdl at once, as usual.
 
 use std::io::IsTerminal;
 use std::sync::Arc;

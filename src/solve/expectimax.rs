@@ -65,6 +65,9 @@ pub struct ChanceOptions {
     /// Compare positions that look alike to the player to move (see the
     /// module's documentation). Costs one observation per position.
     pub check_hidden: bool,
+    /// Where the solve publishes its progress, and may be stopped from
+    /// another thread (see [`Watch`](super::Watch)).
+    pub watch: Option<std::sync::Arc<super::Watch>>,
 }
 
 impl Default for ChanceOptions {
@@ -76,6 +79,7 @@ impl Default for ChanceOptions {
             tolerance: 1e-13,
             max_sweeps: 1_000_000,
             check_hidden: true,
+            watch: None,
         }
     }
 }
@@ -523,10 +527,24 @@ impl<'g, G: Game> Engine<'g, G> {
         self.nodes += 1;
         if self.nodes >= self.next_clock {
             self.next_clock = self.nodes + CLOCK_EVERY;
+            self.watched()?;
             if let Some(limit) = self.opts.time_limit
                 && self.started.elapsed() >= limit
             {
                 return Err(self.budget("time", format!("{}s", limit.as_secs_f64())));
+            }
+        }
+        Ok(())
+    }
+
+    /// Publishes the progress to the watch, if any, and stops if it says so.
+    fn watched(&self) -> Result<(), SolveError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if let Some(watch) = &self.opts.watch {
+            watch.nodes.store(self.nodes, Relaxed);
+            watch.states.store(self.memo.len() as u64, Relaxed);
+            if watch.stop.load(Relaxed) {
+                return Err(self.budget(super::STOPPED, String::new()));
             }
         }
         Ok(())
@@ -607,6 +625,7 @@ impl<'g, G: Game> Engine<'g, G> {
                 residual = residual.max((v - values[i]).abs());
                 values[i] = v;
             }
+            self.watched()?;
             if let Some(limit) = self.opts.time_limit
                 && self.started.elapsed() >= limit
             {
