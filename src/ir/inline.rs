@@ -286,6 +286,9 @@ fn instantiate(leaf: &Leaf, args: Vec<Expr>, locals: &mut usize) -> Expr {
     walk(&mut body, &mut |e| match e {
         Expr::Local(l) if *l < leaf.params => *e = params[*l].clone(),
         Expr::Local(l) => *l = moved(*l),
+        // A leaf that inlined calls itself binds their arguments with `Let`:
+        // its binder moves with the reads of it, or they read another slot.
+        Expr::Let { local, .. } => *local = moved(*local),
         Expr::Agg { var, .. } => *var = moved(*var),
         Expr::CollCmp { a, b, .. } => {
             for p in a.iter_mut().chain(b.iter_mut()) {

@@ -108,10 +108,11 @@ impl Interpreted {
         }
     }
 
-    /// The game run from code with every call kept a call: the same answers
-    /// as [`Interpreted::new`], checked by tests/inlining.rs.
-    pub fn without_inlining(prog: Program) -> Self {
-        let code = ir::lower_code::lower_plain(&prog);
+    /// The game run from code lowered with only the optimisations `opts`:
+    /// the same answers as [`Interpreted::new`], checked by tests/inlining.rs
+    /// and the library fuzzer.
+    pub fn with_optimisations(prog: Program, opts: ir::lower_code::Optimisations) -> Self {
+        let code = ir::lower_code::lower_with(&prog, opts);
         Interpreted {
             prog: Arc::new(prog),
             code: Arc::new(code),
