@@ -178,7 +178,12 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
         }
     };
     cells[TURN_CELL] = turn as i64;
-    cells[PREVIOUS_CELL] = ((turn + players.len() - 1) % players.len()) as i64;
+    // As play leaves it: the player before, where a rule reads it.
+    cells[PREVIOUS_CELL] = if game.keeps_previous() {
+        ((turn + players.len() - 1) % players.len()) as i64
+    } else {
+        prog.initial[PREVIOUS_CELL]
+    };
 
     let mut r = Reader {
         text: state_part,
