@@ -92,14 +92,32 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         ));
     }
     let game = load_game(&args.game.file, ctx)?;
-    if game.num_players() != 2 {
+    if game.num_players() > 2 {
         return Err(Failure::input(format!(
-            "error: `gdl solve` solves two-player games; {} has {} players",
+            "error: `gdl solve` solves games of one or two players; {} has {} players\n  help: play it with `gdl match` or `gdl trace`, with agents that search (search, dsearch)",
             game.name(),
             game.num_players()
         )));
     }
     let root = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
+    if game.num_players() == 1 {
+        if args.depth.is_some() || args.grundy || args.iterations.is_some() || args.no_memo || args.fast {
+            return Err(Failure::input(format!(
+                "error: {} is a one-player game, solved breadth-first for the shortest line to the best payoff; \
+                 --depth, --grundy, --iterations, --no-memo and --fast do not apply to it",
+                game.name()
+            )));
+        }
+        let opts = solve::puzzle::PuzzleOptions {
+            max_states: args.max_states,
+            time_limit: args.time_limit.map(Duration::from_secs_f64),
+        };
+        let output = super::solve_puzzle::Output {
+            json: args.json,
+            explain: args.explain,
+        };
+        return super::solve_puzzle::run(&game, &root, &opts, output, ctx);
+    }
     if let Some(kind) = super::solve_kinds::kind(&game, args.grundy) {
         return super::solve_kinds::run(kind, args, &game, &root, ctx);
     }
