@@ -31,9 +31,31 @@ pub struct Output {
     pub path: PathBuf,
 }
 
+/// A file the command reads, and what it is, for messages: `the game file`,
+/// `the Q-table of q:q.json`, `the program of exec:./agent.sh`.
+#[derive(Debug, Clone)]
+pub struct Input {
+    pub what: String,
+    pub path: PathBuf,
+}
+
+impl Input {
+    pub fn new(what: impl Into<String>, path: &Path) -> Input {
+        Input {
+            what: what.into(),
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// The game file a command loads.
+    pub fn game(path: &Path) -> Input {
+        Input::new("the game file", path)
+    }
+}
+
 /// Checks each output (flag, path) against the others and against the
 /// command's inputs, before any work is done.
-pub fn check(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), Failure> {
+pub fn check(outputs: &[(&'static str, &Path)], inputs: &[Input]) -> Result<(), Failure> {
     let mut checked: Vec<(Output, Identity)> = Vec::new();
     for &(flag, path) in outputs {
         let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
@@ -54,13 +76,14 @@ pub fn check(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), 
         }
         let id = Identity::of(path);
         for input in inputs {
-            if Identity::of(input).same(&id) {
+            if Identity::of(&input.path).same(&id) {
                 return Err(refuse(format!(
-                    "it is {}, which this command reads; name another file",
-                    if input == &path {
-                        "an input".to_string()
+                    "it is {}{}, which this command reads; name another file",
+                    input.what,
+                    if input.path == path {
+                        String::new()
                     } else {
-                        format!("the same file as {}", input.display())
+                        format!(" ({}, by another name)", input.path.display())
                     }
                 )));
             }
