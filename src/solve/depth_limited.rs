@@ -97,13 +97,14 @@ fn table_cap<G: Game>(root: &G::State) -> usize {
     if !crate::memory::counting() || left == usize::MAX {
         return TABLE_CAP;
     }
-    // What a state owns on the heap, measured on a copy of the root.
+    // What a state owns on the heap, in the allocator's blocks, measured on
+    // a copy of the root.
     let before = crate::memory::live();
     let copy = std::hint::black_box(root.clone());
     let owned = crate::memory::live().saturating_sub(before);
     drop(copy);
     let slot = std::mem::size_of::<(G::State, Entry)>();
-    crate::memory::table_entries_within(left / 4, slot, crate::memory::block_bytes(owned)).clamp(64, TABLE_CAP)
+    crate::memory::table_entries_within(left / 4, slot, owned).clamp(64, TABLE_CAP)
 }
 
 /// Stopped by a limit (not an error of the game).
