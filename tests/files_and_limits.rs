@@ -305,3 +305,26 @@ fn the_depth_limited_search_keeps_max_states() {
         }
     }
 }
+
+/// A position nested a million lists deep (the Python module reads any
+/// string) is refused on a small stack, not followed until it overflows.
+#[test]
+fn a_position_of_a_million_brackets_is_refused_on_any_stack() {
+    let game = common::load_game("games/nim.game", &[]);
+    let text = "[".repeat(1_000_000);
+    let told = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn_scoped(scope, || {
+                game.parse_position(&text).map(|_| ()).map_err(|e| e.to_string())
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    });
+    assert_eq!(told.unwrap_err(), "lists nest more than 200 deep here");
+    // As deep as allowed is read, and refused for its type only.
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let e = game.parse_position(&deep).unwrap_err().to_string();
+    assert!(!e.contains("nest"), "{e}");
+}
