@@ -1,10 +1,12 @@
-//! The files a command writes (`--out`, `--csv`, `--plot`), checked before
-//! any work is done and written the same way by every command.
+//! The files a command writes (`--out`, `--csv`, `--plot`, `--json-log`,
+//! `--agent-stderr`), checked before any work is done and written the same
+//! way by every command.
 //!
 //! Refused at the start (exit 2): a folder; a file in a folder that does not
 //! exist or cannot be written; a name too long for its temporary file; a
-//! file that is one of the command's inputs (the game file, a Q-table an
-//! agent reads); a game file, whatever the command reads (see
+//! file that is one of the command's inputs ([`Input`]: the game file, a
+//! Q-table an agent reads, an `exec:` agent's program or script); a game
+//! file, whatever the command reads (see
 //! [`is_game_file`]); two outputs naming the same file. A symbolic link is
 //! followed (the link stays, the file it names is replaced); a device or a
 //! pipe (`/dev/stdout`) is written through. A write that fails at the end,
