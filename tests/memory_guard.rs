@@ -14,7 +14,7 @@ fn threads_count_in_batches_and_the_total_stays_close() {
     // A large block is counted at once, to the byte, on this thread.
     let before = memory::live();
     let big = vec![1u8; 10 << 20];
-    assert_eq!(memory::live() - before, 10 << 20);
+    assert_eq!(memory::live() - before, memory::block_bytes(10 << 20));
     drop(big);
     assert_eq!(memory::live(), before);
 

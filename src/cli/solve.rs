@@ -56,7 +56,8 @@ pub struct SolveArgs {
     /// Stop after this many seconds
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = limits::time_limit)]
     pub time_limit: Option<f64>,
-    /// Stop when the memo table holds this many states
+    /// Stop when the memo table holds this many states; with --depth, the
+    /// most positions its transposition table holds (cleared when full)
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = limits::positive_count)]
     pub max_states: Option<u64>,
     /// Sprague-Grundy values, for impartial normal-play games (Nim, Kayles)
@@ -127,6 +128,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             max_depth: Some(depth as usize),
             time_limit,
             max_nodes: args.max_nodes,
+            max_states: args.max_states,
         };
         let text =
             super::solve_depth::search_and_report(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
@@ -363,6 +365,7 @@ fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Opt
         max_depth: None,
         time_limit,
         max_nodes,
+        max_states: opts.max_states,
     };
     match super::solve_depth::search_and_report(game, root, &depth_opts) {
         Ok(text) => format!("searched again to a depth limit, within the same limits:\n{text}"),

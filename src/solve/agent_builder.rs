@@ -77,6 +77,7 @@ impl AgentOptions {
             max_depth: Some(depth),
             time_limit: self.time_limit,
             max_nodes: self.max_nodes,
+            max_states: None,
         }
     }
 
