@@ -219,6 +219,21 @@ fn open_pipe(path: &Path, read: &mut Vec<u8>) -> Result<File, ReadError> {
     Ok(file)
 }
 
+/// Whether `path` is a named pipe that no program has open for reading:
+/// opening it to write would wait for one for ever.
+pub fn pipe_without_reader(path: &Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    if !std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+        return false;
+    }
+    // Without a reader, a non-blocking open for writing fails with ENXIO.
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path);
+    matches!(opened, Err(e) if e.raw_os_error() == Some(libc::ENXIO))
+}
+
 /// A file being written: in its temporary file until [`Writing::finish`]
 /// renames it over the target. Dropped unfinished, the temporary file is
 /// removed, so an error never leaves one behind.

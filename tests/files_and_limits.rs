@@ -261,6 +261,16 @@ fn inputs_that_never_end_are_refused() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.starts_with("game        Nim"), "{}", r.stdout);
 
+    // An output that is a named pipe nothing reads: refused, not blocked on.
+    let (r, took) = timed(&dir, &["tree", "nim.game", "--depth", "1", "--out", "waiting.game"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(
+        r.stderr.contains("it is a named pipe that nothing reads"),
+        "{}",
+        r.stderr
+    );
+
     for (table, name) in [("/dev/zero", "err_qtable_device"), ("waiting.game", "err_qtable_pipe")] {
         let players = format!("q:{table},random");
         let (r, took) = timed(&dir, &["match", "nim.game", "--players", &players, "--games", "1"]);

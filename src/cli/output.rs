@@ -72,8 +72,14 @@ pub fn check(outputs: &[(&'static str, &Path)], inputs: &[Input]) -> Result<(), 
             check_folder(real, &refuse)?;
             fsutil::remove_stale_temporaries(real);
         }
-        // A device or a pipe is written through, whatever else uses it.
-        if matches!(target, Target::Through(_)) {
+        // A device or a pipe is written through, whatever else uses it; a
+        // named pipe that nothing reads would block the write for ever.
+        if let Target::Through(real) = &target {
+            if fsutil::pipe_without_reader(real) {
+                return Err(refuse(
+                    "it is a named pipe that nothing reads; start the program that reads it first".into(),
+                ));
+            }
             continue;
         }
         let id = Identity::of(path);
