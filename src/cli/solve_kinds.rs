@@ -51,7 +51,7 @@ pub fn kind(game: &Interpreted, grundy: bool) -> Option<Kind> {
 }
 
 /// The lines every report starts with: game, position, who acts.
-fn header(game: &Interpreted, root: &State) -> String {
+pub(super) fn header(game: &Interpreted, root: &State) -> String {
     let params: Vec<String> = game
         .program()
         .params

@@ -47,20 +47,7 @@ fn text(
     explain: bool,
     took: Duration,
 ) -> String {
-    let params: Vec<String> = game
-        .program()
-        .params
-        .iter()
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect();
-    let mut out = if params.is_empty() {
-        format!("game        {}\n", game.name())
-    } else {
-        format!("game        {} ({})\n", game.name(), params.join(", "))
-    };
-    let position = game.position(root);
-    let (state, _) = position.rsplit_once("; ").unwrap_or((&position, ""));
-    out.push_str(&format!("position    {state}\n"));
+    let mut out = super::solve_kinds::header(game, root);
     match s.value {
         None => out.push_str("value       none: no end of the game can be reached from here\n"),
         Some(v) => {
