@@ -6,7 +6,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, begin, end_game_lines, seat_agents};
+use super::agents::{AgentArgs, begin, check_files, end_game_lines, players_for, seat_agents};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
@@ -45,6 +45,7 @@ pub struct TraceArgs {
 
 pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    check_files(&args.game.file, &players_for(&args.players, &game)?, &args.agents, &[])?;
     crate::memory::doing("playing");
     let start = start_position(
         &game,

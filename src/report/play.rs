@@ -48,6 +48,26 @@ pub fn outcome_text_after<G: Game>(game: &G, state: &G::State, forfeited: &[Play
     let name = |p: usize| game.player_name(p).to_string();
     let mut out = String::new();
     let (returns, scores) = settled(game, state, forfeited)?;
+    let forfeit_note = if forfeited.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = forfeited.iter().map(|&p| name(p)).collect();
+        format!(" ({} forfeited)", names.join(" and "))
+    };
+    if n == 1 {
+        // Alone, the player wins or loses by the sign of its utility.
+        let r = returns[0];
+        if r.abs() != 1.0 {
+            out.push_str(&format!("utility: {} {r}\n", name(0)));
+        }
+        out.push_str(&match r {
+            r if r > 0.0 => format!("{} won the game", name(0)),
+            r if r < 0.0 => format!("{} lost the game", name(0)),
+            _ => "the game ended even".to_string(),
+        });
+        out.push_str(&forfeit_note);
+        return Ok(out);
+    }
     let winners: Vec<usize> = if let Some(scores) = scores {
         let points: Vec<String> = (0..n).map(|p| format!("{} {}", name(p), scores[p])).collect();
         out.push_str(&format!("points: {}\n", points.join(", ")));
@@ -73,9 +93,6 @@ pub fn outcome_text_after<G: Game>(game: &G, state: &G::State, forfeited: &[Play
             out.push_str(&format!("{} share the win", names.join(" and ")));
         }
     }
-    if !forfeited.is_empty() {
-        let names: Vec<String> = forfeited.iter().map(|&p| name(p)).collect();
-        out.push_str(&format!(" ({} forfeited)", names.join(" and ")));
-    }
+    out.push_str(&forfeit_note);
     Ok(out)
 }

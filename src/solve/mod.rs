@@ -36,6 +36,7 @@ mod memo;
 mod minimax;
 mod options;
 pub mod policy_agent;
+pub mod puzzle;
 pub mod qeval;
 pub mod qfile;
 pub mod qlearn;
