@@ -184,3 +184,32 @@ fn compiled_rules_agree_with_the_vm_on_generated_games() {
     // The errors are compared too: some games must fail at once.
     assert!(failed >= 5, "only {failed} generated games failed at the start");
 }
+
+/// The bundled games run whole on compiled code: random playouts (who
+/// moves, the moves, each move played, the returns) hand nothing back to
+/// the VM, and end where the VM's do.
+#[test]
+fn bundled_games_play_out_without_the_vm() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    for file in common::game_files() {
+        let prog = common::load_game(&file, &[]).program().clone();
+        let (jit, vm) = both(prog);
+        let mut ends = (Vec::new(), Vec::new());
+        for (game, ends) in [(&jit, &mut ends.0), (&vm, &mut ends.1)] {
+            let mut rng = StdRng::seed_from_u64(11);
+            let mut scratch = gdl::solve::simulate::Scratch::default();
+            for _ in 0..30 {
+                let mut s = game.initial_state().unwrap();
+                gdl::solve::simulate::random_playout(game, &mut s, &mut rng, &mut scratch)
+                    .unwrap_or_else(|e| panic!("{file}: {e}"));
+                ends.push(game.position(&s));
+            }
+        }
+        assert_eq!(ends.0, ends.1, "{file}");
+        let stats = jit.jit_stats().expect("compiled");
+        assert!(stats.rules > 0, "{file}: {stats:?}");
+        assert_eq!(stats.bailouts, 0, "{file}: compiled code handed calls back to the VM");
+    }
+}

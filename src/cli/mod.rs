@@ -43,7 +43,7 @@ use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcom
 
 use crate::compile::{self, ParamInfo};
 use crate::report::diagnostic;
-use crate::runtime::Interpreted;
+use crate::runtime::{Engine, Interpreted};
 pub use start::start_position;
 
 use crate::error_kind::Exits;
@@ -109,6 +109,11 @@ pub struct GameArgs {
     /// 3/4 of the memory available
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = crate::memory::parse_size)]
     pub max_memory: Option<usize>,
+    /// What runs the rules: `jit` (compiled to machine code when the game
+    /// loads; the default where the processor is supported) or `vm` (the
+    /// interpreter, the reference)
+    #[arg(long, value_name = "ENGINE", value_parser = ["jit", "vm"])]
+    pub engine: Option<String>,
 }
 
 impl Command {
@@ -170,6 +175,8 @@ pub struct Context<'w> {
     /// parameters make flags), so that it is read once: a pipe or
     /// `/dev/stdin` can be read only once. `Err`: why it cannot be read.
     pub source: Option<(PathBuf, Result<String, String>)>,
+    /// What runs the rules of the games loaded (`--engine`).
+    pub engine: Engine,
 }
 
 impl Context<'_> {
@@ -306,11 +313,18 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     }
     let sub_matches = matches.subcommand().map(|(_, m)| m);
     let bindings = sub_matches.map(|m| param_values(m, &params)).unwrap_or_default();
+    let engine = cli
+        .command
+        .game_args()
+        .and_then(|g| g.engine.as_deref())
+        .and_then(Engine::parse)
+        .unwrap_or_else(Engine::default_for_host);
     let mut ctx = Context {
         out,
         color,
         bindings,
         source,
+        engine,
     };
     let result = match &cli.command {
         Command::Check(a) => check::run(a, &mut ctx),
@@ -443,7 +457,7 @@ pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
     let name = file.display().to_string();
     crate::memory::doing("compiling the game");
     match compile::load(&name, &text, &ctx.bindings) {
-        Ok(p) => Ok(Interpreted::new(p)),
+        Ok(p) => Ok(Interpreted::with_engine(p, ctx.engine)),
         Err(errors) => Err(Failure {
             code: errors.exit_code(),
             text: diagnostic::render_compile_errors(&errors, ctx.color),

@@ -18,7 +18,7 @@ use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
 use crate::value::{ShowValue, load_value};
 use cells::{Cells, Nibbles, NibblesMut, Packed, PackedMut};
-pub use jit::Engine;
+pub use jit::{Engine, JitStats};
 pub use position::PositionError;
 pub use state::State;
 use state::{MAX_REMEMBERED_END, NIBBLE, NOT_ENDED, UNKNOWN};
@@ -166,9 +166,9 @@ impl Interpreted {
         if self.jit.is_some() { Engine::Jit } else { Engine::Vm }
     }
 
-    /// For compiled rules: how long compiling them took so far, and how
-    /// many rules are machine code.
-    pub fn compile_stats(&self) -> Option<(std::time::Duration, usize)> {
+    /// For compiled rules: what compiling them cost, and how often they
+    /// handed a call back to the VM.
+    pub fn jit_stats(&self) -> Option<JitStats> {
         self.jit.as_ref().map(|j| j.stats())
     }
 

@@ -37,6 +37,7 @@
 mod call;
 mod compile;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -168,6 +169,20 @@ pub(super) struct Jit {
     widths: [OnceLock<Option<Compiled>>; 5],
     /// How long compiling took, in total, and how many rules.
     stats: std::sync::Mutex<(Duration, usize)>,
+    /// How many calls compiled code handed back to the VM.
+    bailouts: AtomicU64,
+}
+
+/// What compiling a game's rules cost, and how they ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JitStats {
+    /// Time spent compiling, all widths met so far together.
+    pub compile_time: Duration,
+    /// Rules compiled to machine code (each width holds them all).
+    pub rules: usize,
+    /// Calls that compiled code handed back to the VM (every run-time
+    /// error among them).
+    pub bailouts: u64,
 }
 
 impl std::fmt::Debug for Jit {
@@ -195,6 +210,7 @@ impl Jit {
             len,
             widths: Default::default(),
             stats: Default::default(),
+            bailouts: AtomicU64::new(0),
         };
         jit.variant(first_width);
         jit
@@ -224,9 +240,13 @@ impl Jit {
             .as_ref()
     }
 
-    /// Total compile time so far, and how many rules each width has as native code.
-    pub(super) fn stats(&self) -> (Duration, usize) {
-        self.stats.lock().map(|s| *s).unwrap_or_default()
+    pub(super) fn stats(&self) -> JitStats {
+        let (compile_time, rules) = self.stats.lock().map(|s| *s).unwrap_or_default();
+        JitStats {
+            compile_time,
+            rules,
+            bailouts: self.bailouts.load(Ordering::Relaxed),
+        }
     }
 
     /// Runs the rule at `entry` compiled, if it can be: `None` leaves it to
@@ -245,7 +265,13 @@ impl Jit {
         }
         let compiled = self.variant(raw.width)?;
         let f = compiled.func(entry.start)?;
-        Some(call::call(f, &self.slow, raw, host, regs, budget))
+        let done = call::call(f, &self.slow, raw, host, regs, budget);
+        if let Err(e) = &done
+            && e.is(RuntimeKind::Bailout)
+        {
+            self.bailouts.fetch_add(1, Ordering::Relaxed);
+        }
+        Some(done)
     }
 }
 
