@@ -110,9 +110,8 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
             let mut refs = HashMap::new();
             for f in &code.fns {
-                if !refs.contains_key(&f.start) {
-                    refs.insert(f.start, module.declare_func_in_func(ids[&f.start], b.func));
-                }
+                refs.entry(f.start)
+                    .or_insert_with(|| module.declare_func_in_func(ids[&f.start], b.func));
             }
             let helper = {
                 let mut s = Signature::new(module.isa().default_call_conv());

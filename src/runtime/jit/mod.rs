@@ -140,8 +140,7 @@ fn slow_code(code: &Code, prog: Arc<Program>) -> Slow {
     rules.sort_by_key(|e| e.start);
     rules.dedup_by_key(|e| e.start);
     for e in rules {
-        for ip in e.start as usize..e.end as usize {
-            let op = code.ops[ip];
+        for (ip, &op) in code.ops.iter().enumerate().take(e.end as usize).skip(e.start as usize) {
             if compile::native(&op) || stubs[ip] != u32::MAX {
                 continue;
             }
