@@ -160,12 +160,6 @@ pub(super) fn native(op: &Op) -> bool {
     !matches!(
         op,
         Op::RangeLen { .. }
-            | Op::SetCount { .. }
-            | Op::SumList { .. }
-            | Op::SumListS { .. }
-            | Op::ListHas { .. }
-            | Op::Clear { .. }
-            | Op::SetNext { .. }
             | Op::ItemsMark { .. }
             | Op::ItemsList { .. }
             | Op::ItemsIndices { .. }
@@ -1068,9 +1062,176 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let n = self.b.ins().iadd_imm(i, 1);
                 self.set(idx, n);
             }
+            Op::SetCount { dst, addr, set } => {
+                let words = self.code.sets[set as usize].words;
+                let o = self.get(addr);
+                let mut total = self.iconst(0);
+                for w in 0..words {
+                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    let v = self.load(i);
+                    let n = self.b.ins().popcnt(v);
+                    total = self.b.ins().iadd(total, n);
+                }
+                self.set(dst, total);
+            }
+            Op::SumList { dst, addr } => {
+                let o = self.get(addr);
+                let v = self.sum_list(o);
+                self.set(dst, v);
+            }
+            Op::SumListS { dst, list } => {
+                let o = self.iconst(i64::from(list));
+                let v = self.sum_list(o);
+                self.set(dst, v);
+            }
+            Op::ListHas { dst, addr, x } => {
+                let o = self.get(addr);
+                let x = self.get(x);
+                let v = self.list_has(o, x);
+                self.set(dst, v);
+            }
+            Op::Clear { addr, words } => {
+                let o = self.get(addr);
+                let zero = self.iconst(0);
+                for w in 0..words {
+                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    self.store(i, zero);
+                }
+            }
+            Op::SetNext {
+                var,
+                state,
+                addr,
+                set,
+                to,
+            } => {
+                let t = self.jump_to(blocks, to);
+                let r = self.code.sets[set as usize];
+                let o = self.get(addr);
+                let bits = self.b.declare_var(I64);
+                let word = self.b.declare_var(I64);
+                let b0 = self.get(state);
+                let w0 = self.get(state + 1);
+                self.b.def_var(bits, b0);
+                self.b.def_var(word, w0);
+                let (head, advance, load, empty, found) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(head);
+                let bv = self.b.use_var(bits);
+                self.b.ins().brif(bv, found, &[], advance, &[]);
+                self.b.switch_to_block(advance);
+                let wv = self.b.use_var(word);
+                let w1 = self.b.ins().iadd_imm(wv, 1);
+                self.b.def_var(word, w1);
+                let past = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::SignedGreaterThanOrEqual, w1, i64::from(r.words));
+                self.b.ins().brif(past, empty, &[], load, &[]);
+                self.b.switch_to_block(load);
+                let wv = self.b.use_var(word);
+                let i = self.b.ins().iadd(o, wv);
+                let v = self.load(i);
+                self.b.def_var(bits, v);
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(empty);
+                let wv = self.b.use_var(word);
+                self.set(state + 1, wv);
+                self.b.ins().jump(t, &[]);
+                self.b.switch_to_block(found);
+                let (bv, wv) = (self.b.use_var(bits), self.b.use_var(word));
+                let tz = self.b.ins().ctz(bv);
+                let base = self.b.ins().imul_imm(wv, 64);
+                let base = self.b.ins().iadd_imm(base, r.lo);
+                let v = self.b.ins().iadd(base, tz);
+                self.set(var, v);
+                let less = self.b.ins().iadd_imm(bv, -1);
+                let rest = self.b.ins().band(bv, less);
+                self.set(state, rest);
+                self.set(state + 1, wv);
+            }
             _ => unreachable!("every other instruction runs in the VM (`native`)"),
         }
         true
+    }
+
+    /// The length of the list whose length cell is `o`; a negative one fails.
+    fn list_len(&mut self, o: Value) -> Value {
+        let len = self.load(o);
+        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, len, 0);
+        self.fail_if(neg);
+        len
+    }
+
+    /// The sum of the list of scalars whose length cell is `o`, checked.
+    fn sum_list(&mut self, o: Value) -> Value {
+        let len = self.list_len(o);
+        let (i, total) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let zero = self.iconst(0);
+        self.b.def_var(i, zero);
+        self.b.def_var(total, zero);
+        let (head, body, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let iv = self.b.use_var(i);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let iv = self.b.use_var(i);
+        let at = self.b.ins().iadd(o, iv);
+        let at = self.b.ins().iadd_imm(at, 1);
+        let x = self.load(at);
+        let t = self.b.use_var(total);
+        let (t, of) = self.b.ins().sadd_overflow(t, x);
+        self.fail_if(of);
+        self.b.def_var(total, t);
+        let i1 = self.b.ins().iadd_imm(iv, 1);
+        self.b.def_var(i, i1);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(done);
+        self.b.use_var(total)
+    }
+
+    /// Whether the list of scalars whose length cell is `o` holds `x` (1 or 0).
+    fn list_has(&mut self, o: Value, x: Value) -> Value {
+        let len = self.list_len(o);
+        let i = self.b.declare_var(I64);
+        let zero = self.iconst(0);
+        self.b.def_var(i, zero);
+        let res = self.b.declare_var(I64);
+        self.b.def_var(res, zero);
+        let (head, body, hit, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let iv = self.b.use_var(i);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let iv = self.b.use_var(i);
+        let at = self.b.ins().iadd(o, iv);
+        let at = self.b.ins().iadd_imm(at, 1);
+        let v = self.load(at);
+        let i1 = self.b.ins().iadd_imm(iv, 1);
+        self.b.def_var(i, i1);
+        let eq = self.b.ins().icmp(IntCC::Equal, v, x);
+        self.b.ins().brif(eq, hit, &[], head, &[]);
+        self.b.switch_to_block(hit);
+        let one = self.iconst(1);
+        self.b.def_var(res, one);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.use_var(res)
     }
 
     /// Bit `bit` of the set whose first word is the cell in register `addr`.

@@ -20,13 +20,14 @@
 //! move is played again on unpacked cells, compiled as well.
 //!
 //! **Cells in place.** A rule is compiled once per width of cells it meets
-//! (four bits, 1, 2, 4 or 8 bytes; unpacked cells are 8 bytes), lazily, the
-//! width of the initial state when the game loads; loads and stores are
-//! inline, each index checked against the state's length.
+//! (four bits, 1, 2, 4 or 8 bytes; unpacked cells are 8 bytes): the width
+//! of the initial state and 8 bytes when the game loads, any other when a
+//! state of that width first runs; loads and stores are inline, each index
+//! checked against the state's length.
 //!
 //! **Every instruction.** The instructions that are rare in inner loops and
 //! long to write by hand (the item stack, sorting, copying, removing and
-//! inserting elements, `SetNext`, ...; see `compile::native`) are run by the
+//! inserting elements, ...; see `compile::native`) are run by the
 //! VM one at a time from compiled code: the registers go to memory, the VM
 //! runs a stub of that one instruction on the same host and budget, and
 //! they come back. Every rule is compiled; none falls back as a whole.
@@ -212,6 +213,10 @@ impl Jit {
             bailouts: AtomicU64::new(0),
         };
         jit.variant(first_width);
+        // Unpacked cells (a move played again after a value outgrew the
+        // packed width, `canonical`, simultaneous moves) are 8 bytes wide:
+        // compiled now too, so that no search pays for it midway.
+        jit.variant(8);
         jit
     }
 
