@@ -100,18 +100,63 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
         ids.insert(e.start, id);
         funcs.push((e.start, id));
     }
+    // Functions called from compiled code take their arguments in machine
+    // registers (`(ctx, a0, ..) -> value`): no frame in memory to fill.
+    let mut arity: HashMap<u32, Option<u16>> = HashMap::new();
+    for op in &code.ops {
+        if let Op::Call { func, n, .. } = *op {
+            let start = code.fns[func as usize].start;
+            let a = arity.entry(start).or_insert(Some(n));
+            if *a != Some(n) {
+                *a = None;
+            }
+        }
+    }
+    let mut direct: HashMap<u32, (FuncId, u16)> = HashMap::new();
+    for f in &code.fns {
+        if let Some(&Some(n)) = arity.get(&f.start)
+            && !direct.contains_key(&f.start)
+        {
+            let id = module
+                .declare_function(&format!("direct{}", f.start), Linkage::Local, &direct_sig(&module, n))
+                .map_err(|e| e.to_string())?;
+            direct.insert(f.start, (id, n));
+        }
+    }
+    let mut bodies: Vec<(Entry, bool, Option<(FuncId, u16)>)> = rules.iter().map(|&(e, k)| (e, k, None)).collect();
+    for f in &code.fns {
+        if let Some(&d) = direct.get(&f.start)
+            && !bodies.iter().any(|b| b.2.is_some_and(|x| x.0 == d.0))
+        {
+            bodies.push((*f, false, Some(d)));
+        }
+    }
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    for (entry, keep) in &rules {
-        let id = ids[&entry.start];
-        ctx.func.signature = sig.clone();
+    for (entry, keep, as_direct) in &bodies {
+        let id = match as_direct {
+            Some((id, n)) => {
+                ctx.func.signature = direct_sig(&module, *n);
+                *id
+            }
+            None => {
+                ctx.func.signature = sig.clone();
+                ids[&entry.start]
+            }
+        };
         ctx.func.name = UserFuncName::user(0, id.as_u32());
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
             let mut refs = HashMap::new();
             for f in &code.fns {
-                refs.entry(f.start)
-                    .or_insert_with(|| module.declare_func_in_func(ids[&f.start], b.func));
+                if refs.contains_key(&f.start) {
+                    continue;
+                }
+                let r = match direct.get(&f.start) {
+                    Some(&(d, n)) => (module.declare_func_in_func(d, b.func), Some(n)),
+                    None => (module.declare_func_in_func(ids[&f.start], b.func), None),
+                };
+                refs.insert(f.start, r);
             }
             let helper = {
                 let mut s = Signature::new(module.isa().default_call_conv());
@@ -130,7 +175,17 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
                 b.import_signature(s)
             };
             Rule::build(
-                &mut b, code, slow, *entry, *keep, width, len as i64, &refs, helper, slow_sig,
+                &mut b,
+                code,
+                slow,
+                *entry,
+                *keep,
+                as_direct.map(|d| d.1),
+                width,
+                len as i64,
+                &refs,
+                helper,
+                slow_sig,
             );
             b.seal_all_blocks();
             b.finalize();
@@ -140,6 +195,16 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
     }
     module.finalize_definitions().map_err(|e| e.to_string())?;
     Ok(Made { module, funcs })
+}
+
+/// `(ctx, a0, .., a(n-1)) -> value`: a function called with its arguments in registers.
+fn direct_sig(module: &JITModule, n: u16) -> Signature {
+    let mut sig = module.make_signature();
+    for _ in 0..=n {
+        sig.params.push(AbiParam::new(I64));
+    }
+    sig.returns.push(AbiParam::new(I64));
+    sig
 }
 
 /// Cranelift's condition for a comparison of the language.
@@ -189,7 +254,8 @@ struct Rule<'a, 'b> {
     code: &'a Code,
     regs: Vec<Variable>,
     ctx: Value,
-    frame: Value,
+    /// The frame the caller passed (`None`: arguments came in registers).
+    frame: Option<Value>,
     cells: Value,
     budget: Value,
     writable: Value,
@@ -209,7 +275,9 @@ struct Rule<'a, 'b> {
     args: cranelift_codegen::ir::StackSlot,
     spill: cranelift_codegen::ir::StackSlot,
     spill_len: usize,
-    refs: &'a HashMap<u32, FuncRef>,
+    /// Each function: how to call it, and its arity where it takes its
+    /// arguments in registers.
+    refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
     helper: SigRef,
     slow_sig: SigRef,
     slow: &'a Slow,
@@ -223,9 +291,10 @@ impl<'a, 'b> Rule<'a, 'b> {
         slow: &'a Slow,
         entry: Entry,
         keep: bool,
+        direct: Option<u16>,
         width: u8,
         len: i64,
-        refs: &'a HashMap<u32, FuncRef>,
+        refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
         helper: SigRef,
         slow_sig: SigRef,
     ) {
@@ -233,14 +302,20 @@ impl<'a, 'b> Rule<'a, 'b> {
         let top = b.create_block();
         b.append_block_params_for_function_params(top);
         b.switch_to_block(top);
-        let ctx = b.block_params(top)[0];
-        let frame = b.block_params(top)[1];
+        let params = b.block_params(top).to_vec();
+        let ctx = params[0];
+        let frame = if direct.is_none() { Some(params[1]) } else { None };
         let cells = b.ins().load(I64, FLAGS, ctx, Ctx::CELLS);
         let budget = b.ins().load(I64, FLAGS, ctx, Ctx::BUDGET);
         let writable = b.ins().load(I64, FLAGS, ctx, Ctx::WRITABLE);
         let regs: Vec<Variable> = (0..entry.frame).map(|_| b.declare_var(I64)).collect();
         for (i, &v) in regs.iter().enumerate() {
-            let x = b.ins().load(I64, FLAGS, frame, (i * 8) as i32);
+            let x = match (frame, direct) {
+                (Some(frame), _) => b.ins().load(I64, FLAGS, frame, (i * 8) as i32),
+                // As the VM's frame: the arguments, the rest 0.
+                (None, Some(n)) if i < n as usize => params[1 + i],
+                _ => b.ins().iconst(I64, 0),
+            };
             b.def_var(v, x);
         }
         let callee_len = code.fns.iter().map(|f| f.frame).max().unwrap_or(0).max(
@@ -567,10 +642,10 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// Writes the registers back to the frame, for a caller that reads them.
     fn write_back(&mut self) {
-        if self.keep {
+        if let (true, Some(frame)) = (self.keep, self.frame) {
             for i in 0..self.regs.len() {
                 let v = self.b.use_var(self.regs[i]);
-                self.b.ins().store(FLAGS, v, self.frame, (i * 8) as i32);
+                self.b.ins().store(FLAGS, v, frame, (i * 8) as i32);
             }
         }
     }
@@ -969,17 +1044,26 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.spend(one);
                 let d1 = self.b.ins().iadd_imm(d, 1);
                 self.b.ins().store(FLAGS, d1, self.budget, DEPTH_AT as i32);
-                let words = f.frame.max(n as usize);
-                for k in 0..words {
-                    let v = if k < n as usize {
-                        self.get(args + k as u16)
-                    } else {
-                        self.iconst(0)
-                    };
-                    self.b.ins().stack_store(v, self.callee, (k * 8) as i32);
-                }
-                let fp = self.b.ins().stack_addr(I64, self.callee, 0);
-                let call = self.b.ins().call(self.refs[&f.start], &[self.ctx, fp]);
+                let (callee, direct) = self.refs[&f.start];
+                let call = if direct == Some(n) {
+                    let mut vals = vec![self.ctx];
+                    for k in 0..n {
+                        vals.push(self.get(args + k));
+                    }
+                    self.b.ins().call(callee, &vals)
+                } else {
+                    let words = f.frame.max(n as usize);
+                    for k in 0..words {
+                        let v = if k < n as usize {
+                            self.get(args + k as u16)
+                        } else {
+                            self.iconst(0)
+                        };
+                        self.b.ins().stack_store(v, self.callee, (k * 8) as i32);
+                    }
+                    let fp = self.b.ins().stack_addr(I64, self.callee, 0);
+                    self.b.ins().call(callee, &[self.ctx, fp])
+                };
                 let v = self.b.inst_results(call)[0];
                 let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
                 self.unless(failed, self.failed);
