@@ -123,7 +123,10 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             direct.insert(f.start, (id, n));
         }
     }
-    let mut bodies: Vec<(Entry, bool, Option<(FuncId, u16)>)> = rules.iter().map(|&(e, k)| (e, k, None)).collect();
+    // Each function to make: its rule, whether it keeps its registers, and
+    // for a function's second entry its id and arity.
+    type Body = (Entry, bool, Option<(FuncId, u16)>);
+    let mut bodies: Vec<Body> = rules.iter().map(|&(e, k)| (e, k, None)).collect();
     for f in &code.fns {
         if let Some(&d) = direct.get(&f.start)
             && !bodies.iter().any(|b| b.2.is_some_and(|x| x.0 == d.0))
