@@ -11,6 +11,10 @@
 //! then X Nimmt! search decisions per second. Every speed is the median of
 //! `RUNS` runs; the ratio is interpreted speed / native speed (1.0 = as fast
 //! as hand-written code). docs/PERFORMANCE.md records the figures.
+//!
+//! The game files run on the default engine (compiled rules where the
+//! processor is supported); `cargo bench --bench nodes -- vm` runs them on
+//! the VM instead.
 
 #[path = "../tests/native/mod.rs"]
 mod native;
@@ -21,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use gdl::game::{Game, Turn};
-use gdl::runtime::Interpreted;
+use gdl::runtime::{Engine, Interpreted};
 use gdl::solve::agent::Agent;
 use gdl::solve::search::{SearchAgent, SearchBudget};
 use gdl::solve::simulate::{Scratch, random_playout, sample_chance};
@@ -242,7 +246,15 @@ fn depth_limited<G: Game>(game: &G) -> (u64, f64) {
 fn game_file(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
     let text = without_canonical(&std::fs::read_to_string(path).expect("run from the crate root"));
     let b: Vec<(String, String)> = bindings.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect();
-    Interpreted::new(gdl::compile::load(path, &text, &b).expect("the game files compile"))
+    let engine = if std::env::args().any(|a| a == "vm") {
+        Engine::Vm
+    } else {
+        Engine::default_for_host()
+    };
+    Interpreted::with_engine(
+        gdl::compile::load(path, &text, &b).expect("the game files compile"),
+        engine,
+    )
 }
 
 /// The game file's text without a one-line `canonical { ... }` block (Nim's

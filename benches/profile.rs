@@ -7,7 +7,8 @@
 //! tokens; `nimcala:PITS:TOKENS` for another board), `select19` or
 //! `tictactoe` or `connect4` (6×7; `ab` on it does not finish: use
 //! `playout`);
-//! SIDE is `native` or `interpreted`.
+//! SIDE is `native`, `interpreted` (the default engine: compiled rules
+//! where supported) or `vm` (the game file on the VM).
 
 #[path = "../tests/native/mod.rs"]
 mod native;
@@ -15,7 +16,7 @@ mod native;
 use std::hint::black_box;
 
 use gdl::game::Game;
-use gdl::runtime::Interpreted;
+use gdl::runtime::{Engine, Interpreted};
 use gdl::solve::simulate::{Scratch, random_playout};
 use gdl::solve::{Algorithm, SolveOptions, solve};
 use native::{Connect4, Nim, Nimcala, Select19, TicTacToe};
@@ -25,7 +26,15 @@ use rand::rngs::SmallRng;
 fn game_file(path: &str, bindings: &[(&str, &str)]) -> Interpreted {
     let text = without_canonical(&std::fs::read_to_string(path).expect("run from the crate root"));
     let b: Vec<(String, String)> = bindings.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect();
-    Interpreted::new(gdl::compile::load(path, &text, &b).expect("the game files compile"))
+    let engine = if std::env::args().any(|a| a == "vm") {
+        Engine::Vm
+    } else {
+        Engine::default_for_host()
+    };
+    Interpreted::with_engine(
+        gdl::compile::load(path, &text, &b).expect("the game files compile"),
+        engine,
+    )
 }
 
 /// The game file's text without a one-line `canonical { ... }` block (Nim's
@@ -71,7 +80,7 @@ fn run<G: Game>(game: &G, workload: &str, reps: usize) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let [workload, game, side, reps] = <[String; 4]>::try_from(args)
-        .expect("usage: profile ab|memo|playout nim|nimcala|select19|tictactoe|connect4 native|interpreted REPS");
+        .expect("usage: profile ab|memo|playout nim|nimcala|select19|tictactoe|connect4 native|interpreted|vm REPS");
     let reps: usize = reps.parse().expect("REPS is a number");
     let native = side == "native";
     match game.as_str() {

@@ -58,6 +58,10 @@ pub enum RuntimeKind {
     /// A state's cells must widen to hold a value: caught by the runtime,
     /// which redoes the step wider; never shown.
     Widen,
+    /// Compiled rules met something they leave to the VM (any run-time
+    /// error among them): caught by the runtime, which runs the same call
+    /// again on the VM; never shown.
+    Bailout,
 }
 
 impl RuntimeKind {
@@ -78,6 +82,7 @@ impl RuntimeKind {
         RuntimeKind::Weight,
         RuntimeKind::Internal,
         RuntimeKind::Widen,
+        RuntimeKind::Bailout,
     ];
 }
 
@@ -100,6 +105,7 @@ impl ErrorKind for RuntimeKind {
             RuntimeKind::Weight => "gdl::runtime::weight",
             RuntimeKind::Internal => "gdl::internal",
             RuntimeKind::Widen => "gdl::internal::widen",
+            RuntimeKind::Bailout => "gdl::internal::bailout",
         }
     }
 

@@ -28,7 +28,11 @@ fn bench_prints_every_figure_and_says_what_it_skips() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("game        Nim (piles = [1, 2, 3])\n"), "{out}");
     let labels: Vec<&str> = out.lines().map(|l| l.split("  ").next().unwrap()).collect();
-    assert_eq!(labels, ["game", "playouts", "alpha-beta", "memo solve"], "{out}");
+    assert_eq!(
+        labels,
+        ["game", "engine", "playouts", "alpha-beta", "memo solve"],
+        "{out}"
+    );
     assert!(figure(&out, "playouts") > 0.0, "{out}");
     assert!(out.contains("random playouts/s"), "{out}");
     assert!(figure(&out, "alpha-beta") > 0.0, "{out}");

@@ -28,7 +28,7 @@ use fuzzgen::{Case, make_case};
 use gdl::compile;
 use gdl::game::{Game, GameError, Turn};
 use gdl::ir::lower_code::Optimisations;
-use gdl::runtime::Interpreted;
+use gdl::runtime::{Engine, Interpreted};
 use gdl::solve::simulate::{Scratch, random_step};
 use gdl::solve::{self, Algorithm, SolveError, SolveOptions};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
@@ -119,6 +119,9 @@ fn run_case(case: &Case) -> Result<bool, Finding> {
     // The same rules lowered with no optimisation, to hold the optimised
     // code to (issue 23: a wrong value no crash would have shown).
     let plain = Interpreted::with_optimisations(prog.clone(), Optimisations::NONE);
+    // Both engines: the default one (compiled rules where supported) plays,
+    // and the VM, the reference, follows each step and must agree.
+    let vm = Interpreted::with_engine(prog.clone(), Engine::Vm);
     let game = Interpreted::new(prog);
     let mut rng = StdRng::seed_from_u64(case.seed);
     let root = match game.initial_state() {
@@ -143,10 +146,24 @@ fn run_case(case: &Case) -> Result<bool, Finding> {
     agree(&game, &plain, 2, 40, case.seed, Some(deadline))
         .map_err(|e| format!("the optimised and the plain code disagree: {e}"))?;
     let mut scratch = Scratch::default();
+    let mut vm_scratch = Scratch::default();
+    let shown = |r: Result<bool, GameError>| r.map_err(|e| format!("{} [{}] {:?}", e, e.code_str(), e.has_span()));
     for _ in 0..2 {
         let mut s = root.clone();
+        let mut t = root.clone();
         for _ in 0..60 {
-            match random_step(&game, &mut s, &mut rng, &mut scratch) {
+            let mut vm_rng = rng.clone();
+            let step = random_step(&game, &mut s, &mut rng, &mut scratch);
+            let vm_step = random_step(&vm, &mut t, &mut vm_rng, &mut vm_scratch);
+            let (a, b) = (shown(step.clone()), shown(vm_step));
+            if a != b || s != t {
+                return Err(format!(
+                    "the engines disagree: {a:?} in `{}`, the VM {b:?} in `{}`",
+                    game.position(&s),
+                    vm.position(&t)
+                ));
+            }
+            match step {
                 Ok(true) => {}
                 Ok(false) => {
                     for p in 0..game.num_players() {

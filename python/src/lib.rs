@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use gdl::report::diagnostic;
-use gdl::runtime::Interpreted;
+use gdl::runtime::{Engine, Interpreted};
 use gdl::syntax::source_file::{SourceError, read_source};
 
 use agents::PyAgent;
@@ -51,10 +51,18 @@ pub(crate) fn on_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> PyResult
 }
 
 /// Loads and compiles a game file, with its parameters as keyword
-/// arguments: `gdl.load("games/nim.game", piles=[7, 5, 3, 1])`.
+/// arguments: `gdl.load("games/nim.game", piles=[7, 5, 3, 1])`. `engine`
+/// picks what runs the rules: "jit" (compiled to machine code; the default
+/// where the processor is supported) or "vm" (the interpreter, the reference).
 #[pyfunction]
-#[pyo3(signature = (path, **params))]
-fn load(path: PathBuf, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+#[pyo3(signature = (path, engine=None, **params))]
+fn load(path: PathBuf, engine: Option<&str>, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+    let engine = match engine {
+        None => Engine::default_for_host(),
+        Some(e) => Engine::parse(e).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!("engine must be \"jit\" or \"vm\", not {e:?}"))
+        })?,
+    };
     // The command line's reader: a file over 1 MiB is refused before it is
     // read, a device or a pipe read no further, a pipe without a writer
     // refused instead of waited on.
@@ -77,7 +85,7 @@ fn load(path: PathBuf, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
     // On gdl's stack, as the command line parses: a parameter's text nests
     // as deep as gdl allows, deeper than a Python thread's stack may hold.
     match on_search_stack(|| gdl::compile::load(&name, &text, &bindings))? {
-        Ok(program) => Ok(PyGame::new(Interpreted::new(program))),
+        Ok(program) => Ok(PyGame::new(Interpreted::with_engine(program, engine))),
         Err(errors) => Err(GdlError::new_err(
             diagnostic::render_compile_errors(&errors, false).trim_end().to_string(),
         )),

@@ -41,6 +41,17 @@ pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let root = game.initial_state().map_err(|e| fail(&e))?;
 
     let mut lines = vec![("game", title(&game))];
+    lines.push((
+        "engine",
+        match game.jit_stats() {
+            Some(j) => format!(
+                "jit: {} rules compiled to machine code in {:.1} ms",
+                j.rules,
+                j.compile_time.as_secs_f64() * 1e3
+            ),
+            None => "vm: the rules run on the interpreter".to_string(),
+        },
+    ));
     let (playouts, seconds) = playouts(&game, budget, args.seed).map_err(|e| fail(&e))?;
     lines.push((
         "playouts",

@@ -45,7 +45,7 @@ use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcom
 
 use crate::compile::{self, ParamInfo};
 use crate::report::diagnostic;
-use crate::runtime::Interpreted;
+use crate::runtime::{Engine, Interpreted};
 pub use start::start_position;
 
 use crate::error_kind::Exits;
@@ -111,6 +111,11 @@ pub struct GameArgs {
     /// 3/4 of the memory available
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = crate::memory::parse_size)]
     pub max_memory: Option<usize>,
+    /// What runs the rules: `jit` (compiled to machine code when the game
+    /// loads; the default where the processor is supported) or `vm` (the
+    /// interpreter, the reference)
+    #[arg(long, value_name = "ENGINE", value_parser = ["jit", "vm"])]
+    pub engine: Option<String>,
 }
 
 impl Command {
@@ -174,6 +179,8 @@ pub struct Context<'w> {
     pub source: Option<(PathBuf, Result<String, String>)>,
     /// When the command started, for the wall time a report gives.
     pub started: std::time::Instant,
+    /// What runs the rules of the games loaded (`--engine`).
+    pub engine: Engine,
 }
 
 impl Context<'_> {
@@ -311,12 +318,19 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     }
     let sub_matches = matches.subcommand().map(|(_, m)| m);
     let bindings = sub_matches.map(|m| param_values(m, &params)).unwrap_or_default();
+    let engine = cli
+        .command
+        .game_args()
+        .and_then(|g| g.engine.as_deref())
+        .and_then(Engine::parse)
+        .unwrap_or_else(Engine::default_for_host);
     let mut ctx = Context {
         out,
         color,
         bindings,
         source,
         started,
+        engine,
     };
     let result = match &cli.command {
         Command::Check(a) => check::run(a, &mut ctx),
@@ -449,7 +463,7 @@ pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
     let name = file.display().to_string();
     crate::memory::doing("compiling the game");
     match compile::load(&name, &text, &ctx.bindings) {
-        Ok(p) => Ok(Interpreted::new(p)),
+        Ok(p) => Ok(Interpreted::with_engine(p, ctx.engine)),
         Err(errors) => Err(Failure {
             code: errors.exit_code(),
             text: diagnostic::render_compile_errors(&errors, ctx.color),

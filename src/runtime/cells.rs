@@ -10,6 +10,8 @@ use crate::game::GameError;
 pub(super) trait Cells: Copy {
     fn get(&self, i: usize) -> i64;
     fn len(&self) -> usize;
+    /// The cells for compiled rules, which only read them.
+    fn raw(&self) -> super::vm::Raw;
 
     /// The cells, unpacked.
     fn to_vec(&self) -> Vec<i64> {
@@ -63,6 +65,16 @@ impl<const W: usize> Cells for Packed<'_, W> {
     fn len(&self) -> usize {
         self.0.len() / W
     }
+
+    #[inline(always)]
+    fn raw(&self) -> super::vm::Raw {
+        super::vm::Raw {
+            width: W as u8,
+            ptr: self.0.as_ptr().cast_mut(),
+            len: self.0.len() / W,
+            writable: false,
+        }
+    }
 }
 
 impl<const W: usize> PackedMut<'_, W> {
@@ -114,6 +126,16 @@ impl Cells for Nibbles<'_> {
     #[inline(always)]
     fn len(&self) -> usize {
         self.len
+    }
+
+    #[inline(always)]
+    fn raw(&self) -> super::vm::Raw {
+        super::vm::Raw {
+            width: super::state::NIBBLE,
+            ptr: self.bytes.as_ptr().cast_mut(),
+            len: self.len,
+            writable: false,
+        }
     }
 }
 

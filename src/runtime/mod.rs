@@ -4,6 +4,7 @@
 //! width the state is packed at (`cells`, `state`).
 
 mod cells;
+mod jit;
 mod position;
 mod state;
 mod visibility;
@@ -17,6 +18,7 @@ use crate::ir::code::{Code, Entry, Value};
 use crate::ir::{self, MAX_MOVE_ARGS, MoveBy, Outcome, PREVIOUS_CELL, Program, TURN_CELL};
 use crate::value::{ShowValue, load_value};
 use cells::{Cells, Nibbles, NibblesMut, Packed, PackedMut};
+pub use jit::{Engine, JitStats};
 pub use position::PositionError;
 pub use state::State;
 use state::{MAX_REMEMBERED_END, NIBBLE, NOT_ENDED, UNKNOWN};
@@ -72,6 +74,16 @@ impl vm::Host for NibblesMut<'_> {
     fn emit(&mut self, _: Move) -> bool {
         true
     }
+
+    #[inline(always)]
+    fn raw(&mut self) -> vm::Raw {
+        vm::Raw {
+            width: NIBBLE,
+            len: self.len,
+            ptr: self.bytes.as_mut_ptr(),
+            writable: true,
+        }
+    }
 }
 
 /// A move: which `move` declaration, and its arguments.
@@ -92,6 +104,11 @@ impl Move {
 }
 
 /// A `.game` file, compiled, as a [`Game`].
+///
+/// Its rules run on one of two executors, chosen once when it is made
+/// ([`Engine`]): compiled to machine code (`jit`), or on the VM (`vm`).
+/// Nothing outside this module knows which: every `Game` call that compiled
+/// code hands back (any run-time error among them) is run again on the VM.
 #[derive(Clone, Debug)]
 pub struct Interpreted {
     prog: Arc<Program>,
@@ -101,28 +118,107 @@ pub struct Interpreted {
     /// initial value, so that positions that differ only in who moved last
     /// are one position to the memo table (Kalah 3×3: 27,104, not 35,696).
     keeps_previous: bool,
+    /// The rules as machine code; `None`: the VM runs them.
+    jit: Option<Arc<jit::Jit>>,
 }
 
 impl Interpreted {
+    /// The game on the default engine ([`Engine::default_for_host`]).
     pub fn new(prog: Program) -> Self {
-        Self::with_optimisations(prog, ir::lower_code::Optimisations::ALL)
+        Self::with_engine(prog, Engine::default_for_host())
     }
 
-    /// The game run from code lowered with only the optimisations `opts`:
-    /// the same answers as [`Interpreted::new`], checked by tests/inlining.rs
-    /// and the library fuzzer.
+    /// The game with its rules run by `engine`.
+    pub fn with_engine(prog: Program, engine: Engine) -> Self {
+        let code = ir::lower_code::lower(&prog);
+        Self::from_code(prog, code, engine)
+    }
+
+    /// The game run from code lowered with only the optimisations `opts`
+    /// (on the default engine): the same answers as [`Interpreted::new`],
+    /// checked by tests/inlining.rs and the library fuzzer.
     pub fn with_optimisations(prog: Program, opts: ir::lower_code::Optimisations) -> Self {
         let code = ir::lower_code::lower_with(&prog, opts);
+        Self::from_code(prog, code, Engine::default_for_host())
+    }
+
+    fn from_code(prog: Program, code: Code, engine: Engine) -> Self {
+        let keeps_previous = ir::reads_cell(&prog, PREVIOUS_CELL);
+        let prog = Arc::new(prog);
+        let jit = match engine {
+            Engine::Jit if Engine::default_for_host() == Engine::Jit => {
+                let width = State::new(&prog.initial).packed().0;
+                Some(Arc::new(jit::Jit::new(&code, prog.clone(), width)))
+            }
+            _ => None,
+        };
         Interpreted {
-            keeps_previous: ir::reads_cell(&prog, PREVIOUS_CELL),
-            prog: Arc::new(prog),
+            prog,
+            keeps_previous,
             code: Arc::new(code),
+            jit,
         }
     }
 
     /// Whether the state keeps who moved last: some rule reads `previous`.
     pub fn keeps_previous(&self) -> bool {
         self.keeps_previous
+    }
+
+    /// The same game on `engine`.
+    pub fn on_engine(&self, engine: Engine) -> Self {
+        match engine {
+            Engine::Vm => self.vm(),
+            Engine::Jit => Self::from_code((*self.prog).clone(), (*self.code).clone(), engine),
+        }
+    }
+
+    /// Which engine runs the rules.
+    pub fn engine(&self) -> Engine {
+        if self.jit.is_some() { Engine::Jit } else { Engine::Vm }
+    }
+
+    /// For compiled rules: what compiling them cost, and how often they
+    /// handed a call back to the VM.
+    pub fn jit_stats(&self) -> Option<JitStats> {
+        self.jit.as_ref().map(|j| j.stats())
+    }
+
+    /// The same game on the VM, to run a call again that compiled code handed back.
+    #[cold]
+    fn vm(&self) -> Self {
+        Interpreted {
+            prog: self.prog.clone(),
+            code: self.code.clone(),
+            keeps_previous: self.keeps_previous,
+            jit: None,
+        }
+    }
+
+    /// `f` on this game, and again on the VM if compiled code handed it back.
+    #[inline(always)]
+    fn or_vm<T>(&self, mut f: impl FnMut(&Self) -> Result<T, GameError>) -> Result<T, GameError> {
+        match f(self) {
+            Err(e) if e.is(RuntimeKind::Bailout) => f(&self.vm()),
+            done => done,
+        }
+    }
+
+    /// Runs the rule at `entry` on `host`: compiled where it is, else on the VM.
+    #[inline(always)]
+    fn exec<H: Host>(
+        &self,
+        entry: Entry,
+        host: &mut H,
+        regs: &mut [i64],
+        budget: &mut Budget,
+    ) -> Result<i64, GameError> {
+        if let Some(jit) = &self.jit
+            && let Some(done) = jit.run(entry, host, regs, budget)
+        {
+            return done;
+        }
+        vm::run(&self.code, &self.prog, entry, host, regs, budget)
     }
 
     pub fn program(&self) -> &Program {
@@ -193,9 +289,7 @@ impl Interpreted {
     /// Runs the rule at `entry` on cells it only reads.
     #[inline(always)]
     fn eval<C: Cells>(&self, entry: Entry, cells: C, budget: &mut Budget) -> Result<i64, GameError> {
-        with_frame(entry.frame, |frame| {
-            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
-        })
+        with_frame(entry.frame, |frame| self.exec(entry, &mut Reader(cells), frame, budget))
     }
 
     /// Gives `sink` each legal move of kind `k`; true when it said to stop.
@@ -215,7 +309,7 @@ impl Interpreted {
                 frame[l] = me as i64;
             }
             let mut host = Generator { cells, sink };
-            vm::run(&self.code, &self.prog, entry, &mut host, frame, budget)
+            self.exec(entry, &mut host, frame, budget)
         });
         match run {
             Ok(v) => Ok(v == vm::STOPPED),
@@ -331,7 +425,7 @@ impl Interpreted {
         };
         let w = with_frame(entry.frame, |frame| {
             frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
-            vm::run(&self.code, &self.prog, entry, &mut Reader(cells), frame, budget)
+            self.exec(entry, &mut Reader(cells), frame, budget)
         })
         .map_err(|e| e.at((*span).into()))?;
         if w < 0 {
@@ -433,7 +527,7 @@ impl Interpreted {
             if let Some(l) = mk.turn_local {
                 frame[l] = ir::TURN_UNSET;
             }
-            vm::run(&self.code, &self.prog, entry, host, frame, &mut Budget::new())
+            self.exec(entry, host, frame, &mut Budget::new())
                 .map(|_| mk.turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
         });
         let said = match run {
@@ -483,7 +577,7 @@ impl Interpreted {
                 if let Some(l) = mk.me_local {
                     frame[l] = p as i64;
                 }
-                vm::run(&self.code, &self.prog, entry, &mut WideMut(cells), frame, &mut budget)
+                self.exec(entry, &mut WideMut(cells), frame, &mut budget)
             });
             if let Err(e) = run {
                 return Err(self.locate(e.at(mk.span.into()), cells));
@@ -498,7 +592,7 @@ impl Interpreted {
                 if let Some(l) = mk.then_turn_local {
                     frame[l] = ir::TURN_UNSET;
                 }
-                vm::run(&self.code, &self.prog, entry, &mut WideMut(cells), frame, &mut budget)
+                self.exec(entry, &mut WideMut(cells), frame, &mut budget)
                     .map(|_| mk.then_turn_local.map_or(ir::TURN_UNSET, |l| frame[l]))
             });
             return match run {
@@ -574,29 +668,12 @@ impl Interpreted {
     }
 }
 
-impl Game for Interpreted {
-    type State = State;
-    type Move = Move;
-
-    fn name(&self) -> &str {
-        &self.prog.name
-    }
-
-    fn num_players(&self) -> usize {
-        self.prog.players.len()
-    }
-
-    fn player_name(&self, p: Player) -> &str {
-        self.prog.players.get(p).map_or("?", String::as_str)
-    }
-
-    fn initial_state(&self) -> Result<State, GameError> {
-        Ok(State::new(&self.prog.initial))
-    }
-
+/// The `Game` calls that run rules, once: compiled code may hand them back
+/// (`RuntimeKind::Bailout`), and the `Game` methods run them again on the VM.
+impl Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
-    fn turn(&self, state: &State) -> Result<Turn, GameError> {
+    fn turn_once(&self, state: &State) -> Result<Turn, GameError> {
         // Known already: no need to look at the cells.
         match state.ended() {
             UNKNOWN => {}
@@ -611,42 +688,11 @@ impl Game for Interpreted {
 
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
-    fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
+    fn legal_moves_once(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
         with_cells!(state, |c| self.legal_moves_in(state, c, out))
     }
 
-    // Out of line: inlined, its locals would grow every frame of a recursive search.
-    #[inline(never)]
-    fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
-        if self.prog.moves[mv.kind as usize].by == MoveBy::Simultaneous {
-            return Err(GameError::new(
-                RuntimeKind::Internal,
-                "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
-            ));
-        }
-        // In place on the packed cells, unless a value outgrows their width:
-        // then again from the start, on unpacked cells. A large state keeps
-        // a copy of its bytes on the stack to start again from, which costs
-        // less than unpacking it into a heap buffer.
-        if state.is_inline() {
-            let before = state.clone();
-            match self.play_packed(state, mv) {
-                Err(e) if e.is(RuntimeKind::Widen) => *state = before,
-                done => return done,
-            }
-        } else if let Some(backup) = state.backup() {
-            match self.play_packed(state, mv) {
-                Err(e) if e.is(RuntimeKind::Widen) => state.restore(&backup),
-                done => return done,
-            }
-        }
-        state.update(|cells| {
-            let unpack = |h: &WideMut| h.0.to_vec();
-            self.play(&mut WideMut(cells), mv, unpack)
-        })
-    }
-
-    fn canonical(&self, state: &State) -> Result<Option<State>, GameError> {
+    fn canonical_once(&self, state: &State) -> Result<Option<State>, GameError> {
         let Some(f) = self.prog.canonical else {
             return Ok(None);
         };
@@ -654,14 +700,7 @@ impl Game for Interpreted {
         let mut rep = state.clone();
         rep.update(|cells| {
             with_frame(entry.frame, |frame| {
-                vm::run(
-                    &self.code,
-                    &self.prog,
-                    entry,
-                    &mut WideMut(cells),
-                    frame,
-                    &mut Budget::new(),
-                )
+                self.exec(entry, &mut WideMut(cells), frame, &mut Budget::new())
             })
             .map(|_| ())
             .map_err(|e| self.locate(e, cells))
@@ -669,7 +708,7 @@ impl Game for Interpreted {
         Ok(Some(rep))
     }
 
-    fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
+    fn legal_moves_of_once(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
         match self.turn(state)? {
             Turn::Simultaneous => with_cells!(state, |c| {
                 out.clear();
@@ -686,21 +725,7 @@ impl Game for Interpreted {
         }
     }
 
-    fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
-        if moves.len() != self.prog.players.len() {
-            return Err(GameError::new(
-                RuntimeKind::Internal,
-                format!(
-                    "{} moves for {} players (a bug in gdl)",
-                    moves.len(),
-                    self.prog.players.len()
-                ),
-            ));
-        }
-        state.update(|cells| self.apply_joint_to(cells, moves))
-    }
-
-    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+    fn chance_outcomes_once(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
         out.clear();
         let mut moves = Vec::new();
         with_cells!(state, |c| {
@@ -740,20 +765,7 @@ impl Game for Interpreted {
         })
     }
 
-    fn observation(&self, state: &State, player: Player) -> String {
-        visibility::observation(self, &state.cells(), player)
-    }
-
-    fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
-        Ok(State::new(&visibility::sample_hidden(
-            self,
-            &state.cells(),
-            player,
-            rng,
-        )))
-    }
-
-    fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+    fn scores_once(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
         with_cells!(state, |c| {
             let mut budget = Budget::new();
             match self
@@ -768,7 +780,7 @@ impl Game for Interpreted {
         })
     }
 
-    fn running_scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+    fn running_scores_once(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
         let mut budget = Budget::new();
         match self
             .prog
@@ -781,6 +793,173 @@ impl Game for Interpreted {
         }
     }
 
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn returns_once(&self, state: &State, player: Player) -> Result<f64, GameError> {
+        with_cells!(state, |c| self.returns_in(state, c, player))
+    }
+
+    fn evaluate_once(&self, state: &State, player: Player) -> Result<Option<f64>, GameError> {
+        // `fn evaluate(p: player) -> int`, checked when compiled; in thousandths.
+        let Some(f) = self.prog.fns.iter().position(|f| f.name == crate::compile::EVALUATE) else {
+            return Ok(None);
+        };
+        let entry = self.code.fns[f];
+        let mut budget = Budget::new();
+        let v = with_cells!(state, |c| with_frame(entry.frame, |frame| {
+            frame[0] = player as i64;
+            self.exec(entry, &mut Reader(c), frame, &mut budget)
+        }))
+        .map_err(|e| self.locate(e, &state.cells()))?;
+        Ok(Some(v as f64 / 1000.0))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn apply_once(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
+        if self.prog.moves[mv.kind as usize].by == MoveBy::Simultaneous {
+            return Err(GameError::new(
+                RuntimeKind::Internal,
+                "a simultaneous move was applied alone (a bug in gdl: use apply_joint)",
+            ));
+        }
+        // In place on the packed cells, unless a value outgrows their width:
+        // then again from the start, on unpacked cells. A large state keeps
+        // a copy of its bytes on the stack to start again from, which costs
+        // less than unpacking it into a heap buffer.
+        // A move that compiled code hands back is played again on the VM,
+        // from the state as it was.
+        if state.is_inline() {
+            let before = state.clone();
+            match self.play_packed(state, mv) {
+                Err(e) if e.is(RuntimeKind::Widen) => *state = before,
+                Err(e) if e.is(RuntimeKind::Bailout) => {
+                    *state = before;
+                    return self.vm().apply_once(state, mv);
+                }
+                done => return done,
+            }
+        } else if let Some(backup) = state.backup() {
+            match self.play_packed(state, mv) {
+                Err(e) if e.is(RuntimeKind::Widen) => state.restore(&backup),
+                Err(e) if e.is(RuntimeKind::Bailout) => {
+                    state.restore(&backup);
+                    return self.vm().apply_once(state, mv);
+                }
+                done => return done,
+            }
+        }
+        let before = self.jit.as_ref().map(|_| state.clone());
+        let done = state.update(|cells| {
+            let unpack = |h: &WideMut| h.0.to_vec();
+            self.play(&mut WideMut(cells), mv, unpack)
+        });
+        match (done, before) {
+            (Err(e), Some(before)) if e.is(RuntimeKind::Bailout) => {
+                *state = before;
+                self.vm().apply_once(state, mv)
+            }
+            (done, _) => done,
+        }
+    }
+
+    fn apply_joint_once(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
+        if moves.len() != self.prog.players.len() {
+            return Err(GameError::new(
+                RuntimeKind::Internal,
+                format!(
+                    "{} moves for {} players (a bug in gdl)",
+                    moves.len(),
+                    self.prog.players.len()
+                ),
+            ));
+        }
+        let before = self.jit.as_ref().map(|_| state.clone());
+        match (state.update(|cells| self.apply_joint_to(cells, moves)), before) {
+            (Err(e), Some(before)) if e.is(RuntimeKind::Bailout) => {
+                *state = before;
+                self.vm().apply_joint_once(state, moves)
+            }
+            (done, _) => done,
+        }
+    }
+}
+
+impl Game for Interpreted {
+    type State = State;
+    type Move = Move;
+
+    fn name(&self) -> &str {
+        &self.prog.name
+    }
+
+    fn num_players(&self) -> usize {
+        self.prog.players.len()
+    }
+
+    fn player_name(&self, p: Player) -> &str {
+        self.prog.players.get(p).map_or("?", String::as_str)
+    }
+
+    fn initial_state(&self) -> Result<State, GameError> {
+        Ok(State::new(&self.prog.initial))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn turn(&self, state: &State) -> Result<Turn, GameError> {
+        self.or_vm(|g| g.turn_once(state))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.or_vm(|g| g.legal_moves_once(state, out))
+    }
+
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
+        self.apply_once(state, mv)
+    }
+
+    fn canonical(&self, state: &State) -> Result<Option<State>, GameError> {
+        self.or_vm(|g| g.canonical_once(state))
+    }
+
+    fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.or_vm(|g| g.legal_moves_of_once(state, player, out))
+    }
+
+    fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
+        self.apply_joint_once(state, moves)
+    }
+
+    fn chance_outcomes(&self, state: &State, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        self.or_vm(|g| g.chance_outcomes_once(state, out))
+    }
+
+    fn observation(&self, state: &State, player: Player) -> String {
+        visibility::observation(self, &state.cells(), player)
+    }
+
+    fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
+        Ok(State::new(&visibility::sample_hidden(
+            self,
+            &state.cells(),
+            player,
+            rng,
+        )))
+    }
+
+    fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+        self.or_vm(|g| g.scores_once(state))
+    }
+
+    fn running_scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {
+        self.or_vm(|g| g.running_scores_once(state))
+    }
+
     fn lowest_score_wins(&self) -> bool {
         self.prog
             .ends
@@ -791,22 +970,11 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
-        with_cells!(state, |c| self.returns_in(state, c, player))
+        self.or_vm(|g| g.returns_once(state, player))
     }
 
     fn evaluate(&self, state: &State, player: Player) -> Result<Option<f64>, GameError> {
-        // `fn evaluate(p: player) -> int`, checked when compiled; in thousandths.
-        let Some(f) = self.prog.fns.iter().position(|f| f.name == crate::compile::EVALUATE) else {
-            return Ok(None);
-        };
-        let entry = self.code.fns[f];
-        let mut budget = Budget::new();
-        let v = with_cells!(state, |c| with_frame(entry.frame, |frame| {
-            frame[0] = player as i64;
-            vm::run(&self.code, &self.prog, entry, &mut Reader(c), frame, &mut budget)
-        }))
-        .map_err(|e| self.locate(e, &state.cells()))?;
-        Ok(Some(v as f64 / 1000.0))
+        self.or_vm(|g| g.evaluate_once(state, player))
     }
 
     fn utility_range(&self) -> Option<(f64, f64)> {

@@ -348,7 +348,9 @@ fn chance_turn(game: &Interpreted, cells: &[i64], text: &str, at: (usize, usize)
     let with_turn = |p: usize| {
         let mut c = cells.to_vec();
         c[TURN_CELL] = p as i64;
-        c[PREVIOUS_CELL] = ((p + players.len() - 1) % players.len()) as i64;
+        if game.keeps_previous() {
+            c[PREVIOUS_CELL] = ((p + players.len() - 1) % players.len()) as i64;
+        }
         State::new(&c)
     };
     let turns: Vec<usize> = (0..players.len())

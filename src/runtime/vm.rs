@@ -9,18 +9,19 @@ use crate::ir::code::{Code, Entry, Op, SetRange};
 use crate::ir::{ArithOp, MAX_MOVE_ARGS, Program, Span, compare};
 
 /// Deepest chain of function calls before a run is declared endless.
-const MAX_CALL_DEPTH: usize = 256;
+pub(super) const MAX_CALL_DEPTH: usize = 256;
 
 /// The most loop steps and function calls one call into the rules may take
 /// (one move's body, one position's legal moves, ...): nested loops over long
 /// ranges, or a function that calls itself twice, would otherwise run for hours.
-const MAX_STEPS: u64 = 1 << 24;
+pub(super) const MAX_STEPS: u64 = 1 << 24;
 
 /// The most combinations of arguments one kind of move may try in one position.
 pub(super) const MAX_ARG_CHOICES: i64 = 1 << 16;
 
 /// What one call into the rules may still spend: loop steps and calls, and
-/// the depth of calls.
+/// the depth of calls. Compiled rules read and write `steps` and `depth` in
+/// place, at [`STEPS_AT`] and [`DEPTH_AT`].
 pub(super) struct Budget {
     steps: u64,
     depth: usize,
@@ -28,6 +29,10 @@ pub(super) struct Budget {
     /// them (it allocates only for games that loop over such collections).
     items: Vec<i64>,
 }
+
+/// Where `Budget::steps` (a `u64`) and `Budget::depth` (a `usize`) are in it.
+pub(super) const STEPS_AT: usize = std::mem::offset_of!(Budget, steps);
+pub(super) const DEPTH_AT: usize = std::mem::offset_of!(Budget, depth);
 
 impl Budget {
     #[inline(always)]
@@ -61,6 +66,18 @@ pub(super) trait Host {
     fn set(&mut self, i: usize, v: i64) -> Result<(), GameError>;
     /// Takes a generated move; true to stop generating.
     fn emit(&mut self, mv: Move) -> bool;
+    /// The cells as compiled rules see them: where they are, at what width.
+    fn raw(&mut self) -> Raw;
+}
+
+/// A host's cells for compiled rules: `len` cells packed at `width` (a
+/// `NIBBLE` or 1, 2, 4, 8 bytes) from `ptr`; written only when `writable`.
+#[derive(Clone, Copy)]
+pub(super) struct Raw {
+    pub width: u8,
+    pub ptr: *mut u8,
+    pub len: usize,
+    pub writable: bool,
 }
 
 /// Evaluates conditions and values on a state it cannot change.
@@ -80,6 +97,11 @@ impl<C: Cells> Host for Reader<C> {
     #[inline(always)]
     fn emit(&mut self, _: Move) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn raw(&mut self) -> Raw {
+        self.0.raw()
     }
 }
 
@@ -138,6 +160,11 @@ impl<C: Cells, S: Sink> Host for Generator<C, S> {
     fn emit(&mut self, mv: Move) -> bool {
         self.sink.take(mv)
     }
+
+    #[inline(always)]
+    fn raw(&mut self) -> Raw {
+        self.cells.raw()
+    }
 }
 
 /// A move's body on packed cells, in place.
@@ -155,6 +182,16 @@ impl<const W: usize> Host for PackedMut<'_, W> {
     #[inline(always)]
     fn emit(&mut self, _: Move) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn raw(&mut self) -> Raw {
+        Raw {
+            width: W as u8,
+            len: self.0.len() / W,
+            ptr: self.0.as_mut_ptr(),
+            writable: true,
+        }
     }
 }
 
@@ -176,6 +213,18 @@ impl Host for WideMut<'_> {
     #[inline(always)]
     fn emit(&mut self, _: Move) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn raw(&mut self) -> Raw {
+        // `i64`s in memory are cells of 8 bytes, little-endian on the
+        // targets the compiler supports.
+        Raw {
+            width: 8,
+            len: self.0.len(),
+            ptr: self.0.as_mut_ptr().cast(),
+            writable: true,
+        }
     }
 }
 

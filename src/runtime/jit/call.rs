@@ -1,0 +1,173 @@
+//! The one place that calls compiled code, and the two callbacks compiled
+//! code makes: every `unsafe` of the compiled executor is here.
+
+use std::mem::ManuallyDrop;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use cranelift_jit::JITModule;
+
+use super::super::cells::widen;
+use super::super::vm::{self, Budget, Host, Raw};
+use super::compile::Made;
+use super::{FAIL, Slow, WIDEN, bailout, make_move};
+use crate::error_kind::RuntimeKind;
+use crate::game::GameError;
+use crate::ir::MAX_MOVE_ARGS;
+use crate::ir::code::Entry;
+
+/// What compiled code reads its surroundings from; its layout is known to
+/// `compile` through the offsets below.
+#[repr(C)]
+pub(in crate::runtime) struct Ctx {
+    cells: *mut u8,
+    budget: *mut Budget,
+    host: *mut (),
+    emit: usize,
+    slow: usize,
+    fail: i64,
+    writable: i64,
+    consts: *const i64,
+    code: *const Slow,
+}
+
+impl Ctx {
+    pub(super) const CELLS: i32 = std::mem::offset_of!(Ctx, cells) as i32;
+    pub(super) const BUDGET: i32 = std::mem::offset_of!(Ctx, budget) as i32;
+    pub(super) const HOST: i32 = std::mem::offset_of!(Ctx, host) as i32;
+    pub(super) const EMIT: i32 = std::mem::offset_of!(Ctx, emit) as i32;
+    pub(super) const SLOW: i32 = std::mem::offset_of!(Ctx, slow) as i32;
+    pub(super) const FAIL: i32 = std::mem::offset_of!(Ctx, fail) as i32;
+    pub(super) const WRITABLE: i32 = std::mem::offset_of!(Ctx, writable) as i32;
+    pub(super) const CONSTS: i32 = std::mem::offset_of!(Ctx, consts) as i32;
+}
+
+/// A compiled rule: `fn(ctx, frame) -> value`.
+type Rule = extern "C" fn(*mut Ctx, *mut i64) -> i64;
+
+/// The machine code of one width, and each rule's function by the label it
+/// starts at.
+pub(super) struct Compiled {
+    module: ManuallyDrop<JITModule>,
+    by_start: Vec<Option<Rule>>,
+}
+
+// SAFETY: after `finalize_definitions` the module is never changed again:
+// its code is read-only executable memory, called from any thread (each
+// call has its own context and frame), and freed only in `drop`.
+unsafe impl Send for Compiled {}
+// SAFETY: as above: nothing in it is written after it is made.
+unsafe impl Sync for Compiled {}
+
+impl Compiled {
+    pub(super) fn new(made: Made, ops: usize) -> Compiled {
+        let mut by_start = vec![None; ops];
+        for (start, id) in made.funcs {
+            let ptr = made.module.get_finalized_function(id);
+            // SAFETY: `compile` declared every rule with the signature
+            // `(i64, i64) -> i64` in the platform's C calling convention,
+            // which is `Rule`'s (pointers are 64 bits: checked there).
+            let f = unsafe { std::mem::transmute::<*const u8, Rule>(ptr) };
+            by_start[start as usize] = Some(f);
+        }
+        Compiled {
+            module: ManuallyDrop::new(made.module),
+            by_start,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn func(&self, start: u32) -> Option<Rule> {
+        self.by_start.get(start as usize).copied().flatten()
+    }
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        // SAFETY: the function pointers into this memory live in
+        // `by_start` alone, dropped with it; no call is running, as each
+        // borrows `self`.
+        unsafe { ManuallyDrop::take(&mut self.module).free_memory() };
+    }
+}
+
+/// Runs compiled rule `f` on the cells `raw` of `host`, with the registers
+/// `regs` (at least the rule's frame) and `budget`.
+#[inline]
+pub(super) fn call<H: Host>(
+    f: Rule,
+    slow: &Slow,
+    raw: Raw,
+    host: &mut H,
+    regs: &mut [i64],
+    budget: &mut Budget,
+) -> Result<i64, GameError> {
+    let mut ctx = Ctx {
+        cells: raw.ptr,
+        budget,
+        host: (host as *mut H).cast(),
+        emit: emit::<H> as *const () as usize,
+        slow: slow_op::<H> as *const () as usize,
+        fail: 0,
+        writable: i64::from(raw.writable),
+        consts: slow.code.consts.as_ptr(),
+        code: slow,
+    };
+    // SAFETY: compiled code reads and writes only: the `raw.len` cells at
+    // `raw.ptr` (every index is checked against the length the code was
+    // compiled for, which `Jit::run` checked is `raw.len`; it writes only
+    // when `raw.writable`, which the host gave as a `&mut`), the frame
+    // `regs` (the rule's frame, at most `regs.len()`, checked by `Jit::run`;
+    // callees get frames on the machine stack), the constants (indexes
+    // checked against their length), `budget` and `ctx`, all alive and
+    // borrowed for this call. `host` is reached only through the callbacks
+    // below, while no other reference to it is used.
+    let v = f(&mut ctx, regs.as_mut_ptr());
+    match ctx.fail {
+        0 => Ok(v),
+        WIDEN => Err(widen()),
+        _ => Err(bailout()),
+    }
+}
+
+/// Compiled code gives a generated move to the host: true (1) to stop.
+extern "C" fn emit<H: Host>(host: *mut (), kind: u64, args: *const i64) -> u64 {
+    // SAFETY: `host` is the `&mut H` that `call` was given, unused while
+    // compiled code runs; `args` points at `MAX_MOVE_ARGS` integers in the
+    // compiled rule's frame.
+    let (host, args) = unsafe { (&mut *host.cast::<H>(), *args.cast::<[i64; MAX_MOVE_ARGS]>()) };
+    u64::from(host.emit(make_move(kind, args)))
+}
+
+/// Compiled code has the VM run one instruction: its stub at `stub`, on
+/// the `n` registers at `frame`. Returns 0 to go on, 1 for its jump, 2 when
+/// it failed (recorded in the context).
+extern "C" fn slow_op<H: Host>(ctx: *mut Ctx, stub: u64, frame: *mut i64, n: u64) -> u64 {
+    // SAFETY: `ctx` is the context `call` made, alive for the call; its
+    // host, budget and code are what `call` was given (the host and budget
+    // unused elsewhere while compiled code runs); `frame` is the compiled
+    // rule's spill slot of `n` registers.
+    let (ctx, regs) = unsafe { (&mut *ctx, std::slice::from_raw_parts_mut(frame, n as usize)) };
+    // SAFETY: as above.
+    let (host, budget, slow) = unsafe { (&mut *ctx.host.cast::<H>(), &mut *ctx.budget, &*ctx.code) };
+    let entry = Entry {
+        start: stub as u32,
+        end: stub as u32 + 4,
+        frame: n as usize,
+    };
+    // A panic must not unwind into machine code: the VM redoes the call
+    // and panics there, as it would have without compiled code.
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        vm::run(&slow.code, &slow.prog, entry, host, regs, budget)
+    }));
+    match run {
+        Ok(Ok(v)) => v as u64,
+        Ok(Err(e)) if e.is(RuntimeKind::Widen) => {
+            ctx.fail = WIDEN;
+            2
+        }
+        _ => {
+            ctx.fail = FAIL;
+            2
+        }
+    }
+}

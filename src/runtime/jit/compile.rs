@@ -1,0 +1,1360 @@
+//! Flat code to Cranelift IR: one native function per rule, for cells of one
+//! width. Safe code only: what it makes is called from `call`.
+//!
+//! A rule's registers become Cranelift variables (SSA values in machine
+//! registers), loaded from the frame the caller passes and stored back where
+//! the caller reads them after (move bodies). Cells are read and written in
+//! place at the width the function is compiled for, each index checked
+//! against the state's length. Every failure jumps to one block that records
+//! it in the context and returns: the caller runs the call again on the VM.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
+use cranelift_codegen::ir::types::{I8, I16, I32, I64};
+use cranelift_codegen::ir::{
+    AbiParam, Block, FuncRef, InstBuilder, MemFlags, SigRef, Signature, StackSlotData, StackSlotKind, UserFuncName,
+    Value,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module};
+
+use super::super::state::NIBBLE;
+use super::super::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, STEPS_AT, STOPPED};
+use super::{Ctx, FAIL, Slow, WIDEN};
+use crate::ir::code::{Code, Entry, Op};
+use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS};
+
+/// What compiling one width made: the module that owns the code, and each
+/// rule's function by the label it starts at.
+pub(super) struct Made {
+    pub module: JITModule,
+    pub funcs: Vec<(u32, FuncId)>,
+}
+
+/// Whether Cranelift can make code for this machine.
+pub(super) fn host_supported() -> bool {
+    cranelift_native::builder().is_ok()
+}
+
+fn new_module() -> Result<JITModule, String> {
+    let mut flags = settings::builder();
+    let set = |flags: &mut settings::Builder, k: &str, v: &str| flags.set(k, v).map_err(|e| e.to_string());
+    set(&mut flags, "use_colocated_libcalls", "false")?;
+    set(&mut flags, "is_pic", "false")?;
+    set(&mut flags, "opt_level", "speed")?;
+    set(
+        &mut flags,
+        "enable_verifier",
+        if cfg!(debug_assertions) { "true" } else { "false" },
+    )?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| e.to_string())?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| e.to_string())?;
+    Ok(JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    )))
+}
+
+/// Compiles every rule of `code` for `len` cells packed at `width`.
+pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result<Made, String> {
+    let mut module = new_module()?;
+    let ptr = module.target_config().pointer_type();
+    if ptr != I64 {
+        return Err("compiled rules need 64-bit pointers".into());
+    }
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(I64));
+    sig.params.push(AbiParam::new(I64));
+    sig.returns.push(AbiParam::new(I64));
+
+    // Each rule once, by where it starts; bodies keep their registers.
+    let mut rules: Vec<(Entry, bool)> = Vec::new();
+    let mut seen: HashMap<u32, usize> = HashMap::new();
+    let mut add = |e: Entry, keep: bool, rules: &mut Vec<(Entry, bool)>| match seen.get(&e.start) {
+        Some(&i) => rules[i].1 |= keep,
+        None => {
+            seen.insert(e.start, rules.len());
+            rules.push((e, keep));
+        }
+    };
+    for e in code.entries() {
+        add(e, false, &mut rules);
+    }
+    for m in &code.moves {
+        add(m.body, true, &mut rules);
+        if let Some(t) = m.then {
+            add(t, true, &mut rules);
+        }
+    }
+    let mut ids = HashMap::new();
+    let mut funcs = Vec::new();
+    for (e, _) in &rules {
+        let id = module
+            .declare_function(&format!("rule{}", e.start), Linkage::Local, &sig)
+            .map_err(|e| e.to_string())?;
+        ids.insert(e.start, id);
+        funcs.push((e.start, id));
+    }
+    // Functions called from compiled code take their arguments in machine
+    // registers (`(ctx, a0, ..) -> value`): no frame in memory to fill.
+    let mut arity: HashMap<u32, Option<u16>> = HashMap::new();
+    for op in &code.ops {
+        if let Op::Call { func, n, .. } = *op {
+            let start = code.fns[func as usize].start;
+            let a = arity.entry(start).or_insert(Some(n));
+            if *a != Some(n) {
+                *a = None;
+            }
+        }
+    }
+    let mut direct: HashMap<u32, (FuncId, u16)> = HashMap::new();
+    for f in &code.fns {
+        if let Some(&Some(n)) = arity.get(&f.start)
+            && !direct.contains_key(&f.start)
+        {
+            let id = module
+                .declare_function(&format!("direct{}", f.start), Linkage::Local, &direct_sig(&module, n))
+                .map_err(|e| e.to_string())?;
+            direct.insert(f.start, (id, n));
+        }
+    }
+    // Each function to make: its rule, whether it keeps its registers, and
+    // for a function's second entry its id and arity.
+    type Body = (Entry, bool, Option<(FuncId, u16)>);
+    let mut bodies: Vec<Body> = rules.iter().map(|&(e, k)| (e, k, None)).collect();
+    for f in &code.fns {
+        if let Some(&d) = direct.get(&f.start)
+            && !bodies.iter().any(|b| b.2.is_some_and(|x| x.0 == d.0))
+        {
+            bodies.push((*f, false, Some(d)));
+        }
+    }
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    for (entry, keep, as_direct) in &bodies {
+        let id = match as_direct {
+            Some((id, n)) => {
+                ctx.func.signature = direct_sig(&module, *n);
+                *id
+            }
+            None => {
+                ctx.func.signature = sig.clone();
+                ids[&entry.start]
+            }
+        };
+        ctx.func.name = UserFuncName::user(0, id.as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let mut refs = HashMap::new();
+            for f in &code.fns {
+                if refs.contains_key(&f.start) {
+                    continue;
+                }
+                let r = match direct.get(&f.start) {
+                    Some(&(d, n)) => (module.declare_func_in_func(d, b.func), Some(n)),
+                    None => (module.declare_func_in_func(ids[&f.start], b.func), None),
+                };
+                refs.insert(f.start, r);
+            }
+            let helper = {
+                let mut s = Signature::new(module.isa().default_call_conv());
+                for _ in 0..3 {
+                    s.params.push(AbiParam::new(I64));
+                }
+                s.returns.push(AbiParam::new(I64));
+                b.import_signature(s)
+            };
+            let slow_sig = {
+                let mut s = Signature::new(module.isa().default_call_conv());
+                for _ in 0..4 {
+                    s.params.push(AbiParam::new(I64));
+                }
+                s.returns.push(AbiParam::new(I64));
+                b.import_signature(s)
+            };
+            Rule::build(
+                &mut b,
+                code,
+                slow,
+                *entry,
+                *keep,
+                as_direct.map(|d| d.1),
+                width,
+                len as i64,
+                &refs,
+                helper,
+                slow_sig,
+            );
+            b.seal_all_blocks();
+            b.finalize();
+        }
+        module.define_function(id, &mut ctx).map_err(|e| format!("{e:?}"))?;
+        module.clear_context(&mut ctx);
+    }
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    Ok(Made { module, funcs })
+}
+
+/// `(ctx, a0, .., a(n-1)) -> value`: a function called with its arguments in registers.
+fn direct_sig(module: &JITModule, n: u16) -> Signature {
+    let mut sig = module.make_signature();
+    for _ in 0..=n {
+        sig.params.push(AbiParam::new(I64));
+    }
+    sig.returns.push(AbiParam::new(I64));
+    sig
+}
+
+/// Cranelift's condition for a comparison of the language.
+fn cc(op: CmpOp) -> IntCC {
+    match op {
+        CmpOp::Eq => IntCC::Equal,
+        CmpOp::Ne => IntCC::NotEqual,
+        CmpOp::Lt => IntCC::SignedLessThan,
+        CmpOp::Le => IntCC::SignedLessThanOrEqual,
+        CmpOp::Gt => IntCC::SignedGreaterThan,
+        CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
+    }
+}
+
+/// Whether an instruction is compiled to machine code; the others run in
+/// the VM, one instruction at a time, from compiled code (`Slow`).
+pub(super) fn native(op: &Op) -> bool {
+    !matches!(
+        op,
+        Op::RangeLen { .. }
+            | Op::ItemsMark { .. }
+            | Op::ItemsList { .. }
+            | Op::ItemsIndices { .. }
+            | Op::ItemsSet { .. }
+            | Op::ItemsPush { .. }
+            | Op::ItemsNext { .. }
+            | Op::ItemsDrop { .. }
+            | Op::ConstListHas { .. }
+            | Op::ListFromItems { .. }
+            | Op::SetFromItems { .. }
+            | Op::ItemsCmp { .. }
+            | Op::CopyCells { .. }
+            | Op::CopyConst { .. }
+            | Op::Pop { .. }
+            | Op::RemoveAt { .. }
+            | Op::ListRemove { .. }
+            | Op::Insert { .. }
+            | Op::Sort { .. }
+    )
+}
+
+const FLAGS: MemFlags = MemFlags::trusted();
+
+/// One rule being translated.
+struct Rule<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    code: &'a Code,
+    regs: Vec<Variable>,
+    ctx: Value,
+    /// The frame the caller passed (`None`: arguments came in registers).
+    frame: Option<Value>,
+    cells: Value,
+    budget: Value,
+    writable: Value,
+    width: u8,
+    len: i64,
+    keep: bool,
+    /// Records a failure for the VM to redo, and returns.
+    fail: Block,
+    /// Records a value too wide for the cells, and returns.
+    widen: Block,
+    /// Returns after a callee failed (its failure already recorded).
+    failed: Block,
+    /// Returns `STOPPED`: the sink took a move and said to stop.
+    stopped: Block,
+    /// A frame for callees, a move's arguments, a frame for the VM.
+    callee: cranelift_codegen::ir::StackSlot,
+    args: cranelift_codegen::ir::StackSlot,
+    spill: cranelift_codegen::ir::StackSlot,
+    spill_len: usize,
+    /// Each function: how to call it, and its arity where it takes its
+    /// arguments in registers.
+    refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
+    helper: SigRef,
+    slow_sig: SigRef,
+    slow: &'a Slow,
+}
+
+impl<'a, 'b> Rule<'a, 'b> {
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        b: &'a mut FunctionBuilder<'b>,
+        code: &'a Code,
+        slow: &'a Slow,
+        entry: Entry,
+        keep: bool,
+        direct: Option<u16>,
+        width: u8,
+        len: i64,
+        refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
+        helper: SigRef,
+        slow_sig: SigRef,
+    ) {
+        let (start, end) = (entry.start as usize, entry.end as usize);
+        let top = b.create_block();
+        b.append_block_params_for_function_params(top);
+        b.switch_to_block(top);
+        let params = b.block_params(top).to_vec();
+        let ctx = params[0];
+        let frame = if direct.is_none() { Some(params[1]) } else { None };
+        let cells = b.ins().load(I64, FLAGS, ctx, Ctx::CELLS);
+        let budget = b.ins().load(I64, FLAGS, ctx, Ctx::BUDGET);
+        let writable = b.ins().load(I64, FLAGS, ctx, Ctx::WRITABLE);
+        let regs: Vec<Variable> = (0..entry.frame).map(|_| b.declare_var(I64)).collect();
+        for (i, &v) in regs.iter().enumerate() {
+            let x = match (frame, direct) {
+                (Some(frame), _) => b.ins().load(I64, FLAGS, frame, (i * 8) as i32),
+                // As the VM's frame: the arguments, the rest 0.
+                (None, Some(n)) if i < n as usize => params[1 + i],
+                _ => b.ins().iconst(I64, 0),
+            };
+            b.def_var(v, x);
+        }
+        let callee_len = code.fns.iter().map(|f| f.frame).max().unwrap_or(0).max(
+            code.ops[start..end]
+                .iter()
+                .map(|op| if let Op::Call { n, .. } = op { *n as usize } else { 0 })
+                .max()
+                .unwrap_or(0),
+        );
+        let slot = |b: &mut FunctionBuilder, words: usize| {
+            b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                (words.max(1) * 8) as u32,
+                3,
+            ))
+        };
+        let spill_len = (entry.frame + 1).max(MAX_MOVE_ARGS);
+        let callee = slot(b, callee_len);
+        let args = slot(b, MAX_MOVE_ARGS);
+        let spill = slot(b, spill_len);
+        let fail = b.create_block();
+        let widen = b.create_block();
+        let failed = b.create_block();
+        let stopped = b.create_block();
+        let mut r = Rule {
+            b,
+            code,
+            regs,
+            ctx,
+            frame,
+            cells,
+            budget,
+            writable,
+            width,
+            len,
+            keep,
+            fail,
+            widen,
+            failed,
+            stopped,
+            callee,
+            args,
+            spill,
+            spill_len,
+            refs,
+            helper,
+            slow_sig,
+            slow,
+        };
+        // A block at each jump target and after each jump.
+        let mut blocks: HashMap<usize, Block> = HashMap::new();
+        for ip in start..end {
+            let op = &code.ops[ip];
+            let ends = op.target().is_some() || matches!(op, Op::Ret { .. } | Op::Halt);
+            if let Some(t) = op.target() {
+                blocks.entry(t as usize).or_insert_with(|| r.b.create_block());
+            }
+            if ends && ip + 1 < end {
+                blocks.entry(ip + 1).or_insert_with(|| r.b.create_block());
+            }
+        }
+        let first = *blocks.entry(start).or_insert_with(|| r.b.create_block());
+        r.b.ins().jump(first, &[]);
+        let mut open = false;
+        for ip in start..end {
+            if let Some(&blk) = blocks.get(&ip) {
+                if open {
+                    r.b.ins().jump(blk, &[]);
+                }
+                r.b.switch_to_block(blk);
+                open = true;
+            }
+            if !open {
+                continue;
+            }
+            open = r.op(ip, &blocks);
+        }
+        if open {
+            r.b.ins().jump(r.fail, &[]);
+        }
+        for (blk, code) in [(r.fail, FAIL), (r.widen, WIDEN)] {
+            r.b.switch_to_block(blk);
+            let c = r.b.ins().iconst(I64, code);
+            r.b.ins().store(FLAGS, c, r.ctx, Ctx::FAIL);
+            let zero = r.b.ins().iconst(I64, 0);
+            r.b.ins().return_(&[zero]);
+        }
+        r.b.switch_to_block(r.failed);
+        let zero = r.b.ins().iconst(I64, 0);
+        r.b.ins().return_(&[zero]);
+        r.b.switch_to_block(r.stopped);
+        let one = r.b.ins().iconst(I64, STOPPED);
+        r.b.ins().return_(&[one]);
+    }
+
+    fn get(&mut self, r: u16) -> Value {
+        self.b.use_var(self.regs[r as usize])
+    }
+
+    fn set(&mut self, r: u16, v: Value) {
+        self.b.def_var(self.regs[r as usize], v);
+    }
+
+    fn iconst(&mut self, v: i64) -> Value {
+        self.b.ins().iconst(I64, v)
+    }
+
+    /// Goes on only where `cond` is false; else to `to`.
+    fn unless(&mut self, cond: Value, to: Block) {
+        let next = self.b.create_block();
+        self.b.ins().brif(cond, to, &[], next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    fn fail_if(&mut self, cond: Value) {
+        self.unless(cond, self.fail);
+    }
+
+    /// Checks that `i` names a cell (any failure: the VM decides).
+    fn check_cell(&mut self, i: Value) {
+        let out = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, self.len);
+        self.fail_if(out);
+    }
+
+    /// The address of cell `i` (checked), and for four-bit cells the shift.
+    fn addr(&mut self, i: Value) -> Value {
+        self.check_cell(i);
+        let off = match self.width {
+            NIBBLE => self.b.ins().ushr_imm(i, 1),
+            1 => i,
+            w => self.b.ins().imul_imm(i, i64::from(w)),
+        };
+        self.b.ins().iadd(self.cells, off)
+    }
+
+    fn load(&mut self, i: Value) -> Value {
+        let a = self.addr(i);
+        match self.width {
+            NIBBLE => {
+                let byte = self.b.ins().uload8(I64, FLAGS, a, 0);
+                let odd = self.b.ins().band_imm(i, 1);
+                let shift = self.b.ins().ishl_imm(odd, 2);
+                let v = self.b.ins().ushr(byte, shift);
+                self.b.ins().band_imm(v, 15)
+            }
+            1 => self.b.ins().sload8(I64, FLAGS, a, 0),
+            2 => self.b.ins().sload16(I64, FLAGS, a, 0),
+            4 => self.b.ins().sload32(FLAGS, a, 0),
+            _ => self.b.ins().load(I64, FLAGS, a, 0),
+        }
+    }
+
+    fn load_at(&mut self, cell: u32) -> Value {
+        let i = self.iconst(i64::from(cell));
+        self.load(i)
+    }
+
+    fn store(&mut self, i: Value, v: Value) {
+        let ro = self.b.ins().icmp_imm(IntCC::Equal, self.writable, 0);
+        self.fail_if(ro);
+        let a = self.addr(i);
+        let narrow = |r: &mut Self, ty| {
+            let n = r.b.ins().ireduce(ty, v);
+            let back = r.b.ins().sextend(I64, n);
+            let bad = r.b.ins().icmp(IntCC::NotEqual, back, v);
+            r.unless(bad, r.widen);
+            n
+        };
+        match self.width {
+            NIBBLE => {
+                let bad = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, v, 15);
+                self.unless(bad, self.widen);
+                let byte = self.b.ins().uload8(I64, FLAGS, a, 0);
+                let odd = self.b.ins().band_imm(i, 1);
+                let shift = self.b.ins().ishl_imm(odd, 2);
+                let fifteen = self.iconst(15);
+                let mask = self.b.ins().ishl(fifteen, shift);
+                let keep = self.b.ins().bnot(mask);
+                let kept = self.b.ins().band(byte, keep);
+                let put = self.b.ins().ishl(v, shift);
+                let new = self.b.ins().bor(kept, put);
+                self.b.ins().istore8(FLAGS, new, a, 0);
+            }
+            1 => {
+                let n = narrow(self, I8);
+                self.b.ins().store(FLAGS, n, a, 0);
+            }
+            2 => {
+                let n = narrow(self, I16);
+                self.b.ins().store(FLAGS, n, a, 0);
+            }
+            4 => {
+                let n = narrow(self, I32);
+                self.b.ins().store(FLAGS, n, a, 0);
+            }
+            _ => {
+                self.b.ins().store(FLAGS, v, a, 0);
+            }
+        }
+    }
+
+    fn store_at(&mut self, cell: u32, v: Value) {
+        let i = self.iconst(i64::from(cell));
+        self.store(i, v);
+    }
+
+    /// `x op y`, checked as the VM checks it.
+    fn arith(&mut self, op: ArithOp, x: Value, y: Value) -> Value {
+        match op {
+            ArithOp::Add | ArithOp::Sub | ArithOp::Mul => {
+                let (v, of) = match op {
+                    ArithOp::Add => self.b.ins().sadd_overflow(x, y),
+                    ArithOp::Sub => self.b.ins().ssub_overflow(x, y),
+                    _ => self.b.ins().smul_overflow(x, y),
+                };
+                self.fail_if(of);
+                v
+            }
+            ArithOp::Div | ArithOp::Rem => {
+                let zero = self.b.ins().icmp_imm(IntCC::Equal, y, 0);
+                self.fail_if(zero);
+                let min = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
+                let minus = self.b.ins().icmp_imm(IntCC::Equal, y, -1);
+                let both = self.b.ins().band(min, minus);
+                self.fail_if(both);
+                let r = self.b.ins().srem(x, y);
+                let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, r, 0);
+                let ypos = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, y, 0);
+                if op == ArithOp::Div {
+                    let q = self.b.ins().sdiv(x, y);
+                    let m1 = self.iconst(-1);
+                    let p1 = self.iconst(1);
+                    let step = self.b.ins().select(ypos, m1, p1);
+                    let zero = self.iconst(0);
+                    let adj = self.b.ins().select(neg, step, zero);
+                    self.b.ins().iadd(q, adj)
+                } else {
+                    let plus = self.b.ins().iadd(r, y);
+                    let minus = self.b.ins().isub(r, y);
+                    let fixed = self.b.ins().select(ypos, plus, minus);
+                    self.b.ins().select(neg, fixed, r)
+                }
+            }
+        }
+    }
+
+    fn cmp(&mut self, op: CmpOp, x: Value, y: Value) -> Value {
+        self.b.ins().icmp(cc(op), x, y)
+    }
+
+    fn cmp_imm(&mut self, op: CmpOp, x: Value, imm: i32) -> Value {
+        self.b.ins().icmp_imm(cc(op), x, i64::from(imm))
+    }
+
+    fn bool64(&mut self, c: Value) -> Value {
+        self.b.ins().uextend(I64, c)
+    }
+
+    /// `x % m` (Euclidean) for a constant `m > 0`.
+    fn rem_pos(&mut self, x: Value, m: i32) -> Value {
+        let r = self.b.ins().srem_imm(x, i64::from(m));
+        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, r, 0);
+        let plus = self.b.ins().iadd_imm(r, i64::from(m));
+        self.b.ins().select(neg, plus, r)
+    }
+
+    /// Takes `n` steps from the budget.
+    fn spend(&mut self, n: Value) {
+        let s = self.b.ins().load(I64, FLAGS, self.budget, STEPS_AT as i32);
+        let short = self.b.ins().icmp(IntCC::UnsignedLessThan, s, n);
+        self.fail_if(short);
+        let left = self.b.ins().isub(s, n);
+        self.b.ins().store(FLAGS, left, self.budget, STEPS_AT as i32);
+    }
+
+    /// The cell of element `i` of the list whose length cell is `list`
+    /// (whose length is `len`), after checking `0 <= i < len`.
+    fn element(&mut self, list: Value, len: Value, i: Value, size: u32) -> Value {
+        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, i, 0);
+        let past = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+        let bad = self.b.ins().bor(neg, past);
+        self.fail_if(bad);
+        let off = self.b.ins().imul_imm(i, i64::from(size));
+        let base = self.b.ins().iadd_imm(list, 1);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// Fails unless `lo..=hi` is short enough to go through (at most 2^20).
+    fn check_range(&mut self, lo: Value, hi: Value) {
+        let (d, of) = self.b.ins().ssub_overflow(hi, lo);
+        let long = self.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, d, 1 << 20);
+        let up = self.b.ins().icmp(IntCC::SignedGreaterThan, hi, lo);
+        let too_long = self.b.ins().select(of, up, long);
+        self.fail_if(too_long);
+    }
+
+    fn consts_ptr(&mut self) -> Value {
+        self.b.ins().load(I64, FLAGS, self.ctx, Ctx::CONSTS)
+    }
+
+    /// `consts[i]`, checked.
+    fn load_const(&mut self, i: Value) -> Value {
+        let out = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, self.code.consts.len() as i64);
+        self.fail_if(out);
+        let p = self.consts_ptr();
+        let off = self.b.ins().imul_imm(i, 8);
+        let a = self.b.ins().iadd(p, off);
+        self.b.ins().load(I64, FLAGS, a, 0)
+    }
+
+    fn jump_to(&mut self, blocks: &HashMap<usize, Block>, to: u32) -> Block {
+        blocks[&(to as usize)]
+    }
+
+    /// Jumps to `to` where `cond` holds, else goes on.
+    fn branch(&mut self, cond: Value, to: Block) {
+        let next = self.b.create_block();
+        self.b.ins().brif(cond, to, &[], next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Writes the registers back to the frame, for a caller that reads them.
+    fn write_back(&mut self) {
+        if let (true, Some(frame)) = (self.keep, self.frame) {
+            for i in 0..self.regs.len() {
+                let v = self.b.use_var(self.regs[i]);
+                self.b.ins().store(FLAGS, v, frame, (i * 8) as i32);
+            }
+        }
+    }
+
+    /// Fills the move-arguments slot: registers `0..n`, the rest 0.
+    fn fill_args(&mut self, n: usize) -> Value {
+        for i in 0..MAX_MOVE_ARGS {
+            let v = if i < n && i < self.regs.len() {
+                self.b.use_var(self.regs[i])
+            } else {
+                self.iconst(0)
+            };
+            self.b.ins().stack_store(v, self.args, (i * 8) as i32);
+        }
+        self.b.ins().stack_addr(I64, self.args, 0)
+    }
+
+    /// Gives the move in the arguments slot to the host; stops if it says so.
+    fn emit(&mut self, kind: u16, args: Value) {
+        let host = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::HOST);
+        let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::EMIT);
+        let k = self.iconst(i64::from(kind));
+        let call = self.b.ins().call_indirect(self.helper, f, &[host, k, args]);
+        let stop = self.b.inst_results(call)[0];
+        self.branch(stop, self.stopped);
+    }
+
+    /// Translates the instruction at `ip`; false when it ends its block.
+    fn op(&mut self, ip: usize, blocks: &HashMap<usize, Block>) -> bool {
+        let op = self.code.ops[ip];
+        if !native(&op) {
+            return self.slow_op(ip, op, blocks);
+        }
+        match op {
+            Op::Const { dst, value } => {
+                let v = self.iconst(value);
+                self.set(dst, v);
+            }
+            Op::Copy { dst, src } => {
+                let v = self.get(src);
+                self.set(dst, v);
+            }
+            Op::LoadCell { dst, cell } => {
+                let v = self.load_at(cell);
+                self.set(dst, v);
+            }
+            Op::Load { dst, addr } => {
+                let a = self.get(addr);
+                let v = self.load(a);
+                self.set(dst, v);
+            }
+            Op::Neg { dst, src } => {
+                let x = self.get(src);
+                let min = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
+                self.fail_if(min);
+                let v = self.b.ins().ineg(x);
+                self.set(dst, v);
+            }
+            Op::Not { dst, src } => {
+                let x = self.get(src);
+                let c = self.b.ins().icmp_imm(IntCC::Equal, x, 0);
+                let v = self.bool64(c);
+                self.set(dst, v);
+            }
+            Op::Arith { op, dst, a, b } => {
+                let (x, y) = (self.get(a), self.get(b));
+                let v = self.arith(op, x, y);
+                self.set(dst, v);
+            }
+            Op::ArithI { op, dst, a, imm } => {
+                let x = self.get(a);
+                let y = self.iconst(i64::from(imm));
+                let v = self.arith(op, x, y);
+                self.set(dst, v);
+            }
+            Op::Cmp { op, dst, a, b } => {
+                let (x, y) = (self.get(a), self.get(b));
+                let c = self.cmp(op, x, y);
+                let v = self.bool64(c);
+                self.set(dst, v);
+            }
+            Op::CmpI { op, dst, a, imm } => {
+                let x = self.get(a);
+                let c = self.cmp_imm(op, x, imm);
+                let v = self.bool64(c);
+                self.set(dst, v);
+            }
+            Op::Pick { op, dst, a, b } => {
+                let (x, y) = (self.get(a), self.get(b));
+                let c = self.cmp(op, x, y);
+                let v = self.b.ins().select(c, x, y);
+                self.set(dst, v);
+            }
+            Op::CellCmpI { op, dst, cell, imm } => {
+                let x = self.load_at(cell);
+                let c = self.cmp_imm(op, x, imm);
+                let v = self.bool64(c);
+                self.set(dst, v);
+            }
+            Op::Jump { to } => {
+                let t = self.jump_to(blocks, to);
+                self.b.ins().jump(t, &[]);
+                return false;
+            }
+            Op::JumpIfZero { x, to } => {
+                let t = self.jump_to(blocks, to);
+                let v = self.get(x);
+                let c = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
+                self.branch(c, t);
+            }
+            Op::JumpIfNonZero { x, to } => {
+                let t = self.jump_to(blocks, to);
+                let v = self.get(x);
+                let c = self.b.ins().icmp_imm(IntCC::NotEqual, v, 0);
+                self.branch(c, t);
+            }
+            Op::JumpUnless { op, a, b, to } => {
+                let t = self.jump_to(blocks, to);
+                let (x, y) = (self.get(a), self.get(b));
+                let c = self.b.ins().icmp(cc(op).complement(), x, y);
+                self.branch(c, t);
+            }
+            Op::JumpUnlessI { op, a, imm, to } => {
+                let t = self.jump_to(blocks, to);
+                let x = self.get(a);
+                let c = self.b.ins().icmp_imm(cc(op).complement(), x, i64::from(imm));
+                self.branch(c, t);
+            }
+            Op::JumpUnlessCellI { op, cell, imm, to } => {
+                let t = self.jump_to(blocks, to);
+                let x = self.load_at(cell);
+                let c = self.b.ins().icmp_imm(cc(op).complement(), x, i64::from(imm));
+                self.branch(c, t);
+            }
+            Op::JumpUnlessRemI { op, a, m, imm, to } => {
+                let t = self.jump_to(blocks, to);
+                let x = self.get(a);
+                let r = self.rem_pos(x, m);
+                let c = self.b.ins().icmp_imm(cc(op).complement(), r, i64::from(imm));
+                self.branch(c, t);
+            }
+            Op::JumpUnlessCellRemI { op, cell, m, imm, to } => {
+                let t = self.jump_to(blocks, to);
+                let x = self.load_at(cell);
+                let r = self.rem_pos(x, m);
+                let c = self.b.ins().icmp_imm(cc(op).complement(), r, i64::from(imm));
+                self.branch(c, t);
+            }
+            Op::Ret { src } => {
+                let v = self.get(src);
+                self.write_back();
+                self.b.ins().return_(&[v]);
+                return false;
+            }
+            Op::Halt => {
+                self.write_back();
+                let z = self.iconst(0);
+                self.b.ins().return_(&[z]);
+                return false;
+            }
+            Op::ElemAddr { dst, list, index, size } => {
+                let l = self.get(list);
+                let len = self.load(l);
+                let i = self.get(index);
+                let v = self.element(l, len, i, size);
+                self.set(dst, v);
+            }
+            Op::ElemAddrS { dst, list, index, size } => {
+                let l = self.iconst(i64::from(list));
+                let len = self.load(l);
+                let i = self.get(index);
+                let v = self.element(l, len, i, size);
+                self.set(dst, v);
+            }
+            Op::LoadElemS { dst, list, index, add } => {
+                let x = self.get(index);
+                let (i, of) = {
+                    let a = self.iconst(i64::from(add));
+                    self.b.ins().sadd_overflow(x, a)
+                };
+                self.fail_if(of);
+                let l = self.iconst(i64::from(list));
+                let len = self.load(l);
+                let o = self.element(l, len, i, 1);
+                let v = self.load(o);
+                self.set(dst, v);
+            }
+            Op::StoreElemS {
+                op,
+                list,
+                index,
+                add,
+                src,
+            } => {
+                let x = self.get(index);
+                let a = self.iconst(i64::from(add));
+                let (i, of) = self.b.ins().sadd_overflow(x, a);
+                self.fail_if(of);
+                let l = self.iconst(i64::from(list));
+                let len = self.load(l);
+                let o = self.element(l, len, i, 1);
+                let s = self.get(src);
+                let v = match op {
+                    None => s,
+                    Some(op) => {
+                        let old = self.load(o);
+                        self.arith(op, old, s)
+                    }
+                };
+                self.store(o, v);
+            }
+            Op::StoreElemSI {
+                op,
+                list,
+                index,
+                add,
+                imm,
+            } => {
+                let x = self.get(index);
+                let a = self.iconst(i64::from(add));
+                let (i, of) = self.b.ins().sadd_overflow(x, a);
+                self.fail_if(of);
+                let l = self.iconst(i64::from(list));
+                let len = self.load(l);
+                let o = self.element(l, len, i, 1);
+                let old = self.load(o);
+                let y = self.iconst(i64::from(imm));
+                let v = self.arith(op, old, y);
+                self.store(o, v);
+            }
+            Op::StoreCell { cell, src } => {
+                let v = self.get(src);
+                self.store_at(cell, v);
+            }
+            Op::Store { addr, src } => {
+                let (a, v) = (self.get(addr), self.get(src));
+                self.store(a, v);
+            }
+            Op::StoreArithCell { op, cell, src } => {
+                let i = self.iconst(i64::from(cell));
+                let old = self.load(i);
+                let s = self.get(src);
+                let v = self.arith(op, old, s);
+                self.store(i, v);
+            }
+            Op::StoreArith { op, addr, src } => {
+                let i = self.get(addr);
+                let old = self.load(i);
+                let s = self.get(src);
+                let v = self.arith(op, old, s);
+                self.store(i, v);
+            }
+            Op::IndexIn { dst, addr, x } => {
+                let a = self.get(addr);
+                let len = self.load(a);
+                let x = self.get(x);
+                let nonneg = self.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, x, 0);
+                let below = self.b.ins().icmp(IntCC::SignedLessThan, x, len);
+                let c = self.b.ins().band(nonneg, below);
+                let v = self.bool64(c);
+                self.set(dst, v);
+            }
+            Op::SetHas { dst, addr, x, set } => {
+                let lo = self.code.sets[set as usize].lo;
+                let x = self.get(x);
+                let bit = self.b.ins().iadd_imm(x, lo.wrapping_neg());
+                let v = self.bit_of(addr, bit);
+                self.set(dst, v);
+            }
+            Op::SetHasI { dst, addr, bit } => {
+                let bit = self.iconst(i64::from(bit));
+                let v = self.bit_of(addr, bit);
+                self.set(dst, v);
+            }
+            Op::SetAdd { addr, x, set } | Op::SetRemove { addr, x, set } => {
+                let r = self.code.sets[set as usize];
+                let x = self.get(x);
+                let below = self.b.ins().icmp_imm(IntCC::SignedLessThan, x, r.lo);
+                let above = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, x, r.hi);
+                let out = self.b.ins().bor(below, above);
+                self.fail_if(out);
+                let bit = self.b.ins().iadd_imm(x, r.lo.wrapping_neg());
+                let a = self.get(addr);
+                let word = self.b.ins().ushr_imm(bit, 6);
+                let o = self.b.ins().iadd(a, word);
+                let sh = self.b.ins().band_imm(bit, 63);
+                let one = self.iconst(1);
+                let mask = self.b.ins().ishl(one, sh);
+                let w = self.load(o);
+                let v = if matches!(op, Op::SetAdd { .. }) {
+                    self.b.ins().bor(w, mask)
+                } else {
+                    let keep = self.b.ins().bnot(mask);
+                    self.b.ins().band(w, keep)
+                };
+                self.store(o, v);
+            }
+            Op::Push { addr, x, cap } => {
+                let o = self.get(addr);
+                let v = self.get(x);
+                let len = self.load(o);
+                let full = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, len, i64::from(cap));
+                self.fail_if(full);
+                let base = self.b.ins().iadd_imm(o, 1);
+                let at = self.b.ins().iadd(base, len);
+                self.store(at, v);
+                let n = self.b.ins().iadd_imm(len, 1);
+                self.store(o, n);
+            }
+            Op::RangeInit { var, hi, spend, to } => {
+                let t = self.jump_to(blocks, to);
+                let (lo, h) = (self.get(var), self.get(hi));
+                self.check_range(lo, h);
+                let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, h);
+                if spend {
+                    // Short enough: `h - lo + 1` does not overflow where `lo <= h`.
+                    let d = self.b.ins().isub(h, lo);
+                    let n = self.b.ins().iadd_imm(d, 1);
+                    let zero = self.iconst(0);
+                    let n = self.b.ins().select(empty, zero, n);
+                    self.spend(n);
+                }
+                self.branch(empty, t);
+            }
+            Op::RangeNext { var, hi, to } => {
+                let t = self.jump_to(blocks, to);
+                let (v, h) = (self.get(var), self.get(hi));
+                let more = self.b.ins().icmp(IntCC::SignedLessThan, v, h);
+                let next = self.b.ins().iadd_imm(v, 1);
+                let nv = self.b.ins().select(more, next, v);
+                self.set(var, nv);
+                self.branch(more, t);
+            }
+            Op::CountNext { var, idx, limit, to } => {
+                let t = self.jump_to(blocks, to);
+                let (i, l) = (self.get(idx), self.get(limit));
+                let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, l);
+                self.branch(done, t);
+                self.set(var, i);
+                let n = self.b.ins().iadd_imm(i, 1);
+                self.set(idx, n);
+            }
+            Op::ListNext { var, idx, addr, to } => {
+                let t = self.jump_to(blocks, to);
+                let (i, o) = (self.get(idx), self.get(addr));
+                let len = self.load(o);
+                let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+                self.branch(done, t);
+                let base = self.b.ins().iadd_imm(o, 1);
+                let at = self.b.ins().iadd(base, i);
+                let v = self.load(at);
+                self.set(var, v);
+                let n = self.b.ins().iadd_imm(i, 1);
+                self.set(idx, n);
+            }
+            Op::SumAdd { acc, x } => {
+                let (a, x) = (self.get(acc), self.get(x));
+                let (v, of) = self.b.ins().sadd_overflow(a, x);
+                self.fail_if(of);
+                self.set(acc, v);
+            }
+            Op::CountAdd { acc, x } => {
+                let (a, x) = (self.get(acc), self.get(x));
+                let c = self.b.ins().icmp_imm(IntCC::NotEqual, x, 0);
+                let c = self.bool64(c);
+                let v = self.b.ins().iadd(a, c);
+                self.set(acc, v);
+            }
+            Op::PickAcc { op, acc, found, x } => {
+                let (a, f, x) = (self.get(acc), self.get(found), self.get(x));
+                let none = self.b.ins().icmp_imm(IntCC::Equal, f, 0);
+                let better = self.cmp(op, x, a);
+                let take = self.b.ins().bor(none, better);
+                let v = self.b.ins().select(take, x, a);
+                self.set(acc, v);
+                let one = self.iconst(1);
+                self.set(found, one);
+            }
+            Op::NeedFound { found, .. } => {
+                let f = self.get(found);
+                let none = self.b.ins().icmp_imm(IntCC::Equal, f, 0);
+                self.fail_if(none);
+            }
+            Op::Call { dst, func, args, n } => {
+                let f = self.code.fns[func as usize];
+                let d = self.b.ins().load(I64, FLAGS, self.budget, DEPTH_AT as i32);
+                let deep = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, d, MAX_CALL_DEPTH as i64);
+                self.fail_if(deep);
+                let one = self.iconst(1);
+                self.spend(one);
+                let d1 = self.b.ins().iadd_imm(d, 1);
+                self.b.ins().store(FLAGS, d1, self.budget, DEPTH_AT as i32);
+                let (callee, direct) = self.refs[&f.start];
+                let call = if direct == Some(n) {
+                    let mut vals = vec![self.ctx];
+                    for k in 0..n {
+                        vals.push(self.get(args + k));
+                    }
+                    self.b.ins().call(callee, &vals)
+                } else {
+                    let words = f.frame.max(n as usize);
+                    for k in 0..words {
+                        let v = if k < n as usize {
+                            self.get(args + k as u16)
+                        } else {
+                            self.iconst(0)
+                        };
+                        self.b.ins().stack_store(v, self.callee, (k * 8) as i32);
+                    }
+                    let fp = self.b.ins().stack_addr(I64, self.callee, 0);
+                    self.b.ins().call(callee, &[self.ctx, fp])
+                };
+                let v = self.b.inst_results(call)[0];
+                let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
+                self.unless(failed, self.failed);
+                self.b.ins().store(FLAGS, d, self.budget, DEPTH_AT as i32);
+                self.set(dst, v);
+            }
+            Op::Choice { counter, .. } => {
+                let c = self.get(counter);
+                let c1 = self.b.ins().iadd_imm(c, 1);
+                let many = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
+                self.fail_if(many);
+                self.set(counter, c1);
+            }
+            Op::Emit { kind, n } => {
+                let args = self.fill_args(n as usize);
+                self.emit(kind, args);
+            }
+            Op::EmitRange {
+                kind,
+                n,
+                var,
+                hi,
+                counter,
+            } => {
+                let (lo, h) = (self.get(var), self.get(hi));
+                self.check_range(lo, h);
+                let args = self.fill_args(n as usize - 1);
+                let v = self.b.declare_var(I64);
+                let c = self.b.declare_var(I64);
+                self.b.def_var(v, lo);
+                let c0 = self.get(counter);
+                self.b.def_var(c, c0);
+                let (head, exit) = (self.b.create_block(), self.b.create_block());
+                let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, h);
+                self.b.ins().brif(empty, exit, &[], head, &[]);
+                self.b.switch_to_block(head);
+                let cv = self.b.use_var(c);
+                let c1 = self.b.ins().iadd_imm(cv, 1);
+                let many = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
+                self.fail_if(many);
+                self.b.def_var(c, c1);
+                let x = self.b.use_var(v);
+                self.b.ins().stack_store(x, self.args, ((n as usize - 1) * 8) as i32);
+                self.emit(kind, args);
+                let x = self.b.use_var(v);
+                let last = self.b.ins().icmp(IntCC::Equal, x, h);
+                let x1 = self.b.ins().iadd_imm(x, 1);
+                self.b.def_var(v, x1);
+                self.b.ins().brif(last, exit, &[], head, &[]);
+                self.b.switch_to_block(exit);
+                let cv = self.b.use_var(c);
+                self.set(counter, cv);
+            }
+            Op::Step => {
+                let one = self.iconst(1);
+                self.spend(one);
+            }
+            Op::LoadConst { dst, addr } => {
+                let a = self.get(addr);
+                let v = self.load_const(a);
+                self.set(dst, v);
+            }
+            Op::ConstElemAddr { dst, list, index, size } => {
+                let l = self.get(list);
+                let len = self.load_const(l);
+                let i = self.get(index);
+                let v = self.element(l, len, i, size);
+                self.set(dst, v);
+            }
+            Op::ConstListNext { var, idx, addr, to } => {
+                let t = self.jump_to(blocks, to);
+                let (i, o) = (self.get(idx), self.get(addr));
+                let len = self.load_const(o);
+                let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+                self.branch(done, t);
+                let base = self.b.ins().iadd_imm(o, 1);
+                let at = self.b.ins().iadd(base, i);
+                let v = self.load_const(at);
+                self.set(var, v);
+                let n = self.b.ins().iadd_imm(i, 1);
+                self.set(idx, n);
+            }
+            Op::SetCount { dst, addr, set } => {
+                let words = self.code.sets[set as usize].words;
+                let o = self.get(addr);
+                let mut total = self.iconst(0);
+                for w in 0..words {
+                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    let v = self.load(i);
+                    let n = self.b.ins().popcnt(v);
+                    total = self.b.ins().iadd(total, n);
+                }
+                self.set(dst, total);
+            }
+            Op::SumList { dst, addr } => {
+                let o = self.get(addr);
+                let v = self.sum_list(o);
+                self.set(dst, v);
+            }
+            Op::SumListS { dst, list } => {
+                let o = self.iconst(i64::from(list));
+                let v = self.sum_list(o);
+                self.set(dst, v);
+            }
+            Op::ListHas { dst, addr, x } => {
+                let o = self.get(addr);
+                let x = self.get(x);
+                let v = self.list_has(o, x);
+                self.set(dst, v);
+            }
+            Op::Clear { addr, words } => {
+                let o = self.get(addr);
+                let zero = self.iconst(0);
+                for w in 0..words {
+                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    self.store(i, zero);
+                }
+            }
+            Op::SetNext {
+                var,
+                state,
+                addr,
+                set,
+                to,
+            } => {
+                let t = self.jump_to(blocks, to);
+                let r = self.code.sets[set as usize];
+                let o = self.get(addr);
+                let bits = self.b.declare_var(I64);
+                let word = self.b.declare_var(I64);
+                let b0 = self.get(state);
+                let w0 = self.get(state + 1);
+                self.b.def_var(bits, b0);
+                self.b.def_var(word, w0);
+                let (head, advance, load, empty, found) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(head);
+                let bv = self.b.use_var(bits);
+                self.b.ins().brif(bv, found, &[], advance, &[]);
+                self.b.switch_to_block(advance);
+                let wv = self.b.use_var(word);
+                let w1 = self.b.ins().iadd_imm(wv, 1);
+                self.b.def_var(word, w1);
+                let past = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::SignedGreaterThanOrEqual, w1, i64::from(r.words));
+                self.b.ins().brif(past, empty, &[], load, &[]);
+                self.b.switch_to_block(load);
+                let wv = self.b.use_var(word);
+                let i = self.b.ins().iadd(o, wv);
+                let v = self.load(i);
+                self.b.def_var(bits, v);
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(empty);
+                let wv = self.b.use_var(word);
+                self.set(state + 1, wv);
+                self.b.ins().jump(t, &[]);
+                self.b.switch_to_block(found);
+                let (bv, wv) = (self.b.use_var(bits), self.b.use_var(word));
+                let tz = self.b.ins().ctz(bv);
+                let base = self.b.ins().imul_imm(wv, 64);
+                let base = self.b.ins().iadd_imm(base, r.lo);
+                let v = self.b.ins().iadd(base, tz);
+                self.set(var, v);
+                let less = self.b.ins().iadd_imm(bv, -1);
+                let rest = self.b.ins().band(bv, less);
+                self.set(state, rest);
+                self.set(state + 1, wv);
+            }
+            _ => unreachable!("every other instruction runs in the VM (`native`)"),
+        }
+        true
+    }
+
+    /// The length of the list whose length cell is `o`; a negative one fails.
+    fn list_len(&mut self, o: Value) -> Value {
+        let len = self.load(o);
+        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, len, 0);
+        self.fail_if(neg);
+        len
+    }
+
+    /// The sum of the list of scalars whose length cell is `o`, checked.
+    fn sum_list(&mut self, o: Value) -> Value {
+        let len = self.list_len(o);
+        let (i, total) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let zero = self.iconst(0);
+        self.b.def_var(i, zero);
+        self.b.def_var(total, zero);
+        let (head, body, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let iv = self.b.use_var(i);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let iv = self.b.use_var(i);
+        let at = self.b.ins().iadd(o, iv);
+        let at = self.b.ins().iadd_imm(at, 1);
+        let x = self.load(at);
+        let t = self.b.use_var(total);
+        let (t, of) = self.b.ins().sadd_overflow(t, x);
+        self.fail_if(of);
+        self.b.def_var(total, t);
+        let i1 = self.b.ins().iadd_imm(iv, 1);
+        self.b.def_var(i, i1);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(done);
+        self.b.use_var(total)
+    }
+
+    /// Whether the list of scalars whose length cell is `o` holds `x` (1 or 0).
+    fn list_has(&mut self, o: Value, x: Value) -> Value {
+        let len = self.list_len(o);
+        let i = self.b.declare_var(I64);
+        let zero = self.iconst(0);
+        self.b.def_var(i, zero);
+        let res = self.b.declare_var(I64);
+        self.b.def_var(res, zero);
+        let (head, body, hit, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let iv = self.b.use_var(i);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let iv = self.b.use_var(i);
+        let at = self.b.ins().iadd(o, iv);
+        let at = self.b.ins().iadd_imm(at, 1);
+        let v = self.load(at);
+        let i1 = self.b.ins().iadd_imm(iv, 1);
+        self.b.def_var(i, i1);
+        let eq = self.b.ins().icmp(IntCC::Equal, v, x);
+        self.b.ins().brif(eq, hit, &[], head, &[]);
+        self.b.switch_to_block(hit);
+        let one = self.iconst(1);
+        self.b.def_var(res, one);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.use_var(res)
+    }
+
+    /// Bit `bit` of the set whose first word is the cell in register `addr`.
+    fn bit_of(&mut self, addr: u16, bit: Value) -> Value {
+        let a = self.get(addr);
+        let word = self.b.ins().ushr_imm(bit, 6);
+        let o = self.b.ins().iadd(a, word);
+        let w = self.load(o);
+        let sh = self.b.ins().band_imm(bit, 63);
+        let v = self.b.ins().sshr(w, sh);
+        self.b.ins().band_imm(v, 1)
+    }
+
+    /// An instruction the VM runs: the registers go to a frame in memory,
+    /// the VM runs the instruction's stub, and they come back.
+    fn slow_op(&mut self, ip: usize, op: Op, blocks: &HashMap<usize, Block>) -> bool {
+        for i in 0..self.regs.len() {
+            let v = self.b.use_var(self.regs[i]);
+            self.b.ins().stack_store(v, self.spill, (i * 8) as i32);
+        }
+        let fp = self.b.ins().stack_addr(I64, self.spill, 0);
+        let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::SLOW);
+        let stub = self.iconst(i64::from(self.slow.stub[ip]));
+        let n = self.iconst(self.spill_len as i64);
+        let call = self.b.ins().call_indirect(self.slow_sig, f, &[self.ctx, stub, fp, n]);
+        let flow = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, flow, 1);
+        self.unless(failed, self.failed);
+        for i in 0..self.regs.len() {
+            let v = self.b.ins().stack_load(I64, self.spill, (i * 8) as i32);
+            self.b.def_var(self.regs[i], v);
+        }
+        if let Some(to) = op.target() {
+            let t = self.jump_to(blocks, to);
+            self.branch(flow, t);
+        }
+        true
+    }
+}

@@ -1,0 +1,294 @@
+//! The second executor: each game's flat code ([`Code`]) compiled to machine
+//! code with Cranelift, one native function per rule, run in place of the VM
+//! (`vm`), which stays the reference.
+//!
+//! **Errors the easy and exact way.** Compiled code builds no diagnostics.
+//! Wherever the VM could fail (an index out of range, division by zero, an
+//! overflow, too many steps, recursion too deep, a value outside a set, a
+//! full list, a store into a state that is only read, ...) it records a
+//! failure in its context and returns. The runtime then throws away what
+//! the compiled call did (the state it was given is restored, see
+//! `Interpreted::apply`) and runs the whole `Game` call again on the VM,
+//! which produces the error with its message and span. For this to be
+//! exact, compiled code must never succeed where the VM fails: it spends the
+//! step budget and the call depth exactly as the VM does (the same [`Budget`]
+//! in memory), and checks every condition the VM checks. Where it fails and
+//! the VM would not (it also checks every cell index against the state's
+//! length, which the VM leaves to Rust's bounds checks), the VM's answer is
+//! the one returned, only slower. A value too wide for the state's packed
+//! cells is reported as the VM reports it (`RuntimeKind::Widen`), and the
+//! move is played again on unpacked cells, compiled as well.
+//!
+//! **Cells in place.** A rule is compiled once per width of cells it meets
+//! (four bits, 1, 2, 4 or 8 bytes; unpacked cells are 8 bytes): the width
+//! of the initial state and 8 bytes when the game loads, any other when a
+//! state of that width first runs; loads and stores are inline, each index
+//! checked against the state's length.
+//!
+//! **Every instruction.** The instructions that are rare in inner loops and
+//! long to write by hand (the item stack, sorting, copying, removing and
+//! inserting elements, ...; see `compile::native`) are run by the
+//! VM one at a time from compiled code: the registers go to memory, the VM
+//! runs a stub of that one instruction on the same host and budget, and
+//! they come back. Every rule is compiled; none falls back as a whole.
+//!
+//! `unsafe` lives in `call` alone: the calls into compiled code and the
+//! callbacks it makes.
+
+mod call;
+mod compile;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::Move;
+use super::state::NIBBLE;
+use super::vm::{Budget, Host};
+use crate::error_kind::RuntimeKind;
+use crate::game::GameError;
+use crate::ir::Program;
+use crate::ir::code::{Code, Entry, Op, OpSpans};
+use call::Compiled;
+
+/// Which executor runs a game's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Machine code compiled with Cranelift when the game loads.
+    Jit,
+    /// The interpreter of flat code: the reference.
+    Vm,
+}
+
+impl Engine {
+    /// `Jit` where Cranelift supports this machine, else `Vm`.
+    pub fn default_for_host() -> Engine {
+        if compile::host_supported() {
+            Engine::Jit
+        } else {
+            Engine::Vm
+        }
+    }
+
+    /// Reads `jit` or `vm`.
+    pub fn parse(s: &str) -> Option<Engine> {
+        match s {
+            "jit" => Some(Engine::Jit),
+            "vm" => Some(Engine::Vm),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Jit => "jit",
+            Engine::Vm => "vm",
+        }
+    }
+}
+
+/// What failure compiled code records (`Ctx::fail`): none, any (the VM
+/// redoes the call), a value too wide for the cells.
+const FAIL: i64 = 1;
+const WIDEN: i64 = 2;
+
+pub(super) use call::Ctx;
+
+/// The code the VM runs for compiled rules: the game's code, then a stub
+/// per instruction that compiled code leaves to the VM.
+pub(super) struct Slow {
+    pub code: Code,
+    /// Where each instruction's stub starts (`u32::MAX`: none).
+    pub stub: Vec<u32>,
+    pub prog: Arc<Program>,
+}
+
+/// The stub of the instruction `op` of a rule of `frame` registers: the
+/// instruction, its jump (if any) going to `Const scratch 1; Ret scratch`,
+/// else `Halt`: the VM returns 1 for a jump taken (or a move that said to
+/// stop) and 0 to go on.
+fn stub(op: Op, at: u32, scratch: u16) -> [Op; 4] {
+    let to = at + 2;
+    let op = match op {
+        Op::SetNext {
+            var, state, addr, set, ..
+        } => Op::SetNext {
+            var,
+            state,
+            addr,
+            set,
+            to,
+        },
+        Op::ItemsNext { var, idx, .. } => Op::ItemsNext { var, idx, to },
+        op => {
+            debug_assert!(op.target().is_none(), "a stub's jump is retargeted");
+            op
+        }
+    };
+    [
+        op,
+        Op::Halt,
+        Op::Const { dst: scratch, value: 1 },
+        Op::Ret { src: scratch },
+    ]
+}
+
+fn slow_code(code: &Code, prog: Arc<Program>) -> Slow {
+    let mut out = code.clone();
+    let mut stubs = vec![u32::MAX; code.ops.len()];
+    let mut rules = code.entries();
+    rules.extend(code.moves.iter().flat_map(|m| [Some(m.body), m.then]).flatten());
+    rules.sort_by_key(|e| e.start);
+    rules.dedup_by_key(|e| e.start);
+    for e in rules {
+        for (ip, &op) in code.ops.iter().enumerate().take(e.end as usize).skip(e.start as usize) {
+            if compile::native(&op) || stubs[ip] != u32::MAX {
+                continue;
+            }
+            let at = out.ops.len() as u32;
+            stubs[ip] = at;
+            out.ops.extend(stub(op, at, e.frame as u16));
+            out.spans.push(code.spans[ip]);
+            out.spans.extend([OpSpans::default(); 3]);
+        }
+    }
+    Slow {
+        code: out,
+        stub: stubs,
+        prog,
+    }
+}
+
+/// The compiled rules of one game, per width of cells.
+pub(super) struct Jit {
+    slow: Arc<Slow>,
+    /// The number of cells of the game's states.
+    len: usize,
+    /// Per width (`NIBBLE`, 1, 2, 4, 8 bytes): compiled on first use; `None`
+    /// where Cranelift failed (the VM runs those).
+    widths: [OnceLock<Option<Compiled>>; 5],
+    /// How long compiling took, in total, and how many rules.
+    stats: std::sync::Mutex<(Duration, usize)>,
+    /// How many calls compiled code handed back to the VM.
+    bailouts: AtomicU64,
+}
+
+/// What compiling a game's rules cost, and how they ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JitStats {
+    /// Time spent compiling, all widths met so far together.
+    pub compile_time: Duration,
+    /// Rules compiled to machine code (each width holds them all).
+    pub rules: usize,
+    /// Calls that compiled code handed back to the VM (every run-time
+    /// error among them).
+    pub bailouts: u64,
+}
+
+impl std::fmt::Debug for Jit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Jit").field("len", &self.len).finish_non_exhaustive()
+    }
+}
+
+fn slot(width: u8) -> usize {
+    match width {
+        NIBBLE => 0,
+        1 => 1,
+        2 => 2,
+        4 => 3,
+        _ => 4,
+    }
+}
+
+impl Jit {
+    /// Compiles `code` for the width of the initial state.
+    pub(super) fn new(code: &Code, prog: Arc<Program>, first_width: u8) -> Jit {
+        let len = prog.initial.len();
+        let jit = Jit {
+            slow: Arc::new(slow_code(code, prog)),
+            len,
+            widths: Default::default(),
+            stats: Default::default(),
+            bailouts: AtomicU64::new(0),
+        };
+        jit.variant(first_width);
+        // Unpacked cells (a move played again after a value outgrew the
+        // packed width, `canonical`, simultaneous moves) are 8 bytes wide:
+        // compiled now too, so that no search pays for it midway.
+        jit.variant(8);
+        jit
+    }
+
+    /// The rules compiled for `width`, compiled now if not yet.
+    fn variant(&self, width: u8) -> Option<&Compiled> {
+        self.widths[slot(width)]
+            .get_or_init(|| {
+                let t = Instant::now();
+                match compile::compile(&self.slow.code, &self.slow, width, self.len) {
+                    Ok(made) => {
+                        let n = made.funcs.len();
+                        let c = Compiled::new(made, self.slow.code.ops.len());
+                        if let Ok(mut s) = self.stats.lock() {
+                            s.0 += t.elapsed();
+                            s.1 = s.1.max(n);
+                        }
+                        Some(c)
+                    }
+                    Err(why) => {
+                        eprintln!("note: the rules could not be compiled ({why}); the VM runs them");
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
+    pub(super) fn stats(&self) -> JitStats {
+        let (compile_time, rules) = self.stats.lock().map(|s| *s).unwrap_or_default();
+        JitStats {
+            compile_time,
+            rules,
+            bailouts: self.bailouts.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Runs the rule at `entry` compiled, if it can be: `None` leaves it to
+    /// the VM; an error of kind `Bailout` says to redo the whole call on the VM.
+    #[inline]
+    pub(super) fn run<H: Host>(
+        &self,
+        entry: Entry,
+        host: &mut H,
+        regs: &mut [i64],
+        budget: &mut Budget,
+    ) -> Option<Result<i64, GameError>> {
+        let raw = host.raw();
+        if raw.len != self.len || regs.len() < entry.frame {
+            return None;
+        }
+        let compiled = self.variant(raw.width)?;
+        let f = compiled.func(entry.start)?;
+        let done = call::call(f, &self.slow, raw, host, regs, budget);
+        if let Err(e) = &done
+            && e.is(RuntimeKind::Bailout)
+        {
+            self.bailouts.fetch_add(1, Ordering::Relaxed);
+        }
+        Some(done)
+    }
+}
+
+/// The error that sends a call back to the VM.
+#[cold]
+pub(super) fn bailout() -> GameError {
+    GameError::new(RuntimeKind::Bailout, "compiled rules left this call to the VM")
+}
+
+/// A move for the emit callback.
+fn make_move(kind: u64, args: [i64; crate::ir::MAX_MOVE_ARGS]) -> Move {
+    Move {
+        kind: kind as u16,
+        args,
+    }
+}

@@ -1,0 +1,215 @@
+//! The compiled rules (`Engine::Jit`) against the VM (`Engine::Vm`), the
+//! reference: every game file, and hundreds of generated ones, played along
+//! the same seeded random games on both, comparing everything the `Game`
+//! trait says at every position: whose turn, the legal moves in order (also
+//! per player), the next states, chance outcomes, returns, evaluation, the
+//! canonical form, observations, scores, and each error's code, message,
+//! span and help.
+
+mod common;
+#[allow(dead_code)]
+mod fuzzgen;
+
+use gdl::game::{Game, GameError, Turn};
+use gdl::runtime::{Engine, Interpreted, State};
+use miette::Diagnostic;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// An error as everything a user sees of it.
+fn shown(e: GameError) -> String {
+    let spans: Vec<(usize, usize)> = e
+        .labels()
+        .map(|l| l.map(|s| (s.offset(), s.len())).collect())
+        .unwrap_or_default();
+    let help = e.help().map(|h| h.to_string());
+    format!("{} [{}] at {spans:?} help {help:?}", e, e.code_str())
+}
+
+/// What the game says about one position.
+fn describe(game: &Interpreted, s: &State) -> String {
+    let mut out = String::new();
+    let mut line = |what: &str, v: String| out.push_str(&format!("{what}: {v}\n"));
+    line("position", game.position(s));
+    line("turn", format!("{:?}", game.turn(s).map_err(shown)));
+    let mut moves = Vec::new();
+    line(
+        "moves",
+        format!("{:?} {moves:?}", game.legal_moves(s, &mut moves).map_err(shown)),
+    );
+    for m in &moves {
+        let mut next = s.clone();
+        let r = game.apply(&mut next, m).map_err(shown);
+        line("after", format!("{} {r:?} {}", game.move_text(m), game.position(&next)));
+    }
+    for p in 0..game.num_players() {
+        let mut mine = Vec::new();
+        let r = game.legal_moves_of(s, p, &mut mine).map_err(shown);
+        line("moves of", format!("{p} {r:?} {mine:?}"));
+        line("evaluate", format!("{p} {:?}", game.evaluate(s, p).map_err(shown)));
+        line("returns", format!("{p} {:?}", game.returns(s, p).map_err(shown)));
+        line("observation", format!("{p} {}", game.observation(s, p)));
+    }
+    let mut outcomes = Vec::new();
+    let r = game.chance_outcomes(s, &mut outcomes).map_err(shown);
+    line("chance", format!("{r:?} {outcomes:?}"));
+    let canonical = game.canonical(s).map(|c| c.map(|c| game.position(&c)));
+    line("canonical", format!("{:?}", canonical.map_err(shown)));
+    line("scores", format!("{:?}", game.scores(s).map_err(shown)));
+    line("running", format!("{:?}", game.running_scores(s).map_err(shown)));
+    out
+}
+
+/// Plays `games` seeded random games of at most `plies` moves on both, and
+/// fails at the first position where they differ.
+fn agree(name: &str, jit: &Interpreted, vm: &Interpreted, games: usize, plies: usize, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (a, b) = (jit.initial_state(), vm.initial_state());
+    let (Ok(root_a), Ok(root_b)) = (a, b) else { return };
+    for _ in 0..games {
+        let (mut x, mut y) = (root_a.clone(), root_b.clone());
+        for ply in 0..plies {
+            let (dx, dy) = (describe(jit, &x), describe(vm, &y));
+            assert_eq!(dx, dy, "{name}: ply {ply}");
+            assert_eq!(x, y, "{name}: ply {ply}, the states");
+            let step = match vm.turn(&y) {
+                Ok(Turn::Player(_)) => {
+                    let mut moves = Vec::new();
+                    vm.legal_moves(&y, &mut moves)
+                        .ok()
+                        .filter(|_| !moves.is_empty())
+                        .map(|_| {
+                            let m = moves[rng.random_range(0..moves.len())];
+                            (
+                                jit.apply(&mut x, &m).map_err(shown),
+                                vm.apply(&mut y, &m).map_err(shown),
+                            )
+                        })
+                }
+                Ok(Turn::Chance) => {
+                    let mut outcomes = Vec::new();
+                    vm.chance_outcomes(&y, &mut outcomes)
+                        .ok()
+                        .filter(|_| !outcomes.is_empty())
+                        .map(|_| {
+                            let m = outcomes[rng.random_range(0..outcomes.len())].0;
+                            (
+                                jit.apply(&mut x, &m).map_err(shown),
+                                vm.apply(&mut y, &m).map_err(shown),
+                            )
+                        })
+                }
+                Ok(Turn::Simultaneous) => {
+                    let mut joint = Vec::new();
+                    for p in 0..vm.num_players() {
+                        let mut moves = Vec::new();
+                        if vm.legal_moves_of(&y, p, &mut moves).is_err() || moves.is_empty() {
+                            break;
+                        }
+                        joint.push(moves[rng.random_range(0..moves.len())]);
+                    }
+                    (joint.len() == vm.num_players()).then(|| {
+                        (
+                            jit.apply_joint(&mut x, &joint).map_err(shown),
+                            vm.apply_joint(&mut y, &joint).map_err(shown),
+                        )
+                    })
+                }
+                Ok(Turn::Terminal) | Err(_) => None,
+            };
+            match step {
+                Some((ra, rb)) => {
+                    assert_eq!(ra, rb, "{name}: ply {ply}, applying the move");
+                    if ra.is_err() {
+                        break;
+                    }
+                }
+                None => break,
+            }
+        }
+    }
+}
+
+fn both(prog: gdl::ir::Program) -> (Interpreted, Interpreted) {
+    let jit = Interpreted::with_engine(prog.clone(), Engine::Jit);
+    let vm = Interpreted::with_engine(prog, Engine::Vm);
+    assert_eq!(vm.engine(), Engine::Vm);
+    (jit, vm)
+}
+
+#[test]
+fn compiled_rules_agree_with_the_vm_on_every_game_file() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    let mut files = common::game_files();
+    let ok = common::crate_dir().join("tests/inputs/ok");
+    let mut extra: Vec<String> = std::fs::read_dir(&ok)
+        .unwrap()
+        .map(|e| format!("tests/inputs/ok/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|n| n.ends_with(".game"))
+        .collect();
+    extra.sort();
+    files.extend(extra);
+    for file in &files {
+        let prog = common::load_game(file, &[]).program().clone();
+        let (jit, vm) = both(prog);
+        assert_eq!(jit.engine(), Engine::Jit, "{file}");
+        agree(file, &jit, &vm, 20, 200, 7);
+    }
+}
+
+#[test]
+fn compiled_rules_agree_with_the_vm_on_generated_games() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    let corpus = fuzzgen::corpus();
+    let mut compared = 0;
+    let mut failed = 0;
+    for i in 0..1500 {
+        let case = fuzzgen::make_case(43, i, &corpus);
+        let Ok(prog) = gdl::compile::load("fuzz.game", &case.text, &case.bindings) else {
+            continue;
+        };
+        let (jit, vm) = both(prog);
+        let name = format!("case {i}:\n{}\n", case.text);
+        agree(&name, &jit, &vm, 3, 40, case.seed);
+        compared += 1;
+        if let Ok(s) = vm.initial_state() {
+            failed += usize::from(vm.turn(&s).is_err());
+        }
+    }
+    assert!(compared >= 300, "only {compared} generated games compiled");
+    // The errors are compared too: some games must fail at once.
+    assert!(failed >= 5, "only {failed} generated games failed at the start");
+}
+
+/// The bundled games run whole on compiled code: random playouts (who
+/// moves, the moves, each move played, the returns) hand nothing back to
+/// the VM, and end where the VM's do.
+#[test]
+fn bundled_games_play_out_without_the_vm() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    for file in common::game_files() {
+        let prog = common::load_game(&file, &[]).program().clone();
+        let (jit, vm) = both(prog);
+        let mut ends = (Vec::new(), Vec::new());
+        for (game, ends) in [(&jit, &mut ends.0), (&vm, &mut ends.1)] {
+            let mut rng = StdRng::seed_from_u64(11);
+            let mut scratch = gdl::solve::simulate::Scratch::default();
+            for _ in 0..30 {
+                let mut s = game.initial_state().unwrap();
+                gdl::solve::simulate::random_playout(game, &mut s, &mut rng, &mut scratch)
+                    .unwrap_or_else(|e| panic!("{file}: {e}"));
+                ends.push(game.position(&s));
+            }
+        }
+        assert_eq!(ends.0, ends.1, "{file}");
+        let stats = jit.jit_stats().expect("compiled");
+        assert!(stats.rules > 0, "{file}: {stats:?}");
+        assert_eq!(stats.bailouts, 0, "{file}: compiled code handed calls back to the VM");
+    }
+}
