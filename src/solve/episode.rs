@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::agent::{Agent, AgentError};
+use super::agent::{Agent, AgentError, Timing};
 use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
 use super::stats::DecisionTimes;
 use crate::error_kind::RuntimeKind;
@@ -60,7 +60,12 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
     }
     let mut scratch = Scratch::default();
     let mut moves = Vec::new();
+    // Only an agent that keeps its own model of the game (an external
+    // program) is shown every step; the others cost no copy of the state.
+    let watching: Vec<bool> = agents.iter().map(|a| a.wants_steps()).collect();
+    let watched = watching.contains(&true);
     for _ in 0..MAX_PLAYOUT_PLIES {
+        let before = watched.then(|| state.clone());
         let step = match game.turn(&state)? {
             Turn::Terminal => return Ok(state),
             Turn::Chance => {
@@ -86,6 +91,13 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
                 Step::Moves(all)
             }
         };
+        if let Some(before) = &before {
+            for (p, agent) in agents.iter_mut().enumerate() {
+                if watching[p] {
+                    agent.after_step(game, p, before, &step, &state);
+                }
+            }
+        }
         after(&step, &state)?;
     }
     Err(GameError::new(
@@ -116,8 +128,11 @@ fn ask<G: Game>(
     }
     let started = Instant::now();
     let choice = agent.choose(game, state, p, moves)?;
-    if moves.len() > 1 {
-        took.add(started.elapsed());
+    match agent.timing() {
+        Timing::Clock if moves.len() > 1 => took.add(started.elapsed()),
+        Timing::Clock | Timing::None => {}
+        Timing::Answer(d) => took.add(d),
+        Timing::StartUp(d) => took.add_start_up(d),
     }
     if !moves.contains(&choice.mv) {
         return Err(AgentError::Failed(format!(

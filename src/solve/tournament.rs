@@ -108,6 +108,7 @@ pub fn play_one<G: Game>(
         )));
     }
     for (k, agent) in agents.iter_mut().enumerate() {
+        agent.game_number(g + 1);
         agent.new_game(game, game_seed(seed, g, k as u64))?;
     }
     let mut rng = StdRng::seed_from_u64(game_seed(seed, g, n as u64));
