@@ -389,7 +389,10 @@ impl ExecAgent {
         detail: String,
         moves: &[<Interpreted as Game>::Move],
     ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
-        self.process = None;
+        // A program that failed gets no grace to exit by itself.
+        if let Some(p) = self.process.take() {
+            p.kill_group();
+        }
         self.plies.clear();
         let who = format!("{} ({})", self.name(), game.player_name(player));
         if self.options.on_failure == OnFailure::Abort {
