@@ -55,3 +55,27 @@ fn the_readme_names_every_kind_of_agent() {
         "the README's table names agents that are not kinds: {unknown:?}"
     );
 }
+
+/// What the `gdl` binary prints for `args`.
+fn gdl_out(args: &[&str]) -> String {
+    let run = common::gdl_in(common::crate_dir(), args, None);
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn every_place_that_lists_the_agents_lists_every_kind() {
+    let places = [
+        ("gdl list --agents", gdl_out(&["list", "--agents"])),
+        ("gdl play --help", gdl_out(&["play", "nim", "--help"])),
+        ("gdl trace --help", gdl_out(&["trace", "nim", "--help"])),
+        ("gdl match --help", gdl_out(&["match", "nim", "--help"])),
+        ("gdl completions bash", gdl_out(&["completions", "bash"])),
+        ("gdl completions fish", gdl_out(&["completions", "fish"])),
+    ];
+    for (place, text) in &places {
+        for kind in AGENT_KINDS {
+            assert!(text.contains(kind.spec), "{place} does not name {}", kind.spec);
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //! Each game is handed to the caller as it is tallied ([`GameRecord`]), so a
 //! report can write the games or draw their points without the match keeping
 //! them; each agent's time per decision is measured around its `choose` calls
-//! that had more than one legal move.
+//! that had more than one legal move, or as the agent says (`Agent::timing`:
+//! an external program's answer alone, its start-up apart).
 //!
 //! Every game's agents and chance are seeded from the match's seed and the
 //! game's number alone (`Agent::new_game`), so the games can be played on
