@@ -1,6 +1,6 @@
 //! Agents from their specs, for every command that plays games (`play`,
 //! `trace`, `match`, `eval`); the kinds are listed once, in
-//! `solve::agent_builder::AGENT_KINDS`.
+//! `solve::agent_kinds::AGENT_KINDS`.
 
 use std::time::Duration;
 
@@ -13,9 +13,8 @@ use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
 use crate::solve::agent::{Agent, AgentError, AgentSpec, Labeled, PlayerSpec};
-use crate::solve::agent_builder::{
-    self, AGENT_KINDS, AgentBuildError, AgentOptions, MoveKinds, build_agent, kinds_text,
-};
+use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
+use crate::solve::agent_kinds::{AGENT_KINDS, kinds_text};
 
 /// An agent of any kind for a game file.
 pub type BoxedAgent<'g> = agent_builder::BoxedAgent<'g, Interpreted>;

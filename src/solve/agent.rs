@@ -12,8 +12,8 @@ use thiserror::Error;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::agent_builder::kinds_text;
-use super::episode::Step;
+use super::agent_kinds::kinds_text;
+use super::step::Step;
 use super::{SolveError, Solver};
 use crate::error_kind::{EXIT_RUNTIME, Exits};
 use crate::game::{Game, GameError, Player};

@@ -10,26 +10,9 @@ use rand::Rng;
 use super::agent::{Agent, AgentError, Timing};
 use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
 use super::stats::DecisionTimes;
+pub use super::step::{Played, Step};
 use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
-
-/// One step of a game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Step<M> {
-    /// Chance moved (a card was dealt, a die thrown).
-    Chance(M),
-    /// Players moved: one entry at a turn, one per player at a simultaneous
-    /// node, each with what its agent said about the move.
-    Moves(Vec<Played<M>>),
-}
-
-/// A player's move and its agent's note.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Played<M> {
-    pub player: Player,
-    pub mv: M,
-    pub note: Option<String>,
-}
 
 /// What `play_out` calls after each step, with the state it led to.
 pub type AfterStep<'a, G> = dyn FnMut(&Step<<G as Game>::Move>, &<G as Game>::State) -> Result<(), AgentError> + 'a;
