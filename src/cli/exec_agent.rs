@@ -578,49 +578,55 @@ fn ply_json(
     step: &Step<<Interpreted as Game>::Move>,
     after: &State,
 ) -> Json {
-    let seen = |mover: Option<Player>, alternatives: Vec<State>| -> bool {
-        mover == Some(seat) || alternatives.iter().all(|s| !same_view(game, seat, s, after))
-    };
-    let shown = |mv: &<Interpreted as Game>::Move, visible: bool| {
+    type Move = <Interpreted as Game>::Move;
+    // A move is seen unless another the mover could have made would have
+    // left this player's view the same; its own moves and every move of a
+    // game without secrets are seen.
+    let public = all_public(game);
+    let seen_view = (!public).then(|| game.observation(after, seat));
+    let seen =
+        |mover: Option<Player>, played: &Move, alternatives: &[Move], apply: &dyn Fn(&mut State, &Move) -> bool| {
+            let Some(view) = &seen_view else {
+                return true;
+            };
+            mover == Some(seat)
+                || !alternatives.iter().filter(|m| *m != played).any(|m| {
+                    let mut s = before.clone();
+                    apply(&mut s, m) && game.observation(&s, seat) == *view
+                })
+        };
+    let shown = |mv: &Move, visible: bool| {
         if visible {
             Json::from(game.move_text(mv))
         } else {
             Json::Null
         }
     };
-    let public = all_public(game);
     match step {
         Step::Chance(m) => {
-            let visible = public || {
-                let mut outcomes = Vec::new();
+            let mut outcomes = Vec::new();
+            if !public {
                 let _ = game.chance_outcomes(before, &mut outcomes);
-                seen(
-                    None,
-                    others(game, before, outcomes.iter().map(|(o, _)| *o), m, |s, o| {
-                        game.apply(s, o)
-                    }),
-                )
-            };
+            }
+            let outcomes: Vec<Move> = outcomes.into_iter().map(|(o, _)| o).collect();
+            let visible = seen(None, m, &outcomes, &|s, o| game.apply(s, o).is_ok());
             json!({"player": "chance", "move": shown(m, visible)})
         }
         Step::Moves(played) if game.turn(before).ok() == Some(Turn::Simultaneous) => {
-            let joint: Vec<_> = played.iter().map(|x| x.mv).collect();
+            let joint: Vec<Move> = played.iter().map(|x| x.mv).collect();
             Json::Array(
                 played
                     .iter()
                     .map(|x| {
-                        let visible = public || {
-                            let mut mine = Vec::new();
-                            let _ = game.legal_moves_of(before, x.player, &mut mine);
-                            seen(
-                                Some(x.player),
-                                others(game, before, mine.into_iter(), &x.mv, |s, o| {
-                                    let mut j = joint.clone();
-                                    j[x.player] = *o;
-                                    game.apply_joint(s, &j)
-                                }),
-                            )
-                        };
+                        let mut theirs = Vec::new();
+                        if !public && x.player != seat {
+                            let _ = game.legal_moves_of(before, x.player, &mut theirs);
+                        }
+                        let visible = seen(Some(x.player), &x.mv, &theirs, &|s, o| {
+                            let mut j = joint.clone();
+                            j[x.player] = *o;
+                            game.apply_joint(s, &j).is_ok()
+                        });
                         json!({"player": game.player_name(x.player), "move": shown(&x.mv, visible)})
                     })
                     .collect(),
@@ -630,41 +636,14 @@ fn ply_json(
             let Some(x) = played.first() else {
                 return Json::Array(Vec::new());
             };
-            let visible = public || {
-                let mut legal = Vec::new();
-                let _ = game.legal_moves(before, &mut legal);
-                seen(
-                    Some(x.player),
-                    others(game, before, legal.into_iter(), &x.mv, |s, o| game.apply(s, o)),
-                )
-            };
+            let mut theirs = Vec::new();
+            if !public && x.player != seat {
+                let _ = game.legal_moves(before, &mut theirs);
+            }
+            let visible = seen(Some(x.player), &x.mv, &theirs, &|s, o| game.apply(s, o).is_ok());
             json!({"player": game.player_name(x.player), "move": shown(&x.mv, visible)})
         }
     }
-}
-
-/// The states the moves other than `played` lead to from `before`.
-fn others<M: PartialEq>(
-    game: &Interpreted,
-    before: &State,
-    moves: impl Iterator<Item = M>,
-    played: &M,
-    apply: impl Fn(&mut State, &M) -> Result<(), crate::game::GameError>,
-) -> Vec<State> {
-    let _ = game;
-    moves
-        .filter(|m| m != played)
-        .filter_map(|m| {
-            let mut s = before.clone();
-            apply(&mut s, &m).ok().map(|()| s)
-        })
-        .collect()
-}
-
-/// Whether `seat` sees the same in both states: then a move that led to
-/// one rather than the other is one it cannot see.
-fn same_view(game: &Interpreted, seat: Player, a: &State, b: &State) -> bool {
-    game.observation(a, seat) == game.observation(b, seat)
 }
 
 /// Whether every state variable is public: then every move can be seen.
