@@ -221,11 +221,18 @@ fn a_version_1_agent_plays_unchanged() {
 
 /// Every message a logging agent received in one traced game of `game`.
 fn logged(name: &str, game: &str, players: &str, seed: &str) -> Vec<serde_json::Value> {
+    logged_with(name, game, players, seed, &[])
+}
+
+/// As `logged`, with more arguments to `trace`.
+fn logged_with(name: &str, game: &str, players: &str, seed: &str, extra: &[&str]) -> Vec<serde_json::Value> {
     let dir = scratch(name);
     let log = dir.join("messages.jsonl");
     let agent = py("tests/agents/log_agent.py", log.to_str().unwrap());
     let players = players.replace("AGENT", &agent);
-    let run = gdl(&dir, &["trace", game, "--players", &players, "--seed", seed]);
+    let mut args = vec!["trace", game, "--players", &players, "--seed", seed];
+    args.extend_from_slice(extra);
+    let run = gdl(&dir, &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     std::fs::read_to_string(&log)
         .unwrap()
@@ -250,6 +257,32 @@ fn start_tells_the_game_its_number_seed_and_first_view() {
         start["view"], messages[1]["view"],
         "nothing was played before its first move"
     );
+}
+
+#[test]
+fn a_game_that_starts_after_some_moves_starts_from_its_view() {
+    if !python() {
+        return;
+    }
+    // X at 5, O at 1, then the random X moves before the agent (O) is asked.
+    let ttt = crate_dir().join("games/tictactoe.game");
+    let messages = logged_with(
+        "after",
+        &ttt.to_string_lossy(),
+        "random,AGENT",
+        "3",
+        &["--after", "5 1"],
+    );
+    assert_eq!(messages[0]["view"]["marks"], serde_json::json!([[5], [1]]));
+    let first = &messages[1];
+    assert_eq!(first["type"], "observe");
+    let plies = first["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 1, "{first}");
+    assert_eq!(plies[0]["player"], "X");
+    let cell: i64 = plies[0]["move"].as_str().unwrap().parse().unwrap();
+    let mut xs = vec![5, cell];
+    xs.sort();
+    assert_eq!(first["view"]["marks"], serde_json::json!([xs, [1]]));
 }
 
 #[test]
