@@ -60,29 +60,36 @@ pub fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// Removes the temporary files that an earlier gdl, killed while it saved
-/// `path`, left beside it: those of processes that no longer run.
+/// Removes the temporary files that an earlier gdl, killed while it wrote
+/// into the folder of `path` (`kill -9`, a power cut), left there: every
+/// `.NAME.PID.tmp` of gdl's naming whose process no longer runs, whatever
+/// file it was for. A file of a process that still runs (another gdl at work,
+/// or an unrelated program that reuses the number) is left alone.
 pub fn remove_stale_temporaries(path: &Path) {
-    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return;
-    };
     let Ok(entries) = std::fs::read_dir(folder_of(path)) else {
         return;
     };
-    let prefix = format!(".{name}.");
     for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = file
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.strip_suffix(".tmp"))
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
+        let file = entry.file_name();
+        let Some(pid) = file.to_str().and_then(stray_pid) else {
             continue;
         };
-        if pid != std::process::id() && !process_runs(pid) {
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        if regular && pid != std::process::id() && !process_runs(pid) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+
+/// The process number in a temporary file's name of gdl's pattern
+/// `.NAME.PID.tmp` (see [`temporary_name`]).
+fn stray_pid(file: &str) -> Option<u32> {
+    let rest = file.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (name, pid) = rest.rsplit_once('.')?;
+    if name.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
 }
 
 fn process_runs(pid: u32) -> bool {
@@ -93,6 +100,138 @@ fn process_runs(pid: u32) -> bool {
     // SAFETY: kill with signal 0 sends nothing.
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// How long a named pipe may go without a writer before a read refuses it.
+pub const PIPE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Why [`read_bounded`] read nothing.
+#[derive(Debug)]
+pub enum ReadError {
+    Missing,
+    Directory,
+    /// More than the limit (`None`: a stream, stopped one byte past it).
+    TooLarge(Option<u64>),
+    /// A named pipe that nothing wrote to within [`PIPE_WAIT`].
+    NoWriter,
+    /// Not a regular file, where only one will do (a device, a pipe).
+    NotAFile(&'static str),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for ReadError {
+    fn from(e: std::io::Error) -> Self {
+        match e.kind() {
+            std::io::ErrorKind::NotFound => ReadError::Missing,
+            std::io::ErrorKind::IsADirectory => ReadError::Directory,
+            _ => ReadError::Io(e),
+        }
+    }
+}
+
+/// What an input may be besides a regular file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Streams {
+    /// A pipe, a device or `/dev/stdin` too, read once up to the limit.
+    Allowed,
+    /// A regular file only.
+    Refused,
+}
+
+/// The bytes of `path`, at most `max` of them: a regular file larger than
+/// that is refused before a byte is read, and a stream (a pipe, a device)
+/// is read no further than one byte past it. A named pipe that no program
+/// writes to is refused after [`PIPE_WAIT`], where a plain open would wait
+/// for ever.
+pub fn read_bounded(path: &Path, max: u64, streams: Streams) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::metadata(path)?;
+    let kind = meta.file_type();
+    if meta.is_dir() {
+        return Err(ReadError::Directory);
+    }
+    if meta.is_file() && meta.len() > max {
+        return Err(ReadError::TooLarge(Some(meta.len())));
+    }
+    if !meta.is_file() && streams == Streams::Refused {
+        return Err(ReadError::NotAFile(if kind.is_fifo() {
+            "a pipe"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        }));
+    }
+    let mut bytes = Vec::new();
+    let file = if kind.is_fifo() {
+        open_pipe(path, &mut bytes)?
+    } else {
+        File::open(path)?
+    };
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(ReadError::TooLarge(meta.is_file().then_some(bytes.len() as u64)));
+    }
+    Ok(bytes)
+}
+
+/// Opens a named pipe for reading without waiting for a writer, then waits
+/// at most [`PIPE_WAIT`] for one: a plain open blocks until some program
+/// opens the other end, for ever if none does. A byte read on the way is
+/// put in `read`.
+fn open_pipe(path: &Path, read: &mut Vec<u8>) -> Result<File, ReadError> {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let fd = file.as_raw_fd();
+    let mut poll = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // Linux reports neither data nor a hang-up on a pipe that no writer has
+    // opened yet: the wait ends with data, a writer that came and went, or the time.
+    let ms = PIPE_WAIT.as_millis() as libc::c_int;
+    // SAFETY: one valid pollfd, for a descriptor this function owns.
+    let ready = unsafe { libc::poll(&mut poll, 1, ms) };
+    if ready == 0 {
+        // No data yet: a writer that holds the pipe open without writing
+        // makes a read say "try again"; no writer at all makes it say "end".
+        let mut probe = [0u8; 1];
+        match file.read(&mut probe) {
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            // Written just now.
+            Ok(1) => read.push(probe[0]),
+            _ => return Err(ReadError::NoWriter),
+        }
+    }
+    // From here a read waits for the writer, as reading any pipe does.
+    // SAFETY: fcntl on a descriptor this function owns.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+    }
+    Ok(file)
+}
+
+/// Whether `path` is a named pipe that no program has open for reading:
+/// opening it to write would wait for one for ever.
+pub fn pipe_without_reader(path: &Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    if !std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+        return false;
+    }
+    // Without a reader, a non-blocking open for writing fails with ENXIO.
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path);
+    matches!(opened, Err(e) if e.raw_os_error() == Some(libc::ENXIO))
 }
 
 /// A file being written: in its temporary file until [`Writing::finish`]
@@ -237,9 +376,21 @@ mod tests {
         let alive = temporary_for(&target, std::process::id());
         std::fs::write(&dead, "x").unwrap();
         std::fs::write(&alive, "x").unwrap();
+        // Another file's, in the same folder: a killed gdl wrote it.
+        let other = temporary_for(&dir.join("games.csv"), 999_999_998);
+        // Not of gdl's naming: kept.
+        let foreign = [".t.csv.12x.tmp", ".9.tmp", "t.csv.999999997.tmp", "..999999996.tmp"];
+        std::fs::write(&other, "x").unwrap();
+        for f in foreign {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
         remove_stale_temporaries(&target);
         assert!(!dead.exists());
+        assert!(!other.exists());
         assert!(alive.exists());
+        for f in foreign {
+            assert!(dir.join(f).exists(), "{f}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

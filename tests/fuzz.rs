@@ -23,9 +23,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use fuzzgen::agree::agree;
 use fuzzgen::{Case, make_case};
 use gdl::compile;
 use gdl::game::{Game, GameError, Turn};
+use gdl::ir::lower_code::Optimisations;
 use gdl::runtime::Interpreted;
 use gdl::solve::simulate::{Scratch, random_step};
 use gdl::solve::{self, Algorithm, SolveError, SolveOptions};
@@ -114,6 +116,9 @@ fn run_case(case: &Case) -> Result<bool, Finding> {
         }
     };
     let canonical = prog.canonical.is_some();
+    // The same rules lowered with no optimisation, to hold the optimised
+    // code to (issue 23: a wrong value no crash would have shown).
+    let plain = Interpreted::with_optimisations(prog.clone(), Optimisations::NONE);
     let game = Interpreted::new(prog);
     let mut rng = StdRng::seed_from_u64(case.seed);
     let root = match game.initial_state() {
@@ -135,6 +140,8 @@ fn run_case(case: &Case) -> Result<bool, Finding> {
     // Rules may legally take a good fraction of a second per step (up to the
     // interpreter's step budget); a case spends at most a few seconds on them.
     let deadline = Instant::now() + Duration::from_secs(5);
+    agree(&game, &plain, 2, 40, case.seed, Some(deadline))
+        .map_err(|e| format!("the optimised and the plain code disagree: {e}"))?;
     let mut scratch = Scratch::default();
     for _ in 0..2 {
         let mut s = root.clone();

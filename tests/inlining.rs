@@ -9,125 +9,26 @@ mod common;
 #[allow(dead_code)]
 mod fuzzgen;
 
-use gdl::game::{Game, Turn};
-use gdl::runtime::{Interpreted, State};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use fuzzgen::agree::agree;
+use gdl::game::Game;
+use gdl::ir::lower_code::Optimisations;
+use gdl::runtime::Interpreted;
 
-/// What the game says about one position, errors as their messages.
-fn describe(game: &Interpreted, s: &State) -> String {
-    let mut out = String::new();
-    let mut line = |what: &str, v: String| out.push_str(&format!("{what}: {v}\n"));
-    line("position", game.position(s));
-    line("turn", format!("{:?}", game.turn(s).map_err(|e| e.to_string())));
-    let mut moves = Vec::new();
-    line(
-        "moves",
-        format!(
-            "{:?} {moves:?}",
-            game.legal_moves(s, &mut moves).map_err(|e| e.to_string())
-        ),
-    );
-    for p in 0..game.num_players() {
-        let mut mine = Vec::new();
-        let r = game.legal_moves_of(s, p, &mut mine).map_err(|e| e.to_string());
-        line("moves of", format!("{p} {r:?} {mine:?}"));
-        line(
-            "evaluate",
-            format!("{p} {:?}", game.evaluate(s, p).map_err(|e| e.to_string())),
-        );
-        line(
-            "returns",
-            format!("{p} {:?}", game.returns(s, p).map_err(|e| e.to_string())),
-        );
-    }
-    let mut outcomes = Vec::new();
-    let r = game.chance_outcomes(s, &mut outcomes).map_err(|e| e.to_string());
-    line("chance", format!("{r:?} {outcomes:?}"));
-    let canonical = game.canonical(s).map(|c| c.map(|c| game.position(&c)));
-    line("canonical", format!("{:?}", canonical.map_err(|e| e.to_string())));
-    line("scores", format!("{:?}", game.scores(s).map_err(|e| e.to_string())));
-    out
-}
-
-/// Plays `games` seeded random games of at most `plies` moves on both, and
-/// fails at the first position where they differ.
-fn agree(name: &str, inlined: &Interpreted, plain: &Interpreted, games: usize, plies: usize, seed: u64) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let (a, b) = (inlined.initial_state(), plain.initial_state());
-    assert_eq!(
-        a.as_ref().map(|s| inlined.position(s)).map_err(|e| e.to_string()),
-        b.as_ref().map(|s| plain.position(s)).map_err(|e| e.to_string()),
-        "{name}: the initial state"
-    );
-    let (Ok(root_a), Ok(root_b)) = (a, b) else { return };
-    for _ in 0..games {
-        let (mut x, mut y) = (root_a.clone(), root_b.clone());
-        for ply in 0..plies {
-            let (dx, dy) = (describe(inlined, &x), describe(plain, &y));
-            assert_eq!(dx, dy, "{name}: ply {ply}");
-            let step = match inlined.turn(&x) {
-                Ok(Turn::Player(_)) => {
-                    let mut moves = Vec::new();
-                    inlined
-                        .legal_moves(&x, &mut moves)
-                        .ok()
-                        .filter(|_| !moves.is_empty())
-                        .map(|_| {
-                            let m = moves[rng.random_range(0..moves.len())];
-                            (
-                                inlined.apply(&mut x, &m).map_err(|e| e.to_string()),
-                                plain.apply(&mut y, &m).map_err(|e| e.to_string()),
-                            )
-                        })
-                }
-                Ok(Turn::Chance) => {
-                    let mut outcomes = Vec::new();
-                    inlined
-                        .chance_outcomes(&x, &mut outcomes)
-                        .ok()
-                        .filter(|_| !outcomes.is_empty())
-                        .map(|_| {
-                            let m = outcomes[rng.random_range(0..outcomes.len())].0;
-                            (
-                                inlined.apply(&mut x, &m).map_err(|e| e.to_string()),
-                                plain.apply(&mut y, &m).map_err(|e| e.to_string()),
-                            )
-                        })
-                }
-                Ok(Turn::Simultaneous) => {
-                    let mut joint = Vec::new();
-                    for p in 0..inlined.num_players() {
-                        let mut moves = Vec::new();
-                        if inlined.legal_moves_of(&x, p, &mut moves).is_err() || moves.is_empty() {
-                            break;
-                        }
-                        joint.push(moves[rng.random_range(0..moves.len())]);
-                    }
-                    (joint.len() == inlined.num_players()).then(|| {
-                        (
-                            inlined.apply_joint(&mut x, &joint).map_err(|e| e.to_string()),
-                            plain.apply_joint(&mut y, &joint).map_err(|e| e.to_string()),
-                        )
-                    })
-                }
-                Ok(Turn::Terminal) | Err(_) => None,
-            };
-            match step {
-                Some((ra, rb)) => {
-                    assert_eq!(ra, rb, "{name}: ply {ply}, applying the move");
-                    if ra.is_err() {
-                        break;
-                    }
-                }
-                None => break,
-            }
-        }
-    }
-}
+/// Each way to lower a game that leaves out some optimisation.
+const LESSER: [Optimisations; 3] = [
+    Optimisations::NONE,
+    Optimisations {
+        inline: true,
+        fuse: false,
+    },
+    Optimisations {
+        inline: false,
+        fuse: true,
+    },
+];
 
 #[test]
-fn inlined_and_plain_code_agree_on_every_game_file() {
+fn optimised_and_plain_code_agree_on_every_game_file() {
     let mut files = common::game_files();
     let ok = common::crate_dir().join("tests/inputs/ok");
     let mut extra: Vec<String> = std::fs::read_dir(&ok)
@@ -137,48 +38,90 @@ fn inlined_and_plain_code_agree_on_every_game_file() {
         .collect();
     extra.sort();
     files.extend(extra);
-    let mut with_calls = 0;
+    let mut changed = [0; LESSER.len()];
     for file in &files {
         let prog = common::load_game(file, &[]).program().clone();
-        let inlined = Interpreted::new(prog.clone());
-        let plain = Interpreted::without_inlining(prog);
-        // A file whose code inlining changed must still say the same.
-        if inlined.code().ops.len() != plain.code().ops.len() {
-            with_calls += 1;
+        let best = Interpreted::new(prog.clone());
+        for (opts, changed) in LESSER.iter().zip(&mut changed) {
+            let lesser = Interpreted::with_optimisations(prog.clone(), *opts);
+            // A file whose code the optimisations changed must still say the same.
+            if best.code().ops.len() != lesser.code().ops.len() {
+                *changed += 1;
+            }
+            if let Err(e) = agree(&best, &lesser, 30, 200, 7, None) {
+                panic!("{file}, lowered with {opts:?}: {e}");
+            }
         }
-        agree(file, &inlined, &plain, 30, 200, 7);
     }
-    // The comparison means something only if inlining changed some code.
-    assert!(with_calls >= 4, "inlining changed the code of only {with_calls} files");
+    // The comparison means something only if each optimisation changed some code.
+    assert!(
+        changed.iter().all(|&n| n >= 4),
+        "the optimisations changed the code of only {changed:?} files"
+    );
 }
 
 #[test]
-fn inlined_and_plain_code_agree_on_generated_games() {
+fn optimised_and_plain_code_agree_on_generated_games() {
     let corpus = fuzzgen::corpus();
-    let (mut compared, mut changed) = (0, 0);
+    let (mut compared, mut changed, mut nested) = (0, 0, 0);
     for i in 0..1500 {
         let case = fuzzgen::make_case(41, i, &corpus);
         let Ok(prog) = gdl::compile::load("fuzz.game", &case.text, &case.bindings) else {
             continue;
         };
-        let inlined = Interpreted::new(prog.clone());
-        let plain = Interpreted::without_inlining(prog);
-        if inlined.code().ops.len() != plain.code().ops.len() {
+        let best = Interpreted::new(prog.clone());
+        let plain = Interpreted::with_optimisations(prog, Optimisations::NONE);
+        if best.code().ops.len() != plain.code().ops.len() {
             changed += 1;
         }
-        agree(
-            &format!("case {i}:\n{}\n", case.text),
-            &inlined,
-            &plain,
-            2,
-            40,
-            case.seed,
-        );
+        // A function of a player that calls another with `current`.
+        if case
+            .text
+            .lines()
+            .any(|l| l.starts_with("fn ") && l.contains("(current, "))
+        {
+            nested += 1;
+        }
+        if let Err(e) = agree(&best, &plain, 2, 40, case.seed, None) {
+            panic!("case {i}:\n{}\n{e}", case.text);
+        }
         compared += 1;
     }
     assert!(compared >= 300, "only {compared} generated games compiled");
     assert!(
         changed >= 30,
-        "inlining changed the code of only {changed} generated games"
+        "the optimisations changed the code of only {changed} generated games"
     );
+    assert!(
+        nested >= 20,
+        "only {nested} generated games nest calls that pass `current`"
+    );
+}
+
+/// Issue 23: in a move with an argument, a function that passes `current`
+/// to another read a stale local once both were inlined.
+#[test]
+fn a_nested_call_of_current_reads_the_player_to_move() {
+    let text = "game Bug\nplayers A, B\nstate x: int = 0\nstate y: int = 0\n\
+                fn f(p: player) -> int = if p == A then 1 else -1\n\
+                fn g(k: int) -> int = k + f(current)\n\
+                move m(j in 0..0) {\n  x = f(current)\n  y = g(0)\n}\n\
+                end when x == 3 { draw }\n";
+    let prog = gdl::compile::load("bug.game", text, &[]).unwrap();
+    for opts in [Optimisations::ALL].iter().chain(&LESSER) {
+        let game = Interpreted::with_optimisations(prog.clone(), *opts);
+        let mut s = game.initial_state().unwrap();
+        let mut moves = Vec::new();
+        let mut seen = Vec::new();
+        for _ in 0..2 {
+            game.legal_moves(&s, &mut moves).unwrap();
+            game.apply(&mut s, &moves[0]).unwrap();
+            seen.push(game.position(&s));
+        }
+        assert_eq!(
+            seen,
+            ["x: 1, y: 1; B to move", "x: -1, y: -1; A to move"],
+            "lowered with {opts:?}"
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! Values between Python and gdl: parameters in, JSON reports and state
 //! variables out.
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 
@@ -11,6 +11,20 @@ use gdl::compile::Value;
 /// `true`, `MAX`, `[7, 5, 3, 1]`, `{1, 5}`. Strings pass as they are, so
 /// `piles="7,5,3,1"` works too.
 pub(crate) fn param_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    nested_text(name, value, 0)
+}
+
+/// The deepest nesting of lists a parameter's value may have: as deep as a
+/// game file's expressions may be. A list that contains itself is refused
+/// here instead of followed until the stack runs out.
+const DEEPEST_PARAMETER: usize = gdl::syntax::MAX_NESTING;
+
+fn nested_text(name: &str, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
+    if depth > DEEPEST_PARAMETER {
+        return Err(PyValueError::new_err(format!(
+            "parameter `{name}`: its lists nest more than {DEEPEST_PARAMETER} deep (does a list contain itself?)"
+        )));
+    }
     // bool before int: a Python bool is an int.
     if value.is_instance_of::<PyBool>() {
         return Ok(if value.extract::<bool>()? { "true" } else { "false" }.to_string());
@@ -24,7 +38,7 @@ pub(crate) fn param_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Strin
     if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
         let items = value
             .try_iter()?
-            .map(|item| param_text(name, &item?))
+            .map(|item| nested_text(name, &item?, depth + 1))
             .collect::<PyResult<Vec<_>>>()?;
         return Ok(format!("[{}]", items.join(", ")));
     }

@@ -370,16 +370,19 @@ impl PyGame {
     #[pyo3(signature = (state, text, player=None))]
     fn parse_move(&self, state: &PyState, text: &str, player: Option<usize>) -> PyResult<PyMove> {
         let s = self.own(state)?;
-        let parsed = match player {
-            Some(p) => self.game.parse_move_of(s, self.check_player(p)?, text),
+        let player = player.map(|p| self.check_player(p)).transpose()?;
+        let parsed = on_search_stack(|| match player {
+            Some(p) => self.game.parse_move_of(s, p, text),
             None => self.game.parse_move(s, text),
-        };
+        })?;
         parsed.map(|m| self.wrap_move(m)).map_err(crate::GdlError::new_err)
     }
 
     /// The position written as gdl prints one: `"[0, 2, 3, 1]; MIN to move"`.
     fn parse_position(&self, text: &str) -> PyResult<PyState> {
-        let s = self.game.parse_position(text).map_err(|e| gdl_error(&e))?;
+        // On gdl's stack, as the command line reads `--from`: a million `[`
+        // is refused there, where it would overflow a Python thread's stack.
+        let s = on_search_stack(|| self.game.parse_position(text).map_err(Box::new))?.map_err(|e| gdl_error(&*e))?;
         Ok(self.wrap_state(s))
     }
 

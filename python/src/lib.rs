@@ -19,6 +19,7 @@ use pyo3::types::PyDict;
 
 use gdl::report::diagnostic;
 use gdl::runtime::Interpreted;
+use gdl::syntax::source_file::{SourceError, read_source};
 
 use agents::PyAgent;
 use game::{PyGame, PyMove, PyState};
@@ -54,17 +55,14 @@ pub(crate) fn on_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> PyResult
 #[pyfunction]
 #[pyo3(signature = (path, **params))]
 fn load(path: PathBuf, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        let shown = path.display();
-        match e.kind() {
-            std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(format!("cannot read {shown}: {e}")),
-            _ if path.is_dir() => {
-                GdlError::new_err(format!("cannot read {shown}: it is a directory, not a .game file"))
-            }
-            std::io::ErrorKind::InvalidData => GdlError::new_err(format!(
-                "cannot read {shown}: it is not a text file (it is not valid UTF-8)"
-            )),
-            _ => GdlError::new_err(format!("cannot read {shown}: {e}")),
+    // The command line's reader: a file over 1 MiB is refused before it is
+    // read, a device or a pipe read no further, a pipe without a writer
+    // refused instead of waited on.
+    let text = read_source(&path).map_err(|e| {
+        let message = format!("cannot read {}: {e}", path.display());
+        match e {
+            SourceError::Missing => PyFileNotFoundError::new_err(message),
+            _ => GdlError::new_err(message),
         }
     })?;
     let mut bindings = Vec::new();
@@ -76,7 +74,9 @@ fn load(path: PathBuf, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
         }
     }
     let name = path.display().to_string();
-    match gdl::compile::load(&name, &text, &bindings) {
+    // On gdl's stack, as the command line parses: a parameter's text nests
+    // as deep as gdl allows, deeper than a Python thread's stack may hold.
+    match on_search_stack(|| gdl::compile::load(&name, &text, &bindings))? {
         Ok(program) => Ok(PyGame::new(Interpreted::new(program))),
         Err(errors) => Err(GdlError::new_err(
             diagnostic::render_compile_errors(&errors, false).trim_end().to_string(),

@@ -92,3 +92,38 @@ def test_a_value_that_is_no_parameter_is_a_type_error():
 
 def test_gdl_error_is_a_value_error():
     assert issubclass(gdl.GdlError, ValueError)
+
+
+def test_a_list_that_contains_itself_is_refused_not_followed():
+    piles = [1, 2]
+    piles.append(piles)
+    with pytest.raises(ValueError, match="nest more than 200 deep"):
+        gdl.load(game_path("nim.game"), piles=piles)
+
+
+def test_a_position_of_a_million_brackets_is_refused_not_a_crash():
+    g = gdl.load(game_path("nim.game"))
+    with pytest.raises(gdl.GdlError, match="lists nest more than 200 deep"):
+        g.parse_position("[" * 1_000_000)
+
+
+def test_a_game_file_is_checked_before_it_is_read_as_the_command_line_does(tmp_path):
+    import os
+
+    big = tmp_path / "big.game"
+    with open(big, "wb") as f:
+        f.truncate(3 << 30)  # sparse: 3 GB that take no disk
+    with pytest.raises(gdl.GdlError, match="3,221,225,472 bytes"):
+        gdl.load(str(big))
+    with pytest.raises(gdl.GdlError, match="goes on past 1,048,576 bytes"):
+        gdl.load("/dev/zero")
+    fifo = tmp_path / "nobody-writes.game"
+    os.mkfifo(fifo)
+    with pytest.raises(gdl.GdlError, match="named pipe"):
+        gdl.load(str(fifo))
+
+
+def test_a_q_table_must_be_a_file(tmp_path):
+    g = gdl.load(game_path("nim.game"))
+    with pytest.raises(gdl.GdlError, match="it is a device"):
+        gdl.agent("q:/dev/zero", g)

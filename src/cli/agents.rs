@@ -2,6 +2,7 @@
 //! `trace`, `match`, `eval`); the kinds are listed once, in
 //! `solve::agent_kinds::AGENT_KINDS`.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
@@ -9,6 +10,7 @@ use clap::Args;
 use super::exec_agent::{ExecAgent, ExecOptions, OnFailure};
 use super::human::{Human, Terminal};
 use super::limits::SearchArgs;
+use super::output::Input;
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
@@ -105,6 +107,66 @@ impl AgentArgs {
             memory_share: self.optimal_agents.max(1),
         }
     }
+}
+
+/// Every file the agents of `specs` read: a `q:` or `policy:` table, and
+/// for an `exec:` agent its program (looked up in `PATH` as the system
+/// would) and every word of its command that names an existing file (its
+/// script, its configuration). None of them may be an output.
+pub fn agent_inputs(specs: &[PlayerSpec]) -> Vec<Input> {
+    let mut files = Vec::new();
+    for PlayerSpec { spec, .. } in specs {
+        match spec {
+            AgentSpec::QTable(path) => files.push(Input::new(format!("the Q-table of {spec}"), path)),
+            AgentSpec::Policy(path) => files.push(Input::new(format!("the strategy of {spec}"), path)),
+            AgentSpec::Exec(command) => {
+                // A command that does not split is refused when the agent starts.
+                let Ok(argv) = super::exec_agent::split_command(command) else {
+                    continue;
+                };
+                let mut words = argv.iter();
+                if let Some(program) = words.next().and_then(|p| program_path(p)) {
+                    files.push(Input::new(format!("the program of {spec}"), &program));
+                }
+                for word in words.map(Path::new).filter(|p| p.is_file()) {
+                    files.push(Input::new(format!("a file named in {spec}"), word));
+                }
+            }
+            _ => {}
+        }
+    }
+    files
+}
+
+/// The file a command's first word runs: itself when it names a path, else
+/// the first match in `PATH`.
+fn program_path(word: &str) -> Option<PathBuf> {
+    if word.contains('/') {
+        return Some(PathBuf::from(word));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(word))
+        .find(|p| p.is_file())
+}
+
+/// Checks every file a command that seats the agents of `specs` writes:
+/// `outputs` (`--csv`, `--plot`, `--json-log`) and `--agent-stderr`, against
+/// each other and against everything it reads (the game file, the agents'
+/// files, see [`agent_inputs`]), before any agent starts.
+pub fn check_files(
+    game_file: &Path,
+    specs: &[PlayerSpec],
+    options: &AgentArgs,
+    outputs: &[(&'static str, &Path)],
+) -> Result<(), Failure> {
+    let mut all = outputs.to_vec();
+    if let Some(path) = &options.agent_stderr {
+        all.push(("--agent-stderr", path));
+    }
+    let mut inputs = vec![Input::game(game_file)];
+    inputs.extend(agent_inputs(specs));
+    super::output::check(&all, &inputs)
 }
 
 /// The agent `player` for `game`, going by its label if it has one;

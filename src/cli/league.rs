@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use super::agents::{BoxedAgent, make_player};
 use super::eval::title;
-use super::output::{self, CsvStream, Output};
+use super::output::{CsvStream, Output};
 use super::signals::Caught;
 use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar, x_label};
 use super::{Context, Failure};
@@ -86,9 +86,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
         .into_iter()
         .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
         .collect();
-    let mut inputs = vec![args.game.file.as_path()];
-    inputs.extend(specs.iter().filter_map(|p| p.file()));
-    output::check(&outputs, &inputs)?;
+    super::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
     let mut names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     disambiguate(&mut names);
     let seats: Vec<String> = (0..n).map(|p| game.player_name(p).to_string()).collect();

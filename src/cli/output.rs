@@ -1,10 +1,12 @@
-//! The files a command writes (`--out`, `--csv`, `--plot`), checked before
-//! any work is done and written the same way by every command.
+//! The files a command writes (`--out`, `--csv`, `--plot`, `--json-log`,
+//! `--agent-stderr`), checked before any work is done and written the same
+//! way by every command.
 //!
 //! Refused at the start (exit 2): a folder; a file in a folder that does not
 //! exist or cannot be written; a name too long for its temporary file; a
-//! file that is one of the command's inputs (the game file, a Q-table an
-//! agent reads); a game file, whatever the command reads (see
+//! file that is one of the command's inputs ([`Input`]: the game file, a
+//! Q-table an agent reads, an `exec:` agent's program or script); a game
+//! file, whatever the command reads (see
 //! [`is_game_file`]); two outputs naming the same file. A symbolic link is
 //! followed (the link stays, the file it names is replaced); a device or a
 //! pipe (`/dev/stdout`) is written through. A write that fails at the end,
@@ -31,9 +33,31 @@ pub struct Output {
     pub path: PathBuf,
 }
 
+/// A file the command reads, and what it is, for messages: `the game file`,
+/// `the Q-table of q:q.json`, `the program of exec:./agent.sh`.
+#[derive(Debug, Clone)]
+pub struct Input {
+    pub what: String,
+    pub path: PathBuf,
+}
+
+impl Input {
+    pub fn new(what: impl Into<String>, path: &Path) -> Input {
+        Input {
+            what: what.into(),
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// The game file a command loads.
+    pub fn game(path: &Path) -> Input {
+        Input::new("the game file", path)
+    }
+}
+
 /// Checks each output (flag, path) against the others and against the
 /// command's inputs, before any work is done.
-pub fn check(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), Failure> {
+pub fn check(outputs: &[(&'static str, &Path)], inputs: &[Input]) -> Result<(), Failure> {
     let mut checked: Vec<(Output, Identity)> = Vec::new();
     for &(flag, path) in outputs {
         let refuse = |why: String| Failure::input(format!("error: {flag} {}: {why}", path.display()));
@@ -48,19 +72,26 @@ pub fn check(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), 
             check_folder(real, &refuse)?;
             fsutil::remove_stale_temporaries(real);
         }
-        // A device or a pipe is written through, whatever else uses it.
-        if matches!(target, Target::Through(_)) {
+        // A device or a pipe is written through, whatever else uses it; a
+        // named pipe that nothing reads would block the write for ever.
+        if let Target::Through(real) = &target {
+            if fsutil::pipe_without_reader(real) {
+                return Err(refuse(
+                    "it is a named pipe that nothing reads; start the program that reads it first".into(),
+                ));
+            }
             continue;
         }
         let id = Identity::of(path);
         for input in inputs {
-            if Identity::of(input).same(&id) {
+            if Identity::of(&input.path).same(&id) {
                 return Err(refuse(format!(
-                    "it is {}, which this command reads; name another file",
-                    if input == &path {
-                        "an input".to_string()
+                    "it is {}{}, which this command reads; name another file",
+                    input.what,
+                    if input.path == path {
+                        String::new()
                     } else {
-                        format!("the same file as {}", input.display())
+                        format!(" ({}, by another name)", input.path.display())
                     }
                 )));
             }

@@ -17,14 +17,16 @@
 //! With one person playing, the board is shown as they may see it (their own
 //! hand, the table, the cards revealed); never the others' hidden cards.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::json;
 
-use super::agents::{AgentArgs, PlayersParser, begin, end_game_lines, players_help, seat_agents};
+use super::agents::{
+    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
+};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::{Game, Player, Turn};
 use crate::report::play::{outcome_text, view_text};
@@ -68,15 +70,14 @@ pub struct PlayArgs {
 
 pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
-    if let Some(path) = &args.json_log {
-        super::output::check(&[("--json-log", path)], &[&args.game.file])?;
-    }
-    crate::memory::doing("playing");
-    let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let players = match &args.players {
         Some(p) => p.clone(),
         None => default_players(&game),
     };
+    let outputs: Vec<(&'static str, &Path)> = args.json_log.iter().map(|p| ("--json-log", p.as_path())).collect();
+    check_files(&args.game.file, &players_for(&players, &game)?, &args.agents, &outputs)?;
+    crate::memory::doing("playing");
+    let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let (specs, mut agents) = seat_agents(&players, &game, seed, &args.agents, ctx)?;
     let viewer = viewer(&specs, game.num_players());

@@ -1,42 +1,50 @@
 //! Ctrl-C (SIGINT) and SIGTERM while `train` or `match` runs: the work stops
 //! between two games and what was done is saved, as if it had been asked for.
 //! At any other time both end gdl at once, as usual.
+//!
+//! The handlers are signal-hook's, installed once: each signal sets a flag
+//! and records its number, and while no [`Caught`] is alive it then does what
+//! the system's default would (ends gdl), which signal-hook emulates. (A
+//! signal that gdl's parent ignored, as a shell does for a job in the
+//! background, is caught like any other once a `Caught` has existed.)
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use signal_hook::consts::{SIGINT, SIGTERM};
 
 /// Set by a caught signal.
 static STOP: AtomicBool = AtomicBool::new(false);
 /// The signal that set [`STOP`].
-static SIGNAL: AtomicI32 = AtomicI32::new(0);
+static SIGNAL: AtomicUsize = AtomicUsize::new(0);
+/// No [`Caught`] is alive: a signal ends gdl as the default would.
+static DEFAULT: AtomicBool = AtomicBool::new(true);
 
-extern "C" fn on_signal(signal: libc::c_int) {
-    // Only atomic stores: all a signal handler may safely do.
-    SIGNAL.store(signal, Ordering::SeqCst);
-    STOP.store(true, Ordering::SeqCst);
+/// Installs the handlers, the first time a [`Caught`] is made.
+fn install() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for signal in [SIGINT, SIGTERM] {
+            // Run in the order registered: the default first, so that
+            // outside a `Caught` nothing else happens. Registering fails only
+            // for a signal that cannot be caught, which these are not.
+            let _ = signal_hook::flag::register_conditional_default(signal, &DEFAULT);
+            let _ = signal_hook::flag::register_usize(signal, &SIGNAL, signal as usize);
+            let _ = signal_hook::flag::register(signal, &STOP);
+        }
+    });
 }
 
 /// While alive, SIGINT and SIGTERM set a flag instead of ending gdl.
-pub struct Caught {
-    previous: [(libc::c_int, libc::sigaction); 2],
-}
+pub struct Caught(());
 
 impl Caught {
     pub fn new() -> Caught {
+        install();
         STOP.store(false, Ordering::SeqCst);
         SIGNAL.store(0, Ordering::SeqCst);
-        let previous = [libc::SIGINT, libc::SIGTERM].map(|signal| {
-            // SAFETY: a zeroed sigaction is valid; the handler only stores atomics.
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
-                action.sa_flags = libc::SA_RESTART;
-                libc::sigemptyset(&mut action.sa_mask);
-                let mut old: libc::sigaction = std::mem::zeroed();
-                libc::sigaction(signal, &action, &mut old);
-                (signal, old)
-            }
-        });
-        Caught { previous }
+        DEFAULT.store(false, Ordering::SeqCst);
+        Caught(())
     }
 
     /// The flag the work polls between two games.
@@ -47,19 +55,14 @@ impl Caught {
     /// Whether a signal came, and its conventional exit code (128 + its number).
     pub fn stopped(&self) -> Option<Stop> {
         STOP.load(Ordering::SeqCst).then(|| Stop {
-            signal: SIGNAL.load(Ordering::SeqCst),
+            signal: SIGNAL.load(Ordering::SeqCst) as libc::c_int,
         })
     }
 }
 
 impl Drop for Caught {
     fn drop(&mut self) {
-        for (signal, old) in &self.previous {
-            // SAFETY: restores the action saved in `new`.
-            unsafe {
-                libc::sigaction(*signal, old, std::ptr::null_mut());
-            }
-        }
+        DEFAULT.store(true, Ordering::SeqCst);
     }
 }
 
@@ -91,10 +94,6 @@ impl Stop {
 
     /// How the user reads it.
     pub fn name(self) -> &'static str {
-        if self.signal == libc::SIGTERM {
-            "SIGTERM"
-        } else {
-            "Ctrl-C"
-        }
+        if self.signal == SIGTERM { "SIGTERM" } else { "Ctrl-C" }
     }
 }

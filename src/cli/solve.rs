@@ -56,7 +56,8 @@ pub struct SolveArgs {
     /// Stop after this many seconds
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = limits::time_limit)]
     pub time_limit: Option<f64>,
-    /// Stop when the memo table holds this many states
+    /// Stop when the memo table holds this many states; with --depth, the
+    /// most positions its transposition table holds (cleared when full)
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = limits::positive_count)]
     pub max_states: Option<u64>,
     /// Sprague-Grundy values, for impartial normal-play games (Nim, Kayles)
@@ -92,14 +93,32 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         ));
     }
     let game = load_game(&args.game.file, ctx)?;
-    if game.num_players() != 2 {
+    if game.num_players() > 2 {
         return Err(Failure::input(format!(
-            "error: `gdl solve` solves two-player games; {} has {} players",
+            "error: `gdl solve` solves games of one or two players; {} has {} players\n  help: play it with `gdl match` or `gdl trace`, with agents that search (search, dsearch)",
             game.name(),
             game.num_players()
         )));
     }
     let root = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
+    if game.num_players() == 1 {
+        if args.depth.is_some() || args.grundy || args.iterations.is_some() || args.no_memo || args.fast {
+            return Err(Failure::input(format!(
+                "error: {} is a one-player game, solved breadth-first for the shortest line to the best payoff; \
+                 --depth, --grundy, --iterations, --no-memo and --fast do not apply to it",
+                game.name()
+            )));
+        }
+        let opts = solve::puzzle::PuzzleOptions {
+            max_states: args.max_states,
+            time_limit: args.time_limit.map(Duration::from_secs_f64),
+        };
+        let output = super::solve_puzzle::Output {
+            json: args.json,
+            explain: args.explain,
+        };
+        return super::solve_puzzle::run(&game, &root, &opts, output, ctx);
+    }
     if let Some(kind) = super::solve_kinds::kind(&game, args.grundy) {
         return super::solve_kinds::run(kind, args, &game, &root, ctx);
     }
@@ -109,6 +128,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             max_depth: Some(depth as usize),
             time_limit,
             max_nodes: args.max_nodes,
+            max_states: args.max_states,
         };
         let text =
             super::solve_depth::search_and_report(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
@@ -345,6 +365,7 @@ fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Opt
         max_depth: None,
         time_limit,
         max_nodes,
+        max_states: opts.max_states,
     };
     match super::solve_depth::search_and_report(game, root, &depth_opts) {
         Ok(text) => format!("searched again to a depth limit, within the same limits:\n{text}"),

@@ -51,7 +51,7 @@ pub fn kind(game: &Interpreted, grundy: bool) -> Option<Kind> {
 }
 
 /// The lines every report starts with: game, position, who acts.
-fn header(game: &Interpreted, root: &State) -> String {
+pub(super) fn header(game: &Interpreted, root: &State) -> String {
     let params: Vec<String> = game
         .program()
         .params
@@ -114,14 +114,20 @@ pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: 
             let iterations = args.iterations.unwrap_or(CFR_ITERATIONS);
             let mut cfr = CfrPlus::new(&tree);
             let mut stopped_early = false;
-            // In steps, so that a time limit can stop it between two.
-            let step = (iterations / 100).max(1);
+            // In steps, so that a time limit can stop it between two: each
+            // twice the last until one takes 10 ms, whatever the count asked
+            // for (a hundredth of 10^12 iterations is hours).
+            let mut step = 1u64;
             while cfr.iterations() < iterations {
                 if time_limit.is_some_and(|t| started.elapsed() >= t) {
                     stopped_early = true;
                     break;
                 }
+                let took = Instant::now();
                 cfr.run(step.min(iterations - cfr.iterations()));
+                if took.elapsed() < Duration::from_millis(10) {
+                    step = step.saturating_mul(2);
+                }
             }
             let strategy = cfr.average();
             let e = exploitability(&tree, &strategy);

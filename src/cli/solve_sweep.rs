@@ -21,6 +21,19 @@ fn range_of(text: &str) -> Option<(i64, i64)> {
     Some((lo.trim().parse().ok()?, hi.trim().parse().ok()?))
 }
 
+/// `n` with its digits in groups of three: `1,000,000`.
+fn grouped(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Whether any parameter on the command line is a range: then `gdl solve` sweeps.
 pub(super) fn is_sweep(ctx: &Context) -> bool {
     ctx.bindings.iter().any(|(_, v)| range_of(v).is_some())
@@ -42,7 +55,7 @@ pub(super) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         Some("-") | None => None,
         Some(path) => {
             let path = std::path::Path::new(path);
-            super::output::check(&[("--csv", path)], &[args.game.file.as_path()])?;
+            super::output::check(&[("--csv", path)], &[super::output::Input::game(&args.game.file)])?;
             Some(super::output::Output {
                 flag: "--csv",
                 path: path.to_path_buf(),
@@ -50,23 +63,34 @@ pub(super) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
     };
     let given = ctx.bindings.clone();
-    let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+    // Counted before any range is spelled out: `1..9223372036854775807`
+    // has more values than memory holds.
+    let mut total: u128 = 1;
     for (name, value) in &given {
         match range_of(value) {
-            Some((lo, hi)) if lo <= hi => axes.push((name.clone(), (lo..=hi).map(|v| v.to_string()).collect())),
+            Some((lo, hi)) if lo <= hi => total = total.saturating_mul((i128::from(hi) - i128::from(lo) + 1) as u128),
             Some(_) => {
                 return Err(Failure::input(format!(
                     "error: --{name} {value}: a range to sweep goes up (write `1..8`)"
                 )));
             }
-            None => axes.push((name.clone(), vec![value.clone()])),
+            None => {}
         }
     }
-    let total: usize = axes.iter().map(|(_, v)| v.len()).product();
-    if total > MOST_COMBINATIONS {
+    if total > MOST_COMBINATIONS as u128 {
         return Err(Failure::input(format!(
-            "error: the ranges make {total} combinations; a sweep solves at most {MOST_COMBINATIONS}"
+            "error: the ranges make {} combinations; a sweep solves at most {}",
+            grouped(total),
+            thousands(MOST_COMBINATIONS as u64)
         )));
+    }
+    let total = total as usize;
+    let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, value) in &given {
+        match range_of(value) {
+            Some((lo, hi)) => axes.push((name.clone(), (lo..=hi).map(|v| v.to_string()).collect())),
+            None => axes.push((name.clone(), vec![value.clone()])),
+        }
     }
     let swept: Vec<usize> = (0..axes.len())
         .filter(|&i| axes[i].1.len() > 1 || range_of(&given[i].1).is_some())

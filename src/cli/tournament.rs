@@ -11,7 +11,7 @@ use clap::Args;
 
 use super::agents::{AgentArgs, BoxedAgent, PlayersParser, failures_text, make_player, players_for, players_help};
 use super::eval::title;
-use super::output::{self, CsvStream, Output};
+use super::output::{CsvStream, Output};
 use super::signals::Caught;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
@@ -94,9 +94,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         .into_iter()
         .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
         .collect();
-    let mut inputs = vec![args.game.file.as_path()];
-    inputs.extend(specs.iter().filter_map(|p| p.file()));
-    output::check(&outputs, &inputs)?;
+    super::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
     let csv_out = args.csv.as_ref().map(|path| Output {
         flag: "--csv",
         path: path.clone(),

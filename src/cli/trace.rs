@@ -6,7 +6,9 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, PlayersParser, begin, end_game_lines, players_help, seat_agents};
+use super::agents::{
+    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
+};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
@@ -46,6 +48,7 @@ pub struct TraceArgs {
 
 pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    check_files(&args.game.file, &players_for(&args.players, &game)?, &args.agents, &[])?;
     crate::memory::doing("playing");
     let start = start_position(&game, args.from.as_deref(), args.after.as_deref(), ctx)?;
     let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;

@@ -94,7 +94,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     settings.check().map_err(|e| Failure::input(format!("error: {e}")))?;
     // Found before training, not after it, so no training is wasted.
     // --init may name --out: the table is read whole before it is replaced.
-    super::output::check(&[("--out", &args.out)], &[&args.game.file])?;
+    super::output::check(&[("--out", &args.out)], &[super::output::Input::game(&args.game.file)])?;
     let (table, before) = match &args.init {
         Some(path) => {
             let (t, training) = qfile::load(path, &game).map_err(|e| ctx.fail(&e))?;

@@ -16,7 +16,7 @@ use crate::solve::strategy_file::{self, GameId, Training};
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     // Found before training, not after it, so no training is wasted.
-    super::output::check(&[("--out", &args.out)], &[&args.game.file])?;
+    super::output::check(&[("--out", &args.out)], &[super::output::Input::game(&args.game.file)])?;
     let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
     let started = Instant::now();
     let tree = cfr_tree(&game, &root, None, ctx)?;

@@ -82,7 +82,7 @@ pub struct TreeArgs {
 
 pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     if let Some(out) = &args.out {
-        super::output::check(&[("--out", out)], &[&args.game.file])?;
+        super::output::check(&[("--out", out)], &[super::output::Input::game(&args.game.file)])?;
     }
     if matches!(args.format, Format::Svg) && !args.json {
         super::graphviz::check().map_err(|why| Failure::input(format!("error: {why}")))?;

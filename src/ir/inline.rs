@@ -91,6 +91,44 @@ pub(crate) fn inline_calls(prog: &Program) -> Program {
     prog
 }
 
+/// Whether any rule of `prog` reads the cell `cell` by itself (as `previous`
+/// reads [`super::PREVIOUS_CELL`]); variables' cells are read through places.
+pub(crate) fn reads_cell(prog: &Program, cell: usize) -> bool {
+    let mut prog = prog.clone();
+    let mut found = false;
+    let mut look = |e: &mut Expr| walk(e, &mut |e| found |= matches!(e, Expr::Cell(c) if *c == cell));
+    for f in &mut prog.fns {
+        match &mut f.block {
+            Some(block) => block.iter_mut().for_each(|s| each_stmt_expr(s, &mut look)),
+            None => look(&mut f.body),
+        }
+    }
+    for m in &mut prog.moves {
+        for a in &mut m.args {
+            each_coll_expr(&mut a.domain, &mut look);
+        }
+        m.requires.iter_mut().for_each(&mut look);
+        if let Some((w, _)) = &mut m.weight {
+            look(w);
+        }
+        for s in m.body.iter_mut().chain(&mut m.then) {
+            each_stmt_expr(s, &mut look);
+        }
+    }
+    for end in &mut prog.ends {
+        if let super::EndCond::Expr(e) = &mut end.cond {
+            look(e);
+        }
+        if let super::Outcome::Winner { player, payoff } | super::Outcome::Loser { player, payoff } = &mut end.outcome {
+            look(player);
+            if let Some(p) = payoff {
+                look(p);
+            }
+        }
+    }
+    found
+}
+
 /// Inlining in the expressions of one rule (a function, a move, an end clause).
 struct Rule<'a> {
     /// The rule's locals before inlining: the slots from here on are the
@@ -286,6 +324,9 @@ fn instantiate(leaf: &Leaf, args: Vec<Expr>, locals: &mut usize) -> Expr {
     walk(&mut body, &mut |e| match e {
         Expr::Local(l) if *l < leaf.params => *e = params[*l].clone(),
         Expr::Local(l) => *l = moved(*l),
+        // A leaf that inlined calls itself binds their arguments with `Let`:
+        // its binder moves with the reads of it, or they read another slot.
+        Expr::Let { local, .. } => *local = moved(*local),
         Expr::Agg { var, .. } => *var = moved(*var),
         Expr::CollCmp { a, b, .. } => {
             for p in a.iter_mut().chain(b.iter_mut()) {

@@ -12,16 +12,49 @@
 use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
 use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, FillTarget, Outcome, Piece, Place, Program, Span, Stmt};
 
-/// Lowers every rule of `prog`, calls of small functions inlined.
-pub fn lower(prog: &Program) -> Code {
-    lower_plain(&super::inline::inline_calls(prog))
+/// Which optimisations lowering makes. Each changes the code, never what
+/// it computes: tests/inlining.rs and the library fuzzer hold every
+/// combination to the same answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Optimisations {
+    /// Calls of small functions become their bodies (src/ir/inline.rs).
+    pub inline: bool,
+    /// Shapes the seed games run at every node (`list[local ± c]`, constant
+    /// operands, `sum(list)`, `x % m == c`, a last argument over a range)
+    /// get instructions of their own.
+    pub fuse: bool,
 }
 
-/// Lowers every rule of `prog` as written, each call a call: what the
-/// inlined code is compared with (tests/inlining.rs).
-pub fn lower_plain(prog: &Program) -> Code {
+impl Optimisations {
+    pub const ALL: Optimisations = Optimisations {
+        inline: true,
+        fuse: true,
+    };
+    pub const NONE: Optimisations = Optimisations {
+        inline: false,
+        fuse: false,
+    };
+}
+
+/// Lowers every rule of `prog`, with every optimisation.
+pub fn lower(prog: &Program) -> Code {
+    lower_with(prog, Optimisations::ALL)
+}
+
+/// Lowers every rule of `prog` with the optimisations `opts`.
+pub fn lower_with(prog: &Program, opts: Optimisations) -> Code {
+    if opts.inline {
+        lower_inlined(&super::inline::inline_calls(prog), opts.fuse)
+    } else {
+        lower_inlined(prog, opts.fuse)
+    }
+}
+
+/// Lowers `prog`, whose calls were inlined or are kept as they are.
+fn lower_inlined(prog: &Program, fuse: bool) -> Code {
     let mut b = Builder {
         code: Code::default(),
+        fuse,
         next: 0,
         max: 0,
     };
@@ -148,6 +181,9 @@ pub fn lower_plain(prog: &Program) -> Code {
 
 struct Builder {
     code: Code,
+    /// Whether the shapes that have instructions of their own get them;
+    /// off, every expression takes the general path (tests compare the two).
+    fuse: bool,
     /// The next free register, and the most the current rule has used.
     next: usize,
     max: usize,
@@ -178,7 +214,7 @@ fn cell(n: usize) -> u32 {
     u32::try_from(n).expect("a state has fewer than 2^32 cells")
 }
 
-fn imm(e: &Expr) -> Option<i32> {
+fn const_i32(e: &Expr) -> Option<i32> {
     match e {
         Expr::Const(n) => i32::try_from(*n).ok(),
         _ => None,
@@ -188,7 +224,7 @@ fn imm(e: &Expr) -> Option<i32> {
 /// `x % m` with a constant `m > 0`, which cannot fail: `x` and `m`.
 fn rem_by_const(e: &Expr) -> Option<(&Expr, i32)> {
     match e {
-        Expr::Arith(ArithOp::Rem, x, m, _) => match imm(m) {
+        Expr::Arith(ArithOp::Rem, x, m, _) => match const_i32(m) {
             Some(m) if m > 0 => Some((&**x, m)),
             _ => None,
         },
@@ -351,7 +387,7 @@ impl Builder {
         match &a.domain {
             // The last argument over a range, without conditions: one
             // instruction emits every move.
-            Coll::Range { lo, hi } if last && m.requires.is_empty() => {
+            Coll::Range { lo, hi } if last && m.requires.is_empty() && self.fuse => {
                 self.expr_into(lo, var);
                 let hi = self.operand(hi);
                 self.op(Op::EmitRange {
@@ -411,7 +447,7 @@ impl Builder {
                         index: e.index_span,
                         store: *span,
                     };
-                    match (*op, imm(value)) {
+                    match (*op, self.imm(value)) {
                         (Some(op), Some(imm)) => self.op_spans(
                             Op::StoreElemSI {
                                 op,
@@ -458,7 +494,7 @@ impl Builder {
                         let t = self.operand(value);
                         self.op(Op::Copy { dst: l, src: t });
                     }
-                    Some(op) => match imm(value) {
+                    Some(op) => match self.imm(value) {
                         Some(imm) => {
                             self.op_at(
                                 Op::ArithI {
@@ -895,8 +931,16 @@ impl Builder {
 
     // ------------------------------------------------------------ places
 
+    /// `e` as an immediate operand, where fused instructions are on.
+    fn imm(&self, e: &Expr) -> Option<i32> {
+        if self.fuse { const_i32(e) } else { None }
+    }
+
     /// `list[local ± c]` of a list of scalars at a fixed cell, if `p` is one.
     fn fixed_elem(&self, p: &Place) -> Option<FixedElem> {
+        if !self.fuse {
+            return None;
+        }
         let Place::Elem {
             list,
             index,
@@ -911,7 +955,7 @@ impl Builder {
         };
         let (index, add, index_span) = match index {
             Expr::Local(l) => (reg(*l), 0, Span::default()),
-            Expr::Arith(op @ (ArithOp::Add | ArithOp::Sub), a, b, s) => match (&**a, imm(b)) {
+            Expr::Arith(op @ (ArithOp::Add | ArithOp::Sub), a, b, s) => match (&**a, self.imm(b)) {
                 (Expr::Local(l), Some(n)) if n != i32::MIN => (reg(*l), if *op == ArithOp::Add { n } else { -n }, *s),
                 _ => return None,
             },
@@ -1084,7 +1128,7 @@ impl Builder {
             }
             Expr::Arith(op, a, b, span) => {
                 let commutes = matches!(op, ArithOp::Add | ArithOp::Mul);
-                match (imm(a), imm(b)) {
+                match (self.imm(a), self.imm(b)) {
                     (_, Some(imm)) => {
                         let a = self.operand(a);
                         self.op_at(Op::ArithI { op: *op, dst, a, imm }, *span);
@@ -1108,7 +1152,7 @@ impl Builder {
                     }
                 }
             }
-            Expr::Cmp(op, a, b) => match (imm(a), imm(b), &**a) {
+            Expr::Cmp(op, a, b) => match (self.imm(a), self.imm(b), &**a) {
                 (_, Some(imm), Expr::Cell(c)) => {
                     self.op(Op::CellCmpI {
                         op: *op,
@@ -1252,6 +1296,7 @@ impl Builder {
     ) {
         // The plain sum of a list: one instruction.
         if let (AggOp::Sum, Coll::List { place }, None, Expr::Local(l)) = (op, coll, filter, body)
+            && self.fuse
             && reg(*l) == var
             && !place.is_const()
         {
@@ -1359,7 +1404,7 @@ impl Builder {
         match c {
             // `lo <= x and x <= hi`: `hi` only if needed.
             Coll::Range { lo, hi } => {
-                let no = match imm(lo) {
+                let no = match self.imm(lo) {
                     Some(imm) => self.op(Op::JumpUnlessI {
                         op: CmpOp::Ge,
                         a: x,
@@ -1376,7 +1421,7 @@ impl Builder {
                         })
                     }
                 };
-                match imm(hi) {
+                match self.imm(hi) {
                     Some(imm) => self.op(Op::CmpI {
                         op: CmpOp::Le,
                         dst,
@@ -1545,7 +1590,7 @@ impl Builder {
 
     /// A jump taken unless `a op b`.
     fn compare_jump(&mut self, op: CmpOp, a: &Expr, b: &Expr) -> Label {
-        match (imm(a), imm(b)) {
+        match (self.imm(a), self.imm(b)) {
             (_, Some(imm)) => match (a, rem_by_const(a)) {
                 (Expr::Cell(c), _) => self.op(Op::JumpUnlessCellI {
                     op,

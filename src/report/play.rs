@@ -23,6 +23,19 @@ pub fn outcome_text<G: Game>(game: &G, state: &G::State) -> Result<String, GameE
     let n = game.num_players();
     let name = |p: usize| game.player_name(p).to_string();
     let mut out = String::new();
+    if n == 1 {
+        // Alone, the player wins or loses by the sign of its utility.
+        let r = game.returns(state, 0)?;
+        if r.abs() != 1.0 {
+            out.push_str(&format!("utility: {} {r}\n", name(0)));
+        }
+        out.push_str(&match r {
+            r if r > 0.0 => format!("{} won the game", name(0)),
+            r if r < 0.0 => format!("{} lost the game", name(0)),
+            _ => "the game ended even".to_string(),
+        });
+        return Ok(out);
+    }
     let winners: Vec<usize> = if let Some(scores) = game.scores(state)? {
         let points: Vec<String> = (0..n).map(|p| format!("{} {}", name(p), scores[p])).collect();
         out.push_str(&format!("points: {}\n", points.join(", ")));

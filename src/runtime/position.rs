@@ -36,7 +36,15 @@ impl Exits for PositionError {
 struct Reader<'t> {
     text: &'t str,
     pos: usize,
+    /// Lists and sets open around the value being read.
+    depth: usize,
 }
+
+/// The deepest a position's lists may nest: as deep as a type in a game
+/// file may (`syntax::MAX_NESTING`). A million `[` (from Python, where no
+/// command line bounds the text) is refused here, not followed until the
+/// stack runs out.
+const DEEPEST: usize = 200;
 
 type R<T> = Result<T, (usize, usize, String)>;
 
@@ -78,6 +86,20 @@ impl Reader<'_> {
             self.skip_ws();
             self.pos
         };
+        if self.text[self.pos..].starts_with(['[', '{']) {
+            if self.depth == DEEPEST {
+                return Err((start, start + 1, format!("lists nest more than {DEEPEST} deep here")));
+            }
+            self.depth += 1;
+            let v = self.collection(players, start);
+            self.depth -= 1;
+            return v;
+        }
+        self.scalar(players, start)
+    }
+
+    /// A list `[...]` or a set `{...}`, which begins at `start`.
+    fn collection(&mut self, players: &[String], start: usize) -> R<Value> {
         if self.eat('[') {
             let mut items = Vec::new();
             if !self.eat(']') {
@@ -113,6 +135,11 @@ impl Reader<'_> {
             }
             return Ok(Value::Set(items));
         }
+        Err((start, start + 1, "expected `[` or `{`".into()))
+    }
+
+    /// A number, `true`/`false` or a player, which begins at `start`.
+    fn scalar(&mut self, players: &[String], start: usize) -> R<Value> {
         let w = self.word().to_string();
         let end = self.pos;
         if w.is_empty() {
@@ -178,11 +205,17 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
         }
     };
     cells[TURN_CELL] = turn as i64;
-    cells[PREVIOUS_CELL] = ((turn + players.len() - 1) % players.len()) as i64;
+    // As play leaves it: the player before, where a rule reads it.
+    cells[PREVIOUS_CELL] = if game.keeps_previous() {
+        ((turn + players.len() - 1) % players.len()) as i64
+    } else {
+        prog.initial[PREVIOUS_CELL]
+    };
 
     let mut r = Reader {
         text: state_part,
         pos: 0,
+        depth: 0,
     };
     let mut given: Vec<Option<Value>> = vec![None; prog.vars.len()];
     let mut next_var = 0;

@@ -77,6 +77,7 @@ impl AgentOptions {
             max_depth: Some(depth),
             time_limit: self.time_limit,
             max_nodes: self.max_nodes,
+            max_states: None,
         }
     }
 
@@ -146,6 +147,14 @@ where
 {
     let two_player_turns = !kinds.chance && !kinds.simultaneous && game.num_players() == 2;
     Ok(match spec {
+        // Alone, the shortest way to the best payoff.
+        AgentSpec::Optimal(ties) if game.num_players() == 1 && !kinds.chance && !kinds.simultaneous => {
+            let opts = super::puzzle::PuzzleOptions {
+                max_states: options.max_nodes,
+                time_limit: options.time_limit,
+            };
+            Box::new(super::puzzle::PuzzleAgent::new(opts, *ties, seed))
+        }
         AgentSpec::Optimal(ties) => {
             if let Some(why) = optimal_unsuited(game, kinds) {
                 return Err(AgentBuildError::Unsuited(why));

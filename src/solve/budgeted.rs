@@ -143,15 +143,15 @@ pub fn memo_states_within_memory<G: Game>(root: &G::State, share: usize, max_dep
     if left == usize::MAX {
         return None;
     }
-    // What a state owns on the heap, measured rather than assumed: a copy
-    // of the root, as the memo table keeps one per entry.
+    // What a state owns on the heap, measured rather than assumed (in the
+    // allocator's blocks): a copy of the root, as the memo table keeps one per entry.
     let before = memory::live();
     let copy = std::hint::black_box(root.clone());
     let owned = memory::live().saturating_sub(before);
     drop(copy);
     // Some for the rest of the search: its buffers, the line, the report.
     let budget = (left - left / 16) / share.max(1);
-    let entries = memory::table_entries_within(budget, Solver::<G>::memo_slot_bytes(), memory::block_bytes(owned));
+    let entries = memory::table_entries_within(budget, Solver::<G>::memo_slot_bytes(), owned);
     let margin = max_depth.saturating_add(1);
     Some(entries.saturating_sub(margin).max(entries / 2).max(1) as u64)
 }

@@ -24,6 +24,9 @@ pub struct DepthOptions {
     pub max_depth: Option<usize>,
     pub time_limit: Option<Duration>,
     pub max_nodes: Option<u64>,
+    /// The most positions the transposition table holds (`--max-states`):
+    /// when full it is cleared, as at its own cap.
+    pub max_states: Option<u64>,
 }
 
 /// The most plies an iteration may go: beyond this a game that has not ended is not small.
@@ -59,6 +62,8 @@ pub struct DepthResult<M> {
     pub evaluations: u64,
     /// Whether the game gives an evaluation (without one, estimates are 0).
     pub has_evaluation: bool,
+    /// The most positions the transposition table held at once.
+    pub stored: usize,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -92,13 +97,14 @@ fn table_cap<G: Game>(root: &G::State) -> usize {
     if !crate::memory::counting() || left == usize::MAX {
         return TABLE_CAP;
     }
-    // What a state owns on the heap, measured on a copy of the root.
+    // What a state owns on the heap, in the allocator's blocks, measured on
+    // a copy of the root.
     let before = crate::memory::live();
     let copy = std::hint::black_box(root.clone());
     let owned = crate::memory::live().saturating_sub(before);
     drop(copy);
     let slot = std::mem::size_of::<(G::State, Entry)>();
-    crate::memory::table_entries_within(left / 4, slot, crate::memory::block_bytes(owned)).clamp(64, TABLE_CAP)
+    crate::memory::table_entries_within(left / 4, slot, owned).clamp(64, TABLE_CAP)
 }
 
 /// Stopped by a limit (not an error of the game).
@@ -119,6 +125,8 @@ struct Search<'g, G: Game> {
     game: &'g G,
     table: FxHashMap<G::State, Entry>,
     table_cap: usize,
+    /// The most positions `table` held at once.
+    stored: usize,
     /// Estimates are clamped to this open interval when the range is known.
     clamp: Option<(f64, f64)>,
     range: Option<(f64, f64)>,
@@ -147,7 +155,11 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
     let mut s = Search {
         game,
         table: FxHashMap::default(),
-        table_cap: table_cap::<G>(root),
+        table_cap: opts
+            .max_states
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX))
+            .min(table_cap::<G>(root)),
+        stored: 0,
         clamp: range.map(|(lo, hi)| {
             let margin = (hi - lo) * 1e-3;
             (lo + margin, hi - margin)
@@ -168,6 +180,7 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
         nodes: 0,
         evaluations: 0,
         has_evaluation,
+        stored: 0,
     };
     let maximize = match game.turn(root)? {
         Turn::Terminal => {
@@ -253,6 +266,7 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
     }
     out.nodes = s.nodes;
     out.evaluations = s.evaluations;
+    out.stored = s.stored;
     Ok(out)
 }
 
@@ -367,6 +381,7 @@ impl<G: Game> Search<'_, G> {
                 best: best_move,
             },
         );
+        self.stored = self.stored.max(self.table.len());
         Ok((best, cut))
     }
 }

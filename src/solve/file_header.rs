@@ -54,7 +54,7 @@ struct Header {
 /// format, version, game, parameters and rules, then reads all of it as `T`.
 pub(crate) fn read_checked<T: DeserializeOwned>(path: &Path, expected: &Expected<'_>) -> Result<T, HeaderError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| HeaderError::Unreadable(e.to_string()))?;
+    let text = read_text(path)?;
     // First as any JSON, so that a file that is not of this kind at all is
     // told apart from a damaged one.
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
@@ -100,6 +100,35 @@ pub(crate) fn read_checked<T: DeserializeOwned>(path: &Path, expected: &Expected
         return Err(HeaderError::ChangedGame);
     }
     serde_json::from_str(&text).map_err(|e| HeaderError::Corrupt(strip_position(&e.to_string())))
+}
+
+/// The text of a table or strategy file: a regular file, refused before a
+/// byte is read when its parsed form (several times its size) would not fit
+/// in the memory gdl may use, so that `/dev/zero` or a huge file named by
+/// mistake costs nothing. The command line checks this against its cap
+/// first; the library in another program (Python) has no cap, and takes
+/// the memory available.
+fn read_text(path: &Path) -> Result<String, HeaderError> {
+    use crate::fsutil::{ReadError, Streams, read_bounded};
+    let memory = crate::memory::limit()
+        .or_else(|| crate::memory::default_limit(0).map(|(bytes, _)| bytes))
+        .unwrap_or(usize::MAX);
+    let most = (memory / 6) as u64;
+    let bytes = read_bounded(path, most, Streams::Refused).map_err(|e| {
+        HeaderError::Unreadable(match e {
+            ReadError::Missing => "there is no such file".into(),
+            ReadError::Directory => "it is a folder, not a file".into(),
+            ReadError::TooLarge(Some(n)) => format!(
+                "it holds {}, too much to read within the memory gdl may use ({})",
+                crate::memory::Size(n as usize),
+                crate::memory::Size(memory)
+            ),
+            ReadError::TooLarge(None) | ReadError::NoWriter => "it is not a regular file".into(),
+            ReadError::NotAFile(what) => format!("it is {what}, not a file that gdl wrote"),
+            ReadError::Io(e) => e.to_string(),
+        })
+    })?;
+    String::from_utf8(bytes).map_err(|_| HeaderError::Unreadable("it is not a text file (not UTF-8)".into()))
 }
 
 /// Advice for a file made with other parameters: the flags that load it, or

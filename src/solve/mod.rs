@@ -37,6 +37,7 @@ mod memo;
 mod minimax;
 mod options;
 pub mod policy_agent;
+pub mod puzzle;
 pub mod qeval;
 pub mod qfile;
 pub mod qlearn;

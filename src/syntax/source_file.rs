@@ -7,7 +7,6 @@
 //! lone carriage returns (old Mac line endings) become newlines.
 
 use std::fmt;
-use std::io::Read;
 use std::path::Path;
 
 use super::MAX_SOURCE_LEN;
@@ -19,6 +18,8 @@ pub enum SourceError {
     Directory,
     /// More than [`MAX_SOURCE_LEN`] bytes (`None`: a stream, cut at the limit).
     TooLarge(Option<u64>),
+    /// A named pipe that nothing wrote to.
+    NoWriter,
     /// Not UTF-8: the first bad byte, by line and column (from 1).
     NotText {
         line: usize,
@@ -43,6 +44,11 @@ impl fmt::Display for SourceError {
                 f,
                 "it goes on past {} bytes (1 MiB), the most a game file may have",
                 group(MAX_SOURCE_LEN as u64)
+            ),
+            SourceError::NoWriter => write!(
+                f,
+                "it is a named pipe, and nothing wrote to it within {} s; start the program that writes it first",
+                crate::fsutil::PIPE_WAIT.as_secs()
             ),
             SourceError::NotText { line, column } => write!(
                 f,
@@ -69,27 +75,15 @@ fn group(n: u64) -> String {
 
 /// The text of the game file at `path`, read once, ready to parse.
 pub fn read_source(path: &Path) -> Result<String, SourceError> {
-    let io = |e: std::io::Error| match e.kind() {
-        std::io::ErrorKind::NotFound => SourceError::Missing,
-        std::io::ErrorKind::IsADirectory => SourceError::Directory,
-        _ => SourceError::Io(e),
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.is_dir() {
-        return Err(SourceError::Directory);
-    }
-    if meta.is_file() && meta.len() > MAX_SOURCE_LEN as u64 {
-        return Err(SourceError::TooLarge(Some(meta.len())));
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    // A device or a pipe says nothing of its length: read one byte past the limit.
-    let mut bytes = Vec::new();
-    file.take(MAX_SOURCE_LEN as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() > MAX_SOURCE_LEN {
-        return Err(SourceError::TooLarge(meta.is_file().then_some(bytes.len() as u64)));
-    }
+    use crate::fsutil::{ReadError, Streams, read_bounded};
+    let bytes = read_bounded(path, MAX_SOURCE_LEN as u64, Streams::Allowed).map_err(|e| match e {
+        ReadError::Missing => SourceError::Missing,
+        ReadError::Directory => SourceError::Directory,
+        ReadError::TooLarge(n) => SourceError::TooLarge(n),
+        ReadError::NoWriter => SourceError::NoWriter,
+        ReadError::NotAFile(what) => SourceError::Io(std::io::Error::other(format!("it is {what}"))),
+        ReadError::Io(e) => SourceError::Io(e),
+    })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;

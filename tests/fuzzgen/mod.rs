@@ -7,6 +7,8 @@
 //! wide states, simultaneous games of many players, and files saved with a
 //! byte-order mark, CR or CRLF line endings, or NUL bytes in them.
 
+pub mod agree;
+
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -406,6 +408,12 @@ struct Program {
     const_lists: Vec<String>,
     const_tables: Vec<String>,
     fns: Vec<String>,
+    /// Functions of a player and an int: `h(current, x)` inlined in a rule
+    /// binds `current` to a local, and a call of one inside another nests
+    /// those bindings (the shape that once read the wrong local).
+    player_fns: Vec<String>,
+    /// The player parameter of the function being written.
+    player_param: Option<String>,
     procs: Vec<String>,
     /// Int names in scope (move arguments, lets, loop variables).
     locals: Vec<String>,
@@ -437,6 +445,8 @@ impl Program {
             const_lists: Vec::new(),
             const_tables: Vec::new(),
             fns: Vec::new(),
+            player_fns: Vec::new(),
+            player_param: None,
             procs: Vec::new(),
             locals: Vec::new(),
             depth: 0,
@@ -498,6 +508,9 @@ impl Program {
         }
         for _ in 0..self.n(1, 5) {
             self.state();
+        }
+        for _ in 0..self.n(0, 2) {
+            self.player_function();
         }
         for _ in 0..self.n(0, 2) {
             self.function();
@@ -666,6 +679,35 @@ impl Program {
         self.out.push_str(&format!("fn {name}(x: int) -> int = {body}\n"));
     }
 
+    /// A function of a player and an int, written as one expression, that
+    /// compares its player and may call the functions before it with
+    /// `current`, its own parameters, or any int.
+    fn player_function(&mut self) {
+        let name = self.name("h");
+        self.locals.push("x".into());
+        self.player_param = Some("p".into());
+        let test = format!("p == {}", self.player_expr());
+        let (a, b) = (self.int_expr(), self.int_expr());
+        let call = match self.player_fns.choose(&mut self.rng).cloned() {
+            Some(h) if self.p(0.7) => {
+                let p = if self.p(0.5) {
+                    "current".into()
+                } else {
+                    self.player_expr()
+                };
+                format!(" + {h}({p}, {})", self.int_expr())
+            }
+            _ => String::new(),
+        };
+        self.player_param = None;
+        self.locals.pop();
+        self.out.push_str(&format!(
+            "fn {name}(p: player, x: int) -> int = (if {test} then {a} else {b}){call}
+"
+        ));
+        self.player_fns.push(name);
+    }
+
     /// A procedure of one int: statements that change the state.
     fn procedure(&mut self) {
         let name = self.name("q");
@@ -712,6 +754,9 @@ impl Program {
     }
 
     fn player_expr(&mut self) -> String {
+        if self.player_param.is_some() && self.p(0.3) {
+            return self.player_param.clone().unwrap_or_default();
+        }
         match self.n(0, 3) {
             0 => "current".into(),
             1 if !self.in_sim => "previous".into(),
@@ -722,6 +767,21 @@ impl Program {
     }
 
     fn leaf_int(&mut self) -> String {
+        // A call of a player's function with `current` or another player
+        // and a local (a move's argument, a loop variable) or a number.
+        if !self.player_fns.is_empty() && self.p(0.08) {
+            let h = self.player_fns.choose(&mut self.rng).unwrap().clone();
+            let p = if self.p(0.5) {
+                "current".into()
+            } else {
+                self.player_expr()
+            };
+            let x = match self.locals.choose(&mut self.rng).cloned() {
+                Some(l) if self.p(0.7) => l,
+                _ => self.n(0, 3).to_string(),
+            };
+            return format!("{h}({p}, {x})");
+        }
         // Huge numbers are rare: a range of a million numbers in a rule is
         // legal, and makes every step slow.
         match self.n(0, 5) {
@@ -832,6 +892,10 @@ impl Program {
                 };
                 self.locals.pop();
                 format!("{f}({body} for {v} in {c}{cond})")
+            }
+            10 if !self.player_fns.is_empty() && self.p(0.4) => {
+                let h = self.player_fns.choose(&mut self.rng).unwrap().clone();
+                format!("{h}({}, {})", self.player_expr(), self.int_expr())
             }
             10 => match self.fns.choose(&mut self.rng).cloned() {
                 Some(f) => format!("{f}({})", self.int_expr()),

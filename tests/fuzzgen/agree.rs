@@ -1,0 +1,139 @@
+//! Two runs of one game held equal: the same seeded random games played on
+//! both, and everything the `Game` trait says compared at every position.
+//! Code lowered with and without its optimisations (tests/inlining.rs, the
+//! library fuzzer) must agree error for error.
+
+use std::time::Instant;
+
+use gdl::game::{Game, Turn};
+use gdl::runtime::{Interpreted, State};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// What the game says about one position, errors as their messages.
+pub fn describe(game: &Interpreted, s: &State) -> String {
+    let mut out = String::new();
+    let mut line = |what: &str, v: String| out.push_str(&format!("{what}: {v}\n"));
+    line("position", game.position(s));
+    line("turn", format!("{:?}", game.turn(s).map_err(|e| e.to_string())));
+    let mut moves = Vec::new();
+    line(
+        "moves",
+        format!(
+            "{:?} {moves:?}",
+            game.legal_moves(s, &mut moves).map_err(|e| e.to_string())
+        ),
+    );
+    for p in 0..game.num_players() {
+        let mut mine = Vec::new();
+        let r = game.legal_moves_of(s, p, &mut mine).map_err(|e| e.to_string());
+        line("moves of", format!("{p} {r:?} {mine:?}"));
+        line(
+            "evaluate",
+            format!("{p} {:?}", game.evaluate(s, p).map_err(|e| e.to_string())),
+        );
+        line(
+            "returns",
+            format!("{p} {:?}", game.returns(s, p).map_err(|e| e.to_string())),
+        );
+    }
+    let mut outcomes = Vec::new();
+    let r = game.chance_outcomes(s, &mut outcomes).map_err(|e| e.to_string());
+    line("chance", format!("{r:?} {outcomes:?}"));
+    let canonical = game.canonical(s).map(|c| c.map(|c| game.position(&c)));
+    line("canonical", format!("{:?}", canonical.map_err(|e| e.to_string())));
+    line("scores", format!("{:?}", game.scores(s).map_err(|e| e.to_string())));
+    out
+}
+
+/// Plays `games` seeded random games of at most `plies` moves on `a` and
+/// `b` (the same rules, run two ways); the first position where they
+/// differ, if any. Stops early, agreeing, at `deadline`.
+pub fn agree(
+    a: &Interpreted,
+    b: &Interpreted,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    deadline: Option<Instant>,
+) -> Result<(), String> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let (ra, rb) = (a.initial_state(), b.initial_state());
+    let (ta, tb) = (
+        ra.as_ref().map(|s| a.position(s)).map_err(|e| e.to_string()),
+        rb.as_ref().map(|s| b.position(s)).map_err(|e| e.to_string()),
+    );
+    if ta != tb {
+        return Err(format!("the initial states differ: {ta:?} against {tb:?}"));
+    }
+    let (Ok(root_a), Ok(root_b)) = (ra, rb) else {
+        return Ok(());
+    };
+    for game in 0..games {
+        let (mut x, mut y) = (root_a.clone(), root_b.clone());
+        for ply in 0..plies {
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Ok(());
+            }
+            let (dx, dy) = (describe(a, &x), describe(b, &y));
+            if dx != dy {
+                return Err(format!("game {game}, ply {ply}:\n{dx}\nagainst\n{dy}"));
+            }
+            let step = match a.turn(&x) {
+                Ok(Turn::Player(_)) => {
+                    let mut moves = Vec::new();
+                    a.legal_moves(&x, &mut moves)
+                        .ok()
+                        .filter(|_| !moves.is_empty())
+                        .map(|_| {
+                            let m = moves[rng.random_range(0..moves.len())];
+                            (
+                                a.apply(&mut x, &m).map_err(|e| e.to_string()),
+                                b.apply(&mut y, &m).map_err(|e| e.to_string()),
+                            )
+                        })
+                }
+                Ok(Turn::Chance) => {
+                    let mut outcomes = Vec::new();
+                    a.chance_outcomes(&x, &mut outcomes)
+                        .ok()
+                        .filter(|_| !outcomes.is_empty())
+                        .map(|_| {
+                            let m = outcomes[rng.random_range(0..outcomes.len())].0;
+                            (
+                                a.apply(&mut x, &m).map_err(|e| e.to_string()),
+                                b.apply(&mut y, &m).map_err(|e| e.to_string()),
+                            )
+                        })
+                }
+                Ok(Turn::Simultaneous) => {
+                    let mut joint = Vec::new();
+                    for p in 0..a.num_players() {
+                        let mut moves = Vec::new();
+                        if a.legal_moves_of(&x, p, &mut moves).is_err() || moves.is_empty() {
+                            break;
+                        }
+                        joint.push(moves[rng.random_range(0..moves.len())]);
+                    }
+                    (joint.len() == a.num_players()).then(|| {
+                        (
+                            a.apply_joint(&mut x, &joint).map_err(|e| e.to_string()),
+                            b.apply_joint(&mut y, &joint).map_err(|e| e.to_string()),
+                        )
+                    })
+                }
+                Ok(Turn::Terminal) | Err(_) => None,
+            };
+            match step {
+                Some((sa, sb)) if sa != sb => {
+                    return Err(format!(
+                        "game {game}, ply {ply}, applying the move: {sa:?} against {sb:?}"
+                    ));
+                }
+                Some((Ok(()), _)) => {}
+                Some((Err(_), _)) | None => break,
+            }
+        }
+    }
+    Ok(())
+}
