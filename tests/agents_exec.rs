@@ -346,7 +346,7 @@ fn an_agent_sees_what_its_player_may_see() {
     for m in &messages {
         match m["type"].as_str().unwrap() {
             "start" => {
-                assert_eq!(m["protocol"], 1);
+                assert_eq!(m["protocol"], 2);
                 assert_eq!(m["game"], "X Nimmt!");
                 assert_eq!(m["parameters"]["K"], 17);
                 seat = m["seat"].as_u64().unwrap() as usize;
@@ -365,6 +365,32 @@ fn an_agent_sees_what_its_player_may_see() {
                     .collect();
                 assert_eq!(mine, moves, "the moves are the cards in hand");
                 assert!(!m["text"].as_str().unwrap().contains("deck"));
+                // Every card dealt that the agent is told of is one it sees,
+                // in its hand or on the table: the other hand's are `null`.
+                let rows = view["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|r| r.as_array().unwrap());
+                let seen: Vec<i64> = hands[seat]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .chain(rows)
+                    .map(|c| c.as_i64().unwrap())
+                    .collect();
+                for ply in m["plies"].as_array().unwrap() {
+                    if ply.get("player").is_some_and(|p| p == "chance") && !ply["move"].is_null() {
+                        let card: i64 = ply["move"]
+                            .as_str()
+                            .unwrap()
+                            .trim_start_matches("deal(")
+                            .trim_end_matches(')')
+                            .parse()
+                            .unwrap();
+                        assert!(seen.contains(&card), "{ply} in {m}");
+                    }
+                }
             }
             "end" => {
                 assert!(["win", "loss", "draw"].contains(&m["outcome"].as_str().unwrap()));

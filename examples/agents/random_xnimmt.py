@@ -18,8 +18,10 @@ def main():
         message = json.loads(line)
         kind = message["type"]
         if kind == "start":
-            # A new game: which seat we play, and the game's parameters.
-            rng.seed(message["seat"])
+            # A new game: which seat we play, the game's parameters, and its
+            # seed: drawing from it alone, the agent plays the same games
+            # whichever thread of a match plays them.
+            rng.seed(message["seed"])
         elif kind == "observe":
             # Our turn: what we may see, and the legal moves as gdl writes them.
             move = rng.choice(message["moves"])

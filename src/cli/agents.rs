@@ -1,6 +1,6 @@
 //! Agents from their specs, for every command that plays games (`play`,
-//! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
-//! `search`, `search:N`, `dsearch`, `dsearch:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
+//! `trace`, `match`, `eval`); the kinds are listed once, in
+//! `solve::agent_kinds::AGENT_KINDS`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -14,11 +14,48 @@ use super::output::Input;
 use super::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::agent::{Agent, AgentError, AgentSpec};
+use crate::solve::agent::{Agent, AgentError, AgentSpec, Labeled, PlayerSpec};
 use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
+use crate::solve::agent_kinds::{AGENT_KINDS, kinds_text};
 
 /// An agent of any kind for a game file.
 pub type BoxedAgent<'g> = agent_builder::BoxedAgent<'g, Interpreted>;
+
+/// The help of a `--players` flag: `intro`, then every kind of agent
+/// (`AGENT_KINDS`) and how to name one.
+pub fn players_help(intro: &str) -> String {
+    format!(
+        "{intro}. Agents: {}. NAME=AGENT gives an agent a short name for the reports (me=exec:python3 me.py); \
+         `gdl list --agents` says what each plays",
+        kinds_text()
+    )
+}
+
+/// Reads a `--players` list as text (the command parses it against the
+/// game), and offers every kind of agent to the shell completions.
+#[derive(Clone, Debug)]
+pub struct PlayersParser;
+
+impl clap::builder::TypedValueParser for PlayersParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            AGENT_KINDS
+                .iter()
+                .map(|k| clap::builder::PossibleValue::new(k.spec).help(k.plays)),
+        ))
+    }
+}
 
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
@@ -80,9 +117,9 @@ impl AgentArgs {
 /// for an `exec:` agent its program (looked up in `PATH` as the system
 /// would) and every word of its command that names an existing file (its
 /// script, its configuration). None of them may be an output.
-pub fn agent_inputs(specs: &[AgentSpec]) -> Vec<Input> {
+pub fn agent_inputs(specs: &[PlayerSpec]) -> Vec<Input> {
     let mut files = Vec::new();
-    for spec in specs {
+    for PlayerSpec { spec, .. } in specs {
         match spec {
             AgentSpec::QTable(path) => files.push(Input::new(format!("the Q-table of {spec}"), path)),
             AgentSpec::Policy(path) => files.push(Input::new(format!("the strategy of {spec}"), path)),
@@ -123,7 +160,7 @@ fn program_path(word: &str) -> Option<PathBuf> {
 /// files, see [`agent_inputs`]), before any agent starts.
 pub fn check_files(
     game_file: &Path,
-    specs: &[AgentSpec],
+    specs: &[PlayerSpec],
     options: &AgentArgs,
     outputs: &[(&'static str, &Path)],
 ) -> Result<(), Failure> {
@@ -136,8 +173,25 @@ pub fn check_files(
     super::output::check(&all, &inputs)
 }
 
-/// The agent `spec` for `game`; `terminal` is where a `human` plays (none:
-/// a human cannot sit at this command).
+/// The agent `player` for `game`, going by its label if it has one;
+/// `terminal` is where a `human` plays (none: a human cannot sit at this
+/// command).
+pub fn make_player<'g>(
+    player: &PlayerSpec,
+    game: &'g Interpreted,
+    seed: u64,
+    options: &AgentArgs,
+    terminal: Option<Terminal<'g>>,
+    ctx: &Context,
+) -> Result<BoxedAgent<'g>, Failure> {
+    let agent = make_agent_with(&player.spec, game, seed, options, terminal, ctx)?;
+    Ok(match &player.label {
+        Some(label) => Box::new(Labeled::new(label.clone(), agent)),
+        None => agent,
+    })
+}
+
+/// The agent `spec` for `game`, unlabeled.
 pub fn make_agent_with<'g>(
     spec: &AgentSpec,
     game: &'g Interpreted,
@@ -176,6 +230,7 @@ pub fn begin<'s, 'g>(
 ) -> Result<Vec<&'s mut (dyn Agent<Interpreted> + 'g)>, AgentError> {
     let mut seated = Vec::with_capacity(agents.len());
     for (k, agent) in agents.iter_mut().enumerate() {
+        agent.game_number(1);
         agent.new_game(game, seed.wrapping_add(k as u64 + 1))?;
         seated.push(&mut **agent as &mut (dyn Agent<Interpreted> + 'g));
     }
@@ -270,7 +325,7 @@ pub fn failures_text(
 const FAILURES_LISTED: usize = 20;
 
 /// Reads `--players A,B`: one agent per player of `game`, in seat order.
-pub fn players_for(players: &str, game: &Interpreted) -> Result<Vec<AgentSpec>, Failure> {
+pub fn players_for(players: &str, game: &Interpreted) -> Result<Vec<PlayerSpec>, Failure> {
     let specs =
         crate::solve::agent::parse_players(players).map_err(|e| Failure::input(format!("error: --players: {e}")))?;
     let n = game.num_players();
@@ -296,17 +351,17 @@ pub fn seat_agents<'g>(
     seed: u64,
     options: &AgentArgs,
     ctx: &Context,
-) -> Result<(Vec<AgentSpec>, Vec<BoxedAgent<'g>>), Failure> {
+) -> Result<(Vec<PlayerSpec>, Vec<BoxedAgent<'g>>), Failure> {
     let specs = players_for(players, game)?;
     let n = specs.len();
     let options = &AgentArgs {
-        optimal_agents: specs.iter().filter(|s| matches!(s, AgentSpec::Optimal(_))).count(),
+        optimal_agents: specs.iter().filter(|s| matches!(s.spec, AgentSpec::Optimal(_))).count(),
         ..options.clone()
     };
     let mut agents = Vec::with_capacity(n);
     for (k, spec) in specs.iter().enumerate() {
-        let terminal = (*spec == AgentSpec::Human).then(Terminal::stdio);
-        agents.push(make_agent_with(
+        let terminal = (**spec == AgentSpec::Human).then(Terminal::stdio);
+        agents.push(make_player(
             spec,
             game,
             seed.wrapping_add(k as u64 + 1),

@@ -22,8 +22,9 @@
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -32,15 +33,21 @@ use rand::{Rng, SeedableRng};
 use serde_json::{Value as Json, json};
 
 use crate::compile::Value;
-use crate::game::{Game, Player};
+use crate::game::{Game, Player, Turn};
 use crate::ir::Visibility;
 use crate::report::play::view_text;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::{Interpreted, State};
-use crate::solve::agent::{Agent, AgentError, AgentFailure, Choice};
+use crate::solve::agent::{Agent, AgentError, AgentFailure, Choice, Timing};
+use crate::solve::episode::Step;
 
-/// The protocol's version, sent in every `start` message.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol's version, sent in every `start` message. Version 2 added
+/// `plies`, `game_number`, `seed` and `start`'s `view`, and kept every field
+/// of version 1.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// A game's seed as `start` tells it: 53 bits, exact in any JSON reader.
+const SEED_MASK: u64 = (1 << 53) - 1;
 
 /// The time limit per move when `--move-time-ms` is not given.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(10);
@@ -58,6 +65,10 @@ const LINES_AHEAD: usize = 16;
 /// How long a program that is no longer needed may take to exit by itself
 /// (its input closed) before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(200);
+
+/// How long gdl still reads a program that exited or closed its output: the
+/// lines it wrote before are on their way, and so is its exit status.
+const AFTER_EXIT: Duration = Duration::from_millis(100);
 
 /// What happens when an external agent fails in a game.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,12 +91,31 @@ pub struct ExecOptions {
     pub stderr: Option<PathBuf>,
 }
 
-/// A running program: its input written by a thread (gdl never blocks on a
-/// program that does not read), its output read line by line by another.
+/// What a program's reader and waiter threads report.
+enum Event {
+    /// A line of its output, trimmed.
+    Line(String),
+    /// A line longer than [`MAX_LINE`]: nothing more is read.
+    TooLong,
+    /// Its output closed (it may still be running).
+    Closed,
+    /// It exited (a child it started may still hold its output open).
+    Exited(ExitStatus),
+}
+
+/// A running program, in a process group of its own so that what it starts
+/// ends with it: its input written by a thread (gdl never blocks on a
+/// program that does not read), its output read line by line by another,
+/// and its exit seen by a third, which waits for it.
 struct Process {
-    child: Child,
+    /// Its process id, which is also its group's.
+    pid: u32,
     input: Option<Sender<String>>,
-    lines: Receiver<Result<String, String>>,
+    events: Receiver<Event>,
+    /// How it exited, once known.
+    exited: Option<ExitStatus>,
+    /// Its output closed.
+    closed: bool,
     /// No answer read yet: the first one gets the start-up allowance.
     fresh: bool,
 }
@@ -106,8 +136,12 @@ impl Process {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(err)
+            // Its own group: gdl ends the program and everything it started
+            // at once, and a Ctrl-C at the terminal reaches gdl alone.
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", argv[0]))?;
+        let pid = child.id();
         let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -123,30 +157,36 @@ impl Process {
         });
         // Bounded: a program that writes without end fills the channel and
         // waits, instead of filling gdl's memory.
-        let (read, lines) = mpsc::sync_channel(LINES_AHEAD);
+        let (events_in, events) = mpsc::sync_channel(LINES_AHEAD);
+        let lines_in = events_in.clone();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
                 let mut line = Vec::new();
-                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) if !line.ends_with(b"\n") && line.len() as u64 == MAX_LINE => {
-                        let _ = read.send(Err(format!("wrote a line longer than {MAX_LINE} bytes")));
-                        break;
-                    }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&line).trim().to_string();
-                        if read.send(Ok(text)).is_err() {
-                            break;
-                        }
-                    }
+                let event = match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => Event::Closed,
+                    Ok(_) if !line.ends_with(b"\n") && line.len() as u64 == MAX_LINE => Event::TooLong,
+                    Ok(_) => Event::Line(String::from_utf8_lossy(&line).trim().to_string()),
+                };
+                let last = !matches!(event, Event::Line(_));
+                if lines_in.send(event).is_err() || last {
+                    break;
                 }
             }
         });
+        // A blocking wait on a thread of its own: the exit is known at once,
+        // even while a child the program started holds its output open.
+        std::thread::spawn(move || {
+            if let Ok(status) = child.wait() {
+                let _ = events_in.send(Event::Exited(status));
+            }
+        });
         Ok(Process {
-            child,
+            pid,
             input: Some(input),
-            lines,
+            events,
+            exited: None,
+            closed: false,
             fresh: true,
         })
     }
@@ -161,16 +201,34 @@ impl Process {
     /// The next non-empty line, within `limit`.
     fn answer(&mut self, limit: Duration) -> Result<String, (&'static str, String)> {
         let limit = if self.fresh { limit + STARTUP_ALLOWANCE } else { limit };
-        let deadline = Instant::now() + limit;
+        let mut deadline = Instant::now() + limit;
+        if self.exited.is_some() || self.closed {
+            deadline = deadline.min(Instant::now() + AFTER_EXIT);
+        }
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(Ok(line)) if line.is_empty() => continue,
-                Ok(Ok(line)) => {
+            match self.events.recv_timeout(left) {
+                Ok(Event::Line(line)) if line.is_empty() => continue,
+                Ok(Event::Line(line)) => {
                     self.fresh = false;
                     return Ok(line);
                 }
-                Ok(Err(why)) => return Err(("unreadable", why)),
+                Ok(Event::TooLong) => {
+                    return Err(("unreadable", format!("wrote a line longer than {MAX_LINE} bytes")));
+                }
+                // The lines it wrote before it went are still on their way,
+                // and its exit status is worth waiting a moment for.
+                Ok(Event::Exited(status)) => {
+                    self.exited = Some(status);
+                    deadline = deadline.min(Instant::now() + AFTER_EXIT);
+                }
+                Ok(Event::Closed) => {
+                    self.closed = true;
+                    deadline = deadline.min(Instant::now() + AFTER_EXIT);
+                }
+                Err(RecvTimeoutError::Timeout) if self.exited.is_some() || self.closed => {
+                    return Err(("crash", self.exit_text()));
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(("timeout", format!("did not answer within {}", millis(limit))));
                 }
@@ -179,37 +237,49 @@ impl Process {
         }
     }
 
-    /// How the program ended, once its output closed.
-    fn exit_text(&mut self) -> String {
-        let deadline = Instant::now() + EXIT_GRACE;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    return match status.code() {
-                        Some(code) => format!("exited with status {code} before answering"),
-                        None => format!("was ended ({status}) before answering"),
-                    };
-                }
-                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-                _ => return "closed its output before answering".into(),
-            }
+    /// How the program ended, once it stopped answering.
+    fn exit_text(&self) -> String {
+        match self.exited {
+            Some(status) => match status.code() {
+                Some(code) => format!("exited with status {code} before answering"),
+                None => format!("was ended ({status}) before answering"),
+            },
+            None => "closed its output before answering".into(),
+        }
+    }
+
+    /// Ends the program's group: the program, if it is still running, and
+    /// whatever it started and left behind.
+    fn kill_group(&self) {
+        let Ok(group) = i32::try_from(self.pid) else {
+            return;
+        };
+        // SAFETY: kill(2) with a negative id signals the process group the
+        // program leads; a group id is not reused while any of its members
+        // lives, and a group with none left answers ESRCH.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
         }
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        // Closing its input lets a program end by itself; one that does not is killed.
+        // Closing its input lets a program end by itself; one that does not
+        // is killed, and so is what it leaves behind.
         self.input = None;
         let deadline = Instant::now() + EXIT_GRACE;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+        while self.exited.is_none() {
+            match self
+                .events
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(Event::Exited(status)) => self.exited = Some(status),
+                Ok(_) => {}
+                Err(_) => break,
             }
-            std::thread::sleep(Duration::from_millis(2));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_group();
     }
 }
 
@@ -244,6 +314,15 @@ pub struct ExecAgent {
     /// This game's failure: the program is gone and the moves are random.
     failure: Option<AgentFailure>,
     rng: StdRng,
+    /// This game's number and seed, for `start`.
+    number: u64,
+    seed: u64,
+    /// The plies played since the program's last message, as it may see them.
+    plies: Vec<Json>,
+    /// The position the game started from, when plies came before `start`.
+    first: Option<State>,
+    /// How the last `choose` counts in the time per decision.
+    timing: Timing,
 }
 
 impl ExecAgent {
@@ -263,6 +342,11 @@ impl ExecAgent {
             seat: None,
             failure: None,
             rng: StdRng::seed_from_u64(seed),
+            number: 1,
+            seed,
+            plies: Vec::new(),
+            first: None,
+            timing: Timing::None,
         })
     }
 
@@ -270,15 +354,24 @@ impl ExecAgent {
         self.options.move_time.unwrap_or(DEFAULT_MOVE_TIME)
     }
 
-    /// Sends `start` if this game has not started for the program yet.
-    fn begin(&mut self, game: &Interpreted, player: Player) -> Result<(), (&'static str, String)> {
+    /// Sends `start` if this game has not started for the program yet; the
+    /// game started at `state` unless plies came first.
+    fn begin(&mut self, game: &Interpreted, player: Player, state: &State) -> Result<(), (&'static str, String)> {
         if self.seat.is_some() {
             return Ok(());
         }
         if self.process.is_none() {
             self.process = Some(Process::spawn(&self.argv, self.options.stderr.as_ref()).map_err(|e| ("crash", e))?);
         }
-        let message = start_message(game, player, self.move_time());
+        let first = self.first.take();
+        let message = start_message(
+            game,
+            player,
+            first.as_ref().unwrap_or(state),
+            self.move_time(),
+            self.number,
+            self.seed,
+        );
         if let Some(p) = &self.process {
             p.send(&message);
         }
@@ -296,7 +389,11 @@ impl ExecAgent {
         detail: String,
         moves: &[<Interpreted as Game>::Move],
     ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
-        self.process = None;
+        // A program that failed gets no grace to exit by itself.
+        if let Some(p) = self.process.take() {
+            p.kill_group();
+        }
+        self.plies.clear();
         let who = format!("{} ({})", self.name(), game.player_name(player));
         if self.options.on_failure == OnFailure::Abort {
             return Err(AgentError::Failed(format!(
@@ -328,11 +425,43 @@ impl Agent<Interpreted> for ExecAgent {
         format!("exec:{}", self.command)
     }
 
+    fn game_number(&mut self, number: u64) {
+        self.number = number;
+    }
+
     fn new_game(&mut self, _game: &Interpreted, seed: u64) -> Result<(), AgentError> {
         self.rng = StdRng::seed_from_u64(seed);
+        self.seed = seed;
         self.seat = None;
         self.failure = None;
+        self.plies.clear();
+        self.first = None;
         Ok(())
+    }
+
+    fn wants_steps(&self) -> bool {
+        true
+    }
+
+    fn after_step(
+        &mut self,
+        game: &Interpreted,
+        seat: Player,
+        before: &State,
+        step: &Step<<Interpreted as Game>::Move>,
+        after: &State,
+    ) {
+        if self.failure.is_some() {
+            return;
+        }
+        if self.seat.is_none() && self.first.is_none() {
+            self.first = Some(before.clone());
+        }
+        self.plies.push(ply_json(game, seat, before, step, after));
+    }
+
+    fn timing(&self) -> Timing {
+        self.timing
     }
 
     fn choose(
@@ -342,10 +471,13 @@ impl Agent<Interpreted> for ExecAgent {
         player: Player,
         moves: &[<Interpreted as Game>::Move],
     ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
+        // Only an answer is a decision: not a forced move, a random move
+        // for a failed program, or the wait for one that failed.
+        self.timing = Timing::None;
         if self.failure.is_some() {
             return Ok(self.random(moves));
         }
-        if let Err((kind, detail)) = self.begin(game, player) {
+        if let Err((kind, detail)) = self.begin(game, player, state) {
             return self.fail(game, player, kind, detail, moves);
         }
         // A forced move is played for the program, as seed 000's engine
@@ -361,15 +493,19 @@ impl Agent<Interpreted> for ExecAgent {
             "view": view_json(game, state, player),
             "text": view_text(&game.view(state, Some(player)), ""),
             "moves": texts,
+            "plies": std::mem::take(&mut self.plies),
             "time_ms": self.move_time().as_millis() as u64,
         });
         let limit = self.move_time();
         let process = self.process.as_mut().expect("started by begin");
+        let fresh = process.fresh;
+        let sent = Instant::now();
         process.send(&message);
         let line = match process.answer(limit) {
             Ok(line) => line,
             Err((kind, detail)) => return self.fail(game, player, kind, detail, moves),
         };
+        let took = sent.elapsed();
         let text = match answer_text(&line) {
             Ok(t) => t,
             Err(why) => return self.fail(game, player, "unreadable", why, moves),
@@ -377,7 +513,14 @@ impl Agent<Interpreted> for ExecAgent {
         match moves.iter().position(|m| {
             crate::game::normalize_move_text(&game.move_text(m)) == crate::game::normalize_move_text(&text)
         }) {
-            Some(i) => Ok(Choice::plain(moves[i])),
+            Some(i) => {
+                self.timing = if fresh {
+                    Timing::StartUp(took)
+                } else {
+                    Timing::Answer(took)
+                };
+                Ok(Choice::plain(moves[i]))
+            }
             None => {
                 let detail = format!(
                     "answered {}, which is not a legal move (the moves were {})",
@@ -399,7 +542,7 @@ impl Agent<Interpreted> for ExecAgent {
             self.seat = None;
             return Ok(Some(f));
         }
-        if let Err((kind, detail)) = self.begin(game, player) {
+        if let Err((kind, detail)) = self.begin(game, player, state) {
             self.process = None;
             self.seat = None;
             if self.options.on_failure == OnFailure::Abort {
@@ -415,13 +558,97 @@ impl Agent<Interpreted> for ExecAgent {
                 forfeit: self.options.on_failure == OnFailure::Forfeit,
             }));
         }
-        let message = end_message(game, state, player)?;
+        let message = end_message(game, state, player, std::mem::take(&mut self.plies))?;
         if let Some(p) = &self.process {
             p.send(&message);
         }
         self.seat = None;
         Ok(None)
     }
+}
+
+/// A step of the game as `seat` is told it: `{"player": NAME, "move": TEXT}`
+/// (chance's name is `chance`), the move `null` where the player cannot see
+/// it; a simultaneous round as an array of every player's move, in seat
+/// order.
+fn ply_json(
+    game: &Interpreted,
+    seat: Player,
+    before: &State,
+    step: &Step<<Interpreted as Game>::Move>,
+    after: &State,
+) -> Json {
+    type Move = <Interpreted as Game>::Move;
+    // A move is seen unless another the mover could have made would have
+    // left this player's view the same; its own moves and every move of a
+    // game without secrets are seen.
+    let public = all_public(game);
+    let seen_view = (!public).then(|| game.observation(after, seat));
+    let seen =
+        |mover: Option<Player>, played: &Move, alternatives: &[Move], apply: &dyn Fn(&mut State, &Move) -> bool| {
+            let Some(view) = &seen_view else {
+                return true;
+            };
+            mover == Some(seat)
+                || !alternatives.iter().filter(|m| *m != played).any(|m| {
+                    let mut s = before.clone();
+                    apply(&mut s, m) && game.observation(&s, seat) == *view
+                })
+        };
+    let shown = |mv: &Move, visible: bool| {
+        if visible {
+            Json::from(game.move_text(mv))
+        } else {
+            Json::Null
+        }
+    };
+    match step {
+        Step::Chance(m) => {
+            let mut outcomes = Vec::new();
+            if !public {
+                let _ = game.chance_outcomes(before, &mut outcomes);
+            }
+            let outcomes: Vec<Move> = outcomes.into_iter().map(|(o, _)| o).collect();
+            let visible = seen(None, m, &outcomes, &|s, o| game.apply(s, o).is_ok());
+            json!({"player": "chance", "move": shown(m, visible)})
+        }
+        Step::Moves(played) if game.turn(before).ok() == Some(Turn::Simultaneous) => {
+            let joint: Vec<Move> = played.iter().map(|x| x.mv).collect();
+            Json::Array(
+                played
+                    .iter()
+                    .map(|x| {
+                        let mut theirs = Vec::new();
+                        if !public && x.player != seat {
+                            let _ = game.legal_moves_of(before, x.player, &mut theirs);
+                        }
+                        let visible = seen(Some(x.player), &x.mv, &theirs, &|s, o| {
+                            let mut j = joint.clone();
+                            j[x.player] = *o;
+                            game.apply_joint(s, &j).is_ok()
+                        });
+                        json!({"player": game.player_name(x.player), "move": shown(&x.mv, visible)})
+                    })
+                    .collect(),
+            )
+        }
+        Step::Moves(played) => {
+            let Some(x) = played.first() else {
+                return Json::Array(Vec::new());
+            };
+            let mut theirs = Vec::new();
+            if !public && x.player != seat {
+                let _ = game.legal_moves(before, &mut theirs);
+            }
+            let visible = seen(Some(x.player), &x.mv, &theirs, &|s, o| game.apply(s, o).is_ok());
+            json!({"player": game.player_name(x.player), "move": shown(&x.mv, visible)})
+        }
+    }
+}
+
+/// Whether every state variable is public: then every move can be seen.
+fn all_public(game: &Interpreted) -> bool {
+    game.program().vars.iter().all(|v| v.visibility == Visibility::Public)
 }
 
 /// The move in an answer: `{"move": "play(3)"}` (a number is taken as its
@@ -453,7 +680,14 @@ fn shorten(line: &str) -> String {
     }
 }
 
-fn start_message(game: &Interpreted, player: Player, move_time: Duration) -> Json {
+fn start_message(
+    game: &Interpreted,
+    player: Player,
+    state: &State,
+    move_time: Duration,
+    number: u64,
+    seed: u64,
+) -> Json {
     let parameters: serde_json::Map<String, Json> = game
         .program()
         .params
@@ -475,10 +709,14 @@ fn start_message(game: &Interpreted, player: Player, move_time: Duration) -> Jso
         "player": game.player_name(player),
         "players": (0..game.num_players()).map(|p| game.player_name(p)).collect::<Vec<_>>(),
         "time_ms": move_time.as_millis() as u64,
+        "game_number": number,
+        // Below 2^53, so that every language's JSON reads it exactly.
+        "seed": seed & SEED_MASK,
+        "view": view_json(game, state, player),
     })
 }
 
-fn end_message(game: &Interpreted, state: &State, player: Player) -> Result<Json, AgentError> {
+fn end_message(game: &Interpreted, state: &State, player: Player, plies: Vec<Json>) -> Result<Json, AgentError> {
     let returns = crate::game::all_returns(game, state)?;
     let scores = game.scores(state)?;
     let outcome = match &scores {
@@ -495,6 +733,7 @@ fn end_message(game: &Interpreted, state: &State, player: Player) -> Result<Json
         "view": view_json(game, state, player),
         "returns": returns,
         "scores": scores,
+        "plies": plies,
         "outcome": match outcome {
             Outcome::Win => "win",
             Outcome::Draw => "draw",
@@ -540,67 +779,11 @@ fn value_json(game: &Interpreted, value: &Value) -> Json {
     }
 }
 
-/// Splits a command line as a shell would, without a shell: words apart at
-/// spaces; '…' and "…" quote (a backslash escapes `"` and `\` inside "…");
-/// a backslash outside quotes escapes the next character.
+/// Splits a command line as a POSIX shell would, without a shell: words
+/// apart at spaces; '…' and "…" quote, a backslash escapes; a word that
+/// starts with `#` begins a comment.
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("`{text}`: a ' is not closed")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("`{text}`: a \" is not closed")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("`{text}`: a \" is not closed")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => return Err(format!("`{text}`: it ends with a lone backslash")),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(text).ok_or_else(|| format!("`{text}`: a quote is not closed, or it ends with a lone backslash"))
 }
 
 #[cfg(test)]
@@ -619,6 +802,10 @@ mod tests {
         );
         assert!(split_command("python3 'unclosed").is_err());
         assert!(split_command("a\\").is_err());
+        assert_eq!(
+            split_command("python3 a.py # the fast one").unwrap(),
+            ["python3", "a.py"]
+        );
     }
 
     #[test]

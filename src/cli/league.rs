@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use super::agents::{BoxedAgent, make_agent_with};
+use super::agents::{BoxedAgent, make_player};
 use super::eval::title;
 use super::output::{CsvStream, Output};
 use super::signals::Caught;
@@ -27,10 +27,10 @@ use crate::report::plot::{Counted, histogram_of_counts};
 use crate::report::standings;
 use crate::report::stats::{DecisionTimes, Measure, Outcome, Tally};
 use crate::runtime::Interpreted;
-use crate::solve::agent::{AgentSpec, parse_players};
+use crate::solve::agent::{AgentSpec, PlayerSpec, parse_players};
 use crate::solve::tournament::{self, FailureRecord, GameRecord};
 
-pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &mut Context) -> Result<(), Failure> {
+pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &mut Context) -> Result<(), Failure> {
     let n = game.num_players();
     if args.json {
         return Err(Failure::input(
@@ -44,7 +44,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
         Some(f) => parse_players(f).map_err(|e| Failure::input(format!("error: --field: {e}")))?,
         None => Vec::new(),
     };
-    if listed.contains(&AgentSpec::Human) || field.contains(&AgentSpec::Human) {
+    if listed.iter().chain(&field).any(|p| p.spec == AgentSpec::Human) {
         return Err(Failure::input(
             "error: `human` cannot sit in a match of many games; use `gdl play` to play yourself",
         ));
@@ -81,7 +81,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
             plot.display()
         )));
     }
-    let specs: Vec<AgentSpec> = listed.into_iter().chain(field).collect();
+    let specs: Vec<PlayerSpec> = listed.into_iter().chain(field).collect();
     let outputs: Vec<(&'static str, &std::path::Path)> = [("--csv", &args.csv), ("--plot", &args.plot)]
         .into_iter()
         .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
@@ -125,7 +125,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<AgentSpec>, ctx: &m
         for _ in 0..threads {
             let mut set = Vec::with_capacity(n);
             for &a in pairing {
-                set.push(make_agent_with(&specs[a], game, args.seed, &agent_args, None, ctx)?);
+                set.push(make_player(&specs[a], game, args.seed, &agent_args, None, ctx)?);
             }
             sets.push(set);
         }

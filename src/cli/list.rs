@@ -7,11 +7,19 @@ use clap::Args;
 use super::bundled::BUNDLED_GAMES;
 use super::{Context, Failure};
 use crate::compile;
+use crate::solve::agent_kinds::AGENT_KINDS;
 
 #[derive(Args, Debug)]
-pub struct ListArgs {}
+pub struct ListArgs {
+    /// List the kinds of agents that `--players` takes, instead of the games
+    #[arg(long)]
+    pub agents: bool,
+}
 
-pub fn run(_args: &ListArgs, ctx: &mut Context) -> Result<(), Failure> {
+pub fn run(args: &ListArgs, ctx: &mut Context) -> Result<(), Failure> {
+    if args.agents {
+        return write!(ctx.out, "{}", agents_text()).map_err(|e| Failure::runtime(format!("error: {e}")));
+    }
     let rows: Vec<[String; 3]> = BUNDLED_GAMES
         .iter()
         .map(|(name, text)| [name.to_string(), describe(text), params(text)])
@@ -28,6 +36,20 @@ pub fn run(_args: &ListArgs, ctx: &mut Context) -> Result<(), Failure> {
         "\n`gdl rules NAME` prints a game's rules; `gdl solve NAME`, `gdl play NAME`... play it from any folder.\n",
     );
     write!(ctx.out, "{s}").map_err(|e| Failure::runtime(format!("error: {e}")))
+}
+
+/// Every kind of agent and what it plays, one a line, then how to name one.
+fn agents_text() -> String {
+    let width = AGENT_KINDS.iter().map(|k| k.spec.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    for kind in AGENT_KINDS {
+        s.push_str(&format!("{:<width$}  {}\n", kind.spec, kind.plays));
+    }
+    s.push_str(
+        "\n`--players A,B` of play, trace and match takes one per player, in turn order; \
+         NAME=AGENT names one in the reports: `--players me=exec:python3 me.py,random`.\n",
+    );
+    s
 }
 
 /// The first sentence of the comment that opens the file (up to `.` or `:`

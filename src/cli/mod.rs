@@ -75,7 +75,7 @@ pub enum Command {
     Trace(trace::TraceArgs),
     /// Learn a game by Q-learning against itself, and save the Q-table
     Train(train::TrainArgs),
-    /// Play many games between agents (optimal, random, search, greedy, q:FILE), seats alternating
+    /// Play many games between agents (`gdl list --agents`), seats alternating
     Match(tournament::MatchArgs),
     /// Judge a Q-table: agreement with the exact solution, games against optimal and random
     Eval(eval::EvalArgs),

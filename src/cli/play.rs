@@ -24,23 +24,32 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::json;
 
-use super::agents::{AgentArgs, begin, check_files, end_game_lines, players_for, seat_agents};
+use super::agents::{
+    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
+};
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::{Game, Player, Turn};
 use crate::report::play::{outcome_text_after, view_text};
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
-use crate::solve::agent::{AgentError, AgentSpec, Ties};
+use crate::solve::agent::{AgentError, AgentSpec, PlayerSpec, Ties};
 use crate::solve::episode::{Step, play_out};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, in turn order. Default: the computer first, as in
-    /// seed 001's transcript (`optimal:first` for a game it can solve, else
-    /// `search`), you (human) last; `--players human,optimal` to move first
-    #[arg(long, value_name = "A,B")]
+    #[arg(
+        long,
+        value_name = "A,B",
+        value_parser = PlayersParser,
+        hide_possible_values = true,
+        help = players_help(
+            "One agent per player, in turn order. Default: the computer first, as in seed 001's transcript \
+             (`optimal:first` for a game it can solve, else `search`), you (human) last; \
+             `--players human,optimal` to move first"
+        )
+    )]
     pub players: Option<String>,
     /// Seeds the computer's choices and the deal; default: a new game every time
     #[arg(long, value_name = "N")]
@@ -208,8 +217,10 @@ fn default_players(game: &Interpreted) -> String {
 /// Whose eyes the board is shown through: the one person playing; with
 /// several, only what is public (a player number nobody has); with none,
 /// everything.
-fn viewer(specs: &[AgentSpec], players: usize) -> Option<Player> {
-    let humans: Vec<Player> = (0..specs.len()).filter(|&p| specs[p] == AgentSpec::Human).collect();
+fn viewer(specs: &[PlayerSpec], players: usize) -> Option<Player> {
+    let humans: Vec<Player> = (0..specs.len())
+        .filter(|&p| specs[p].spec == AgentSpec::Human)
+        .collect();
     match humans.as_slice() {
         [] => None,
         [one] => Some(*one),
@@ -218,10 +229,10 @@ fn viewer(specs: &[AgentSpec], players: usize) -> Option<Player> {
 }
 
 /// Whether a person is asked for a move next.
-fn asks_human(game: &Interpreted, state: &State, specs: &[AgentSpec]) -> Result<bool, AgentError> {
+fn asks_human(game: &Interpreted, state: &State, specs: &[PlayerSpec]) -> Result<bool, AgentError> {
     Ok(match game.turn(state)? {
-        Turn::Player(p) => specs[p] == AgentSpec::Human,
-        Turn::Simultaneous => specs.contains(&AgentSpec::Human),
+        Turn::Player(p) => specs[p].spec == AgentSpec::Human,
+        Turn::Simultaneous => specs.iter().any(|s| s.spec == AgentSpec::Human),
         Turn::Chance | Turn::Terminal => false,
     })
 }
@@ -231,10 +242,10 @@ fn board(game: &Interpreted, state: &State, viewer: Option<Player>) -> String {
 }
 
 /// Whether another seed could have given another game.
-fn seed_matters(game: &Interpreted, specs: &[AgentSpec]) -> bool {
-    let fixed = |s: &AgentSpec| {
+fn seed_matters(game: &Interpreted, specs: &[PlayerSpec]) -> bool {
+    let fixed = |s: &PlayerSpec| {
         matches!(
-            s,
+            s.spec,
             AgentSpec::Human | AgentSpec::QTable(_) | AgentSpec::Optimal(Ties::First | Ties::Fast)
         )
     };

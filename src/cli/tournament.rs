@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::agents::{AgentArgs, BoxedAgent, failures_text, make_agent_with, players_for};
+use super::agents::{AgentArgs, BoxedAgent, PlayersParser, failures_text, make_player, players_for, players_help};
 use super::eval::title;
 use super::output::{CsvStream, Output};
 use super::signals::Caught;
@@ -26,10 +26,15 @@ use crate::solve::tournament::{self, GameRecord, MatchResult};
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, comma-separated: optimal, optimal:first, random,
-    /// search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND. More
-    /// agents than players: a round robin of every group that fills the seats
-    #[arg(long, value_name = "A,B")]
+    #[arg(
+        long,
+        value_name = "A,B",
+        value_parser = PlayersParser,
+        hide_possible_values = true,
+        help = players_help(
+            "One agent per player, comma-separated; more agents than players: a round robin of every group that fills the seats"
+        )
+    )]
     pub players: String,
     /// How many games; the agents take turns in each seat
     #[arg(long, value_name = "N", default_value_t = 100)]
@@ -45,13 +50,15 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Threads to play games on; default: one per core. The results are the
-    /// same for any number (only the times per decision differ)
+    /// same for any number (only the times per decision differ), as long as
+    /// each `exec:` agent draws from its game's `seed` and carries nothing
+    /// from game to game: each thread starts its own copy of the program
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub threads: Option<usize>,
     /// A fixed field: every agent of --players plays against these (one
     /// game per seat rotation, --games per pairing), and is ranked by its
     /// results against them
-    #[arg(long, value_name = "A,B")]
+    #[arg(long, value_name = "A,B", value_parser = PlayersParser, hide_possible_values = true)]
     pub field: Option<String>,
     /// Print the results as one JSON object (docs/json-schema/match.json)
     #[arg(long)]
@@ -102,7 +109,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         .min(usize::try_from(args.games).unwrap_or(usize::MAX))
         .max(1);
     let agent_args = AgentArgs {
-        optimal_agents: threads * specs.iter().filter(|s| matches!(s, AgentSpec::Optimal(_))).count(),
+        optimal_agents: threads * specs.iter().filter(|s| matches!(s.spec, AgentSpec::Optimal(_))).count(),
         ..args.agents.clone()
     };
     let mut sets: Vec<Vec<BoxedAgent<'_>>> = Vec::with_capacity(threads);
@@ -110,7 +117,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         let mut set = Vec::with_capacity(n);
         for spec in &specs {
             // No terminal: a person cannot sit through a match of many games.
-            set.push(make_agent_with(spec, &game, args.seed, &agent_args, None, ctx)?);
+            set.push(make_player(spec, &game, args.seed, &agent_args, None, ctx)?);
         }
         sets.push(set);
     }
@@ -123,7 +130,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         Some(out) => Some(CsvFile::start(
             out,
             names,
-            specs.iter().any(|s| matches!(s, AgentSpec::Exec(_))),
+            specs.iter().any(|s| matches!(s.spec, AgentSpec::Exec(_))),
         )?),
         None => None,
     };
@@ -186,7 +193,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     );
     let searching = specs
         .iter()
-        .any(|s| matches!(s, AgentSpec::Search(_) | AgentSpec::Dsearch(_)));
+        .any(|s| matches!(s.spec, AgentSpec::Search(_) | AgentSpec::Dsearch(_)));
     if let (Some(ms), true) = (args.agents.budget_ms, searching) {
         text.push_str(&format!("budget   {ms} ms per move for search\n"));
     }

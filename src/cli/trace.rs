@@ -6,7 +6,9 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{AgentArgs, begin, check_files, end_game_lines, players_for, seat_agents};
+use super::agents::{
+    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
+};
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
@@ -20,8 +22,13 @@ use crate::solve::episode::{Step, play_out};
 pub struct TraceArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, greedy, human, q:FILE, policy:FILE, exec:COMMAND
-    #[arg(long, value_name = "A,B")]
+    #[arg(
+        long,
+        value_name = "A,B",
+        value_parser = PlayersParser,
+        hide_possible_values = true,
+        help = players_help("One agent per player, in turn order")
+    )]
     pub players: String,
     /// Seeds every random choice (agents and chance): the same seed, the same game
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -136,7 +143,7 @@ fn run_json(
     args: &TraceArgs,
     game: &Interpreted,
     start: State,
-    specs: &[crate::solve::agent::AgentSpec],
+    specs: &[crate::solve::agent::PlayerSpec],
     agents: &mut [super::agents::BoxedAgent],
     ctx: &mut Context,
 ) -> Result<(), Failure> {

@@ -54,7 +54,19 @@ pub fn times_text(agents: &[String], times: &[DecisionTimes]) -> String {
         };
         rows.push(vec![name.clone(), t.decisions.to_string(), mean, max]);
     }
-    table(&rows, &[false, true, true, true])
+    let mut text = table(&rows, &[false, true, true, true]);
+    // An external program's first answer waits for its start (Python's
+    // imports): told apart, so that it does not pass for thinking.
+    for (name, t) in agents.iter().zip(times).filter(|(_, t)| t.start_ups > 0) {
+        text.push_str(&format!(
+            "{name}: start-up (a new program's first answer) {} mean, {} max, {} start{}\n",
+            duration(t.start_up_mean()),
+            duration(t.start_up_max),
+            t.start_ups,
+            if t.start_ups == 1 { "" } else { "s" }
+        ));
+    }
+    text
 }
 
 /// A duration in the unit that reads best: `0.4 µs`, `12.35 ms`, `1.20 s`.
@@ -179,6 +191,9 @@ pub fn json(tally: &Tally, times: &[DecisionTimes]) -> serde_json::Value {
                 "decisions": t.decisions,
                 "mean_decision_seconds": t.mean().as_secs_f64(),
                 "max_decision_seconds": t.max.as_secs_f64(),
+                "start_ups": t.start_ups,
+                "mean_start_up_seconds": t.start_up_mean().as_secs_f64(),
+                "max_start_up_seconds": t.start_up_max.as_secs_f64(),
             })
         })
         .collect();
@@ -204,6 +219,20 @@ mod tests {
         assert_eq!(
             text,
             "agent  decisions  mean time  max time\na              0          -         -\nb              1    3.00 ms   3.00 ms\n"
+        );
+    }
+
+    #[test]
+    fn start_ups_are_a_line_of_their_own() {
+        let mut t = DecisionTimes::default();
+        t.add(Duration::from_millis(2));
+        t.add_start_up(Duration::from_millis(100));
+        t.add_start_up(Duration::from_millis(120));
+        let text = times_text(&["p".into()], &[t]);
+        assert_eq!(
+            text,
+            "agent  decisions  mean time  max time\np              1    2.00 ms   2.00 ms\n\
+             p: start-up (a new program's first answer) 110.00 ms mean, 120.00 ms max, 2 starts\n"
         );
     }
 }

@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -11,6 +12,8 @@ use thiserror::Error;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use super::agent_kinds::kinds_text;
+use super::step::Step;
 use super::{SolveError, Solver};
 use crate::error_kind::{EXIT_RUNTIME, Exits};
 use crate::game::{Game, GameError, Player};
@@ -72,6 +75,21 @@ pub struct AgentFailure {
     pub forfeit: bool,
 }
 
+/// How a choice counts in an agent's time per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// The time `choose` took, when there was more than one move.
+    Clock,
+    /// An answer that took this long (an external program's, without gdl's
+    /// own work around it).
+    Answer(Duration),
+    /// A newly started program's first answer, which includes its start-up:
+    /// reported on its own line, not as a decision.
+    StartUp(Duration),
+    /// Not a decision: a forced move, or a move drawn for an agent that failed.
+    None,
+}
+
 /// A player that chooses moves.
 pub trait Agent<G: Game> {
     /// How the agent is written on the command line (`optimal`, `random`, `q:nim.q.json`).
@@ -94,6 +112,33 @@ pub trait Agent<G: Game> {
     fn end_game(&mut self, game: &G, state: &G::State, player: Player) -> Result<Option<AgentFailure>, AgentError> {
         let _ = (game, state, player);
         Ok(None)
+    }
+
+    /// Called before `new_game` with the game's number in its match (from
+    /// 1; a single game is game 1), for an agent that tells it to someone:
+    /// an external program hears it in `start`.
+    fn game_number(&mut self, number: u64) {
+        let _ = number;
+    }
+
+    /// Whether the agent wants [`Agent::after_step`]: asked once a game, so
+    /// that the other agents cost nothing.
+    fn wants_steps(&self) -> bool {
+        false
+    }
+
+    /// Called after every step of the game (every player's moves, chance,
+    /// forced moves), with the state before it and after it; `seat` is the
+    /// player the agent plays. An external program is told the moves it may
+    /// see from these.
+    fn after_step(&mut self, game: &G, seat: Player, before: &G::State, step: &Step<G::Move>, after: &G::State) {
+        let _ = (game, seat, before, step, after);
+    }
+
+    /// How the last `choose` counts in the time per decision: by default
+    /// the time the call took, when there was more than one move.
+    fn timing(&self) -> Timing {
+        Timing::Clock
     }
 
     /// Chooses `player`'s move in `state` from `moves`, the player's legal
@@ -157,9 +202,6 @@ impl AgentSpec {
     }
 }
 
-/// The agents, as `--players` lists them in messages.
-pub const AGENT_KINDS: &str = "optimal, optimal:first, optimal:fast, random, human, search, search:N, dsearch, dsearch:N, alphabeta:D, greedy, q:FILE, policy:FILE, exec:COMMAND";
-
 impl FromStr for AgentSpec {
     type Err = String;
 
@@ -219,8 +261,8 @@ impl FromStr for AgentSpec {
             "search" => Ok(AgentSpec::Search(None)),
             "dsearch" => Ok(AgentSpec::Dsearch(None)),
             "greedy" => Ok(AgentSpec::Greedy),
-            "" => Err(format!("a player is missing; the players are: {AGENT_KINDS}")),
-            other => Err(format!("unknown player `{other}`; the players are: {AGENT_KINDS}")),
+            "" => Err(format!("a player is missing; the players are: {}", kinds_text())),
+            other => Err(format!("unknown player `{other}`; the players are: {}", kinds_text())),
         }
     }
 }
@@ -246,9 +288,120 @@ impl fmt::Display for AgentSpec {
     }
 }
 
-/// Reads `--players A,B`: one spec per player, in seat order.
-pub fn parse_players(text: &str) -> Result<Vec<AgentSpec>, String> {
+/// An agent of `--players` and the name it goes by in reports: its label
+/// (`os=exec:python3 os_agent.py` is `os`), else its spec as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    pub label: Option<String>,
+    pub spec: AgentSpec,
+}
+
+impl PlayerSpec {
+    pub fn name(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// A labelled spec is still its spec: `specs[p] == AgentSpec::Human` reads
+/// through the label.
+impl std::ops::Deref for PlayerSpec {
+    type Target = AgentSpec;
+
+    fn deref(&self) -> &AgentSpec {
+        &self.spec
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.label {
+            Some(label) => f.write_str(label),
+            None => self.spec.fmt(f),
+        }
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+
+    /// `NAME=SPEC` labels the agent; an `=` after the spec's first `:`
+    /// (`exec:env A=1 ./a`) belongs to the spec.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.split_once('=') {
+            Some((label, spec)) if !label.contains(':') => {
+                let label = label.trim();
+                if label.is_empty() {
+                    return Err(format!("`{}`: the name before `=` is empty (NAME=AGENT)", s.trim()));
+                }
+                Ok(PlayerSpec {
+                    label: Some(label.to_string()),
+                    spec: spec.parse()?,
+                })
+            }
+            _ => Ok(PlayerSpec {
+                label: None,
+                spec: s.parse()?,
+            }),
+        }
+    }
+}
+
+/// Reads `--players A,B`: one spec per player, in seat order, each with
+/// its label if it has one (`fast=optimal:fast`).
+pub fn parse_players(text: &str) -> Result<Vec<PlayerSpec>, String> {
     text.split(',').map(str::parse).collect()
+}
+
+/// An agent that goes by a label in every report.
+pub struct Labeled<'a, G: Game> {
+    label: String,
+    inner: Box<dyn Agent<G> + Send + 'a>,
+}
+
+impl<'a, G: Game> Labeled<'a, G> {
+    pub fn new(label: String, inner: Box<dyn Agent<G> + Send + 'a>) -> Self {
+        Labeled { label, inner }
+    }
+}
+
+impl<G: Game> Agent<G> for Labeled<'_, G> {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+
+    fn new_game(&mut self, game: &G, seed: u64) -> Result<(), AgentError> {
+        self.inner.new_game(game, seed)
+    }
+
+    fn end_game(&mut self, game: &G, state: &G::State, player: Player) -> Result<Option<AgentFailure>, AgentError> {
+        self.inner.end_game(game, state, player)
+    }
+
+    fn game_number(&mut self, number: u64) {
+        self.inner.game_number(number);
+    }
+
+    fn wants_steps(&self) -> bool {
+        self.inner.wants_steps()
+    }
+
+    fn after_step(&mut self, game: &G, seat: Player, before: &G::State, step: &Step<G::Move>, after: &G::State) {
+        self.inner.after_step(game, seat, before, step, after);
+    }
+
+    fn timing(&self) -> Timing {
+        self.inner.timing()
+    }
+
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        moves: &[G::Move],
+    ) -> Result<Choice<G::Move>, AgentError> {
+        self.inner.choose(game, state, player, moves)
+    }
 }
 
 /// A move of the exact solution (two players taking turns, the first
@@ -396,9 +549,30 @@ mod tests {
             assert_eq!(spec.to_string(), text);
         }
         assert_eq!("optimal:random".parse(), Ok(AgentSpec::Optimal(Ties::Random)));
-        assert_eq!(
-            parse_players(" search:3 ,random"),
-            Ok(vec![AgentSpec::Search(Some(3)), AgentSpec::Random])
+        let specs: Vec<AgentSpec> = parse_players(" search:3 ,random")
+            .unwrap()
+            .into_iter()
+            .map(|p| p.spec)
+            .collect();
+        assert_eq!(specs, vec![AgentSpec::Search(Some(3)), AgentSpec::Random]);
+    }
+
+    #[test]
+    fn a_label_names_an_agent() {
+        let players = parse_players("os=exec:env A=1 python3 a.py, exec:env B=2 ./b,fast = optimal:fast").unwrap();
+        assert_eq!(players[0].label.as_deref(), Some("os"));
+        assert_eq!(players[0].spec, AgentSpec::Exec("env A=1 python3 a.py".into()));
+        assert_eq!(players[0].to_string(), "os");
+        // The `=` of the command is not a label: it comes after `exec:`.
+        assert_eq!(players[1].label, None);
+        assert_eq!(players[1].to_string(), "exec:env B=2 ./b");
+        assert_eq!(players[2].label.as_deref(), Some("fast"));
+        assert_eq!(*players[2], AgentSpec::Optimal(Ties::Fast));
+        assert!(parse_players("=random").unwrap_err().contains("empty"));
+        assert!(
+            parse_players("x=nobody")
+                .unwrap_err()
+                .contains("unknown player `nobody`")
         );
     }
 

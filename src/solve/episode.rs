@@ -7,29 +7,12 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::agent::{Agent, AgentError};
+use super::agent::{Agent, AgentError, Timing};
 use super::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
 use super::stats::DecisionTimes;
+pub use super::step::{Played, Step};
 use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
-
-/// One step of a game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Step<M> {
-    /// Chance moved (a card was dealt, a die thrown).
-    Chance(M),
-    /// Players moved: one entry at a turn, one per player at a simultaneous
-    /// node, each with what its agent said about the move.
-    Moves(Vec<Played<M>>),
-}
-
-/// A player's move and its agent's note.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Played<M> {
-    pub player: Player,
-    pub mv: M,
-    pub note: Option<String>,
-}
 
 /// What `play_out` calls after each step, with the state it led to.
 pub type AfterStep<'a, G> = dyn FnMut(&Step<<G as Game>::Move>, &<G as Game>::State) -> Result<(), AgentError> + 'a;
@@ -60,7 +43,12 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
     }
     let mut scratch = Scratch::default();
     let mut moves = Vec::new();
+    // Only an agent that keeps its own model of the game (an external
+    // program) is shown every step; the others cost no copy of the state.
+    let watching: Vec<bool> = agents.iter().map(|a| a.wants_steps()).collect();
+    let watched = watching.contains(&true);
     for _ in 0..MAX_PLAYOUT_PLIES {
+        let before = watched.then(|| state.clone());
         let step = match game.turn(&state)? {
             Turn::Terminal => return Ok(state),
             Turn::Chance => {
@@ -86,6 +74,13 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
                 Step::Moves(all)
             }
         };
+        if let Some(before) = &before {
+            for (p, agent) in agents.iter_mut().enumerate() {
+                if watching[p] {
+                    agent.after_step(game, p, before, &step, &state);
+                }
+            }
+        }
         after(&step, &state)?;
     }
     Err(GameError::new(
@@ -116,8 +111,11 @@ fn ask<G: Game>(
     }
     let started = Instant::now();
     let choice = agent.choose(game, state, p, moves)?;
-    if moves.len() > 1 {
-        took.add(started.elapsed());
+    match agent.timing() {
+        Timing::Clock if moves.len() > 1 => took.add(started.elapsed()),
+        Timing::Clock | Timing::None => {}
+        Timing::Answer(d) => took.add(d),
+        Timing::StartUp(d) => took.add_start_up(d),
     }
     if !moves.contains(&choice.mv) {
         return Err(AgentError::Failed(format!(

@@ -20,6 +20,7 @@
 
 pub mod agent;
 pub mod agent_builder;
+pub mod agent_kinds;
 mod alphabeta;
 pub mod best_response;
 pub mod budgeted;
@@ -48,6 +49,7 @@ mod solution;
 mod solve_error;
 mod solver;
 pub mod stats;
+pub mod step;
 pub mod strategy_file;
 pub mod tournament;
 

@@ -149,6 +149,11 @@ pub struct DecisionTimes {
     pub decisions: u64,
     pub total: Duration,
     pub max: Duration,
+    /// The first answers of newly started external programs, which include
+    /// their start-up: counted apart from the decisions.
+    pub start_ups: u64,
+    pub start_up_total: Duration,
+    pub start_up_max: Duration,
 }
 
 impl DecisionTimes {
@@ -158,11 +163,30 @@ impl DecisionTimes {
         self.max = self.max.max(took);
     }
 
+    /// Adds a newly started program's first answer.
+    pub fn add_start_up(&mut self, took: Duration) {
+        self.start_ups += 1;
+        self.start_up_total += took;
+        self.start_up_max = self.start_up_max.max(took);
+    }
+
     /// Adds the decisions timed elsewhere (another thread's games).
     pub fn merge(&mut self, other: &DecisionTimes) {
         self.decisions += other.decisions;
         self.total += other.total;
         self.max = self.max.max(other.max);
+        self.start_ups += other.start_ups;
+        self.start_up_total += other.start_up_total;
+        self.start_up_max = self.start_up_max.max(other.start_up_max);
+    }
+
+    /// The mean of the first answers with start-up; zero before any.
+    pub fn start_up_mean(&self) -> Duration {
+        if self.start_ups == 0 {
+            Duration::ZERO
+        } else {
+            self.start_up_total.div_f64(self.start_ups as f64)
+        }
     }
 
     /// The mean time per decision; zero before any.

@@ -5,7 +5,8 @@
 //! Each game is handed to the caller as it is tallied ([`GameRecord`]), so a
 //! report can write the games or draw their points without the match keeping
 //! them; each agent's time per decision is measured around its `choose` calls
-//! that had more than one legal move.
+//! that had more than one legal move, or as the agent says (`Agent::timing`:
+//! an external program's answer alone, its start-up apart).
 //!
 //! Every game's agents and chance are seeded from the match's seed and the
 //! game's number alone (`Agent::new_game`), so the games can be played on
@@ -108,6 +109,7 @@ pub fn play_one<G: Game>(
         )));
     }
     for (k, agent) in agents.iter_mut().enumerate() {
+        agent.game_number(g + 1);
         agent.new_game(game, game_seed(seed, g, k as u64))?;
     }
     let mut rng = StdRng::seed_from_u64(game_seed(seed, g, n as u64));
