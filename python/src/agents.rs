@@ -63,6 +63,7 @@ pub(crate) fn make(game: Bound<'_, PyGame>, spec: &str, seed: u64, limits: Limit
                 max_nodes: limits.max_nodes,
                 time_limit: limits.time_limit,
                 memory_share: 1,
+                ..AgentOptions::default()
             };
             build_agent(&spec, g, kinds, seed, &options).map_err(|e| match e {
                 AgentBuildError::Unsuited(why) => GdlError::new_err(why),

@@ -1,6 +1,6 @@
 //! Agents from their specs, for every command that plays games (`play`,
 //! `trace`, `match`, `eval`): `optimal`, `optimal:first`, `random`, `human`,
-//! `search`, `search:N`, `dsearch`, `dsearch:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
+//! `search`, `search:N`, `dsearch`, `dsearch:N`, `mcts`, `mcts:N`, `alphabeta:D`, `greedy`, `q:FILE`, `policy:FILE`, `exec:COMMAND`.
 
 use std::time::Duration;
 
@@ -21,8 +21,8 @@ pub type BoxedAgent<'g> = agent_builder::BoxedAgent<'g, Interpreted>;
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
-    /// Time limit per move of `search` and `dsearch` agents, in milliseconds; with `search:N`
-    /// the search stops at whichever comes first
+    /// Time limit per move of `search`, `dsearch` and `mcts` agents, in milliseconds; with
+    /// `search:N` or `mcts:N` the search stops at whichever comes first
     #[arg(long = "budget-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub budget_ms: Option<u64>,
     /// Time limit per move of `exec:` agents (external programs), in
@@ -39,6 +39,10 @@ pub struct AgentArgs {
     /// gdl's own standard error
     #[arg(long = "agent-stderr", value_name = "FILE")]
     pub agent_stderr: Option<std::path::PathBuf>,
+    /// Threads for each move of an `mcts` agent (root parallelism); with 1,
+    /// a seed plays the same games every time
+    #[arg(long = "search-threads", value_name = "N", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub search_threads: usize,
     #[command(flatten)]
     pub search: SearchArgs,
     /// How many `optimal` agents share the memory limit (one per seat and
@@ -66,6 +70,7 @@ impl AgentArgs {
             max_nodes: self.search.max_nodes,
             time_limit: self.search.time_limit.map(Duration::from_secs_f64),
             memory_share: self.optimal_agents.max(1),
+            search_threads: self.search_threads,
         }
     }
 }

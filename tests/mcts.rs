@@ -1,0 +1,151 @@
+//! Monte Carlo tree search against the exact solvers: what MCTS-Solver
+//! proves is what alpha-beta finds, at the start and at every position on
+//! the way; and as a player, it never loses tic-tac-toe to `optimal`.
+
+mod common;
+
+use gdl::game::{Game, Turn};
+use gdl::runtime::Interpreted;
+use gdl::solve::agent::AgentSpec;
+use gdl::solve::agent_builder::{AgentOptions, MoveKinds, build_agent};
+use gdl::solve::mcts::{MctsConfig, Search};
+use gdl::solve::{SolveOptions, explain};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn config(simulations: u64) -> MctsConfig {
+    MctsConfig {
+        simulations,
+        ..MctsConfig::default()
+    }
+}
+
+/// Searches `state` until proven (or the budget ends), then checks every
+/// proof against alpha-beta: the root's value, and each move proven, its
+/// value. Returns whether the root was proven.
+fn check_proofs(game: &Interpreted, state: &<Interpreted as Game>::State, simulations: u64, seed: u64) -> bool {
+    let Turn::Player(p) = game.turn(state).unwrap() else {
+        panic!("a player moves here")
+    };
+    let mut search = Search::new(game, state, p, config(simulations), seed).unwrap();
+    search.run(game).unwrap();
+    let result = search.result(game);
+    assert!(result.solving, "{} allows proofs", game.name());
+    let exact = explain(game, state, &SolveOptions::default()).unwrap();
+    let at = game.position(state);
+    for m in &result.moves {
+        let truth = exact.iter().find(|e| e.mv == m.mv).expect("a legal move").value;
+        // Bounds hold whether or not they have met.
+        assert!(
+            m.lo <= truth && truth <= m.hi,
+            "{at}: move {} is worth {truth}, outside its bounds [{}, {}]",
+            game.move_text(&m.mv),
+            m.lo,
+            m.hi
+        );
+    }
+    let Some(v) = result.proven() else {
+        return false;
+    };
+    let best = if p == 0 {
+        exact.iter().map(|e| e.value).fold(f64::NEG_INFINITY, f64::max)
+    } else {
+        exact.iter().map(|e| e.value).fold(f64::INFINITY, f64::min)
+    };
+    assert_eq!(v, best, "{at}: proven {v}, exact {best}");
+    // The move it would play is among the exact solver's best.
+    let chosen = &result.moves[result.best(&mut StdRng::seed_from_u64(seed))];
+    let chosen_value = exact.iter().find(|e| e.mv == chosen.mv).unwrap().value;
+    assert_eq!(chosen_value, best, "{at}: it chose {}", game.move_text(&chosen.mv));
+    true
+}
+
+/// Proves the start, then walks `lines` random games checking the proofs
+/// at every position on them.
+fn proves_everywhere(game: &Interpreted, simulations: u64, lines: usize) {
+    let root = game.initial_state().unwrap();
+    assert!(
+        check_proofs(game, &root, simulations, 1),
+        "{}: the start is proven within {simulations} simulations",
+        game.name()
+    );
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut moves = Vec::new();
+    let mut proven = 0;
+    for line in 0..lines {
+        let mut s = root.clone();
+        while game.turn(&s).unwrap() != Turn::Terminal {
+            if check_proofs(game, &s, simulations, line as u64) {
+                proven += 1;
+            }
+            game.legal_moves(&s, &mut moves).unwrap();
+            let m = moves[rng.random_range(0..moves.len())];
+            game.apply(&mut s, &m).unwrap();
+        }
+    }
+    assert!(proven > 0);
+}
+
+#[test]
+fn tic_tac_toe_is_proven_a_draw_everywhere() {
+    let game = common::load_game("games/tictactoe.game", &[]);
+    proves_everywhere(&game, 200_000, 6);
+}
+
+#[test]
+fn misere_nim_7531_is_proven_everywhere() {
+    let game = common::load_game("games/nim.game", &[]);
+    proves_everywhere(&game, 200_000, 3);
+}
+
+#[test]
+fn nimcala_4_4_is_proven_everywhere() {
+    let game = common::load_game("games/nimcala.game", &[("pits", "4"), ("tokens", "4")]);
+    proves_everywhere(&game, 200_000, 3);
+}
+
+#[test]
+fn connect_four_4x4_is_proven_a_draw() {
+    let game = common::load_game("games/connect4.game", &[("rows", "4"), ("cols", "4")]);
+    let root = game.initial_state().unwrap();
+    assert!(check_proofs(&game, &root, 2_000_000, 3));
+}
+
+/// `mcts:N` as the agent builder seats it.
+fn agent<'g>(game: &'g Interpreted, spec: &str, seed: u64) -> gdl::solve::agent_builder::BoxedAgent<'g, Interpreted> {
+    let spec: AgentSpec = spec.parse().unwrap();
+    build_agent(
+        &spec,
+        game,
+        MoveKinds::of(game.program()),
+        seed,
+        &AgentOptions::default(),
+    )
+    .unwrap()
+}
+
+/// Player 0's return of one game between `agents` (seat order).
+fn play(game: &Interpreted, agents: &mut [gdl::solve::agent_builder::BoxedAgent<'_, Interpreted>], seed: u64) -> f64 {
+    for (k, a) in agents.iter_mut().enumerate() {
+        a.new_game(game, seed + k as u64).unwrap();
+    }
+    let mut s = game.initial_state().unwrap();
+    let mut moves = Vec::new();
+    while let Turn::Player(p) = game.turn(&s).unwrap() {
+        game.legal_moves(&s, &mut moves).unwrap();
+        let c = agents[p].choose(game, &s, p, &moves).unwrap();
+        game.apply(&mut s, &c.mv).unwrap();
+    }
+    game.returns(&s, 0).unwrap()
+}
+
+#[test]
+fn mcts_never_loses_tic_tac_toe_to_optimal() {
+    let game = common::load_game("games/tictactoe.game", &[]);
+    for seed in 0..20 {
+        let mut first = vec![agent(&game, "mcts:1000", seed), agent(&game, "optimal", seed)];
+        assert!(play(&game, &mut first, seed) >= 0.0, "as X, game {seed}");
+        let mut second = vec![agent(&game, "optimal", seed), agent(&game, "mcts:1000", seed)];
+        assert!(play(&game, &mut second, seed) <= 0.0, "as O, game {seed}");
+    }
+}
