@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::snap;
+
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
 use gdl::solve::agent::AgentSpec;
@@ -148,4 +150,101 @@ fn mcts_never_loses_tic_tac_toe_to_optimal() {
         let mut second = vec![agent(&game, "optimal", seed), agent(&game, "mcts:1000", seed)];
         assert!(play(&game, &mut second, seed) <= 0.0, "as O, game {seed}");
     }
+}
+
+/// `gdl solve --mcts N`, which must succeed.
+fn report(args: &[&str]) -> String {
+    let r = common::gdl(args);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn the_report_of_a_proven_root_lists_every_move() {
+    let text = report(&["solve", "games/tictactoe.game", "--mcts", "50000", "--seed", "1"]);
+    snap!("mcts_tictactoe_proven", text.clone());
+    // The same value as the exact solver's, and a best move among its.
+    let exact = report(&["solve", "games/tictactoe.game"]);
+    assert!(exact.contains("value       0 (for X"), "{exact}");
+    assert!(
+        text.contains("value       0 (for X, the first player), proven"),
+        "{text}"
+    );
+}
+
+#[test]
+fn reports_of_unproven_chance_and_simultaneous_roots() {
+    snap!(
+        "mcts_connect4_unproven",
+        report(&["solve", "games/connect4.game", "--mcts", "2000", "--seed", "3"])
+    );
+    snap!(
+        "mcts_goofspiel_simultaneous",
+        report(&["solve", "games/goofspiel.game", "--mcts", "2000", "--seed", "1"])
+    );
+    snap!(
+        "mcts_nim_after",
+        report(&[
+            "solve",
+            "games/nim.game",
+            "--piles",
+            "3,4,5",
+            "--after",
+            "(0, 1)",
+            "--mcts",
+            "3000",
+            "--seed",
+            "2"
+        ])
+    );
+}
+
+#[test]
+fn one_thread_and_a_seed_give_the_same_report_and_threads_add_up() {
+    let args = [
+        "solve",
+        "games/connect4.game",
+        "--rows",
+        "5",
+        "--cols",
+        "5",
+        "--mcts",
+        "1500",
+        "--seed",
+        "9",
+        "--json",
+    ];
+    let strip = |t: String| -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(&t).unwrap();
+        v["seconds"] = 0.into();
+        v
+    };
+    assert_eq!(strip(report(&args)), strip(report(&args)));
+    let mut four = args.to_vec();
+    four.extend(["--threads", "4"]);
+    let v = strip(report(&four));
+    // Four trees of 375 simulations each, their root statistics added up.
+    assert_eq!(v["simulations"], 1500);
+    let visits: u64 = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["visits"].as_u64().unwrap())
+        .sum();
+    assert_eq!(visits, 1500);
+}
+
+#[test]
+fn the_trace_shows_what_mcts_saw() {
+    snap!(
+        "mcts_trace_tictactoe",
+        report(&[
+            "trace",
+            "games/tictactoe.game",
+            "--players",
+            "mcts:500,random",
+            "--seed",
+            "4"
+        ])
+    );
 }

@@ -37,7 +37,8 @@ use crate::solve::episode::{Step, play_out};
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, in turn order. Default: the computer first, as in
+    /// One agent per player, in turn order (optimal, random, search, dsearch,
+    /// mcts, mcts:N, alphabeta:D, greedy, human, q:FILE, ...). Default: the computer first, as in
     /// seed 001's transcript (`optimal:first` for a game it can solve, else
     /// `search`), you (human) last; `--players human,optimal` to move first
     #[arg(long, value_name = "A,B")]

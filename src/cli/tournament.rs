@@ -27,7 +27,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// One agent per player, comma-separated: optimal, optimal:first, random,
-    /// search, search:N, greedy, q:FILE, policy:FILE, exec:COMMAND. More
+    /// search, search:N, dsearch, mcts, mcts:N, alphabeta:D, greedy, q:FILE,
+    /// policy:FILE, exec:COMMAND. More
     /// agents than players: a round robin of every group that fills the seats
     #[arg(long, value_name = "A,B")]
     pub players: String,

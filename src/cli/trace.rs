@@ -20,7 +20,7 @@ use crate::solve::episode::{Step, play_out};
 pub struct TraceArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, greedy, human, q:FILE, policy:FILE, exec:COMMAND
+    /// One agent per player, in turn order: optimal, optimal:first, random, search, search:N, dsearch, mcts, mcts:N, alphabeta:D, greedy, human, q:FILE, policy:FILE, exec:COMMAND
     #[arg(long, value_name = "A,B")]
     pub players: String,
     /// Seeds every random choice (agents and chance): the same seed, the same game

@@ -130,23 +130,24 @@ where
             return Ok(Choice::plain(moves[i].clone()));
         }
         let best = &result.moves[result.best(&mut self.rng)];
-        let mut note = format!(
-            "mcts: {} of {} simulations, mean return {:.3}",
-            best.visits,
-            result.simulations,
-            best.mean()
-        );
-        if let Some(v) = result.proven() {
-            let mine = if player == 0 { v } else { result.zero_sum - v };
-            note.push_str(&format!(
-                ", proven value {} for {}",
-                mine + 0.0,
-                game.player_name(player)
+        // Visits of the root include those of a tree kept from the last move.
+        let total: u64 = result.moves.iter().map(|m| m.visits).sum();
+        let mut parts = Vec::new();
+        if best.visits > 0 {
+            parts.push(format!(
+                "{} of {total} visits, mean return {:.3}",
+                best.visits,
+                best.mean()
             ));
         }
+        if let Some(v) = result.proven() {
+            let mine = if player == 0 { v } else { result.zero_sum - v };
+            parts.push(format!("proven value {} for {}", mine + 0.0, game.player_name(player)));
+        }
+        let note = parts.join(", ");
         Ok(Choice {
             mv: best.mv.clone(),
-            note: Some(note),
+            note: (!note.is_empty()).then_some(note),
         })
     }
 }

@@ -225,9 +225,10 @@ impl<G: Game> Search<G> {
         let np = game.num_players();
         let mut rng = StdRng::seed_from_u64(seed);
         // Hidden information shows as a drawn world that differs from the
-        // position given; a few draws tell.
+        // position given; a few draws tell (Kuhn poker's first move fools
+        // one draw in two).
         let mut determinized = false;
-        for _ in 0..4 {
+        for _ in 0..32 {
             if game.sample_hidden(state, player, &mut rng)? != *state {
                 determinized = true;
                 break;
