@@ -107,6 +107,18 @@ fn nimcala_4_4_is_proven_everywhere() {
 }
 
 #[test]
+fn small_connect_fours_are_proven_everywhere() {
+    // A win for the first player, then a draw.
+    let three = common::load_game("games/connect4.game", &[("rows", "4"), ("cols", "4"), ("connect", "3")]);
+    proves_everywhere(&three, 200_000, 3);
+    let draw = common::load_game("games/connect4.game", &[("rows", "3"), ("cols", "4")]);
+    assert!(check_proofs(&draw, &draw.initial_state().unwrap(), 500_000, 3));
+}
+
+/// About 370,000 simulations, 15 s at the tests' opt-level:
+/// `cargo test --test mcts -- --ignored`.
+#[test]
+#[ignore = "15 s; run with --ignored"]
 fn connect_four_4x4_is_proven_a_draw() {
     let game = common::load_game("games/connect4.game", &[("rows", "4"), ("cols", "4")]);
     let root = game.initial_state().unwrap();
@@ -247,4 +259,63 @@ fn the_trace_shows_what_mcts_saw() {
             "4"
         ])
     );
+}
+
+#[test]
+fn a_full_tree_stops_growing_and_keeps_searching() {
+    let game = common::load_game("games/connect4.game", &[]);
+    let root = game.initial_state().unwrap();
+    let cfg = MctsConfig {
+        simulations: 3000,
+        max_nodes: 200,
+        ..MctsConfig::default()
+    };
+    let mut search = Search::new(&game, &root, 0, cfg, 1).unwrap();
+    search.run(&game).unwrap();
+    let r = search.result(&game);
+    assert!(r.full);
+    assert!(r.nodes <= 200, "{} nodes", r.nodes);
+    assert_eq!(r.simulations, 3000);
+    assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 3000);
+}
+
+#[test]
+fn the_tree_is_kept_for_the_next_move() {
+    let game = common::load_game("games/connect4.game", &[]);
+    let root = game.initial_state().unwrap();
+    let mut search = Search::new(&game, &root, 0, config(3000), 1).unwrap();
+    search.run(&game).unwrap();
+    let r = search.result(&game);
+    let best = &r.moves[r.best(&mut StdRng::seed_from_u64(1))];
+    let mut s = root.clone();
+    game.apply(&mut s, &best.mv).unwrap();
+    let reply = game.parse_move(&s, &best.line[0]).unwrap();
+    game.apply(&mut s, &reply).unwrap();
+    assert!(search.advance_to(&game, &s, 0).unwrap());
+    // The subtree's visits are there before any new simulation.
+    let kept = search.result(&game).moves.iter().map(|m| m.visits).sum::<u64>();
+    assert!(kept > 100, "{kept} visits kept");
+    search.run(&game).unwrap();
+    let after = search.result(&game).moves.iter().map(|m| m.visits).sum::<u64>();
+    assert_eq!(after, kept + 3000);
+    // A position that is not below the root is not found.
+    assert!(!search.advance_to(&game, &root, 0).unwrap());
+}
+
+#[test]
+fn with_hidden_cards_nothing_is_proven() {
+    let game = common::load_game("games/kuhn-poker.game", &[]);
+    let mut s = game.initial_state().unwrap();
+    let mut outcomes = Vec::new();
+    while game.turn(&s).unwrap() == Turn::Chance {
+        game.chance_outcomes(&s, &mut outcomes).unwrap();
+        game.apply(&mut s, &outcomes[0].0).unwrap();
+    }
+    let mut search = Search::new(&game, &s, 0, config(4000), 5).unwrap();
+    search.run(&game).unwrap();
+    let r = search.result(&game);
+    assert!(!r.solving, "a world drawn is not the game: no proofs");
+    assert_eq!(r.proven(), None);
+    assert_eq!(r.moves.len(), 2);
+    assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 4000);
 }

@@ -234,6 +234,10 @@ impl<G: Game> Search<G> {
                 break;
             }
         }
+        // Players who see different things hold something private, even
+        // where drawing cannot vary it (a card kept in an `int`): a proof
+        // in the true world would not be one in the player's.
+        let private = (0..np).any(|q| game.observation(state, q) != game.observation(state, player));
         let range = game.utility_range().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
         let mut search = Search {
             np,
@@ -244,7 +248,7 @@ impl<G: Game> Search<G> {
             stats: Vec::new(),
             root_state: state.clone(),
             determinized,
-            solving: cfg.solver && np == 2 && !determinized,
+            solving: cfg.solver && np == 2 && !determinized && !private,
             zero_sum: None,
             range,
             seen: (f64::INFINITY, f64::NEG_INFINITY),
