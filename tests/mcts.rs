@@ -115,6 +115,16 @@ fn small_connect_fours_are_proven_everywhere() {
     assert!(check_proofs(&draw, &draw.initial_state().unwrap(), 500_000, 3));
 }
 
+#[test]
+fn score_games_are_proven_to_their_values() {
+    // The 1-9 game's utility is the last number picked; Kalah's the
+    // difference of the stores: the bounds prove values, not only winners.
+    let select = common::load_game("games/select19.game", &[]);
+    proves_everywhere(&select, 200_000, 3);
+    let kalah = common::load_game("games/kalah.game", &[("pits", "3"), ("seeds", "3")]);
+    assert!(check_proofs(&kalah, &kalah.initial_state().unwrap(), 200_000, 1));
+}
+
 /// About 370,000 simulations, 15 s at the tests' opt-level:
 /// `cargo test --test mcts -- --ignored`.
 #[test]
