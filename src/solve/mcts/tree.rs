@@ -632,16 +632,21 @@ impl<G: Game> Search<G> {
     /// move played on the state; `None` when the tree could not grow.
     fn select_player(&mut self, game: &G, node: u32, p: Player) -> Result<Option<u32>, GameError> {
         let n = node as usize;
-        game.legal_moves(&self.state, &mut self.moves)?;
-        if self.moves.is_empty() {
-            return Err(GameError::new(
-                RuntimeKind::NoMoves,
-                format!("{} has no legal move", game.player_name(p)),
-            )
-            .in_state(game.state_text(&self.state)));
+        let expanded = self.nodes[n].block > 0 || self.nodes[n].extra != NONE;
+        // With perfect information an expanded node's children are its
+        // legal moves, in order: they need not be listed again.
+        if !expanded || self.determinized {
+            game.legal_moves(&self.state, &mut self.moves)?;
+            if self.moves.is_empty() {
+                return Err(GameError::new(
+                    RuntimeKind::NoMoves,
+                    format!("{} has no legal move", game.player_name(p)),
+                )
+                .in_state(game.state_text(&self.state)));
+            }
         }
         self.avail.clear();
-        if self.nodes[n].block == 0 && self.nodes[n].extra == NONE {
+        if !expanded {
             if !self.can_grow(self.moves.len(), 0, 0) {
                 return Ok(None);
             }
