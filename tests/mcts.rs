@@ -329,3 +329,19 @@ fn with_hidden_cards_nothing_is_proven() {
     assert_eq!(r.moves.len(), 2);
     assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 4000);
 }
+
+#[test]
+fn at_the_memory_limit_the_tree_stops_growing_and_the_search_goes_on() {
+    let text = report(&[
+        "solve",
+        "games/connect4.game",
+        "--mcts",
+        "40000",
+        "--max-memory",
+        "16M",
+        "--seed",
+        "1",
+    ]);
+    assert!(text.contains("full: it stopped growing"), "{text}");
+    assert!(text.contains("simulations 40,000 (stopped: the simulations asked for)"), "{text}");
+}
