@@ -343,5 +343,8 @@ fn at_the_memory_limit_the_tree_stops_growing_and_the_search_goes_on() {
         "1",
     ]);
     assert!(text.contains("full: it stopped growing"), "{text}");
-    assert!(text.contains("simulations 40,000 (stopped: the simulations asked for)"), "{text}");
+    assert!(
+        text.contains("simulations 40,000 (stopped: the simulations asked for)"),
+        "{text}"
+    );
 }

@@ -82,6 +82,7 @@ pub fn run(args: &MctsArgs, game: &Interpreted, root: &State, ctx: &mut Context)
         position: state_part.to_string(),
         to_move: turn_part.trim_end_matches(" to move").to_string(),
         mover,
+        simultaneous: turn == Turn::Simultaneous,
         drawn,
         exploration: args.exploration,
         cutoff: args.cutoff,

@@ -18,6 +18,9 @@ pub struct Header<'a> {
     pub to_move: String,
     /// Who chooses at the root: a player's name, or `all players at once`.
     pub mover: String,
+    /// Whether all players move at once at the root (its lines start with
+    /// the joint move).
+    pub simultaneous: bool,
     /// Chance's moves drawn before the position, if it started with chance.
     pub drawn: Vec<String>,
     pub exploration: f64,
@@ -95,7 +98,10 @@ pub fn text<G: Game>(game: &G, h: &Header, r: &MctsResult<G::Move>, best: usize,
         }
     }
     let _ = writeln!(out, "best move   {}", game.move_text(&b.mv));
-    if !b.line.is_empty() {
+    if h.simultaneous && !b.line.is_empty() {
+        // The line starts with the joint move, the best move in it.
+        let _ = writeln!(out, "line        {}", b.line.join(" "));
+    } else if !b.line.is_empty() {
         let _ = writeln!(out, "line        {} {}", game.move_text(&b.mv), b.line.join(" "));
     }
     let _ = writeln!(

@@ -899,7 +899,7 @@ impl<G: Game> Search<G> {
                             total: st.sum,
                             lo: self.range.0,
                             hi: self.range.1,
-                            line: Vec::new(),
+                            line: self.joint_line(game, &st.mv),
                         });
                     }
                     s = st.next;
@@ -980,17 +980,42 @@ impl<G: Game> Search<G> {
         line
     }
 
+    /// At a simultaneous root: the most visited joint move in which the
+    /// player plays `mv` (the others' replies), then the line below it.
+    fn joint_line(&self, game: &G, mv: &G::Move) -> Vec<String> {
+        let mut best = NONE;
+        let mut most = 0u32;
+        let mut c = self.child_after(0, NONE);
+        while c != NONE {
+            let node = &self.nodes[c as usize];
+            let at = node.joint as usize;
+            if node.mv.is_none() && self.joints[at + self.player] == *mv && node.visits > most {
+                most = node.visits;
+                best = c;
+            }
+            c = self.child_after(0, c);
+        }
+        if best == NONE {
+            return Vec::new();
+        }
+        let mut line = vec![self.move_text_of(game, best)];
+        line.extend(self.line_below(game, best));
+        line
+    }
+
     fn move_text_of(&self, game: &G, c: u32) -> String {
         let node = &self.nodes[c as usize];
         match &node.mv {
             Some(mv) => game.move_text(mv),
             None => {
                 let at = node.joint as usize;
+                // As `gdl solve` writes a joint move: [A 3, B 1].
                 let texts: Vec<String> = self.joints[at..at + self.np]
                     .iter()
-                    .map(|m| game.move_text(m))
+                    .enumerate()
+                    .map(|(p, m)| format!("{} {}", game.player_name(p), game.move_text(m)))
                     .collect();
-                texts.join(" / ")
+                format!("[{}]", texts.join(", "))
             }
         }
     }
