@@ -94,6 +94,38 @@ fn every_json_output_fits_its_schema() {
         v["best_moves"]["A"].is_array() && v["best_moves"]["B"].is_array(),
         "{v}"
     );
+    for args in [
+        &[
+            "solve",
+            "games/tictactoe.game",
+            "--mcts",
+            "20000",
+            "--seed",
+            "1",
+            "--json",
+        ][..],
+        &[
+            "solve",
+            "games/goofspiel.game",
+            "--mcts",
+            "500",
+            "--seed",
+            "2",
+            "--json",
+        ],
+        &[
+            "solve",
+            "games/connect4.game",
+            "--mcts",
+            "300",
+            "--cutoff",
+            "4",
+            "--json",
+        ],
+    ] {
+        let v = check("mcts", &run(args));
+        assert!(!v["moves"].as_array().unwrap().is_empty());
+    }
     for game in common::game_files() {
         let v = check("check", &run(&["check", &game, "--json"]));
         assert!(!v["players"].as_array().unwrap().is_empty());

@@ -60,8 +60,8 @@ impl clap::builder::TypedValueParser for PlayersParser {
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
-    /// Time limit per move of `search` and `dsearch` agents, in milliseconds; with `search:N`
-    /// the search stops at whichever comes first
+    /// Time limit per move of `search`, `dsearch` and `mcts` agents, in milliseconds; with
+    /// `search:N` or `mcts:N` the search stops at whichever comes first
     #[arg(long = "budget-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub budget_ms: Option<u64>,
     /// Time limit per move of `exec:` agents (external programs), in
@@ -78,6 +78,10 @@ pub struct AgentArgs {
     /// gdl's own standard error
     #[arg(long = "agent-stderr", value_name = "FILE")]
     pub agent_stderr: Option<std::path::PathBuf>,
+    /// Threads for each move of an `mcts` agent (root parallelism); with 1,
+    /// a seed plays the same games every time
+    #[arg(long = "search-threads", value_name = "N", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub search_threads: usize,
     #[command(flatten)]
     pub search: SearchArgs,
     /// How many `optimal` agents share the memory limit (one per seat and
@@ -109,6 +113,7 @@ impl AgentArgs {
             time_limit: self.search.time_limit.map(Duration::from_secs_f64),
             memory_share: self.optimal_agents.max(1),
             resist: self.resist,
+            search_threads: self.search_threads,
         }
     }
 }

@@ -27,6 +27,7 @@ mod signals;
 mod solve;
 mod solve_depth;
 mod solve_kinds;
+mod solve_mcts;
 mod solve_puzzle;
 mod solve_sweep;
 mod solve_watch;

@@ -76,6 +76,24 @@ pub struct SolveArgs {
     /// as CSV to FILE, or to standard output without one
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
     pub csv: Option<String>,
+    /// Monte Carlo tree search with this many simulations instead of the
+    /// exact search: each root move's visits, mean return, what MCTS-Solver
+    /// proved, and its line (any game: more players, chance, hidden cards)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
+    pub mcts: Option<u64>,
+    /// With --mcts: UCB1's exploration constant (returns scaled to 0..1)
+    #[arg(long, value_name = "C", requires = "mcts", value_parser = exploration)]
+    pub exploration: Option<f64>,
+    /// With --mcts: score playouts by the game's `evaluate` after this many moves
+    #[arg(long, value_name = "MOVES", requires = "mcts", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub cutoff: Option<u64>,
+    /// With --mcts: search on this many threads (root parallelism); 1 with
+    /// a seed gives the same report every time
+    #[arg(long, value_name = "N", requires = "mcts", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub threads: usize,
+    /// With --mcts: seeds the playouts
+    #[arg(long, value_name = "S", requires = "mcts", default_value_t = 0)]
+    pub seed: u64,
     /// CFR+ iterations, for games with hidden information
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
@@ -98,6 +116,32 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         ));
     }
     let game = load_game(&args.game.file, ctx)?;
+    if let Some(simulations) = args.mcts {
+        if args.explain || args.stats || args.grundy || args.depth.is_some() || args.iterations.is_some() {
+            return Err(Failure::input(
+                "error: --mcts is a search of its own: it takes no --explain, --stats, --grundy, --depth or --iterations (its report lists every move)",
+            ));
+        }
+        let root = start_position(
+            &game,
+            args.from.as_deref(),
+            args.first.as_deref(),
+            args.after.as_deref(),
+            ctx,
+        )?;
+        let mcts_args = super::solve_mcts::MctsArgs {
+            simulations,
+            exploration: args
+                .exploration
+                .unwrap_or(crate::solve::mcts::MctsConfig::default().exploration),
+            cutoff: args.cutoff.map(|c| c as usize),
+            threads: args.threads,
+            seed: args.seed,
+            time_limit: args.time_limit,
+            json: args.json,
+        };
+        return super::solve_mcts::run(&mcts_args, &game, &root, ctx);
+    }
     if game.num_players() > 2 {
         return Err(Failure::input(format!(
             "error: `gdl solve` solves games of one or two players; {} has {} players\n  help: play it with `gdl match` or `gdl trace`, with agents that search (search, dsearch)",
@@ -462,5 +506,13 @@ fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Opt
     match super::solve_depth::search_and_report(game, root, &depth_opts) {
         Ok(text) => format!("searched again to a depth limit, {within}:\n{text}"),
         Err(e) => format!("searched again to a depth limit, which failed too: {e}\n"),
+    }
+}
+
+/// `--exploration`: a number from 0 to 100.
+fn exploration(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(c) if (0.0..=100.0).contains(&c) => Ok(c),
+        _ => Err("a number from 0 to 100".to_string()),
     }
 }

@@ -5,6 +5,7 @@ pub mod chance;
 pub mod diagnostic;
 pub mod grundy;
 pub mod json;
+pub mod mcts;
 pub mod play;
 pub mod plot;
 pub mod solve;

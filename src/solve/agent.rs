@@ -186,6 +186,8 @@ pub enum AgentSpec {
     QTable(std::path::PathBuf),
     /// Plays a saved strategy (`policy:FILE`, from `gdl train --algorithm cfr`).
     Policy(std::path::PathBuf),
+    /// Monte Carlo tree search (`mcts`, `mcts:N` for N simulations per move).
+    Mcts(Option<u64>),
     /// Alpha-beta to a depth limit, the game's `evaluate` at the limit (`alphabeta:D`).
     AlphaBeta(usize),
     /// An external program speaking JSON lines (`exec:COMMAND`, docs/AGENTS.md).
@@ -244,6 +246,14 @@ impl FromStr for AgentSpec {
                 )),
             };
         }
+        if let Some(n) = s.strip_prefix("mcts:") {
+            return match n.parse::<u64>() {
+                Ok(n) if (1..=1_000_000_000).contains(&n) => Ok(AgentSpec::Mcts(Some(n))),
+                _ => Err(format!(
+                    "`{s}`: the number of simulations per move in mcts:N is a whole number from 1 to 1000000000"
+                )),
+            };
+        }
         if let Some(d) = s.strip_prefix("alphabeta:") {
             return match d.parse::<usize>() {
                 Ok(d) if (1..=100).contains(&d) => Ok(AgentSpec::AlphaBeta(d)),
@@ -260,6 +270,7 @@ impl FromStr for AgentSpec {
             "human" => Ok(AgentSpec::Human),
             "search" => Ok(AgentSpec::Search(None)),
             "dsearch" => Ok(AgentSpec::Dsearch(None)),
+            "mcts" => Ok(AgentSpec::Mcts(None)),
             "greedy" => Ok(AgentSpec::Greedy),
             "" => Err(format!("a player is missing; the players are: {}", kinds_text())),
             other => Err(format!("unknown player `{other}`; the players are: {}", kinds_text())),
@@ -279,6 +290,8 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Search(Some(n)) => write!(f, "search:{n}"),
             AgentSpec::Dsearch(None) => f.write_str("dsearch"),
             AgentSpec::Dsearch(Some(n)) => write!(f, "dsearch:{n}"),
+            AgentSpec::Mcts(None) => f.write_str("mcts"),
+            AgentSpec::Mcts(Some(n)) => write!(f, "mcts:{n}"),
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
             AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
@@ -540,6 +553,8 @@ mod tests {
             "search:50",
             "dsearch",
             "dsearch:40",
+            "mcts",
+            "mcts:2000",
             "alphabeta:4",
             "greedy",
             "q:t.json",
@@ -578,10 +593,20 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_is_allowed() {
-        for bad in ["search:0", "search:x", "dsearch:0", "q:", "minimax", "", "exec: "] {
+        for bad in [
+            "search:0",
+            "search:x",
+            "dsearch:0",
+            "mcts:0",
+            "mcts:many",
+            "q:",
+            "minimax",
+            "",
+            "exec: ",
+        ] {
             let e = bad.parse::<AgentSpec>().unwrap_err();
             assert!(
-                e.contains("search:N") || e.contains("q:FILE") || e.contains("exec:"),
+                e.contains("search:N") || e.contains("mcts:N") || e.contains("q:FILE") || e.contains("exec:"),
                 "{bad}: {e}"
             );
         }

@@ -10,6 +10,7 @@ use thiserror::Error;
 use super::agent::{Agent, AgentSpec, RandomAgent, Ties};
 use super::budgeted::{self, BudgetedOptimal};
 use super::depth_limited::{DepthAgent, DepthOptions};
+use super::mcts::{self, MctsAgent, MctsConfig};
 use super::qfile::{self, QFileError};
 use super::search::{GreedyAgent, SearchAgent, SearchBudget};
 use super::strategy_file::StrategyFileError;
@@ -53,6 +54,8 @@ pub struct AgentOptions {
     pub max_nodes: Option<u64>,
     /// Time per move of the searches of `optimal` and `alphabeta:D`.
     pub time_limit: Option<Duration>,
+    /// Threads of one `mcts` agent's search of a move (0 counts as 1).
+    pub search_threads: usize,
     /// How many `optimal` agents' memo tables share the memory limit (one
     /// per seat and thread of a match), so that together they stay under
     /// it; 0 counts as 1.
@@ -83,6 +86,21 @@ impl AgentOptions {
             time_limit: self.time_limit,
             max_nodes: self.max_nodes,
             max_states: None,
+        }
+    }
+
+    /// How `mcts` (`None`) or `mcts:N` searches a move: N simulations, or
+    /// the default number; with a time limit alone, the clock decides.
+    pub fn mcts_config(&self, simulations: Option<u64>) -> MctsConfig {
+        MctsConfig {
+            simulations: simulations.unwrap_or(if self.search_time.is_some() {
+                u64::MAX
+            } else {
+                mcts::DEFAULT_SIMULATIONS
+            }),
+            time: self.search_time,
+            threads: self.search_threads.max(1),
+            ..MctsConfig::default()
         }
     }
 
@@ -184,6 +202,11 @@ where
         AgentSpec::Search(samples) => Box::new(SearchAgent::new(options.search_budget(*samples), seed)),
         AgentSpec::Dsearch(worlds) => Box::new(super::determinized::DsearchAgent::new(
             super::determinized::DsearchConfig::with(*worlds, options.search_time),
+            seed,
+        )),
+        AgentSpec::Mcts(simulations) => Box::new(MctsAgent::new(
+            spec.to_string(),
+            options.mcts_config(*simulations),
             seed,
         )),
         AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),

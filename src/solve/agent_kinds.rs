@@ -27,6 +27,8 @@ pub const AGENT_KINDS: &[AgentKind] = &[
     AgentKind { spec: "search:N", plays: "the same, N worlds a move" },
     AgentKind { spec: "dsearch", plays: "determinized search with an exact endgame, for simultaneous moves (X Nimmt!)" },
     AgentKind { spec: "dsearch:N", plays: "the same, at most N worlds a move" },
+    AgentKind { spec: "mcts", plays: "Monte Carlo tree search (UCT, MCTS-Solver), 2000 simulations a move" },
+    AgentKind { spec: "mcts:N", plays: "the same, N simulations a move" },
     AgentKind { spec: "alphabeta:D", plays: "alpha-beta D moves deep, the game's `evaluate` at the limit" },
     AgentKind { spec: "greedy", plays: "the move with the lowest expected immediate penalty" },
     AgentKind { spec: "q:FILE", plays: "the greedy move of a Q-table saved by `gdl train`" },

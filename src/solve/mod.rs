@@ -33,6 +33,7 @@ mod file_header;
 pub mod grundy;
 pub mod infotree;
 pub mod matrix;
+pub mod mcts;
 mod memo;
 mod minimax;
 mod options;

@@ -142,6 +142,8 @@ pub fn snapshot_settings() -> insta::Settings {
     // `gdl solve`: the time of the search.
     s.add_filter(r"time        \d+\.\d+ s", "time        [time] s");
     s.add_filter(r"search, \d+\.\d s in all", "search, [time] s in all");
+    // `gdl solve --mcts`: the speed of the search.
+    s.add_filter(r"\([\d,]+ simulations/s\)", "([rate] simulations/s)");
     // Times in reports (`--stats` and the like).
     s.add_filter(r"\d+\.\d{3} s", "[time] s");
     // `gdl match`: the times per decision, and their header, which widens

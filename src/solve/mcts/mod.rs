@@ -1,0 +1,83 @@
+//! Monte Carlo tree search (UCT), generic over [`Game`](crate::game::Game):
+//! a strong, anytime player for the games past exact reach.
+//!
+//! Each simulation walks down the tree from the root choosing children by
+//! UCB1, expands one leaf (its children are created, unvisited, and one of
+//! them is played), plays the game out at random from there (or to a cutoff
+//! where the game's `evaluate` scores it), and adds every player's return
+//! to each node on the way back (max^n: each node's mover maximizes its own
+//! mean, so games of more than two players and of scores work).
+//!
+//! - **Chance** nodes draw an outcome by its probability; their value is the
+//!   average of what follows, as drawn.
+//! - **Simultaneous** nodes are searched by decoupled UCT (Lanctot, Lisý &
+//!   Winands 2013): each player chooses its own move by UCB1 over its own
+//!   statistics at the node, and the joint move leads to the child.
+//! - **Hidden information**: each simulation starts from a world drawn
+//!   consistently with what the searching player has seen
+//!   (`Game::sample_hidden`), and the tree is keyed by moves, so one tree
+//!   gathers every world (single-observer information-set MCTS, Cowling,
+//!   Powley & Whitehouse 2012): a child is chosen only among the moves legal
+//!   in the world at hand, and UCB1 counts how often it was available.
+//! - **MCTS-Solver** with score bounds (Winands, Björnsson & Saito 2008;
+//!   Cazenave & Saffidine 2010), for two-player zero-sum games with perfect
+//!   information: each node keeps bounds on player 0's return, exact at the
+//!   ends of the game and combined by max and min above them; a child that
+//!   cannot change its parent's value is never sampled again, and a root
+//!   whose bounds meet is proven, which stops the search.
+//!
+//! The tree is an arena of nodes (a `Vec` with indices); a simulation
+//! allocates nothing once the buffers have grown. A tree that reaches its
+//! cap (nodes, or the memory limit) stops growing and goes on searching
+//! from its leaves.
+
+mod agent;
+mod tree;
+
+pub use agent::{MctsAgent, search};
+pub use tree::{MctsResult, RootMove, Search};
+
+use std::time::Duration;
+
+/// How MCTS searches one move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Simulations per move; `u64::MAX` when the clock alone decides.
+    pub simulations: u64,
+    /// A time limit per move, on top of `simulations`.
+    pub time: Option<Duration>,
+    /// UCB1's exploration constant, for returns scaled to 0..1 by the
+    /// lowest and highest return seen in the search.
+    pub exploration: f64,
+    /// Moves of a playout after which the game's `evaluate` scores the
+    /// position (`None`: play to the end; a game without `evaluate` always does).
+    pub cutoff: Option<usize>,
+    /// MCTS-Solver's proofs, where the game allows them.
+    pub solver: bool,
+    /// Searches run side by side for one move (root parallelism); their
+    /// statistics at the root are added up.
+    pub threads: usize,
+    /// Keep the part of the tree below the new position from one move to
+    /// the next of the same game (one thread, perfect information only).
+    pub reuse: bool,
+    /// The most nodes the tree holds; the memory limit may stop it sooner.
+    pub max_nodes: usize,
+}
+
+/// Simulations per move of `mcts` without a number.
+pub const DEFAULT_SIMULATIONS: u64 = 2000;
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            simulations: DEFAULT_SIMULATIONS,
+            time: None,
+            exploration: 1.0,
+            cutoff: None,
+            solver: true,
+            threads: 1,
+            reuse: true,
+            max_nodes: (1 << 31) - 1,
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! Monte Carlo tree search against the exact solvers: what MCTS-Solver
+//! proves is what alpha-beta finds, at the start and at every position on
+//! the way; and as a player, it never loses tic-tac-toe to `optimal`.
+
+mod common;
+
+use common::snap;
+
+use gdl::game::{Game, Turn};
+use gdl::runtime::Interpreted;
+use gdl::solve::agent::AgentSpec;
+use gdl::solve::agent_builder::{AgentOptions, MoveKinds, build_agent};
+use gdl::solve::mcts::{MctsConfig, Search};
+use gdl::solve::{SolveOptions, explain};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn config(simulations: u64) -> MctsConfig {
+    MctsConfig {
+        simulations,
+        ..MctsConfig::default()
+    }
+}
+
+/// Searches `state` until proven (or the budget ends), then checks every
+/// proof against alpha-beta: the root's value, and each move proven, its
+/// value. Returns whether the root was proven.
+fn check_proofs(game: &Interpreted, state: &<Interpreted as Game>::State, simulations: u64, seed: u64) -> bool {
+    let Turn::Player(p) = game.turn(state).unwrap() else {
+        panic!("a player moves here")
+    };
+    let mut search = Search::new(game, state, p, config(simulations), seed).unwrap();
+    search.run(game).unwrap();
+    let result = search.result(game);
+    assert!(result.solving, "{} allows proofs", game.name());
+    let exact = explain(game, state, &SolveOptions::default()).unwrap();
+    let at = game.position(state);
+    for m in &result.moves {
+        let truth = exact.iter().find(|e| e.mv == m.mv).expect("a legal move").value;
+        // Bounds hold whether or not they have met.
+        assert!(
+            m.lo <= truth && truth <= m.hi,
+            "{at}: move {} is worth {truth}, outside its bounds [{}, {}]",
+            game.move_text(&m.mv),
+            m.lo,
+            m.hi
+        );
+    }
+    let Some(v) = result.proven() else {
+        return false;
+    };
+    let best = if p == 0 {
+        exact.iter().map(|e| e.value).fold(f64::NEG_INFINITY, f64::max)
+    } else {
+        exact.iter().map(|e| e.value).fold(f64::INFINITY, f64::min)
+    };
+    assert_eq!(v, best, "{at}: proven {v}, exact {best}");
+    // The move it would play is among the exact solver's best.
+    let chosen = &result.moves[result.best(&mut StdRng::seed_from_u64(seed))];
+    let chosen_value = exact.iter().find(|e| e.mv == chosen.mv).unwrap().value;
+    assert_eq!(chosen_value, best, "{at}: it chose {}", game.move_text(&chosen.mv));
+    true
+}
+
+/// Proves the start, then walks `lines` random games checking the proofs
+/// at every position on them.
+fn proves_everywhere(game: &Interpreted, simulations: u64, lines: usize) {
+    let root = game.initial_state().unwrap();
+    assert!(
+        check_proofs(game, &root, simulations, 1),
+        "{}: the start is proven within {simulations} simulations",
+        game.name()
+    );
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut moves = Vec::new();
+    let mut proven = 0;
+    for line in 0..lines {
+        let mut s = root.clone();
+        while game.turn(&s).unwrap() != Turn::Terminal {
+            if check_proofs(game, &s, simulations, line as u64) {
+                proven += 1;
+            }
+            game.legal_moves(&s, &mut moves).unwrap();
+            let m = moves[rng.random_range(0..moves.len())];
+            game.apply(&mut s, &m).unwrap();
+        }
+    }
+    assert!(proven > 0);
+}
+
+#[test]
+fn tic_tac_toe_is_proven_a_draw_everywhere() {
+    let game = common::load_game("games/tictactoe.game", &[]);
+    proves_everywhere(&game, 200_000, 6);
+}
+
+#[test]
+fn misere_nim_7531_is_proven_everywhere() {
+    let game = common::load_game("games/nim.game", &[]);
+    proves_everywhere(&game, 200_000, 3);
+}
+
+#[test]
+fn nimcala_4_4_is_proven_everywhere() {
+    let game = common::load_game("games/nimcala.game", &[("pits", "4"), ("tokens", "4")]);
+    proves_everywhere(&game, 200_000, 3);
+}
+
+#[test]
+fn small_connect_fours_are_proven_everywhere() {
+    // A win for the first player, then a draw.
+    let three = common::load_game("games/connect4.game", &[("rows", "4"), ("cols", "4"), ("connect", "3")]);
+    proves_everywhere(&three, 200_000, 3);
+    let draw = common::load_game("games/connect4.game", &[("rows", "3"), ("cols", "4")]);
+    assert!(check_proofs(&draw, &draw.initial_state().unwrap(), 500_000, 3));
+}
+
+#[test]
+fn score_games_are_proven_to_their_values() {
+    // The 1-9 game's utility is the last number picked; Kalah's the
+    // difference of the stores: the bounds prove values, not only winners.
+    let select = common::load_game("games/select19.game", &[]);
+    proves_everywhere(&select, 200_000, 3);
+    let kalah = common::load_game("games/kalah.game", &[("pits", "3"), ("seeds", "3")]);
+    assert!(check_proofs(&kalah, &kalah.initial_state().unwrap(), 200_000, 1));
+}
+
+/// About 370,000 simulations, 15 s at the tests' opt-level:
+/// `cargo test --test mcts -- --ignored`.
+#[test]
+#[ignore = "15 s; run with --ignored"]
+fn connect_four_4x4_is_proven_a_draw() {
+    let game = common::load_game("games/connect4.game", &[("rows", "4"), ("cols", "4")]);
+    let root = game.initial_state().unwrap();
+    assert!(check_proofs(&game, &root, 2_000_000, 3));
+}
+
+/// `mcts:N` as the agent builder seats it.
+fn agent<'g>(game: &'g Interpreted, spec: &str, seed: u64) -> gdl::solve::agent_builder::BoxedAgent<'g, Interpreted> {
+    let spec: AgentSpec = spec.parse().unwrap();
+    build_agent(
+        &spec,
+        game,
+        MoveKinds::of(game.program()),
+        seed,
+        &AgentOptions::default(),
+    )
+    .unwrap()
+}
+
+/// Player 0's return of one game between `agents` (seat order).
+fn play(game: &Interpreted, agents: &mut [gdl::solve::agent_builder::BoxedAgent<'_, Interpreted>], seed: u64) -> f64 {
+    for (k, a) in agents.iter_mut().enumerate() {
+        a.new_game(game, seed + k as u64).unwrap();
+    }
+    let mut s = game.initial_state().unwrap();
+    let mut moves = Vec::new();
+    while let Turn::Player(p) = game.turn(&s).unwrap() {
+        game.legal_moves(&s, &mut moves).unwrap();
+        let c = agents[p].choose(game, &s, p, &moves).unwrap();
+        game.apply(&mut s, &c.mv).unwrap();
+    }
+    game.returns(&s, 0).unwrap()
+}
+
+#[test]
+fn mcts_never_loses_tic_tac_toe_to_optimal() {
+    let game = common::load_game("games/tictactoe.game", &[]);
+    for seed in 0..20 {
+        let mut first = vec![agent(&game, "mcts:1000", seed), agent(&game, "optimal", seed)];
+        assert!(play(&game, &mut first, seed) >= 0.0, "as X, game {seed}");
+        let mut second = vec![agent(&game, "optimal", seed), agent(&game, "mcts:1000", seed)];
+        assert!(play(&game, &mut second, seed) <= 0.0, "as O, game {seed}");
+    }
+}
+
+/// `gdl solve --mcts N`, which must succeed.
+fn report(args: &[&str]) -> String {
+    let r = common::gdl(args);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn the_report_of_a_proven_root_lists_every_move() {
+    let text = report(&["solve", "games/tictactoe.game", "--mcts", "50000", "--seed", "1"]);
+    snap!("mcts_tictactoe_proven", text.clone());
+    // The same value as the exact solver's, and a best move among its.
+    let exact = report(&["solve", "games/tictactoe.game"]);
+    assert!(exact.contains("value       0 (for X"), "{exact}");
+    assert!(
+        text.contains("value       0 (for X, the first player), proven"),
+        "{text}"
+    );
+}
+
+#[test]
+fn reports_of_unproven_chance_and_simultaneous_roots() {
+    snap!(
+        "mcts_connect4_unproven",
+        report(&["solve", "games/connect4.game", "--mcts", "2000", "--seed", "3"])
+    );
+    snap!(
+        "mcts_goofspiel_simultaneous",
+        report(&["solve", "games/goofspiel.game", "--mcts", "2000", "--seed", "1"])
+    );
+    snap!(
+        "mcts_nim_after",
+        report(&[
+            "solve",
+            "games/nim.game",
+            "--piles",
+            "3,4,5",
+            "--after",
+            "(0, 1)",
+            "--mcts",
+            "3000",
+            "--seed",
+            "2"
+        ])
+    );
+}
+
+#[test]
+fn one_thread_and_a_seed_give_the_same_report_and_threads_add_up() {
+    let args = [
+        "solve",
+        "games/connect4.game",
+        "--rows",
+        "5",
+        "--cols",
+        "5",
+        "--mcts",
+        "1500",
+        "--seed",
+        "9",
+        "--json",
+    ];
+    let strip = |t: String| -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(&t).unwrap();
+        v["seconds"] = 0.into();
+        v
+    };
+    assert_eq!(strip(report(&args)), strip(report(&args)));
+    let mut four = args.to_vec();
+    four.extend(["--threads", "4"]);
+    let v = strip(report(&four));
+    // Four trees of 375 simulations each, their root statistics added up.
+    assert_eq!(v["simulations"], 1500);
+    let visits: u64 = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["visits"].as_u64().unwrap())
+        .sum();
+    assert_eq!(visits, 1500);
+}
+
+#[test]
+fn the_trace_shows_what_mcts_saw() {
+    snap!(
+        "mcts_trace_tictactoe",
+        report(&[
+            "trace",
+            "games/tictactoe.game",
+            "--players",
+            "mcts:500,random",
+            "--seed",
+            "4"
+        ])
+    );
+}
+
+#[test]
+fn a_full_tree_stops_growing_and_keeps_searching() {
+    let game = common::load_game("games/connect4.game", &[]);
+    let root = game.initial_state().unwrap();
+    let cfg = MctsConfig {
+        simulations: 3000,
+        max_nodes: 200,
+        ..MctsConfig::default()
+    };
+    let mut search = Search::new(&game, &root, 0, cfg, 1).unwrap();
+    search.run(&game).unwrap();
+    let r = search.result(&game);
+    assert!(r.full);
+    assert!(r.nodes <= 200, "{} nodes", r.nodes);
+    assert_eq!(r.simulations, 3000);
+    assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 3000);
+}
+
+#[test]
+fn the_tree_is_kept_for_the_next_move() {
+    let game = common::load_game("games/connect4.game", &[]);
+    let root = game.initial_state().unwrap();
+    let mut search = Search::new(&game, &root, 0, config(3000), 1).unwrap();
+    search.run(&game).unwrap();
+    let r = search.result(&game);
+    let best = &r.moves[r.best(&mut StdRng::seed_from_u64(1))];
+    let mut s = root.clone();
+    game.apply(&mut s, &best.mv).unwrap();
+    let reply = game.parse_move(&s, &best.line[0]).unwrap();
+    game.apply(&mut s, &reply).unwrap();
+    assert!(search.advance_to(&game, &s, 0).unwrap());
+    // The subtree's visits are there before any new simulation.
+    let kept = search.result(&game).moves.iter().map(|m| m.visits).sum::<u64>();
+    assert!(kept > 100, "{kept} visits kept");
+    search.run(&game).unwrap();
+    let after = search.result(&game).moves.iter().map(|m| m.visits).sum::<u64>();
+    assert_eq!(after, kept + 3000);
+    // A position that is not below the root is not found.
+    assert!(!search.advance_to(&game, &root, 0).unwrap());
+}
+
+#[test]
+fn with_hidden_cards_nothing_is_proven() {
+    let game = common::load_game("games/kuhn-poker.game", &[]);
+    let mut s = game.initial_state().unwrap();
+    let mut outcomes = Vec::new();
+    while game.turn(&s).unwrap() == Turn::Chance {
+        game.chance_outcomes(&s, &mut outcomes).unwrap();
+        game.apply(&mut s, &outcomes[0].0).unwrap();
+    }
+    let mut search = Search::new(&game, &s, 0, config(4000), 5).unwrap();
+    search.run(&game).unwrap();
+    let r = search.result(&game);
+    assert!(!r.solving, "a world drawn is not the game: no proofs");
+    assert_eq!(r.proven(), None);
+    assert_eq!(r.moves.len(), 2);
+    assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 4000);
+}
+
+#[test]
+fn at_the_memory_limit_the_tree_stops_growing_and_the_search_goes_on() {
+    let text = report(&[
+        "solve",
+        "games/connect4.game",
+        "--mcts",
+        "40000",
+        "--max-memory",
+        "16M",
+        "--seed",
+        "1",
+    ]);
+    assert!(text.contains("full: it stopped growing"), "{text}");
+    assert!(
+        text.contains("simulations 40,000 (stopped: the simulations asked for)"),
+        "{text}"
+    );
+}
