@@ -44,6 +44,25 @@ impl Budget {
         }
     }
 
+    /// The item stack, for compiled code (`ItemsMark`, `ItemsPush`,
+    /// `ItemsNext`, `ItemsDrop` as the VM runs them).
+    pub(super) fn items_len(&self) -> i64 {
+        self.items.len() as i64
+    }
+
+    pub(super) fn items_push(&mut self, x: i64) {
+        self.items.push(x);
+    }
+
+    /// Item `i`, which must be below `items_len`.
+    pub(super) fn item(&self, i: i64) -> i64 {
+        self.items[i as usize]
+    }
+
+    pub(super) fn items_truncate(&mut self, mark: i64) {
+        self.items.truncate(mark as usize);
+    }
+
     /// Takes `n` steps from the budget.
     #[inline]
     fn spend(&mut self, n: u64, span: Span) -> Result<(), GameError> {
