@@ -89,15 +89,7 @@ pub(super) trait Host {
     fn raw(&mut self) -> Raw;
 }
 
-/// A host's cells for compiled rules: `len` cells packed at `width` (a
-/// `NIBBLE` or 1, 2, 4, 8 bytes) from `ptr`; written only when `writable`.
-#[derive(Clone, Copy)]
-pub(super) struct Raw {
-    pub width: u8,
-    pub ptr: *mut u8,
-    pub len: usize,
-    pub writable: bool,
-}
+pub(super) use super::cells::Raw;
 
 /// Evaluates conditions and values on a state it cannot change.
 pub(super) struct Reader<C>(pub C);
