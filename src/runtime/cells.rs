@@ -6,12 +6,22 @@
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
 
+/// A host's cells for compiled rules: `len` cells packed at `width` (a
+/// `NIBBLE` or 1, 2, 4, 8 bytes) from `ptr`; written only when `writable`.
+#[derive(Clone, Copy)]
+pub(crate) struct Raw {
+    pub width: u8,
+    pub ptr: *mut u8,
+    pub len: usize,
+    pub writable: bool,
+}
+
 /// Cells the rules can read.
 pub(super) trait Cells: Copy {
     fn get(&self, i: usize) -> i64;
     fn len(&self) -> usize;
     /// The cells for compiled rules, which only read them.
-    fn raw(&self) -> super::vm::Raw;
+    fn raw(&self) -> Raw;
 
     /// The cells, unpacked.
     fn to_vec(&self) -> Vec<i64> {
@@ -67,8 +77,8 @@ impl<const W: usize> Cells for Packed<'_, W> {
     }
 
     #[inline(always)]
-    fn raw(&self) -> super::vm::Raw {
-        super::vm::Raw {
+    fn raw(&self) -> Raw {
+        Raw {
             width: W as u8,
             ptr: self.0.as_ptr().cast_mut(),
             len: self.0.len() / W,
@@ -129,8 +139,8 @@ impl Cells for Nibbles<'_> {
     }
 
     #[inline(always)]
-    fn raw(&self) -> super::vm::Raw {
-        super::vm::Raw {
+    fn raw(&self) -> Raw {
+        Raw {
             width: super::state::NIBBLE,
             ptr: self.bytes.as_ptr().cast_mut(),
             len: self.len,

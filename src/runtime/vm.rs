@@ -44,6 +44,25 @@ impl Budget {
         }
     }
 
+    /// The item stack, for compiled code (`ItemsMark`, `ItemsPush`,
+    /// `ItemsNext`, `ItemsDrop` as the VM runs them).
+    pub(super) fn items_len(&self) -> i64 {
+        self.items.len() as i64
+    }
+
+    pub(super) fn items_push(&mut self, x: i64) {
+        self.items.push(x);
+    }
+
+    /// Item `i`, which must be below `items_len`.
+    pub(super) fn item(&self, i: i64) -> i64 {
+        self.items[i as usize]
+    }
+
+    pub(super) fn items_truncate(&mut self, mark: i64) {
+        self.items.truncate(mark as usize);
+    }
+
     /// Takes `n` steps from the budget.
     #[inline]
     fn spend(&mut self, n: u64, span: Span) -> Result<(), GameError> {
@@ -70,15 +89,7 @@ pub(super) trait Host {
     fn raw(&mut self) -> Raw;
 }
 
-/// A host's cells for compiled rules: `len` cells packed at `width` (a
-/// `NIBBLE` or 1, 2, 4, 8 bytes) from `ptr`; written only when `writable`.
-#[derive(Clone, Copy)]
-pub(super) struct Raw {
-    pub width: u8,
-    pub ptr: *mut u8,
-    pub len: usize,
-    pub writable: bool,
-}
+pub(super) use super::cells::Raw;
 
 /// Evaluates conditions and values on a state it cannot change.
 pub(super) struct Reader<C>(pub C);

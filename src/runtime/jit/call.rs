@@ -171,3 +171,28 @@ extern "C" fn slow_op<H: Host>(ctx: *mut Ctx, stub: u64, frame: *mut i64, n: u64
         }
     }
 }
+
+/// The item stack for compiled code: its length, a push, an item (below the
+/// length, checked by the caller), a truncation.
+pub(super) extern "C" fn items_len(budget: *mut Budget) -> i64 {
+    // SAFETY: `budget` is the `&mut Budget` that `call` was given, unused
+    // elsewhere while compiled code runs (so are the three below).
+    unsafe { (*budget).items_len() }
+}
+
+pub(super) extern "C" fn items_push(budget: *mut Budget, x: i64) -> i64 {
+    // SAFETY: as in `items_len`.
+    unsafe { (*budget).items_push(x) };
+    0
+}
+
+pub(super) extern "C" fn item(budget: *mut Budget, i: i64) -> i64 {
+    // SAFETY: as in `items_len`.
+    unsafe { (*budget).item(i) }
+}
+
+pub(super) extern "C" fn items_truncate(budget: *mut Budget, mark: i64) -> i64 {
+    // SAFETY: as in `items_len`.
+    unsafe { (*budget).items_truncate(mark) };
+    0
+}

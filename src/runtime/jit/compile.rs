@@ -228,13 +228,9 @@ pub(super) fn native(op: &Op) -> bool {
     !matches!(
         op,
         Op::RangeLen { .. }
-            | Op::ItemsMark { .. }
             | Op::ItemsList { .. }
             | Op::ItemsIndices { .. }
             | Op::ItemsSet { .. }
-            | Op::ItemsPush { .. }
-            | Op::ItemsNext { .. }
-            | Op::ItemsDrop { .. }
             | Op::ConstListHas { .. }
             | Op::ListFromItems { .. }
             | Op::SetFromItems { .. }
@@ -283,6 +279,8 @@ struct Rule<'a, 'b> {
     refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
     helper: SigRef,
     slow_sig: SigRef,
+    /// `(i64) -> i64` and `(i64, i64) -> i64`, for the item stack's helpers.
+    items_sig: (SigRef, SigRef),
     slow: &'a Slow,
 }
 
@@ -339,6 +337,14 @@ impl<'a, 'b> Rule<'a, 'b> {
         let callee = slot(b, callee_len);
         let args = slot(b, MAX_MOVE_ARGS);
         let spill = slot(b, spill_len);
+        let items_sig = {
+            let mut one = Signature::new(b.func.signature.call_conv);
+            one.params.push(AbiParam::new(I64));
+            one.returns.push(AbiParam::new(I64));
+            let mut two = one.clone();
+            two.params.push(AbiParam::new(I64));
+            (b.import_signature(one), b.import_signature(two))
+        };
         let fail = b.create_block();
         let widen = b.create_block();
         let failed = b.create_block();
@@ -366,6 +372,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             refs,
             helper,
             slow_sig,
+            items_sig,
             slow,
         };
         // A block at each jump target and after each jump.
@@ -1243,6 +1250,30 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.set(state, rest);
                 self.set(state + 1, wv);
             }
+            Op::ItemsMark { dst } => {
+                let v = self.items_call(super::call::items_len as *const () as usize, None);
+                self.set(dst, v);
+            }
+            Op::ItemsPush { x } => {
+                let x = self.get(x);
+                self.items_call(super::call::items_push as *const () as usize, Some(x));
+            }
+            Op::ItemsDrop { mark } => {
+                let m = self.get(mark);
+                self.items_call(super::call::items_truncate as *const () as usize, Some(m));
+            }
+            Op::ItemsNext { var, idx, to } => {
+                let t = self.jump_to(blocks, to);
+                let i = self.get(idx);
+                let len = self.items_call(super::call::items_len as *const () as usize, None);
+                // As the VM's `as usize`: a negative index is past the end.
+                let done = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+                self.branch(done, t);
+                let v = self.items_call(super::call::item as *const () as usize, Some(i));
+                self.set(var, v);
+                let n = self.b.ins().iadd_imm(i, 1);
+                self.set(idx, n);
+            }
             _ => unreachable!("every other instruction runs in the VM (`native`)"),
         }
         true
@@ -1319,6 +1350,20 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
         self.b.use_var(res)
+    }
+
+    /// Calls an item-stack helper of `call` at address `f`: `(budget) -> i64`
+    /// or `(budget, x) -> i64`.
+    fn items_call(&mut self, f: usize, x: Option<Value>) -> Value {
+        let sig = match x {
+            None => self.items_sig.0,
+            Some(_) => self.items_sig.1,
+        };
+        let f = self.iconst(f as i64);
+        let mut args = vec![self.budget];
+        args.extend(x);
+        let call = self.b.ins().call_indirect(sig, f, &args);
+        self.b.inst_results(call)[0]
     }
 
     /// Bit `bit` of the set whose first word is the cell in register `addr`.

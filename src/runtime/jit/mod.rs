@@ -26,8 +26,9 @@
 //! checked against the state's length.
 //!
 //! **Every instruction.** The instructions that are rare in inner loops and
-//! long to write by hand (the item stack, sorting, copying, removing and
-//! inserting elements, ...; see `compile::native`) are run by the
+//! long to write by hand (sorting, copying, removing and inserting
+//! elements, filling the item stack from a collection, ...; see
+//! `compile::native`) are run by the
 //! VM one at a time from compiled code: the registers go to memory, the VM
 //! runs a stub of that one instruction on the same host and budget, and
 //! they come back. Every rule is compiled; none falls back as a whole.
@@ -119,7 +120,6 @@ fn stub(op: Op, at: u32, scratch: u16) -> [Op; 4] {
             set,
             to,
         },
-        Op::ItemsNext { var, idx, .. } => Op::ItemsNext { var, idx, to },
         op => {
             debug_assert!(op.target().is_none(), "a stub's jump is retargeted");
             op
