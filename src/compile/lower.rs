@@ -1,4 +1,7 @@
 //! Lowering of the rules (functions, moves, end clauses) to IR, with type checks.
+//!
+//! One file, though long: name resolution and type checking of every
+//! construct in methods of one `Compiler`, whose scopes and errors each arm shares.
 
 use std::fmt;
 

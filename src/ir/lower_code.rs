@@ -8,6 +8,10 @@
 //! become compare-and-branch instructions; a few shapes the seed games run at
 //! every node (`list[local ± c]`, `sum(list)`, `x % 2 == 0`) get instructions
 //! of their own.
+//!
+//! One file, though long: every statement and expression shape has its arm
+//! in one `Builder`, and the fused shapes sit beside the general ones they
+//! replace (`Optimisations::fuse` switches between them).
 
 use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
 use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, FillTarget, Outcome, Piece, Place, Program, Span, Stmt};

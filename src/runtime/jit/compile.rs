@@ -7,6 +7,10 @@
 //! place at the width the function is compiled for, each index checked
 //! against the state's length. Every failure jumps to one block that records
 //! it in the context and returns: the caller runs the call again on the VM.
+//!
+//! One file, though long: it is one match over the flat code's instructions,
+//! each arm the machine-code twin of the same arm in `vm.rs`, and reading
+//! the two side by side is how they are kept equal.
 
 use std::collections::HashMap;
 
