@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, crate_dir, gdl_in};
+use common::{Run, crate_dir, gdl_in, py, python, rows};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("agents_exec", name, &["xnimmt.game", "nim.game"])
@@ -18,34 +18,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn gdl(dir: &Path, args: &[&str]) -> Run {
     gdl_in(dir, args, None)
-}
-
-/// Whether `python3` runs here; if not, says so (the test then passes).
-fn python() -> bool {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 is not installed, and this test runs Python agents");
-    }
-    ok
-}
-
-/// `exec:python3 FILE` for a file of this repository.
-fn py(file: &str, args: &str) -> String {
-    format!("exec:python3 {} {args}", crate_dir().join(file).display())
-        .trim_end()
-        .to_string()
-}
-
-/// The CSV's rows as cells (no cell of these tests holds a comma).
-fn rows(path: &Path) -> Vec<Vec<String>> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
 }
 
 /// Runs a 2-player X Nimmt! match of `games` games between `agent` and

@@ -13,7 +13,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{Run, crate_dir, gdl_in};
+use common::{Run, crate_dir, gdl_in, py, python, rows};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("agents_protocol", name, &["xnimmt.game", "nim.game"])
@@ -21,34 +21,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn gdl(dir: &Path, args: &[&str]) -> Run {
     gdl_in(dir, args, None)
-}
-
-/// Whether `python3` runs here; if not, says so (the test then passes).
-fn python() -> bool {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 is not installed, and this test runs Python agents");
-    }
-    ok
-}
-
-/// `exec:python3 FILE ARGS` for a file of this repository.
-fn py(file: &str, args: &str) -> String {
-    format!("exec:python3 {} {args}", crate_dir().join(file).display())
-        .trim_end()
-        .to_string()
-}
-
-/// The CSV's rows as cells (no cell of these tests holds a comma).
-fn rows(path: &Path) -> Vec<Vec<String>> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
 }
 
 /// The board agent's counts, summed over its processes: messages checked,

@@ -169,3 +169,31 @@ macro_rules! snap {
 }
 #[allow(unused_imports)]
 pub(crate) use snap;
+
+/// Whether `python3` runs here; if not, says so (the test then passes).
+pub fn python() -> bool {
+    let ok = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python3 is not installed, and this test runs Python agents");
+    }
+    ok
+}
+
+/// `exec:python3 FILE ARGS` for a file of this repository.
+pub fn py(file: &str, args: &str) -> String {
+    format!("exec:python3 {} {args}", crate_dir().join(file).display())
+        .trim_end()
+        .to_string()
+}
+
+/// A CSV file's rows as cells (for files where no cell holds a comma).
+pub fn rows(path: &Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
