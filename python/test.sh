@@ -2,7 +2,8 @@
 # The Python package's tests: builds the module `gdl` with maturin into a
 # virtual environment under target/ (made on the first run), then runs
 # pytest on python/tests. Needs python3 (3.9 or newer, with venv) and a
-# Rust toolchain; pip fetches maturin and pytest.
+# Rust toolchain; pip fetches maturin, pytest and the packages the tests
+# run gdl's games in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +16,12 @@ fi
 export VIRTUAL_ENV="$PWD/$venv"
 export PATH="$VIRTUAL_ENV/bin:$PATH"
 pip=(python -m pip --disable-pip-version-check)
-"${pip[@]}" install --quiet "maturin>=1.9.4,<2" "pytest>=7"
+# What the tests run gdl's games in: OpenSpiel, PettingZoo (with
+# Gymnasium), easyAI, numpy; and mypy, whose stubtest checks _gdl.pyi. A
+# package that cannot be installed stops the run here: no test is skipped
+# for want of one.
+"${pip[@]}" install --quiet "maturin>=1.9.4,<2" "pytest>=7" "numpy>=1.21" \
+    "open_spiel>=2.0" "pettingzoo>=1.24" "gymnasium>=0.28" "easyAI>=2" "mypy>=1.8"
 
 echo "== building and installing the Python package (the first build compiles gdl in release mode: a few minutes)"
 # The maturin just installed builds it; --force-reinstall so that a rebuild

@@ -1,17 +1,31 @@
 """gdl from Python: game files compiled and run by gdl's Rust library.
 
     >>> import gdl
-    >>> g = gdl.load("games/nim.game", piles=[7, 5, 3, 1])
+    >>> g = gdl.load("nim", piles=[7, 5, 3, 1])      # a bundled game, or a path
     >>> s = g.initial_state()
     >>> g.legal_moves(s)[:3]
     [<gdl.Move (0, 1)>, <gdl.Move (0, 2)>, <gdl.Move (0, 3)>]
     >>> g.solve()["winner"]
     'MIN'
 
-``gdl.aima`` makes a game an AIMA ``Game``; ``gdl.openspiel`` gives it
-OpenSpiel's shape. docs/PYTHON.md in the repository has the whole API.
+``gdl.openspiel`` registers the games with OpenSpiel, ``gdl.pettingzoo``
+makes them PettingZoo environments, ``gdl.aima`` AIMA games and
+``gdl.easyai`` easyAI games. docs/PYTHON.md in the repository has the whole API.
 """
 
-from ._gdl import Agent, GdlError, Game, Move, State, __version__, agent, load
+from ._gdl import Agent, GdlError, Game, Move, State, __version__, agent, list_games, load
+from .report import ExplainedMove, SolveReport
 
-__all__ = ["Agent", "GdlError", "Game", "Move", "State", "agent", "load", "__version__"]
+__all__ = [
+    "Agent",
+    "ExplainedMove",
+    "GdlError",
+    "Game",
+    "Move",
+    "SolveReport",
+    "State",
+    "agent",
+    "list_games",
+    "load",
+    "__version__",
+]

@@ -90,12 +90,16 @@ class AimaGame:
         return self.game.is_terminal(state)
 
     def to_move(self, state: State) -> Optional[str]:
-        """The name of the player to move; None once the game is over."""
+        """The name of the player to move. Once the game is over, the one
+        who would have moved next, as games.py's own games answer (its
+        ``monte_carlo_tree_search`` asks at a finished game, and scores the
+        end for that player); None only where the game names nobody."""
         turn = self.game.turn(state)
         if isinstance(turn, int):
             return self.game.players[turn]
         if turn == "terminal":
-            return None
+            p = self.game.next_player(state)
+            return None if p is None else self.game.players[p]
         raise ValueError(f"{turn} moves in {state}: AIMA's Game has turn-taking players only")
 
     def display(self, state: State) -> None:

@@ -1,215 +1,368 @@
-"""A gdl game in the shape of an OpenSpiel game (``pyspiel``), without OpenSpiel.
+"""gdl games as OpenSpiel games: registered with ``pyspiel.register_game``.
 
-Code written against OpenSpiel's Python API (``game.new_initial_state()``,
-``state.legal_actions()``, ``state.apply_action(a)``, ...) runs on a gdl
-game through this facade::
+Importing this module registers every game bundled with gdl under the name
+``gdl_<name>`` (``gdl_tictactoe``, ``gdl_kuhn_poker``, ...), as a
+Python-defined OpenSpiel game (``pyspiel.Game`` / ``pyspiel.State``
+subclasses, as OpenSpiel's own ``python_kuhn_poker``), so OpenSpiel's
+algorithms run on it unchanged, C++ and Python alike::
 
-    from gdl import openspiel
+    import pyspiel
+    import gdl.openspiel
 
-    game = openspiel.load_game("games/nim.game", piles=[3, 2, 1])
+    game = pyspiel.load_game("gdl_connect4", {"rows": 4, "cols": 5})
     state = game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(state.legal_actions()[0])
-    state.returns()                                # [-1.0, 1.0]
+    state.apply_action(state.legal_actions()[0])
 
-Actions are ints, as in OpenSpiel: each distinct move of the game gets the
-next free number the first time a state lists it, so within one game object
-an action always means the same move (``action_to_string`` names it), and
-``legal_actions`` is sorted. ``num_distinct_actions()`` counts the moves
-numbered so far: gdl does not enumerate a game's moves in advance.
+``register(path)`` registers a game file of your own; ``load_game(name_or_path,
+**params)`` does both. The game's parameters are OpenSpiel's: an int, a
+bool, or the text of a list, its elements apart by spaces
+(``{"piles": "[3 2 1]"}``: OpenSpiel's game strings split at commas).
 
-Player ids follow OpenSpiel: the player's index, ``CHANCE`` (-1) at a chance
-node, ``SIMULTANEOUS`` (-2) when everyone moves at once, ``TERMINAL`` (-4)
-at the end.
+What OpenSpiel sees:
+
+- actions: every move the game can ever make, numbered densely in the
+  game's order (``gdl.Game.num_distinct_actions``); chance outcomes are
+  numbered in the same space, so ``max_chance_outcomes`` is the same number;
+- ``GameType``: dynamics simultaneous when some move is, else sequential;
+  chance explicit when some move is by chance; information imperfect when
+  some state is ``hidden`` or ``private`` or moves are simultaneous; utility
+  zero-sum for two players or scores, else general-sum; rewards at the end;
+- ``GameInfo``: ``max_game_length`` and the utility range exact where gdl
+  can look through every position (up to 200,000), else the rules' range of
+  payoffs and an estimate of the length (four times the longest of 200
+  random games): give ``max_game_length`` as a parameter to fix it;
+- ``observation_string``: gdl's observation (what the player sees now);
+  ``information_state_string``: the player's observations since the start,
+  with their own moves (perfect recall); ``observation_tensor``: gdl's
+  observation tensor (``gdl.State.observation_tensor``). There is no
+  information-state tensor.
 """
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+import random
+import re
+from typing import Any, Optional
 
-from . import Game as GdlGame
-from . import Move
-from . import load as _load
+try:
+    import pyspiel
+except ImportError as e:  # pragma: no cover - the message is the point
+    raise ImportError(
+        "gdl.openspiel needs OpenSpiel: pip install open_spiel (wheels for Linux and macOS)"
+    ) from e
+
+import numpy as np
+
+import gdl
 
 __all__ = [
     "CHANCE",
-    "INVALID",
     "SIMULTANEOUS",
     "TERMINAL",
-    "OpenSpielGame",
-    "OpenSpielState",
-    "from_game",
+    "INVALID",
+    "GdlSpielGame",
+    "GdlSpielState",
     "load_game",
+    "register",
+    "registered",
+    "short_name",
 ]
 
-# OpenSpiel's special player ids (pyspiel.PlayerId).
-CHANCE = -1
-SIMULTANEOUS = -2
-INVALID = -3
-TERMINAL = -4
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+INVALID = int(pyspiel.PlayerId.INVALID)
+
+# Positions looked through to find the longest game and the utility range.
+EXPLORE_LIMIT = 200_000
+# Random games played to estimate the longest game where the positions are too many.
+ESTIMATE_GAMES = 200
+
+# short name -> the path or bundled name it loads.
+_registered: dict[str, str] = {}
 
 
-class OpenSpielGame:
-    """A gdl game as OpenSpiel's ``pyspiel.Game``."""
-
-    def __init__(self, game: GdlGame):
-        self.game = game
-        self._ids: dict[Move, int] = {}
-        self._moves: list[Move] = []
-
-    def new_initial_state(self) -> "OpenSpielState":
-        return OpenSpielState(self, self.game.initial_state(), [])
-
-    def num_players(self) -> int:
-        return self.game.num_players
-
-    def num_distinct_actions(self) -> int:
-        """The moves numbered so far (see the module's text)."""
-        return len(self._moves)
-
-    def action_id(self, move: Move) -> int:
-        """The action of ``move``, numbering it if it is new."""
-        found = self._ids.get(move)
-        if found is None:
-            found = len(self._moves)
-            self._ids[move] = found
-            self._moves.append(move)
-        return found
-
-    def move_of(self, action: int) -> Move:
-        """The move that ``action`` numbers."""
-        if not 0 <= action < len(self._moves):
-            raise ValueError(f"action {action} is not a move of {self.game.name} seen so far")
-        return self._moves[action]
-
-    def __str__(self) -> str:
-        return self.game.name
-
-    def __repr__(self) -> str:
-        return f"<OpenSpielGame {self.game!r}>"
+def short_name(name: str) -> str:
+    """OpenSpiel's name for a game file or bundled game: ``gdl_kuhn_poker``."""
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1]
+    if stem.endswith(".game"):
+        stem = stem[: -len(".game")]
+    return "gdl_" + "".join(c if c.isalnum() else "_" for c in stem)
 
 
-class OpenSpielState:
-    """A position as OpenSpiel's ``pyspiel.State``: mutable, ``clone()`` to branch."""
+def registered() -> dict[str, str]:
+    """The gdl games registered so far: OpenSpiel's name -> what it loads."""
+    return dict(_registered)
 
-    def __init__(self, game: OpenSpielGame, state, history: list[int]):
-        self._game = game
-        self._state = state
-        self._history = history
 
-    # The position and who acts.
+def _param_value(text: str) -> Any:
+    """A gdl parameter's value (as ``gdl.Game.params`` prints it) as an
+    OpenSpiel parameter: an int, a bool, else the text, a list's elements
+    apart by spaces (``[7 5 3 1]``): OpenSpiel's game strings
+    (``gdl_nim(piles=[7 5 3 1])``, what ``serialize`` writes) split at commas."""
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return re.sub(r",\s*", " ", text)
 
-    def get_game(self) -> OpenSpielGame:
-        return self._game
 
-    def gdl_state(self):
-        """The underlying immutable ``gdl.State``."""
-        return self._state
+def _gdl_value(value: Any) -> Any:
+    """An OpenSpiel parameter's value as ``gdl.load`` takes it: a list's
+    text with spaces between its elements gets its commas back."""
+    if isinstance(value, str):
+        return re.sub(r"(?<=[\w\]])\s+(?=[\w\[-])", ", ", value.strip())
+    return value
+
+
+def _game_type(name: str, source: str, game: gdl.Game) -> "pyspiel.GameType":
+    dynamics = pyspiel.GameType.Dynamics
+    chance = pyspiel.GameType.ChanceMode
+    info = pyspiel.GameType.Information
+    utility = pyspiel.GameType.Utility
+    params = {k: _param_value(v) for k, v in game.params.items()}
+    params["max_game_length"] = 0  # 0: found by gdl (see the module's text)
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=f"{game.name} (gdl: {source})",
+        dynamics=dynamics.SIMULTANEOUS if game.has_simultaneous else dynamics.SEQUENTIAL,
+        chance_mode=chance.EXPLICIT_STOCHASTIC if game.has_chance else chance.DETERMINISTIC,
+        information=(
+            info.IMPERFECT_INFORMATION
+            if game.has_hidden or game.has_simultaneous
+            else info.PERFECT_INFORMATION
+        ),
+        utility=utility.ZERO_SUM if game.zero_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.num_players,
+        min_num_players=game.num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+def register(path: str, name: Optional[str] = None) -> str:
+    """Registers the game file ``path`` (or a bundled game's name) with
+    OpenSpiel, as ``name`` (default: ``short_name(path)``); returns the name.
+    Registering the same game under the same name again does nothing."""
+    name = name or short_name(path)
+    if _registered.get(name) == path:
+        return name
+    if name in _registered:
+        raise ValueError(f"{name} is already registered for {_registered[name]}")
+    probe = gdl.load(path, engine="vm")
+    game_type = _game_type(name, path, probe)
+
+    class Registered(GdlSpielGame):
+        def __init__(self, params: Optional[dict] = None):
+            super().__init__(game_type, path, params or {})
+
+    Registered.__name__ = Registered.__qualname__ = f"GdlSpielGame_{name}"
+    pyspiel.register_game(game_type, Registered)
+    _registered[name] = path
+    return name
+
+
+def load_game(path: str, **params: Any) -> "pyspiel.Game":
+    """Registers the game file (or bundled game) ``path`` if need be and
+    loads it with ``params``, as ``pyspiel.load_game`` does."""
+    return pyspiel.load_game(register(path), params)
+
+
+def _facts(game: gdl.Game, max_game_length: int) -> tuple[int, float, float]:
+    """The longest game and the utility range OpenSpiel's GameInfo needs."""
+    explored = game.explore(EXPLORE_LIMIT)
+    longest = explored["longest"] if explored else None
+    rules = game.utility_range()
+    if explored and explored["min_utility"] is not None:
+        low, high = explored["min_utility"], explored["max_utility"]
+    elif rules:
+        low, high = rules
+    else:
+        low, high = None, None
+    if (max_game_length <= 0 and longest is None) or low is None:
+        # Too many positions, or a position that recurs: estimate from random games.
+        rng = random.Random(0)
+        most, seen = 0, []
+        for _ in range(ESTIMATE_GAMES):
+            length, returns = _random_game(game, rng)
+            most = max(most, length)
+            seen.extend(returns)
+        if longest is None:
+            longest = 4 * max(most, 1)
+        if low is None:
+            # Scores: a margin as wide as four times the widest seen.
+            widest = max([abs(r) for r in seen] + [1.0])
+            low, high = -4 * widest, 4 * widest
+    if max_game_length > 0:
+        longest = max_game_length
+    if low >= high:  # OpenSpiel wants min < max: a game of draws only
+        low, high = low - 1, high + 1
+    return int(longest), float(low), float(high)
+
+
+def _random_game(game: gdl.Game, rng: random.Random) -> tuple[int, list[float]]:
+    state, length = game.initial_state(), 0
+    while True:
+        turn = game.turn(state)
+        if turn == "terminal":
+            return length, game.returns(state)
+        if turn == "chance":
+            moves, probs = zip(*game.chance_outcomes(state))
+            state = game.apply(state, rng.choices(moves, probs)[0])
+            continue
+        if turn == "simultaneous":
+            joint = [rng.choice(game.legal_moves(state, p)) for p in range(game.num_players)]
+            state = game.apply_joint(state, joint)
+        else:
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        length += 1
+
+
+# (path, parameters) -> the loaded game and its facts. OpenSpiel loads a
+# game again for every state it deserializes (random_sim_test does, often):
+# the rules are compiled and looked through once.
+_loaded: dict[tuple, tuple[gdl.Game, int, float, float]] = {}
+
+
+def _load(path: str, params: dict, max_game_length: int) -> tuple[gdl.Game, int, float, float]:
+    key = (path, tuple(sorted((k, str(v)) for k, v in params.items())), max_game_length)
+    found = _loaded.get(key)
+    if found is None:
+        game = gdl.load(path, **{k: _gdl_value(v) for k, v in params.items()})
+        found = (game, *_facts(game, max_game_length))
+        if len(_loaded) >= 64:
+            _loaded.clear()
+        _loaded[key] = found
+    return found
+
+
+class GdlSpielGame(pyspiel.Game):
+    """A gdl game as a ``pyspiel.Game`` (see the module's text)."""
+
+    def __init__(self, game_type: "pyspiel.GameType", path: str, params: dict):
+        params = dict(params)
+        max_game_length = int(params.pop("max_game_length", 0))
+        game, longest, low, high = _load(path, params, max_game_length)
+        actions = game.num_distinct_actions()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=actions,
+            max_chance_outcomes=actions if game.has_chance else 0,
+            num_players=game.num_players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if game.zero_sum else None,
+            max_game_length=longest,
+        )
+        given = dict(params, max_game_length=max_game_length) if max_game_length else params
+        super().__init__(game_type, info, given)
+        self.gdl = game
+
+    def new_initial_state(self) -> "GdlSpielState":
+        return GdlSpielState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"gdl's observations take no parameters; got {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self.gdl, perfect_recall)
+
+
+class GdlSpielState(pyspiel.State):
+    """A position of a gdl game as a ``pyspiel.State``: ``gdl_state`` is the
+    (immutable) ``gdl.State``; ``steps`` what happened since the start."""
+
+    def __init__(self, game: GdlSpielGame):
+        super().__init__(game)
+        self.gdl = game.gdl
+        self.gdl_state = self.gdl.initial_state()
+        # One entry per step: (the state before it, {player: move}), for
+        # the perfect-recall information state.
+        self.steps: list[tuple[gdl.State, dict[int, gdl.Move]]] = []
 
     def current_player(self) -> int:
-        turn = self._game.game.turn(self._state)
+        turn = self.gdl.turn(self.gdl_state)
         if isinstance(turn, int):
             return turn
         return {"chance": CHANCE, "simultaneous": SIMULTANEOUS, "terminal": TERMINAL}[turn]
 
-    def is_terminal(self) -> bool:
-        return self._game.game.is_terminal(self._state)
-
-    def is_chance_node(self) -> bool:
-        return self.current_player() == CHANCE
-
-    def is_simultaneous_node(self) -> bool:
-        return self.current_player() == SIMULTANEOUS
-
-    def is_player_node(self) -> bool:
-        return self.current_player() >= 0
-
-    def num_players(self) -> int:
-        return self._game.num_players()
-
-    # Moves.
-
-    def legal_actions(self, player: Optional[int] = None) -> list[int]:
-        """The legal actions, sorted; at a simultaneous node, of ``player``."""
-        if self.is_terminal():
+    def _legal_actions(self, player: int) -> list[int]:
+        turn = self.gdl.turn(self.gdl_state)
+        if turn == "terminal" or (isinstance(turn, int) and turn != player):
             return []
-        if player is not None and player < 0:
-            player = None
-        if player is not None and self.current_player() not in (player, SIMULTANEOUS):
-            return []
-        moves = self._game.game.legal_moves(self._state, player)
-        return sorted(self._game.action_id(m) for m in moves)
+        return self.gdl.legal_actions(self.gdl_state, player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At a chance node: (action, probability) for every outcome."""
-        outcomes = self._game.game.chance_outcomes(self._state)
-        return sorted((self._game.action_id(m), p) for m, p in outcomes)
+        outcomes = self.gdl.chance_outcomes(self.gdl_state)
+        return sorted((self.gdl.move_to_action(m), p) for m, p in outcomes)
 
-    def apply_action(self, action: int) -> None:
-        """Plays ``action`` (a player's move or a chance outcome)."""
-        move = self._game.move_of(action)
-        self._state = self._game.game.apply(self._state, move)
-        self._history.append(action)
+    def _apply_action(self, action: int) -> None:
+        move = self.gdl.action_to_move(action)
+        turn = self.gdl.turn(self.gdl_state)
+        self.steps.append((self.gdl_state, {turn: move} if isinstance(turn, int) else {}))
+        self.gdl_state = self.gdl.apply(self.gdl_state, move)
 
-    def apply_actions(self, actions: Sequence[int]) -> None:
-        """At a simultaneous node: one action per player, at once."""
-        moves = [self._game.move_of(a) for a in actions]
-        self._state = self._game.game.apply_joint(self._state, moves)
-        self._history.extend(actions)
+    def _apply_actions(self, actions: list[int]) -> None:
+        moves = [self.gdl.action_to_move(a) for a in actions]
+        self.steps.append((self.gdl_state, dict(enumerate(moves))))
+        self.gdl_state = self.gdl.apply_joint(self.gdl_state, moves)
 
-    def action_to_string(self, player: int, action: int) -> str:
-        """The move in the game's notation: ``(0, 1)``."""
-        return str(self._game.move_of(action))
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self.gdl.action_to_move(action))
 
-    def string_to_action(self, text: str, player: Optional[int] = None) -> int:
-        """The legal action written ``text`` (``"(0, 1)"``)."""
-        if player is not None and player < 0:
-            player = None
-        return self._game.action_id(self._game.game.parse_move(self._state, text, player))
-
-    def history(self) -> list[int]:
-        """The actions played so far, chance outcomes included."""
-        return list(self._history)
-
-    # What the players see and get.
-
-    def information_state_string(self, player: Optional[int] = None) -> str:
-        """What ``player`` (default: the one to move) sees of the position:
-        gdl's observation, which hides other players' hands and the deck."""
-        return self._game.game.observation(self._state, self._viewer(player))
-
-    def observation_string(self, player: Optional[int] = None) -> str:
-        return self.information_state_string(player)
-
-    def _viewer(self, player: Optional[int]) -> int:
-        if player is None:
-            player = self.current_player()
-        if player < 0:
-            raise ValueError("name the player whose view is wanted")
-        return player
+    def is_terminal(self) -> bool:
+        return self.gdl.is_terminal(self.gdl_state)
 
     def returns(self) -> list[float]:
-        """Each player's return: the game's utilities at the end, 0 before."""
         if not self.is_terminal():
-            return [0.0] * self.num_players()
-        return self._game.game.returns(self._state)
+            return [0.0] * self.gdl.num_players
+        return self.gdl.returns(self.gdl_state)
 
-    def clone(self) -> "OpenSpielState":
-        # gdl states are immutable: sharing one is safe.
-        return OpenSpielState(self._game, self._state, list(self._history))
+    def rewards(self) -> list[float]:
+        return self.returns()
+
+    def information_state(self, player: int) -> str:
+        """What ``player`` saw at each step since the start, with their own
+        moves, then what they see now."""
+        lines = []
+        for before, moves in self.steps:
+            lines.append(self.gdl.observation(before, player))
+            if player in moves:
+                lines.append(f"you: {moves[player]}")
+        lines.append(self.gdl.observation(self.gdl_state, player))
+        return "\n".join(lines)
 
     def __str__(self) -> str:
-        return str(self._state)
-
-    def __repr__(self) -> str:
-        return f"<OpenSpielState {self._state}>"
+        return str(self.gdl_state)
 
 
-def load_game(path: str, **params) -> OpenSpielGame:
-    """Loads a game file as an OpenSpiel-style game (``pyspiel.load_game``)."""
-    return OpenSpielGame(_load(path, **params))
+class _Observer:
+    """OpenSpiel's observer of a gdl game: ``tensor`` (the observation
+    tensor; none for perfect recall) and ``string_from``."""
+
+    def __init__(self, game: gdl.Game, perfect_recall: bool):
+        self._game = game
+        self._perfect_recall = perfect_recall
+        if perfect_recall:
+            self.tensor = None
+            self.dict: dict[str, np.ndarray] = {}
+        else:
+            self.tensor = np.zeros(game.observation_tensor_shape(), np.float32)
+            self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: GdlSpielState, player: int) -> None:
+        if self.tensor is not None:
+            self.tensor[:] = state.gdl_state.observation_tensor(player)
+
+    def string_from(self, state: GdlSpielState, player: int) -> str:
+        if self._perfect_recall:
+            return state.information_state(player)
+        return self._game.observation(state.gdl_state, player)
 
 
-def from_game(game: GdlGame) -> OpenSpielGame:
-    """A loaded gdl game as an OpenSpiel-style game."""
-    return OpenSpielGame(game)
+for _name in gdl.list_games():
+    register(_name)

@@ -4,22 +4,25 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple, PyWeakrefReference};
 
 use gdl::game::{Game, Player, Turn, all_returns};
 use gdl::report::solve as report;
+use gdl::runtime::encode::{self, Actions};
 use gdl::runtime::{Interpreted, Move, State};
 use gdl::solve::{Algorithm, SolveOptions};
 
 use crate::convert::{json_to_py, value_to_py};
+use crate::origin::Meta;
 use crate::{gdl_error, on_search_stack};
 
 /// A game file, compiled with its parameters (`gdl.load`).
-#[pyclass(frozen, name = "Game", module = "gdl")]
+#[pyclass(frozen, weakref, name = "Game", module = "gdl")]
 pub struct PyGame {
     pub(crate) game: Arc<Interpreted>,
+    pub(crate) meta: Arc<Meta>,
 }
 
 /// A position, the player to move included. Immutable and hashable: a
@@ -28,6 +31,7 @@ pub struct PyGame {
 pub struct PyState {
     pub(crate) state: State,
     pub(crate) game: Arc<Interpreted>,
+    pub(crate) meta: Arc<Meta>,
 }
 
 /// A move, as `legal_moves` lists it. Hashable; `str()` is the move in the
@@ -36,6 +40,7 @@ pub struct PyState {
 pub struct PyMove {
     pub(crate) mv: Move,
     pub(crate) game: Arc<Interpreted>,
+    pub(crate) meta: Arc<Meta>,
 }
 
 // Equal only within one loaded game: a state of another game (even of the
@@ -76,8 +81,8 @@ fn turn_to_py(py: Python<'_>, turn: Turn) -> PyResult<Py<PyAny>> {
 }
 
 impl PyGame {
-    pub(crate) fn new(game: Interpreted) -> Self {
-        PyGame { game: Arc::new(game) }
+    pub(crate) fn new(game: Arc<Interpreted>, meta: Arc<Meta>) -> Self {
+        PyGame { game, meta }
     }
 
     /// The state, after checking that it is one of this game's.
@@ -105,6 +110,7 @@ impl PyGame {
         PyState {
             state,
             game: self.game.clone(),
+            meta: self.meta.clone(),
         }
     }
 
@@ -112,7 +118,43 @@ impl PyGame {
         PyMove {
             mv,
             game: self.game.clone(),
+            meta: self.meta.clone(),
         }
+    }
+
+    /// The action numbering, made on first use.
+    fn actions(&self) -> PyResult<&Actions> {
+        let game: &Interpreted = &self.game;
+        let made = self
+            .meta
+            .actions
+            .get_or_init(|| match on_search_stack(|| Actions::of(game)) {
+                Ok(Ok(a)) => Ok(a),
+                Ok(Err(e)) => Err(crate::render(&e)),
+                Err(e) => Err(e.to_string()),
+            });
+        made.as_ref().map_err(|e| crate::GdlError::new_err(e.clone()))
+    }
+
+    fn action_of(&self, mv: &Move) -> PyResult<usize> {
+        self.actions()?.index_of(mv).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "`{}` has no action number: no position reachable from the start has it",
+                self.game.move_text(mv)
+            ))
+        })
+    }
+
+    /// What `player` sees of `state`, as a 1-D numpy array of float32.
+    fn tensor<'py>(&self, py: Python<'py>, state: &State, player: usize) -> PyResult<Bound<'py, PyAny>> {
+        let player = self.check_player(player)?;
+        let mut out = Vec::new();
+        encode::observe(&self.game, state, player, &mut out).map_err(|e| gdl_error(&e))?;
+        let bytes: Vec<u8> = out.iter().flat_map(|x| x.to_le_bytes()).collect();
+        py.import("numpy")?
+            .getattr("frombuffer")?
+            .call1((PyBytes::new(py, &bytes), "<f4"))?
+            .call_method0("copy")
     }
 
     pub(crate) fn turn_of(&self, state: &State) -> PyResult<Turn> {
@@ -206,6 +248,102 @@ impl PyGame {
         self.game.program().has_simultaneous
     }
 
+    /// Whether some player cannot see the whole state (`hidden` or `private` state).
+    #[getter]
+    fn has_hidden(&self) -> bool {
+        encode::has_hidden(self.game.program())
+    }
+
+    /// Whether the returns at every end sum to zero.
+    #[getter]
+    fn zero_sum(&self) -> bool {
+        encode::zero_sum(self.game.program())
+    }
+
+    /// The lowest and highest return a player can get, when the rules say
+    /// so before any play (a winner's payoff); None when play decides (scores).
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        self.game.utility_range()
+    }
+
+    /// Looks through every position reachable from the start: a dict of
+    /// `positions`, `longest` (the most moves of players in one game; None
+    /// when a position can recur), `min_utility` and `max_utility` (of any
+    /// player at any end); None when there are more than `max_positions`.
+    // The default is encode::MAX_EXPLORED, written out so that the
+    // signature Python shows (and stubtest reads) has the number.
+    #[pyo3(signature = (max_positions = 200_000))]
+    fn explore<'py>(&self, py: Python<'py>, max_positions: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let game: &Interpreted = &self.game;
+        let found = py
+            .detach(|| on_search_stack(|| encode::explore(game, max_positions)))?
+            .map_err(|e| gdl_error(&e))?;
+        let Some(e) = found else { return Ok(None) };
+        let dict = PyDict::new(py);
+        dict.set_item("positions", e.positions)?;
+        dict.set_item("longest", e.longest)?;
+        dict.set_item("min_utility", e.utility.map(|u| u.0))?;
+        dict.set_item("max_utility", e.utility.map(|u| u.1))?;
+        Ok(Some(dict))
+    }
+
+    /// How many moves the game can ever make (chance outcomes included),
+    /// numbered 0.. in the game's order: OpenSpiel's actions. Raises
+    /// GdlError when they cannot be numbered.
+    fn num_distinct_actions(&self) -> PyResult<usize> {
+        Ok(self.actions()?.len())
+    }
+
+    /// The move numbered `action`.
+    fn action_to_move(&self, action: usize) -> PyResult<PyMove> {
+        let actions = self.actions()?;
+        let mv = actions
+            .get(action)
+            .ok_or_else(|| PyIndexError::new_err(format!("action {action} is not one of 0..{}", actions.len())))?;
+        Ok(self.wrap_move(mv))
+    }
+
+    /// The number of `move` (see `num_distinct_actions`).
+    fn move_to_action(&self, r#move: &PyMove) -> PyResult<usize> {
+        let mv = self.own_move(r#move)?;
+        self.action_of(&mv)
+    }
+
+    /// The numbers of the legal moves in `state`, ascending; at a
+    /// simultaneous node give `player`.
+    #[pyo3(signature = (state, player=None))]
+    fn legal_actions(&self, state: &PyState, player: Option<usize>) -> PyResult<Vec<usize>> {
+        let (_, moves) = self.moves_for(self.own(state)?, player)?;
+        moves.iter().map(|m| self.action_of(m)).collect()
+    }
+
+    /// The shape of `observation_tensor`'s arrays: `(n,)`.
+    fn observation_tensor_shape(&self) -> (usize,) {
+        (encode::observation_size(self.game.program()),)
+    }
+
+    /// What `player` sees of `state` as a numpy array (see docs/PYTHON.md
+    /// for the encoding); the same as `state.observation_tensor(player)`.
+    fn observation_tensor<'py>(&self, py: Python<'py>, state: &PyState, player: usize) -> PyResult<Bound<'py, PyAny>> {
+        self.tensor(py, self.own(state)?, player)
+    }
+
+    // The rules never change: a copy is the game itself (OpenSpiel's
+    // states deep-copy what they hold).
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let o = &self.meta.origin;
+        let args = (o.name.as_str(), o.text.as_str(), o.bindings.clone(), o.engine.as_str());
+        Ok((py.import("gdl._gdl")?.getattr("_load_text")?, args.into_pyobject(py)?))
+    }
+
     fn initial_state(&self) -> PyResult<PyState> {
         let s = self.game.initial_state().map_err(|e| gdl_error(&e))?;
         Ok(self.wrap_state(s))
@@ -214,6 +352,14 @@ impl PyGame {
     /// Who acts in `state`: the player's index, or "chance", "simultaneous", "terminal".
     fn turn(&self, py: Python<'_>, state: &PyState) -> PyResult<Py<PyAny>> {
         turn_to_py(py, self.turn_of(self.own(state)?)?)
+    }
+
+    /// The player whose turn `state` records, even once the game is over
+    /// (then the one who would have moved next: AIMA's `to_move` at the
+    /// end); None where it names nobody.
+    fn next_player(&self, state: &PyState) -> PyResult<Option<usize>> {
+        let cell = self.own(state)?.cells()[gdl::ir::TURN_CELL];
+        Ok(usize::try_from(cell).ok().filter(|&p| p < self.game.num_players()))
     }
 
     /// The same as `turn`.
@@ -507,6 +653,22 @@ impl PyState {
         format!("<gdl.State {}>", self.game.position(&self.state))
     }
 
+    /// What `player` sees of this state as a numpy array of float32, of the
+    /// shape `game.observation_tensor_shape()`.
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyAny>> {
+        self.python_game(py)?.get().tensor(py, &self.state, player)
+    }
+
+    /// The number of `move` in the game's action numbering.
+    fn move_to_action(&self, py: Python<'_>, r#move: &PyMove) -> PyResult<usize> {
+        self.python_game(py)?.get().move_to_action(r#move)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let args = (self.python_game(py)?, self.state.cells());
+        Ok((py.import("gdl._gdl")?.getattr("_state")?, args.into_pyobject(py)?))
+    }
+
     // Immutable: a copy is the state itself.
     fn __copy__(slf: Py<Self>) -> Py<Self> {
         slf
@@ -540,6 +702,13 @@ impl PyMove {
         format!("<gdl.Move {}>", self.game.move_text(&self.mv))
     }
 
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let game = python_game(py, &self.game, &self.meta)?;
+        let n = self.game.program().moves[self.mv.kind()].args.len();
+        let args = (game, self.mv.kind(), self.mv.args()[..n].to_vec());
+        Ok((py.import("gdl._gdl")?.getattr("_move")?, args.into_pyobject(py)?))
+    }
+
     fn __copy__(slf: Py<Self>) -> Py<Self> {
         slf
     }
@@ -547,4 +716,25 @@ impl PyMove {
     fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
         slf
     }
+}
+
+impl PyState {
+    fn python_game(&self, py: Python<'_>) -> PyResult<Py<PyGame>> {
+        python_game(py, &self.game, &self.meta)
+    }
+}
+
+/// The Python `Game` of these rules: the one alive, else a new one, which
+/// is remembered (weakly) for next time.
+pub(crate) fn python_game(py: Python<'_>, game: &Arc<Interpreted>, meta: &Arc<Meta>) -> PyResult<Py<PyGame>> {
+    let mut slot = meta.object.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(weak) = slot.as_ref() {
+        let alive = weak.bind(py).call0()?;
+        if !alive.is_none() {
+            return Ok(alive.cast_into::<PyGame>()?.unbind());
+        }
+    }
+    let made = Py::new(py, PyGame::new(game.clone(), meta.clone()))?;
+    *slot = Some(PyWeakrefReference::new(made.bind(py))?.into_any().unbind());
+    Ok(made)
 }

@@ -9,8 +9,10 @@
 mod agents;
 mod convert;
 mod game;
+mod origin;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyValueError};
@@ -18,11 +20,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use gdl::report::diagnostic;
-use gdl::runtime::{Engine, Interpreted};
+use gdl::runtime::{Engine, Interpreted, encode};
 use gdl::syntax::source_file::{SourceError, read_source};
 
 use agents::PyAgent;
 use game::{PyGame, PyMove, PyState};
+use origin::{Meta, Origin};
 
 create_exception!(
     gdl,
@@ -34,7 +37,12 @@ create_exception!(
 /// A diagnostic of gdl's as a Python exception, rendered as the command
 /// line renders it (without colour).
 pub(crate) fn gdl_error(d: &dyn miette::Diagnostic) -> PyErr {
-    GdlError::new_err(diagnostic::render(d, false).trim_end().to_string())
+    GdlError::new_err(render(d))
+}
+
+/// A diagnostic as the command line renders it, without colour.
+pub(crate) fn render(d: &dyn miette::Diagnostic) -> String {
+    diagnostic::render(d, false).trim_end().to_string()
 }
 
 /// Runs `f` on a thread with the stack gdl gives its searches: an exact
@@ -51,28 +59,39 @@ pub(crate) fn on_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> PyResult
 }
 
 /// Loads and compiles a game file, with its parameters as keyword
-/// arguments: `gdl.load("games/nim.game", piles=[7, 5, 3, 1])`. `engine`
-/// picks what runs the rules: "jit" (compiled to machine code; the default
-/// where the processor is supported) or "vm" (the interpreter, the reference).
+/// arguments: `gdl.load("games/nim.game", piles=[7, 5, 3, 1])`. A name that
+/// is no file is a game bundled with gdl, as on the command line:
+/// `gdl.load("nim")` (`gdl.list_games()` names them). `engine` picks what
+/// runs the rules: "jit" (compiled to machine code; the default where the
+/// processor is supported) or "vm" (the interpreter, the reference).
 #[pyfunction]
 #[pyo3(signature = (path, engine=None, **params))]
-fn load(path: PathBuf, engine: Option<&str>, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
-    let engine = match engine {
-        None => Engine::default_for_host(),
-        Some(e) => Engine::parse(e).ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!("engine must be \"jit\" or \"vm\", not {e:?}"))
-        })?,
-    };
+fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    engine: Option<&str>,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyGame>> {
+    let engine = engine_of(engine)?;
     // The command line's reader: a file over 1 MiB is refused before it is
     // read, a device or a pipe read no further, a pipe without a writer
     // refused instead of waited on.
-    let text = read_source(&path).map_err(|e| {
-        let message = format!("cannot read {}: {e}", path.display());
-        match e {
-            SourceError::Missing => PyFileNotFoundError::new_err(message),
-            _ => GdlError::new_err(message),
-        }
-    })?;
+    let text = match read_source(&path) {
+        Ok(text) => text,
+        Err(SourceError::Missing) => match gdl::cli::bundled::bundled(&path) {
+            Some((_, text)) => text.to_string(),
+            None => {
+                let names: Vec<&str> = gdl::cli::bundled::games().iter().map(|(n, _)| *n).collect();
+                return Err(PyFileNotFoundError::new_err(format!(
+                    "cannot read {}: {}, and no game of that name is bundled with gdl ({})",
+                    path.display(),
+                    SourceError::Missing,
+                    names.join(", ")
+                )));
+            }
+        },
+        Err(e) => return Err(GdlError::new_err(format!("cannot read {}: {e}", path.display()))),
+    };
     let mut bindings = Vec::new();
     if let Some(params) = params {
         for (k, v) in params.iter() {
@@ -81,15 +100,91 @@ fn load(path: PathBuf, engine: Option<&str>, params: Option<&Bound<'_, PyDict>>)
             bindings.push((name, value));
         }
     }
-    let name = path.display().to_string();
+    let origin = Origin {
+        name: path.display().to_string(),
+        text,
+        bindings,
+        engine: engine_name(engine).to_string(),
+    };
+    compile(py, origin, engine)
+}
+
+fn engine_of(engine: Option<&str>) -> PyResult<Engine> {
+    match engine {
+        None => Ok(Engine::default_for_host()),
+        Some(e) => Engine::parse(e)
+            .ok_or_else(|| PyValueError::new_err(format!("engine must be \"jit\" or \"vm\", not {e:?}"))),
+    }
+}
+
+fn engine_name(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Jit => "jit",
+        Engine::Vm => "vm",
+    }
+}
+
+/// Compiles the game `origin` describes, and remembers it as the live game
+/// of that origin (see `origin`).
+fn compile(py: Python<'_>, origin: Origin, engine: Engine) -> PyResult<Py<PyGame>> {
     // On gdl's stack, as the command line parses: a parameter's text nests
     // as deep as gdl allows, deeper than a Python thread's stack may hold.
-    match on_search_stack(|| gdl::compile::load(&name, &text, &bindings))? {
-        Ok(program) => Ok(PyGame::new(Interpreted::with_engine(program, engine))),
+    let compiled = on_search_stack(|| gdl::compile::load(&origin.name, &origin.text, &origin.bindings))?;
+    match compiled {
+        Ok(program) => {
+            let game = Arc::new(Interpreted::with_engine(program, engine));
+            let meta = Meta::new(origin);
+            origin::remember(&game, &meta);
+            game::python_game(py, &game, &meta)
+        }
         Err(errors) => Err(GdlError::new_err(
             diagnostic::render_compile_errors(&errors, false).trim_end().to_string(),
         )),
     }
+}
+
+/// The names of the games bundled with gdl, which `load` takes as they are:
+/// `gdl.load("nim")`.
+#[pyfunction]
+fn list_games() -> Vec<&'static str> {
+    gdl::cli::bundled::games().iter().map(|(n, _)| *n).collect()
+}
+
+/// Unpickles a game: the one of the same text, parameters and engine still
+/// loaded in this process, else that game compiled again.
+#[pyfunction]
+fn _load_text(
+    py: Python<'_>,
+    name: String,
+    text: String,
+    bindings: Vec<(String, String)>,
+    engine: String,
+) -> PyResult<Py<PyGame>> {
+    let origin = Origin {
+        name,
+        text,
+        bindings,
+        engine,
+    };
+    if let Some((game, meta)) = origin::find(&origin) {
+        return game::python_game(py, &game, &meta);
+    }
+    let engine = engine_of(Some(&origin.engine))?;
+    compile(py, origin, engine)
+}
+
+/// Unpickles a state: its game and its cells.
+#[pyfunction]
+fn _state(game: &PyGame, cells: Vec<i64>) -> PyResult<PyState> {
+    let state = encode::state_from_cells(&game.game, &cells).map_err(|e| gdl_error(&e))?;
+    Ok(game.wrap_state(state))
+}
+
+/// Unpickles a move: its game, its kind (an index) and its arguments.
+#[pyfunction]
+fn _move(game: &PyGame, kind: usize, args: Vec<i64>) -> PyResult<PyMove> {
+    let mv = encode::move_of(game.game.program(), kind, &args).map_err(|e| gdl_error(&e))?;
+    Ok(game.wrap_move(mv))
 }
 
 /// One of gdl's agents for `game`: "optimal", "optimal:first", "random",
@@ -140,6 +235,10 @@ fn _gdl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAgent>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(agent, m)?)?;
+    m.add_function(wrap_pyfunction!(list_games, m)?)?;
+    m.add_function(wrap_pyfunction!(_load_text, m)?)?;
+    m.add_function(wrap_pyfunction!(_state, m)?)?;
+    m.add_function(wrap_pyfunction!(_move, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -4,7 +4,9 @@ Written for this repository after aima-python's games.py (MIT licence,
 copyright 2016 aima-python contributors; the algorithm is Figure 5.7 of
 Russell and Norvig's "Artificial Intelligence: A Modern Approach"), which
 the course's assignment (seed 001) tells students to extend: the ``Game``
-base class, ``GameState``, ``alpha_beta_search`` and two players. The search
+base class, ``GameState``, ``alpha_beta_search``, ``monte_carlo_tree_search``
+(UCT, as games.py writes it: its playouts ask ``to_move`` of the position
+they start from, finished or not) and two players. The search
 visits moves in the order ``actions`` lists them and keeps the first of
 equally good ones, as AIMA's does, so that a gdl game and a hand-written
 one make the same choices. ``math.inf`` stands in for numpy's.
@@ -92,3 +94,55 @@ def alpha_beta_player(game, state):
 def random_player(game, state):
     moves = game.actions(state)
     return random.choice(moves) if moves else None
+
+
+class MCTNode:
+    """A node of the search tree: its state, its parent, wins ``U`` and visits ``N``."""
+
+    def __init__(self, parent=None, state=None):
+        self.parent, self.state = parent, state
+        self.U = self.N = 0
+        self.children = {}
+
+
+def ucb(n, c=1.4):
+    return math.inf if n.N == 0 else n.U / n.N + c * math.sqrt(math.log(n.parent.N) / n.N)
+
+
+def monte_carlo_tree_search(state, game, N=1000, rng=random):
+    """UCT as games.py has it: select by UCB down to a leaf, expand it with
+    every child, play out at random from one child, and count the playout's
+    result for the player who moved into each node on the way back."""
+
+    def select(n):
+        while n.children:
+            n = max(n.children, key=ucb)
+        return n
+
+    def expand(n):
+        if not n.children and not game.terminal_test(n.state):
+            n.children = {MCTNode(n, game.result(n.state, a)): a for a in game.actions(n.state)}
+        return select(n)
+
+    def simulate(state):
+        # As games.py: the player to move where the playout starts, which
+        # may be a finished game; the result is for the one who moved there.
+        player = game.to_move(state)
+        while not game.terminal_test(state):
+            state = game.result(state, rng.choice(list(game.actions(state))))
+        return -game.utility(state, player)
+
+    def backprop(n, utility):
+        while n is not None:
+            if utility > 0:
+                n.U += utility
+            n.N += 1
+            utility = -utility
+            n = n.parent
+
+    root = MCTNode(state=state)
+    for _ in range(N):
+        child = expand(select(root))
+        backprop(child, simulate(child.state))
+    best = max(root.children, key=lambda n: n.N)
+    return root.children[best]

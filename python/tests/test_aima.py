@@ -6,7 +6,7 @@ import random
 import pytest
 
 import gdl
-from aima_games import Game, alpha_beta_player, alpha_beta_search, random_player
+from aima_games import Game, alpha_beta_player, alpha_beta_search, monte_carlo_tree_search, random_player
 from conftest import game_path
 from game_of_nim import GameOfNim
 from gdl.aima import AimaGame, as_aima
@@ -50,6 +50,8 @@ def test_both_games_agree_along_random_games():
             move = rng.choice(theirs.actions(b))
             a, b = ours.result(a, move), theirs.result(b, move)
         assert ours.terminal_test(a)
+        # At the end too: the one who would move next, as games.py's games say.
+        assert ours.to_move(a) == theirs.to_move(b)
         for player in ("MAX", "MIN"):
             assert ours.utility(a, player) == theirs.utility(b, player)
 
@@ -78,3 +80,23 @@ def test_actions_of_a_game_with_one_argument_are_numbers():
     assert game.to_move(after) == "B"
     with pytest.raises(ValueError, match="not a legal move"):
         game.result(after, 4)
+
+
+@pytest.mark.parametrize("piles", [[3, 2, 1], [4, 1], [2, 2, 1], [5, 2]])
+def test_monte_carlo_tree_search_finds_the_winning_move(piles):
+    # games.py's MCTS asks to_move of finished games and scores them for
+    # that player; with enough playouts it finds a winning move of Nim.
+    g = nim(piles)
+    report = g.solve()
+    game = as_aima(g, base=Game)
+    move = monte_carlo_tree_search(game.initial, game, N=2000, rng=random.Random(1))
+    assert move in game.actions(game.initial)
+    if report["value"] > 0:
+        assert f"({move[0]}, {move[1]})" in report["best_moves"]
+
+
+def test_monte_carlo_tree_search_plays_as_on_the_hand_written_game():
+    ours, theirs = as_aima(nim([3, 3, 1])), GameOfNim([3, 3, 1])
+    a = monte_carlo_tree_search(ours.initial, ours, N=500, rng=random.Random(4))
+    b = monte_carlo_tree_search(theirs.initial, theirs, N=500, rng=random.Random(4))
+    assert a == b

@@ -8,9 +8,9 @@ use crate::syntax::source_file::read_source;
 
 include!(concat!(env!("OUT_DIR"), "/bundled_games.rs"));
 
-/// The bundled game a command-line name means: `nim`, `nim.game`, or
+/// The bundled game a command-line name means (or `gdl.load`'s, from Python): `nim`, `nim.game`, or
 /// `games/nim.game` (the README's commands, run outside the checkout).
-pub(crate) fn bundled(path: &Path) -> Option<(&'static str, &'static str)> {
+pub fn bundled(path: &Path) -> Option<(&'static str, &'static str)> {
     let text = path.to_str()?;
     let name = text.strip_prefix("games/").unwrap_or(text);
     let name = name.strip_suffix(".game").unwrap_or(name);
@@ -42,6 +42,12 @@ pub(crate) fn shadow_note(path: &Path) -> Option<String> {
     Some(format!(
         "note: `{spelled}` is {which} bundled with gdl; {beside} in this folder differs and was not read (to use the file, name it: {beside})"
     ))
+}
+
+/// Every bundled game: (name, the file's text), sorted by name. The Python
+/// package loads them by name, as the command line does.
+pub fn games() -> &'static [(&'static str, &'static str)] {
+    BUNDLED_GAMES
 }
 
 /// The names of the bundled games, comma-separated.

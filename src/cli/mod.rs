@@ -8,7 +8,7 @@
 
 mod agents;
 mod bench;
-mod bundled;
+pub mod bundled;
 mod check;
 mod completions;
 mod eval;

@@ -4,6 +4,7 @@
 //! width the state is packed at (`cells`, `state`).
 
 mod cells;
+pub mod encode;
 mod jit;
 mod position;
 mod state;
