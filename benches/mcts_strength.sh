@@ -8,7 +8,7 @@
 #
 #   benches/mcts_strength.sh target/release/gdl [THREADS] [CHECK...]
 #
-# CHECK is any of: connect4 pig goofspiel goofspiel-ucb goofspiel-mixed
+# CHECK is any of: connect4 pig goofspiel goofspiel-rm goofspiel-mixed
 # goofspiel-others-random xnimmt-random xnimmt-greedy xnimmt-3
 # xnimmt-random-10ms xnimmt-greedy-10ms (default: all). Run from the
 # repository's root.
@@ -19,7 +19,7 @@ threads=${2:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 shift $(($# < 2 ? $# : 2))
 checks=("$@")
 if [ ${#checks[@]} -eq 0 ]; then
-    checks=(connect4 pig goofspiel goofspiel-ucb goofspiel-mixed goofspiel-others-random
+    checks=(connect4 pig goofspiel goofspiel-rm goofspiel-mixed goofspiel-others-random
         xnimmt-random xnimmt-greedy xnimmt-3 xnimmt-random-10ms xnimmt-greedy-10ms)
 fi
 
@@ -43,12 +43,12 @@ for check in "${checks[@]}"; do
         run "Pig, target 20: mcts against optimal (expectiminimax)" "mcts wins at least 45%" \
             match games/pig.game --target 20 --players mcts,optimal --games 2000 --seed 1 ;;
     goofspiel)
-        run "Goofspiel 5 cards: mcts (regret matching) against random" "mcts wins at least 85%" \
+        run "Goofspiel 5 cards: mcts (decoupled UCB, the default) against random" "mcts wins at least 85%" \
             match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 ;;
-    goofspiel-ucb)
-        run "Goofspiel 5 cards: mcts (decoupled UCB) against random" "for comparison" \
+    goofspiel-rm)
+        run "Goofspiel 5 cards: mcts (regret matching) against random" "for comparison" \
             match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 \
-            --mcts-simultaneous ucb ;;
+            --mcts-simultaneous rm ;;
     goofspiel-mixed)
         run "Goofspiel 5 cards: mcts (regret matching, move drawn from the average strategy) against random" "for comparison" \
             match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 \

@@ -62,9 +62,9 @@ impl clap::builder::TypedValueParser for PlayersParser {
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum McsSelect {
     #[default]
+    Ucb,
     Rm,
     RmMixed,
-    Ucb,
     OthersRandom,
 }
 
@@ -93,11 +93,11 @@ pub struct AgentArgs {
     /// a seed plays the same games every time
     #[arg(long = "search-threads", value_name = "N", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub search_threads: usize,
-    /// How `mcts` agents choose at simultaneous moves: regret matching,
-    /// playing the most visited move (rm); regret matching, playing a move
-    /// drawn from the average strategy (rm-mixed); decoupled UCB1 (ucb); or
-    /// UCB1 for itself against the others drawn at random (others-random)
-    #[arg(long = "mcts-simultaneous", value_name = "HOW", value_enum, default_value_t = McsSelect::Rm)]
+    /// How `mcts` agents choose at simultaneous moves: decoupled UCB1 (ucb);
+    /// regret matching, playing the most visited move (rm); regret matching,
+    /// playing a move drawn from the average strategy (rm-mixed); or UCB1
+    /// for itself against the others drawn at random (others-random)
+    #[arg(long = "mcts-simultaneous", value_name = "HOW", value_enum, default_value_t = McsSelect::Ucb)]
     pub mcts_simultaneous: McsSelect,
     #[command(flatten)]
     pub search: SearchArgs,

@@ -10,15 +10,15 @@
 //!
 //! - **Chance** nodes draw an outcome by its probability; their value is the
 //!   average of what follows, as drawn.
-//! - **Simultaneous** nodes are searched by SM-MCTS with regret matching
-//!   (Lanctot, Lisý & Winands 2013): each player keeps, for each of its
-//!   moves at the node, a cumulative regret and a cumulative strategy; it
-//!   draws its move from the regret-matching distribution (mixed with a
-//!   little uniform exploration), and the joint move leads to the child. The
-//!   final move is the most visited one, or one drawn from the average
-//!   strategy. Decoupled UCT (each player by UCB1 over its own statistics)
-//!   is the other choice: it is deterministic given its statistics, which
-//!   an opponent at a simultaneous node can exploit (Goofspiel).
+//! - **Simultaneous** nodes are searched by decoupled UCT (Lanctot, Lisý &
+//!   Winands 2013) by default: each player chooses its own move by UCB1
+//!   over its own statistics at the node, and the joint move leads to the
+//!   child. SM-MCTS with regret matching is the other choice: each player
+//!   keeps, for each of its moves, a cumulative regret and a cumulative
+//!   strategy, and draws its move from the regret-matching distribution
+//!   (mixed with a little uniform exploration); it approaches an
+//!   equilibrium, where decoupled UCT need not, but against the players
+//!   measured (random, greedy: docs/SOLVERS.md) it won less.
 //! - **Hidden information**: each simulation starts from a world drawn
 //!   consistently with what the searching player has seen
 //!   (`Game::sample_hidden`), and the tree is keyed by moves, so one tree
@@ -46,14 +46,16 @@ pub use tree::{MctsResult, RootMove, Search};
 /// How each player chooses its move at a simultaneous node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SimultaneousSelect {
-    /// Regret matching; the final move is the most visited.
+    /// Decoupled UCT: UCB1 over each player's own statistics. The default:
+    /// it beat random and greedy players more often than regret matching
+    /// did (Goofspiel, X Nimmt!; docs/SOLVERS.md).
     #[default]
+    Ucb,
+    /// Regret matching; the final move is the most visited.
     RegretMatching,
     /// Regret matching; the final move is drawn from the average strategy
     /// (a mixed strategy, as the equilibrium of a matrix game may need).
     RegretMatchingMixed,
-    /// Decoupled UCT: UCB1 over each player's own statistics.
-    Ucb,
     /// The searching player by UCB1, the others drawn uniformly at random:
     /// a best response to players who choose at random, not a search for an
     /// equilibrium (what `search` assumes of the others, in a tree).
