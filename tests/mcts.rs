@@ -358,7 +358,12 @@ fn regret_matching_finds_the_mixed_equilibrium_of_a_matrix_game() {
     let game = common::load_game("tests/inputs/solvers/biased_pennies.game", &[]);
     let root = game.initial_state().unwrap();
     for player in 0..2 {
-        let mut search = Search::new(&game, &root, player, config(40_000), 3).unwrap();
+        let cfg = MctsConfig {
+            simulations: 40_000,
+            simultaneous: gdl::solve::mcts::SimultaneousSelect::RegretMatching,
+            ..MctsConfig::default()
+        };
+        let mut search = Search::new(&game, &root, player, cfg, 3).unwrap();
         search.run(&game).unwrap();
         let result = search.result(&game);
         let total: f64 = result.moves.iter().map(|m| m.strategy).sum();
@@ -379,8 +384,7 @@ fn each_way_of_choosing_at_simultaneous_moves_plays_goofspiel() {
         .iter()
         .find(|(m, _)| game.move_text(m).contains('3'))
         .unwrap()
-        .0
-        .clone();
+        .0;
     game.apply(&mut s, &three).unwrap();
     for how in [
         SimultaneousSelect::RegretMatching,

@@ -43,10 +43,10 @@ fn play_checked(
                 let mut outcomes = Vec::new();
                 game.chance_outcomes(&s, &mut outcomes).unwrap();
                 let mut x: f64 = rng.random();
-                let mut pick = outcomes.last().unwrap().0.clone();
+                let mut pick = outcomes.last().unwrap().0;
                 for (m, p) in &outcomes {
                     if x < *p {
-                        pick = m.clone();
+                        pick = *m;
                         break;
                     }
                     x -= p;
