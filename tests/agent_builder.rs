@@ -45,18 +45,23 @@ fn every_kind_built_here_plays_a_legal_move_in_nim() {
 
 #[test]
 fn agents_that_cannot_play_the_game_are_refused_as_bad_input() {
-    let pig = load("games/pig.game", &[]);
-    let kinds = MoveKinds::of(pig.program());
-    assert!(kinds.chance, "pig has chance moves");
-    for spec in ["optimal", "alphabeta:3"] {
+    // `optimal` plays chance games by expectiminimax (tests/optimal_chance.rs),
+    // but not with hidden cards; `alphabeta:D` plays no chance game.
+    for (file, spec, why) in [
+        ("games/kuhn-poker.game", "optimal", "hidden information"),
+        ("games/pig.game", "alphabeta:3", "chance"),
+    ] {
+        let game = load(file, &[]);
+        let kinds = MoveKinds::of(game.program());
+        assert!(kinds.chance, "{file} has chance moves");
         let spec: AgentSpec = spec.parse().expect("spec");
-        match build_agent(&spec, &pig, kinds, 1, &AgentOptions::default()) {
+        match build_agent(&spec, &game, kinds, 1, &AgentOptions::default()) {
             Err(e @ AgentBuildError::Unsuited(_)) => {
-                assert!(e.to_string().contains("chance"), "{e}");
+                assert!(e.to_string().contains(why), "{e}");
                 assert_eq!(e.exit_code(), EXIT_INPUT);
             }
             Err(e) => panic!("{spec}: {e:?}"),
-            Ok(_) => panic!("{spec} was built for a game with chance moves"),
+            Ok(_) => panic!("{spec} was built for {file}"),
         }
     }
     let nim = load("games/nim.game", &[("piles", "1,2")]);

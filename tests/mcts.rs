@@ -222,7 +222,7 @@ fn reports_of_unproven_chance_and_simultaneous_roots() {
 }
 
 #[test]
-fn one_thread_and_a_seed_give_the_same_report_and_threads_add_up() {
+fn a_seed_gives_the_same_report_on_one_thread_or_four_and_threads_add_up() {
     let args = [
         "solve",
         "games/connect4.game",
@@ -245,6 +245,8 @@ fn one_thread_and_a_seed_give_the_same_report_and_threads_add_up() {
     let mut four = args.to_vec();
     four.extend(["--threads", "4"]);
     let v = strip(report(&four));
+    // Each tree's seed comes from the one seed: four threads repeat too.
+    assert_eq!(v, strip(report(&four)));
     // Four trees of 375 simulations each, their root statistics added up.
     assert_eq!(v["simulations"], 1500);
     let visits: u64 = v["moves"]
@@ -347,4 +349,95 @@ fn at_the_memory_limit_the_tree_stops_growing_and_the_search_goes_on() {
         text.contains("simulations 40,000 (stopped: the simulations asked for)"),
         "{text}"
     );
+}
+
+#[test]
+fn regret_matching_finds_the_mixed_equilibrium_of_a_matrix_game() {
+    // Each player's equilibrium plays 0 with probability 2/5 (`gdl solve`
+    // says so; tests/cli_solvers.rs checks the matrix solver).
+    let game = common::load_game("tests/inputs/solvers/biased_pennies.game", &[]);
+    let root = game.initial_state().unwrap();
+    for player in 0..2 {
+        let cfg = MctsConfig {
+            simulations: 40_000,
+            simultaneous: gdl::solve::mcts::SimultaneousSelect::RegretMatching,
+            ..MctsConfig::default()
+        };
+        let mut search = Search::new(&game, &root, player, cfg, 3).unwrap();
+        search.run(&game).unwrap();
+        let result = search.result(&game);
+        let total: f64 = result.moves.iter().map(|m| m.strategy).sum();
+        let zero = result.moves.iter().find(|m| game.move_text(&m.mv) == "0").unwrap();
+        let share = zero.strategy / total;
+        assert!((share - 0.4).abs() < 0.05, "player {player} plays 0 with {share}");
+    }
+}
+
+#[test]
+fn each_way_of_choosing_at_simultaneous_moves_plays_goofspiel() {
+    use gdl::solve::mcts::SimultaneousSelect;
+    let game = common::load_game("games/goofspiel.game", &[("cards", "3")]);
+    let mut s = game.initial_state().unwrap();
+    let mut outcomes = Vec::new();
+    game.chance_outcomes(&s, &mut outcomes).unwrap();
+    let three = outcomes
+        .iter()
+        .find(|(m, _)| game.move_text(m).contains('3'))
+        .unwrap()
+        .0;
+    game.apply(&mut s, &three).unwrap();
+    for how in [
+        SimultaneousSelect::RegretMatching,
+        SimultaneousSelect::RegretMatchingMixed,
+        SimultaneousSelect::Ucb,
+        SimultaneousSelect::OthersRandom,
+    ] {
+        let cfg = MctsConfig {
+            simulations: 3000,
+            simultaneous: how,
+            ..MctsConfig::default()
+        };
+        let mut search = Search::new(&game, &s, 0, cfg, 1).unwrap();
+        search.run(&game).unwrap();
+        let r = search.result(&game);
+        assert_eq!(r.moves.len(), 3, "{how:?}: every bid has statistics");
+        assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 3000, "{how:?}");
+        // Each visit adds a distribution over the moves (regret matching)
+        // or one visit: either way the weights add up to the visits.
+        let all: f64 = r.moves.iter().map(|m| m.strategy).sum();
+        assert!((all - 3000.0).abs() < 1e-6, "{how:?}: {all}");
+    }
+}
+
+#[test]
+fn a_card_held_in_an_int_is_dealt_again_in_each_drawn_world() {
+    // Kuhn poker keeps each player's card in a private `int`: a world drawn
+    // for First must redraw Second's card from those First cannot see (the
+    // deck's and Second's), or every search would see it.
+    let game = common::load_game("games/kuhn-poker.game", &[]);
+    let mut s = game.initial_state().unwrap();
+    for card in ["deal(3)", "deal(2)"] {
+        let mv = game.parse_move(&s, card).unwrap();
+        game.apply(&mut s, &mv).unwrap();
+    }
+    assert!(
+        game.position(&s).contains("deck: {1}, card: [3, 2]"),
+        "{}",
+        game.position(&s)
+    );
+    let mut rng = StdRng::seed_from_u64(4);
+    let mut seen = std::collections::BTreeMap::new();
+    for _ in 0..400 {
+        let w = game.sample_hidden(&s, 0, &mut rng).unwrap();
+        *seen.entry(game.position(&w)).or_insert(0) += 1;
+    }
+    let worlds: Vec<&String> = seen.keys().collect();
+    assert_eq!(worlds.len(), 2, "{seen:?}");
+    assert!(worlds[0].contains("deck: {1}, card: [3, 2]"), "{seen:?}");
+    assert!(worlds[1].contains("deck: {2}, card: [3, 1]"), "{seen:?}");
+    // Drawn uniformly: each about 200 of 400.
+    assert!(seen.values().all(|&n| (150..=250).contains(&n)), "{seen:?}");
+    // Before the deal there is no card to draw: the 0s stay.
+    let start = game.initial_state().unwrap();
+    assert_eq!(game.sample_hidden(&start, 0, &mut rng).unwrap(), start);
 }

@@ -99,7 +99,7 @@ def test_specs_that_cannot_play_are_refused_with_gdls_reasons():
         gdl.agent("minimax", nim)
     with pytest.raises(gdl.GdlError, match="`human` plays at the terminal"):
         gdl.agent("human", nim)
-    with pytest.raises(gdl.GdlError, match="X Nimmt! has chance moves; try `search`"):
+    with pytest.raises(gdl.GdlError, match="X Nimmt! has chance or simultaneous moves, and hidden information; try `search`"):
         gdl.agent("optimal", gdl.load(game_path("xnimmt.game")))
     with pytest.raises(gdl.GdlError, match="cannot read the Q-table"):
         gdl.agent("q:/no/such/table.json", nim)

@@ -17,6 +17,7 @@ use crate::runtime::Interpreted;
 use crate::solve::agent::{Agent, AgentError, AgentSpec, Labeled, PlayerSpec};
 use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
 use crate::solve::agent_kinds::{AGENT_KINDS, kinds_text};
+use crate::solve::mcts::SimultaneousSelect;
 
 /// An agent of any kind for a game file.
 pub type BoxedAgent<'g> = agent_builder::BoxedAgent<'g, Interpreted>;
@@ -57,6 +58,16 @@ impl clap::builder::TypedValueParser for PlayersParser {
     }
 }
 
+/// `--mcts-simultaneous`: how `mcts` chooses at simultaneous moves.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum McsSelect {
+    #[default]
+    Ucb,
+    Rm,
+    RmMixed,
+    OthersRandom,
+}
+
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
@@ -82,6 +93,12 @@ pub struct AgentArgs {
     /// a seed plays the same games every time
     #[arg(long = "search-threads", value_name = "N", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub search_threads: usize,
+    /// How `mcts` agents choose at simultaneous moves: decoupled UCB1 (ucb);
+    /// regret matching, playing the most visited move (rm); regret matching,
+    /// playing a move drawn from the average strategy (rm-mixed); or UCB1
+    /// for itself against the others drawn at random (others-random)
+    #[arg(long = "mcts-simultaneous", value_name = "HOW", value_enum, default_value_t = McsSelect::Ucb)]
+    pub mcts_simultaneous: McsSelect,
     #[command(flatten)]
     pub search: SearchArgs,
     /// How many `optimal` agents share the memory limit (one per seat and
@@ -114,6 +131,12 @@ impl AgentArgs {
             memory_share: self.optimal_agents.max(1),
             resist: self.resist,
             search_threads: self.search_threads,
+            mcts_simultaneous: match self.mcts_simultaneous {
+                McsSelect::Rm => SimultaneousSelect::RegretMatching,
+                McsSelect::RmMixed => SimultaneousSelect::RegretMatchingMixed,
+                McsSelect::Ucb => SimultaneousSelect::Ucb,
+                McsSelect::OthersRandom => SimultaneousSelect::OthersRandom,
+            },
         }
     }
 }

@@ -80,14 +80,27 @@ fn shown(game: &Interpreted, cells: &[i64], v: &crate::ir::Var, viewer: Option<u
 
 /// A copy of `cells` in which every set or list `player` cannot see holds a
 /// random draw from the elements of all of them together, each keeping its
-/// size: the cards in the deck and in the other hands, dealt again.
+/// size: the cards in the deck and in the other hands, dealt again; so does
+/// an unseen `int` holding a card (a value a set among them could hold).
 pub(super) fn sample_hidden(game: &Interpreted, cells: &[i64], player: usize, rng: &mut dyn rand::RngCore) -> Vec<i64> {
     let slots = unseen(game, player);
+    // A card held in an `int` (Kuhn poker's) is dealt again with the others
+    // when its value is one a set of them could hold; any other value (0
+    // for "none dealt yet") is no card and stays.
+    let ranges: Vec<(i64, i64)> = slots
+        .iter()
+        .filter_map(|(_, l)| match l {
+            Layout::Set { lo, hi } => Some((*lo, *hi)),
+            _ => None,
+        })
+        .collect();
+    let is_card = |n: i64| ranges.iter().any(|&(lo, hi)| lo <= n && n <= hi);
     let mut pool = Vec::new();
     let mut sizes = Vec::new();
     for &(offset, layout) in &slots {
         let items = match load_value(layout, &cells[offset..offset + layout.size()]) {
             Value::Set(s) => s.into_iter().collect::<Vec<_>>(),
+            Value::Int(n) if *layout == Layout::Int && is_card(n) => vec![n],
             Value::List(items) => items
                 .into_iter()
                 .filter_map(|v| if let Value::Int(n) = v { Some(n) } else { None })
@@ -108,6 +121,7 @@ pub(super) fn sample_hidden(game: &Interpreted, cells: &[i64], player: usize, rn
             Layout::List { elem, .. } if **elem == Layout::Int => {
                 Value::List(drawn.iter().map(|&n| Value::Int(n)).collect())
             }
+            Layout::Int if size == 1 => Value::Int(drawn[0]),
             _ => continue,
         };
         // Elements outside a set's range cannot be dealt into it: keep the truth.

@@ -10,14 +10,17 @@ use thiserror::Error;
 use super::agent::{Agent, AgentSpec, RandomAgent, Ties};
 use super::budgeted::{self, BudgetedOptimal};
 use super::depth_limited::{DepthAgent, DepthOptions};
-use super::mcts::{self, MctsAgent, MctsConfig};
+use super::expectimax::ChanceOptions;
+use super::expectimax_agent::ExpectimaxAgent;
+use super::mcts::{self, MctsAgent, MctsConfig, SimultaneousSelect};
+use super::move_budget;
 use super::qfile::{self, QFileError};
 use super::search::{GreedyAgent, SearchAgent, SearchBudget};
 use super::strategy_file::StrategyFileError;
 use super::{SolveError, SolveOptions, policy_agent};
 use crate::error_kind::{EXIT_INPUT, Exits};
 use crate::game::FileGame;
-use crate::ir::Program;
+use crate::ir::{Program, Visibility};
 
 /// An agent of any kind for a game of type `G`; `Send`, so that a match can
 /// play on several threads.
@@ -32,6 +35,8 @@ pub const GREEDY_SAMPLES: usize = 20;
 pub struct MoveKinds {
     pub chance: bool,
     pub simultaneous: bool,
+    /// Some state is `hidden` or `private`.
+    pub hidden: bool,
 }
 
 impl MoveKinds {
@@ -40,6 +45,7 @@ impl MoveKinds {
         MoveKinds {
             chance: program.has_chance,
             simultaneous: program.has_simultaneous,
+            hidden: program.vars.iter().any(|v| v.visibility != Visibility::Public),
         }
     }
 }
@@ -56,6 +62,8 @@ pub struct AgentOptions {
     pub time_limit: Option<Duration>,
     /// Threads of one `mcts` agent's search of a move (0 counts as 1).
     pub search_threads: usize,
+    /// How `mcts` agents choose at simultaneous nodes.
+    pub mcts_simultaneous: SimultaneousSelect,
     /// How many `optimal` agents' memo tables share the memory limit (one
     /// per seat and thread of a match), so that together they stay under
     /// it; 0 counts as 1.
@@ -93,26 +101,21 @@ impl AgentOptions {
     /// the default number; with a time limit alone, the clock decides.
     pub fn mcts_config(&self, simulations: Option<u64>) -> MctsConfig {
         MctsConfig {
-            simulations: simulations.unwrap_or(if self.search_time.is_some() {
-                u64::MAX
-            } else {
-                mcts::DEFAULT_SIMULATIONS
-            }),
+            simulations: move_budget::units(simulations, mcts::DEFAULT_SIMULATIONS, self.search_time),
             time: self.search_time,
             threads: self.search_threads.max(1),
+            simultaneous: self.mcts_simultaneous,
             ..MctsConfig::default()
         }
     }
 
     /// The search budget of `search` (`None`) or `search:N`.
     pub fn search_budget(&self, samples: Option<usize>) -> SearchBudget {
+        let default = SearchBudget::default().samples as u64;
         SearchBudget {
-            // With only a time limit, the clock alone decides.
-            samples: samples.unwrap_or(if self.search_time.is_some() {
-                usize::MAX
-            } else {
-                SearchBudget::default().samples
-            }),
+            samples: move_budget::units(samples.map(|n| n as u64), default, self.search_time)
+                .try_into()
+                .unwrap_or(usize::MAX),
             time: self.search_time,
         }
     }
@@ -182,6 +185,15 @@ where
             if let Some(why) = optimal_unsuited(game, kinds) {
                 return Err(AgentBuildError::Unsuited(why));
             }
+            if kinds.chance || kinds.simultaneous {
+                // Expectiminimax, solved once from the start for the match.
+                let opts = ChanceOptions {
+                    max_states: options.max_nodes,
+                    time_limit: options.time_limit,
+                    ..ChanceOptions::default()
+                };
+                return Ok(Box::new(ExpectimaxAgent::new(game, &opts, *ties, seed)?));
+            }
             // Limited move by move; its memo table kept under its share of
             // the memory limit.
             let mut opts = options.solve_options(*ties);
@@ -216,20 +228,22 @@ where
     })
 }
 
-/// Why `optimal` cannot play `game`, if it cannot: it solves two-player,
-/// turn-taking games without chance.
+/// Why `optimal` cannot play `game`, if it cannot: it solves two-player
+/// games (alpha-beta for turns; expectiminimax for chance and simultaneous
+/// moves, with perfect information) and one-player puzzles without chance.
 pub fn optimal_unsuited<G: FileGame>(game: &G, kinds: MoveKinds) -> Option<String> {
-    let why = if game.num_players() != 2 {
-        format!("{} players", game.num_players())
-    } else if kinds.chance {
-        "chance moves".to_string()
-    } else if kinds.simultaneous {
-        "simultaneous moves".to_string()
-    } else {
-        return None;
+    let turns = !kinds.chance && !kinds.simultaneous;
+    let why = match game.num_players() {
+        1 if turns => return None,
+        1 => "one player and chance".to_string(),
+        2 if turns => return None,
+        // Expectiminimax sees the whole state: it would cheat.
+        2 if kinds.hidden => "chance or simultaneous moves, and hidden information".to_string(),
+        2 => return None,
+        n => format!("{n} players"),
     };
     Some(format!(
-        "`optimal` solves two-player, turn-taking games without chance, and {} has {why}; try `search` or `greedy`",
+        "`optimal` solves two-player games with perfect information (and one-player puzzles without chance), and {} has {why}; try `search`, `mcts` or `greedy`",
         game.name()
     ))
 }

@@ -18,7 +18,7 @@ pub struct AgentKind {
 /// reads them and `agent_builder` builds them.
 #[rustfmt::skip]
 pub const AGENT_KINDS: &[AgentKind] = &[
-    AgentKind { spec: "optimal", plays: "a move of the exact solution, ties drawn with the seed (two players taking turns, no chance)" },
+    AgentKind { spec: "optimal", plays: "a move of the exact solution, ties drawn with the seed (two players, perfect information; expectiminimax with chance or simultaneous moves)" },
     AgentKind { spec: "optimal:first", plays: "the same, ties to the first move the game lists" },
     AgentKind { spec: "optimal:fast", plays: "the fastest win or the slowest loss, then the first listed" },
     AgentKind { spec: "random", plays: "a uniformly random legal move" },

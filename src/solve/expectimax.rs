@@ -326,6 +326,18 @@ impl<'g, G: Game> ChanceValuer<'g, G> {
         let value = self.engine.stored(state)?;
         Ok((value, self.engine.root(state)?.best_moves()))
     }
+
+    /// The root report of a position valued before (its choices and their
+    /// values; a simultaneous node's matrix game and its solution).
+    pub fn root(&mut self, state: &G::State) -> Result<Root<G::Move>, SolveError> {
+        self.engine.root(state)
+    }
+
+    /// Refuses, as `solve` does, when a player would have to tell apart
+    /// positions valued so far that look alike to it (hidden information).
+    pub fn check_hidden(&self) -> Result<(), SolveError> {
+        self.engine.check_hidden()
+    }
 }
 
 impl<'g, G: Game> Engine<'g, G> {

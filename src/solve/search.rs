@@ -12,12 +12,13 @@
 //! `GreedyAgent` is the simple heuristic: the move with the lowest expected
 //! immediate penalty (the change in its own score over one step).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::agent::{Agent, AgentError, Choice};
+use super::move_budget::Clock;
 use super::simulate::{Scratch, random_playout, sample_chance};
 use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
@@ -117,20 +118,11 @@ impl<G: Game> Agent<G> for SearchAgent {
         if moves.len() == 1 {
             return Ok(Choice::plain(moves[0].clone()));
         }
-        let started = Instant::now();
+        let clock = Clock::start(self.budget.samples.max(1) as u64, self.budget.time);
         let mut totals = vec![0.0f64; moves.len()];
         let mut samples = 0usize;
         let mut scratch = Scratch::default();
-        while samples < self.budget.samples.max(1) {
-            if let Some(limit) = self.budget.time {
-                // Always finish at least one world, so every move has a value;
-                // start another only if one more (as long as the average so
-                // far) still ends within the limit.
-                let spent = started.elapsed();
-                if samples > 0 && spent + spent.div_f64(samples as f64) > limit {
-                    break;
-                }
-            }
+        while clock.go_on(samples as u64) {
             let world = game.sample_hidden(state, player, &mut self.rng)?;
             for (i, mv) in moves.iter().enumerate() {
                 let mut s = world.clone();

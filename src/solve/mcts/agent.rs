@@ -3,9 +3,9 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::MctsConfig;
-use super::tree::{MctsResult, Search};
-use crate::game::{Game, GameError, Player};
+use super::tree::{MctsResult, RootMove, Search};
+use super::{MctsConfig, SimultaneousSelect};
+use crate::game::{Game, GameError, Player, Turn};
 use crate::solve::agent::{Agent, AgentError, Choice};
 
 /// Searches each move with MCTS; keeps its tree from one move to the next
@@ -129,7 +129,13 @@ where
             let i = self.rng.random_range(0..moves.len());
             return Ok(Choice::plain(moves[i].clone()));
         }
-        let best = &result.moves[result.best(&mut self.rng)];
+        let mixed =
+            self.cfg.simultaneous == SimultaneousSelect::RegretMatchingMixed && game.turn(state)? == Turn::Simultaneous;
+        let best = &result.moves[if mixed {
+            draw_by_strategy(&result.moves, &mut self.rng)
+        } else {
+            result.best(&mut self.rng)
+        }];
         // Visits of the root include those of a tree kept from the last move.
         let total: u64 = result.moves.iter().map(|m| m.visits).sum();
         let mut parts = Vec::new();
@@ -150,4 +156,21 @@ where
             note: (!note.is_empty()).then_some(note),
         })
     }
+}
+
+/// A move drawn by its weight in the average strategy (a move with none
+/// when all have none).
+fn draw_by_strategy<M>(moves: &[RootMove<M>], rng: &mut StdRng) -> usize {
+    let total: f64 = moves.iter().map(|m| m.strategy).sum();
+    if total <= 0.0 {
+        return rng.random_range(0..moves.len());
+    }
+    let mut x = rng.random::<f64>() * total;
+    for (i, m) in moves.iter().enumerate() {
+        if x < m.strategy {
+            return i;
+        }
+        x -= m.strategy;
+    }
+    moves.len() - 1
 }

@@ -11,8 +11,14 @@
 //! - **Chance** nodes draw an outcome by its probability; their value is the
 //!   average of what follows, as drawn.
 //! - **Simultaneous** nodes are searched by decoupled UCT (Lanctot, Lisý &
-//!   Winands 2013): each player chooses its own move by UCB1 over its own
-//!   statistics at the node, and the joint move leads to the child.
+//!   Winands 2013) by default: each player chooses its own move by UCB1
+//!   over its own statistics at the node, and the joint move leads to the
+//!   child. SM-MCTS with regret matching is the other choice: each player
+//!   keeps, for each of its moves, a cumulative regret and a cumulative
+//!   strategy, and draws its move from the regret-matching distribution
+//!   (mixed with a little uniform exploration); it approaches an
+//!   equilibrium, where decoupled UCT need not, but against the players
+//!   measured (random, greedy: docs/SOLVERS.md) it won less.
 //! - **Hidden information**: each simulation starts from a world drawn
 //!   consistently with what the searching player has seen
 //!   (`Game::sample_hidden`), and the tree is keyed by moves, so one tree
@@ -36,6 +42,29 @@ mod tree;
 
 pub use agent::{MctsAgent, search};
 pub use tree::{MctsResult, RootMove, Search};
+
+/// How each player chooses its move at a simultaneous node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SimultaneousSelect {
+    /// Decoupled UCT: UCB1 over each player's own statistics. The default:
+    /// it beat random and greedy players more often than regret matching
+    /// did (Goofspiel, X Nimmt!; docs/SOLVERS.md).
+    #[default]
+    Ucb,
+    /// Regret matching; the final move is the most visited.
+    RegretMatching,
+    /// Regret matching; the final move is drawn from the average strategy
+    /// (a mixed strategy, as the equilibrium of a matrix game may need).
+    RegretMatchingMixed,
+    /// The searching player by UCB1, the others drawn uniformly at random:
+    /// a best response to players who choose at random, not a search for an
+    /// equilibrium (what `search` assumes of the others, in a tree).
+    OthersRandom,
+}
+
+/// Regret matching's uniform exploration at simultaneous nodes (Lanctot,
+/// Lisý & Winands tune it between 0.025 and 0.3 for Goofspiel).
+pub const REGRET_EXPLORATION: f64 = 0.1;
 
 use std::time::Duration;
 
@@ -62,6 +91,8 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// The most nodes the tree holds; the memory limit may stop it sooner.
     pub max_nodes: usize,
+    /// How players choose at simultaneous nodes.
+    pub simultaneous: SimultaneousSelect,
 }
 
 /// Simulations per move of `mcts` without a number.
@@ -78,6 +109,7 @@ impl Default for MctsConfig {
             threads: 1,
             reuse: true,
             max_nodes: (1 << 31) - 1,
+            simultaneous: SimultaneousSelect::default(),
         }
     }
 }

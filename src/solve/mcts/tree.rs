@@ -1,16 +1,15 @@
 //! The search tree and one search: selection, expansion, playout,
 //! backpropagation, and the bounds of MCTS-Solver.
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
 
-use super::MctsConfig;
+use super::{MctsConfig, REGRET_EXPLORATION, SimultaneousSelect};
 use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 use crate::memory;
+use crate::solve::move_budget::Clock;
 use crate::solve::simulate::{MAX_PLAYOUT_PLIES, Scratch, random_step, sample_chance};
 
 /// No node (an index that is never one).
@@ -64,6 +63,23 @@ struct MoveStat<M> {
     visits: u32,
     avail: u32,
     sum: f64,
+    /// Regret matching: the cumulative regret of not playing the move, and
+    /// the cumulative probability the strategy gave it (the average strategy).
+    regret: f64,
+    strategy: f64,
+}
+
+/// A move drawn by regret matching at a simultaneous node, for the update
+/// of the regrets once the simulation's returns are known.
+#[derive(Clone, Copy, Debug)]
+struct RegretDraw {
+    stat: u32,
+    /// The probability it was drawn with (exploration included).
+    probability: f64,
+    /// The statistics of every move the player could play there, as a
+    /// range of `rm_avail`.
+    start: u32,
+    end: u32,
 }
 
 /// A root move as the search saw it.
@@ -78,6 +94,9 @@ pub struct RootMove<M> {
     pub hi: f64,
     /// The most visited line after the move, as text.
     pub line: Vec<String>,
+    /// At a simultaneous root searched by regret matching, the weight of
+    /// the move in the average strategy (else its visits).
+    pub strategy: f64,
 }
 
 impl<M> RootMove<M> {
@@ -140,6 +159,7 @@ impl<M: Clone> MctsResult<M> {
                     }
                     m.visits += o.visits;
                     m.total += o.total;
+                    m.strategy += o.strategy;
                     // Both are true bounds: so is their intersection.
                     m.lo = m.lo.max(o.lo);
                     m.hi = m.hi.min(o.hi);
@@ -214,6 +234,10 @@ pub struct Search<G: Game> {
     path_states: Vec<G::State>,
     probe: G::State,
     chosen: Vec<u32>,
+    /// Regret matching's draws in this simulation, and the statistics of
+    /// the moves each was drawn among.
+    rm_chosen: Vec<RegretDraw>,
+    rm_avail: Vec<u32>,
     avail: Vec<u32>,
     joint: Vec<G::Move>,
     ret: Vec<f64>,
@@ -263,6 +287,8 @@ impl<G: Game> Search<G> {
             path_states: Vec::new(),
             probe: state.clone(),
             chosen: Vec::new(),
+            rm_chosen: Vec::new(),
+            rm_avail: Vec::new(),
             avail: Vec::new(),
             joint: Vec::new(),
             ret: vec![0.0; np],
@@ -274,17 +300,11 @@ impl<G: Game> Search<G> {
 
     /// Runs simulations until the budget is spent or the root is proven.
     pub fn run(&mut self, game: &G) -> Result<(), GameError> {
-        let started = Instant::now();
+        let clock = Clock::start(self.cfg.simulations, self.cfg.time);
         let mut done = 0u64;
-        while done < self.cfg.simulations {
+        while clock.go_on(done) {
             if self.root_proven() {
                 break;
-            }
-            if let Some(limit) = self.cfg.time {
-                // Always one simulation, so that the root has a child.
-                if done > 0 && started.elapsed() >= limit {
-                    break;
-                }
             }
             if done.is_multiple_of(256) && memory::exceeded() {
                 self.full = true;
@@ -369,6 +389,8 @@ impl<G: Game> Search<G> {
         }
         self.path.clear();
         self.chosen.clear();
+        self.rm_chosen.clear();
+        self.rm_avail.clear();
         self.path.push(0);
         let mut node = 0u32;
         let mut ended = false;
@@ -454,6 +476,18 @@ impl<G: Game> Search<G> {
             let stat = &mut self.stats[s as usize];
             stat.visits += 1;
             stat.sum += self.ret[stat.player as usize];
+        }
+        for k in 0..self.rm_chosen.len() {
+            // The sampled reward estimate: u / q for the move drawn, 0 for
+            // the others; each move's regret grows by its estimate less u.
+            let draw = self.rm_chosen[k];
+            let p = self.stats[draw.stat as usize].player as usize;
+            let u = self.unit(self.ret[p]);
+            for i in draw.start..draw.end {
+                let s = self.rm_avail[i as usize] as usize;
+                self.stats[s].regret -= u;
+            }
+            self.stats[draw.stat as usize].regret += u / draw.probability;
         }
         if ended && self.solving {
             self.prove_end(node as usize);
@@ -590,9 +624,13 @@ impl<G: Game> Search<G> {
 
     /// The mean of `sum` over `visits`, scaled to 0..1 by the returns seen.
     fn scaled(&self, sum: f64, visits: u32) -> f64 {
-        let mean = sum / f64::from(visits);
+        self.unit(sum / f64::from(visits))
+    }
+
+    /// A return scaled to 0..1 by the returns seen.
+    fn unit(&self, r: f64) -> f64 {
         let (lo, hi) = self.seen;
-        if hi > lo { (mean - lo) / (hi - lo) } else { 0.5 }
+        if hi > lo { (r - lo) / (hi - lo) } else { 0.5 }
     }
 
     /// The children of `node`, in order: the block, then the later ones.
@@ -748,8 +786,8 @@ impl<G: Game> Search<G> {
         Ok(Some(c))
     }
 
-    /// At a simultaneous node: each player's move by UCB1 over its own
-    /// statistics (decoupled UCT), then the child of the joint move.
+    /// At a simultaneous node: each player's move (by regret matching or by
+    /// UCB1 over its own statistics), then the child of the joint move.
     fn select_joint(&mut self, game: &G, node: u32) -> Result<Option<u32>, GameError> {
         let n = node as usize;
         self.joint.clear();
@@ -762,66 +800,36 @@ impl<G: Game> Search<G> {
                 )
                 .in_state(game.state_text(&self.state)));
             }
-            let mut best = NONE;
-            let mut best_mv = 0usize;
-            let mut best_score = f64::NEG_INFINITY;
-            let mut unvisited = 0u32;
+            if self.cfg.simultaneous == SimultaneousSelect::OthersRandom && p != self.player {
+                let i = self.rng.random_range(0..self.moves.len());
+                self.joint.push(self.moves[i].clone());
+                continue;
+            }
+            // Each legal move's statistics (NONE where a full tree has none).
+            let start = self.rm_avail.len();
+            let mut missing = false;
             for i in 0..self.moves.len() {
-                let mut s = self.nodes[n].stats;
-                while s != NONE {
-                    let st = &self.stats[s as usize];
-                    if st.player as usize == p && st.mv == self.moves[i] {
-                        break;
-                    }
-                    s = st.next;
-                }
-                if s == NONE {
-                    if !self.can_grow(0, 1, 0) {
-                        // Full: a move without statistics is drawn as in a playout.
-                        unvisited += 1;
-                        if self.rng.random_range(0..unvisited) == 0 {
-                            best = NONE;
-                            best_mv = i;
-                        }
-                        continue;
-                    }
-                    s = self.stats.len() as u32;
-                    self.stats.push(MoveStat {
-                        mv: self.moves[i].clone(),
-                        player: p as u32,
-                        next: self.nodes[n].stats,
-                        visits: 0,
-                        avail: 0,
-                        sum: 0.0,
-                    });
-                    self.nodes[n].stats = s;
-                }
-                let st = &mut self.stats[s as usize];
-                st.avail += 1;
-                if st.visits == 0 {
-                    unvisited += 1;
-                    if self.rng.random_range(0..unvisited) == 0 {
-                        best = s;
-                        best_mv = i;
-                    }
-                    continue;
-                }
-                if unvisited > 0 {
-                    continue;
-                }
-                let (sum, visits, avail) = (st.sum, st.visits, st.avail);
-                let score = self.scaled(sum, visits)
-                    + self.cfg.exploration * (f64::from(avail).ln() / f64::from(visits)).sqrt();
-                if score > best_score {
-                    best_score = score;
-                    best = s;
-                    best_mv = i;
-                }
+                let s = self.move_stat(n, p, i);
+                missing |= s == NONE;
+                self.rm_avail.push(s);
             }
-            if best != NONE {
-                self.chosen.push(best);
+            let pick = if missing {
+                // Full: the move is drawn as in a playout, and nothing learnt here.
+                self.rm_avail.truncate(start);
+                let i = self.rng.random_range(0..self.moves.len());
+                self.joint.push(self.moves[i].clone());
+                continue;
+            } else if self.regret_matching() {
+                self.pick_regret(start)
+            } else {
+                self.pick_ucb(start)
+            };
+            let s = self.rm_avail[start + pick];
+            self.chosen.push(s);
+            if !self.regret_matching() {
+                self.rm_avail.truncate(start);
             }
-            self.joint.push(self.moves[best_mv].clone());
+            self.joint.push(self.moves[pick].clone());
         }
         game.apply_joint(&mut self.state, &self.joint)?;
         let np = self.np;
@@ -843,6 +851,115 @@ impl<G: Game> Search<G> {
         }
         self.nodes[c as usize].avail += 1;
         Ok(Some(c))
+    }
+
+    fn regret_matching(&self) -> bool {
+        matches!(
+            self.cfg.simultaneous,
+            SimultaneousSelect::RegretMatching | SimultaneousSelect::RegretMatchingMixed
+        )
+    }
+
+    /// Player `p`'s statistics at simultaneous node `n` for `self.moves[i]`,
+    /// made when first needed; NONE when the tree is full.
+    fn move_stat(&mut self, n: usize, p: Player, i: usize) -> u32 {
+        let mut s = self.nodes[n].stats;
+        while s != NONE {
+            let st = &self.stats[s as usize];
+            if st.player as usize == p && st.mv == self.moves[i] {
+                break;
+            }
+            s = st.next;
+        }
+        if s == NONE {
+            if !self.can_grow(0, 1, 0) {
+                return NONE;
+            }
+            s = self.stats.len() as u32;
+            self.stats.push(MoveStat {
+                mv: self.moves[i].clone(),
+                player: p as u32,
+                next: self.nodes[n].stats,
+                visits: 0,
+                avail: 0,
+                sum: 0.0,
+                regret: 0.0,
+                strategy: 0.0,
+            });
+            self.nodes[n].stats = s;
+        }
+        self.stats[s as usize].avail += 1;
+        s
+    }
+
+    /// Decoupled UCT: UCB1 over the statistics `rm_avail[start..]`, an
+    /// unvisited move first; the index of the move chosen.
+    fn pick_ucb(&mut self, start: usize) -> usize {
+        let mut best = 0usize;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut unvisited = 0u32;
+        for i in 0..self.rm_avail.len() - start {
+            let st = &self.stats[self.rm_avail[start + i] as usize];
+            if st.visits == 0 {
+                unvisited += 1;
+                if self.rng.random_range(0..unvisited) == 0 {
+                    best = i;
+                }
+                continue;
+            }
+            if unvisited > 0 {
+                continue;
+            }
+            let score = self.scaled(st.sum, st.visits)
+                + self.cfg.exploration * (f64::from(st.avail).ln() / f64::from(st.visits)).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Regret matching over the statistics `rm_avail[start..]`: a move drawn
+    /// from the positive regrets' distribution mixed with uniform
+    /// exploration; the strategy (without exploration) is added to the
+    /// average, and the draw is kept for the regrets' update. The index of
+    /// the move chosen.
+    fn pick_regret(&mut self, start: usize) -> usize {
+        let k = self.rm_avail.len() - start;
+        let positive: f64 = self.rm_avail[start..]
+            .iter()
+            .map(|&s| self.stats[s as usize].regret.max(0.0))
+            .sum();
+        let sigma = |regret: f64| {
+            if positive > 0.0 {
+                regret.max(0.0) / positive
+            } else {
+                1.0 / k as f64
+            }
+        };
+        let gamma = REGRET_EXPLORATION;
+        let mut x: f64 = self.rng.random();
+        let (mut pick, mut probability) = (k - 1, 0.0);
+        let mut drawn = false;
+        for i in 0..k {
+            let st = &mut self.stats[self.rm_avail[start + i] as usize];
+            let s = sigma(st.regret);
+            st.strategy += s;
+            let q = gamma / k as f64 + (1.0 - gamma) * s;
+            if !drawn && (x < q || i == k - 1) {
+                // The last move takes what rounding leaves.
+                (pick, probability, drawn) = (i, q, true);
+            }
+            x -= q;
+        }
+        self.rm_chosen.push(RegretDraw {
+            stat: self.rm_avail[start + pick],
+            probability,
+            start: start as u32,
+            end: self.rm_avail.len() as u32,
+        });
+        pick
     }
 
     /// Random play from the state to the end, or to the cutoff where the
@@ -900,6 +1017,11 @@ impl<G: Game> Search<G> {
                             lo: self.range.0,
                             hi: self.range.1,
                             line: self.joint_line(game, &st.mv),
+                            strategy: if self.regret_matching() {
+                                st.strategy
+                            } else {
+                                f64::from(st.visits)
+                            },
                         });
                     }
                     s = st.next;
@@ -923,6 +1045,7 @@ impl<G: Game> Search<G> {
                         lo,
                         hi,
                         line: self.line_below(game, c),
+                        strategy: f64::from(child.visits),
                     });
                     c = self.child_after(0, c);
                 }
