@@ -60,6 +60,7 @@ class Game:
         fast: bool = False,
         explain: bool = False,
         max_nodes: Optional[int] = None,
+        threads: int = 1,
     ) -> dict[str, Any]: ...
 
 class Agent:

@@ -37,6 +37,7 @@ pub mod mcts;
 mod memo;
 mod minimax;
 mod options;
+pub mod parallel;
 pub mod policy_agent;
 pub mod puzzle;
 pub mod qeval;
