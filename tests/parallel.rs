@@ -1,7 +1,7 @@
 //! The exact solvers on several threads against one thread: the same value,
 //! best moves, principal line and `--explain` answers on every game in
-//! games/ small enough to solve here; `states` is what one thread's minimax
-//! with the memo table stores (every position reachable from the root).
+//! games/ small enough to solve here; `states` counts positions reached,
+//! never more than one thread's minimax stores (every reachable position).
 
 mod common;
 
@@ -29,6 +29,13 @@ fn turn_taking() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
             vec![("rows", "3"), ("cols", "4"), ("connect", "3")],
         ),
     ]
+}
+
+/// The root's moves: each is stored by the threads.
+fn many_explained_len(game: &Interpreted, root: &<Interpreted as Game>::State) -> u64 {
+    let mut moves = Vec::new();
+    game.legal_moves(root, &mut moves).unwrap();
+    moves.len() as u64
 }
 
 fn texts(game: &Interpreted, moves: &[<Interpreted as Game>::Move]) -> Vec<String> {
@@ -63,7 +70,15 @@ fn threads_answer_as_one_thread_does() {
                 assert_eq!(many.value, one.value, "{what}");
                 assert_eq!(texts(&game, &many.best_moves), texts(&game, &one.best_moves), "{what}");
                 assert_eq!(texts(&game, &many.pv), texts(&game, &one.pv), "{what}");
-                assert_eq!(many.states, minimax.states, "{what}");
+                // Every position stored was reached: no more than minimax stores,
+                // and at least the root and its children.
+                assert!(
+                    many.states <= minimax.states,
+                    "{what}: {} > {}",
+                    many.states,
+                    minimax.states
+                );
+                assert!(many.states > many_explained_len(&game, &root), "{what}");
                 assert!(many.nodes >= many.states, "{what}");
                 let many_explained = solver.explain(&root).unwrap();
                 assert_eq!(many_explained.len(), explained.len(), "{what}");
@@ -106,25 +121,23 @@ fn positions_below_the_root_answer_alike() {
 
 #[test]
 fn what_threads_cannot_do_one_thread_reports() {
-    // A cap on the table below what the threads store: one thread solves
-    // within it (alpha-beta stores fewer positions than minimax).
+    // A cap on the table that one thread solves within: the threads solve
+    // within it too, or give way to one thread; the same answer either way.
     let game = load("games/nimcala.game", &[("pits", "6"), ("tokens", "6")]);
     let root = game.initial_state().unwrap();
     let one = solve(&game, &root, &SolveOptions::default()).unwrap();
-    let minimax = SolveOptions {
-        algorithm: Algorithm::Minimax,
-        ..SolveOptions::default()
-    };
-    assert!(solve(&game, &root, &minimax).unwrap().states > one.states + 1);
     let capped = SolveOptions {
         max_states: Some(one.states + 1),
         ..SolveOptions::default()
     };
-    let many = parallel::solve(&game, &root, &capped, 2).unwrap();
-    assert_eq!(
-        (many.value, many.states, many.nodes),
-        (one.value, one.states, one.nodes)
-    );
+    for _ in 0..5 {
+        let many = parallel::solve(&game, &root, &capped, 2).unwrap();
+        assert_eq!(
+            (many.value, texts(&game, &many.best_moves), texts(&game, &many.pv)),
+            (one.value, texts(&game, &one.best_moves), texts(&game, &one.pv))
+        );
+        assert!(many.states <= one.states, "{} > {}", many.states, one.states);
+    }
     // A cap too small for either: the same budget error.
     let tiny = SolveOptions {
         max_states: Some(50),

@@ -261,11 +261,33 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             watch: Some(watch),
             ..opts.clone()
         };
-        let mut solver = solve::parallel::solver(&game, &root, &opts, threads)?;
-        let solved = solver.solve(&root);
-        if threads > 1 && args.explain && solved.is_ok() {
-            explained = Some(solver.explain(&root));
-        }
+        // Without --threads, a moment on one thread first: most solves end
+        // in it, with one thread's counts of nodes and states, the same in
+        // every run; the threads take over the solves that go on.
+        let quick = if threads > 1 && args.threads.is_none() && opts.memo && opts.max_nodes.is_none() {
+            let first = SolveOptions {
+                max_nodes: Some(ONE_THREAD_FIRST),
+                ..opts.clone()
+            };
+            let mut one = Solver::new(&game, first)?;
+            match one.solve(&root) {
+                Err(SolveError::Budget { what: "nodes", .. }) => None,
+                done => Some((one, done)),
+            }
+        } else {
+            None
+        };
+        let (solver, solved) = match quick {
+            Some(done) => done,
+            None => {
+                let mut solver = solve::parallel::solver(&game, &root, &opts, threads)?;
+                let solved = solver.solve(&root);
+                if threads > 1 && args.explain && solved.is_ok() {
+                    explained = Some(solver.explain(&root));
+                }
+                (solver, solved)
+            }
+        };
         // After a limit the table is freed: the depth-limited search that
         // follows needs the memory. After Ctrl-C a prompt answer matters more.
         let forget = match &solved {
@@ -401,6 +423,10 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// Without `--threads`, the nodes an exact solve searches on one thread
+/// before the threads take over: a fraction of a second.
+const ONE_THREAD_FIRST: u64 = 1_000_000;
 
 /// The threads of an exact solve: `--threads`, or every core.
 pub(super) fn exact_threads(args: &SolveArgs) -> usize {

@@ -2,22 +2,27 @@
 //! with every position's exact score, then the one-thread [`Solver`] reads
 //! the answers (value, best moves, principal line, `--explain`) out of it.
 //!
-//! Each thread runs minimax with the memo table from the root, over one
-//! table split into [`SHARDS`] locked shards. A thread marks a position
+//! Each thread searches from the root for exact scores (no alpha-beta
+//! window: a score stored is always exact), over one table split into
+//! [`SHARDS`] locked shards. A position's search stops at the first move
+//! that reaches the best its mover can get (the end of the game's utility
+//! range: a win, in a game of wins and losses), except at the root, where
+//! every move is scored, since the answer lists every best move and
+//! `--explain` every move's value. A thread marks a position
 //! [`Packed::PENDING`] when it starts on it; another thread that meets the
-//! mark searches the position's other children first and comes back to it
-//! last, when it is usually done (and searches it as well otherwise: the
-//! result is the same, only the work is done twice). Threads also take a
-//! position's moves from different starting points, so that they spread
-//! over the game from the first move on.
+//! mark searches the position's other moves first and comes back to it last
+//! (ABDADA), when it is usually done, and searches it as well otherwise (the
+//! same answer, the work done twice; waiting could deadlock in a game whose
+//! positions repeat).
 //!
-//! Why minimax and not alpha-beta: a position's exact minimax score does
-//! not depend on the order in which it was searched, nor does the set of
-//! positions the search stores (every position reachable from the root),
-//! so the answers and the `states` count are those of one thread, whatever
-//! the threads did. An alpha-beta cut-off on one thread depends on what the
-//! others found first. Minimax searches more nodes than alpha-beta (most of
-//! them answered by the table), which the threads more than make up.
+//! Why exact scores and not alpha-beta bounds: an exact score does not
+//! depend on which thread found it, or in what order, so the one-thread
+//! reading of the table gives one thread's value, best moves, line and
+//! `--explain`, bit for bit. Which positions are stored does depend on the
+//! race between the threads: `states` (every position stored) and `nodes`
+//! (every position searched, by all threads) change from run to run; a
+//! search without cut-offs would store every reachable position, the same
+//! every time, at about twice the work.
 //!
 //! The parallel fill gives up, and the caller solves on one thread, when the
 //! table would outgrow `max_states` (alpha-beta may need fewer positions),
@@ -133,6 +138,12 @@ struct Shared<'g, G: Game> {
     /// Set when one thread has finished the root, or has given up: the others stop.
     done: AtomicBool,
     started: Instant,
+    /// The game's utility range, when it gives a usable one.
+    range: Option<(f64, f64)>,
+    /// No position with moves scores above `top` or below `bottom` (as
+    /// [`Solver`] has them).
+    top: Score,
+    bottom: Score,
 }
 
 impl<G: Game> Shared<'_, G> {
@@ -166,6 +177,16 @@ where
     G: Game + Sync,
     G::State: Send + Sync,
 {
+    let range = game
+        .utility_range()
+        .filter(|&(lo, hi)| lo.is_finite() && hi.is_finite() && lo < hi);
+    let (top, bottom) = match range {
+        Some((lo, hi)) => (
+            Score::top_with_moves(hi, opts.prefer_short),
+            Score::bottom_with_moves(lo, opts.prefer_short),
+        ),
+        None => (Score::MAX, Score::MIN),
+    };
     let shared = Shared {
         game,
         opts,
@@ -173,6 +194,9 @@ where
         stored: AtomicU64::new(0),
         done: AtomicBool::new(false),
         started,
+        range,
+        top,
+        bottom,
     };
     let results: Vec<Result<(u64, u64, bool), Abort>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -184,7 +208,6 @@ where
                         let mut worker = Worker {
                             shared,
                             thread: t,
-                            threads,
                             nodes: 0,
                             hits: 0,
                             new: 0,
@@ -240,7 +263,6 @@ where
 struct Worker<'s, 'g, G: Game> {
     shared: &'s Shared<'g, G>,
     thread: usize,
-    threads: usize,
     nodes: u64,
     hits: u64,
     /// Positions stored since the last batch was counted.
@@ -277,8 +299,9 @@ impl<G: Game> Worker<'_, '_, G> {
 
     /// Stores the exact score of `state` (whose key is `key`), as
     /// [`Solver::remember_at`] does.
-    fn store(&mut self, state: &G::State, key: Option<&G::State>, score: Score, best: u32) {
+    fn store(&mut self, state: &G::State, key: Option<&G::State>, score: Score, best: u32, first: bool) {
         let mut entry = Entry::exact(score, best);
+        entry.first = first;
         if key.is_some() {
             entry.best = NO_MOVE;
             entry.first = false;
@@ -348,17 +371,21 @@ impl<G: Game> Worker<'_, '_, G> {
     }
 
     /// Searches `state` from scratch (it is not in the table, or another
-    /// thread is still on it) and stores its exact score.
+    /// thread is still on it) and stores its exact score; every move of the
+    /// root is searched (the root's best moves are all of them that tie).
     fn search(&mut self, state: &G::State) -> Result<Score, Abort> {
         self.enter()?;
         let key = self.key(state)?;
-        let score = self.expand(state)?;
-        self.store(state, key.as_ref(), score.0, score.1);
-        Ok(score.0)
+        let (score, best, first) = self.expand(state, false)?;
+        self.store(state, key.as_ref(), score, best, first);
+        Ok(score)
     }
 
-    /// The exact score of `state` and the index of its first best move.
-    fn expand(&mut self, state: &G::State) -> Result<(Score, u32), Abort> {
+    /// The exact score of `state`, the index of its best move, and whether
+    /// that is the first best one in legal order. With `cut`, the search of
+    /// a position ends at the first move that reaches the best its mover can
+    /// get (the top or the bottom of the game's utility range).
+    fn expand(&mut self, state: &G::State, cut: bool) -> Result<(Score, u32, bool), Abort> {
         let shared = self.shared;
         let game = shared.game;
         let ps = shared.opts.prefer_short;
@@ -366,13 +393,11 @@ impl<G: Game> Worker<'_, '_, G> {
             Turn::Terminal => {
                 let v = game.returns(state, 0).map_err(|_| Abort::OneThread)?;
                 // One thread checks the utility against the game's range.
-                let outside = game
-                    .utility_range()
-                    .is_some_and(|(lo, hi)| lo.is_finite() && hi.is_finite() && lo < hi && !(lo..=hi).contains(&v));
+                let outside = shared.range.is_some_and(|(lo, hi)| !(lo..=hi).contains(&v));
                 if v.is_nan() || outside {
                     return Err(Abort::OneThread);
                 }
-                return Ok((Score::terminal(v), NO_MOVE));
+                return Ok((Score::terminal(v), NO_MOVE, true));
             }
             Turn::Player(0) => true,
             Turn::Player(1) => false,
@@ -392,70 +417,92 @@ impl<G: Game> Worker<'_, '_, G> {
         let mut scores = self.scores.pop().unwrap_or_default();
         scores.clear();
         scores.resize(n, None);
-        // Threads start at different moves, so that they part at once.
-        let start = self.thread * n / self.threads;
+        // The best the mover can get: a move that reaches it settles the position.
+        let enough = |s: Score| cut && if maximize { s >= shared.top } else { s <= shared.bottom };
         let mut child = state.clone();
+        let mut cut_at = None;
+        // Moves another thread is on are left for a second pass (ABDADA):
+        // by then they are usually done.
         let mut deferred = false;
-        for j in 0..n {
-            let i = (start + j) % n;
+        for (i, mv) in moves.iter().enumerate() {
             child.clone_from(state);
-            game.apply(&mut child, &moves[i]).map_err(|_| Abort::OneThread)?;
+            game.apply(&mut child, mv).map_err(|_| Abort::OneThread)?;
             self.enter()?;
             let key = self.key(&child)?;
-            match self.probe(&child, key.as_ref()) {
+            let s = match self.probe(&child, key.as_ref()) {
                 Probe::Known(s) => {
                     self.hits += 1;
-                    scores[i] = Some(s);
+                    s
                 }
                 Probe::Mine => {
-                    let (s, best) = self.expand(&child)?;
-                    self.store(&child, key.as_ref(), s, best);
-                    scores[i] = Some(s);
+                    let (s, best, first) = self.expand(&child, true)?;
+                    self.store(&child, key.as_ref(), s, best, first);
+                    s
                 }
-                Probe::Theirs => deferred = true,
+                Probe::Theirs => {
+                    deferred = true;
+                    continue;
+                }
+            };
+            scores[i] = Some(s);
+            if enough(s.up(ps)) {
+                cut_at = Some((i, !deferred));
+                break;
             }
         }
-        if deferred {
-            // What another thread was searching: done by now, or searched here too.
-            for j in 0..n {
-                let i = (start + j) % n;
+        if deferred && cut_at.is_none() {
+            for (i, mv) in moves.iter().enumerate() {
                 if scores[i].is_some() {
                     continue;
                 }
                 child.clone_from(state);
-                game.apply(&mut child, &moves[i]).map_err(|_| Abort::OneThread)?;
+                game.apply(&mut child, mv).map_err(|_| Abort::OneThread)?;
                 self.enter()?;
                 let key = self.key(&child)?;
                 let known = {
                     let k = key.as_ref().unwrap_or(&child);
                     self.shared.shard(k).get(k).copied()
                 };
-                scores[i] = Some(match known {
+                let s = match known {
                     Some(p) if !p.is_pending() => {
                         self.hits += 1;
                         p.unpack().score
                     }
+                    // Still searched by the other: searched here too (the
+                    // same answer; waiting could deadlock in a game with cycles).
                     _ => {
-                        let (s, best) = self.expand(&child)?;
-                        self.store(&child, key.as_ref(), s, best);
+                        let (s, best, first) = self.expand(&child, true)?;
+                        self.store(&child, key.as_ref(), s, best, first);
                         s
                     }
-                });
+                };
+                scores[i] = Some(s);
+                if enough(s.up(ps)) {
+                    // First in legal order only if every move before it was scored.
+                    cut_at = Some((i, scores[..i].iter().all(Option::is_some)));
+                    break;
+                }
             }
         }
-        // The first best move in legal order, as one thread's minimax keeps it.
-        let mut best = if maximize { Score::MIN } else { Score::MAX };
-        let mut best_at = NO_MOVE;
-        for (i, s) in scores.iter().enumerate() {
-            let s = s.expect("every child was scored").up(ps);
-            if Score::better(maximize, s, best) {
-                best = s;
-                best_at = i as u32;
+        let answer = match cut_at {
+            Some((i, first)) => (scores[i].expect("scored").up(ps), i as u32, first),
+            None => {
+                // The first best move in legal order, as one thread keeps it.
+                let mut best = if maximize { Score::MIN } else { Score::MAX };
+                let mut best_at = NO_MOVE;
+                for (i, s) in scores.iter().enumerate() {
+                    let s = s.expect("every move was scored").up(ps);
+                    if Score::better(maximize, s, best) {
+                        best = s;
+                        best_at = i as u32;
+                    }
+                }
+                (best, best_at, true)
             }
-        }
+        };
         self.moves.push(moves);
         self.scores.push(scores);
         self.depth -= 1;
-        Ok((best, best_at))
+        Ok(answer)
     }
 }
