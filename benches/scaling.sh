@@ -6,7 +6,8 @@
 #
 # Takes a release binary (no cargo here); THREADS defaults to 1 2 4 8 16.
 # Prints one line per run: workload, threads, wall seconds, CPU seconds
-# (user + system), and CPU / wall. Each solve's answer is checked against
+# (user + system), CPU / wall, peak memory, positions stored and bytes of
+# peak memory per position. BIG=0 leaves out Nimcala 13/13. Each solve's answer is checked against
 # the one-thread run's, so that a faster wrong answer cannot pass unseen.
 set -euo pipefail
 
@@ -22,24 +23,42 @@ games=$(cd "$(dirname "$0")/../games" && pwd)
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//') ($(nproc) cores online)"
 echo "gdl:     $("$gdl" --version)"
-printf '%-34s %7s %9s %9s %6s\n' workload threads wall_s cpu_s cpu/wall
+printf '%-34s %7s %9s %9s %8s %8s %12s %9s\n' workload threads wall_s cpu_s cpu/wall peak_MB states B/state
+
+# peak CMD...: runs CMD, then prints its peak resident memory in MB (the
+# high-water mark, read from /proc while it runs: bash has no getrusage).
+peak() {
+    "$@" &
+    local pid=$! hwm=0 kb
+    while kill -0 "$pid" 2>/dev/null; do
+        kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+        [[ -n $kb ]] && hwm=$kb
+        sleep 0.05
+    done
+    wait "$pid"
+    echo $((hwm / 1024)) >&3
+}
 
 # run NAME T CMD...: times CMD, prints the line; the answer lines go to $answer.
 answer=""
 run() {
     local name=$1 t=$2
     shift 2
-    local out times
+    local out times mem
     out=$(mktemp)
-    times=$( { TIMEFORMAT='%R %U %S'; time "$@" > "$out" 2>/dev/null; } 2>&1 )
+    mem=$(mktemp)
+    times=$( { TIMEFORMAT='%R %U %S'; time peak "$@" > "$out" 2>/dev/null 3>"$mem"; } 2>&1 )
     read -r wall user sys <<< "$times"
-    local cpu
+    local cpu states
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
-    printf '%-34s %7s %9s %9s %6s\n' "$name" "$t" "$wall" "$cpu" \
-        "$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.2f", (w > 0 ? c / w : 0) }')"
+    states=$(awk '$1 == "states" { gsub(",", "", $2); print $2 }' "$out")
+    printf '%-34s %7s %9s %9s %8s %8s %12s %9s\n' "$name" "$t" "$wall" "$cpu" \
+        "$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.2f", (w > 0 ? c / w : 0) }')" \
+        "$(cat "$mem")" "${states:--}" \
+        "$(awk -v m="$(cat "$mem")" -v s="${states:-0}" 'BEGIN { if (s > 0) printf "%.1f", m * 1048576 / s; else print "-" }')"
     # What must not depend on the threads: the value, best moves and line.
     answer=$(grep -E '^(value|best moves|line) ' "$out" || true)
-    rm -f "$out"
+    rm -f "$out" "$mem"
 }
 
 solve_at() {
@@ -60,7 +79,10 @@ solve_at() {
 
 solve_at "solve nimcala 12/12" "$games/nimcala.game" --pits 12 --tokens 12
 solve_at "solve pig target 100" "$games/pig.game" --target 100
-solve_at "solve nimcala 13/13" "$games/nimcala.game" --pits 13 --tokens 13
+# About a minute a run on one thread: BIG=0 leaves it out.
+if [[ ${BIG:-1} != 0 ]]; then
+    solve_at "solve nimcala 13/13" "$games/nimcala.game" --pits 13 --tokens 13
+fi
 
 for t in "${threads[@]}"; do
     run "match xnimmt search:50,random 2000" "$t" \
