@@ -20,6 +20,7 @@ mod league;
 mod limits;
 mod list;
 mod man;
+mod match_part;
 mod merge;
 mod output;
 mod play;

@@ -210,7 +210,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
                 h.add(record);
             }
             if let Some(lines) = &mut jsonl {
-                lines.push(super::merge::record_line(range.start + done, record));
+                lines.push(super::match_part::record_line(range.start + done, record));
             }
             if let Some(b) = &bar {
                 b.set_position(done);
@@ -238,7 +238,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let stop = stop.filter(|_| played_games < range.end - range.start);
     let jsonl_failed = match (&args.jsonl, jsonl) {
         (Some(path), Some(mut lines)) => {
-            lines.push(super::merge::times_line(&result.times));
+            lines.push(super::match_part::times_line(&result.times));
             let out = Output {
                 flag: "--jsonl",
                 path: path.clone(),
@@ -292,7 +292,7 @@ fn shard_header(
     searching: bool,
     exec: bool,
 ) -> String {
-    super::merge::header_line(&super::merge::Header {
+    super::match_part::header_line(&super::match_part::Header {
         file: args.game.file.display().to_string(),
         source_hash: crate::game::FileGame::id(game).source_hash,
         params: ctx.bindings.clone(),
