@@ -471,3 +471,156 @@ fn a_league_csv_has_every_game_in_order() {
     }
     assert_eq!(csvs[0], csvs[1], "the threads do not change the games");
 }
+
+/// A match played as 4 parts (`--shard I/4 --jsonl`) and merged gives the
+/// report, CSV rows and plot of the same match played at once: every game
+/// has its seats and seeds from its number, whichever part plays it.
+#[test]
+fn a_match_in_four_parts_merges_into_the_whole_match() {
+    let dir = scratch("shards");
+    let base = [
+        "match",
+        "select19.game",
+        "--players",
+        "random,search:8",
+        "--games",
+        "400",
+        "--seed",
+        "7",
+        "--threads",
+        "2",
+    ];
+    let whole = ok(
+        &dir,
+        &[&base[..], &["--csv", "whole.csv", "--plot", "whole.svg"]].concat(),
+    );
+    // Parts 3, 1, 0, 2: the order they run in does not matter.
+    for i in [3, 1, 0, 2] {
+        let shard = format!("{i}/4");
+        let file = format!("part{i}.jsonl");
+        let part = ok(&dir, &[&base[..], &["--shard", &shard, "--jsonl", &file]].concat());
+        assert!(part.starts_with("game     "), "{part}");
+        assert!(part.contains("games    100 ("), "each part plays a quarter: {part}");
+    }
+    let merged = ok(
+        &dir,
+        &[
+            "merge",
+            "part2.jsonl",
+            "part0.jsonl",
+            "part3.jsonl",
+            "part1.jsonl",
+            "--csv",
+            "merged.csv",
+            "--plot",
+            "merged.svg",
+        ],
+    );
+    let named = |report: &str| masked(report).replace("whole.", "FILE.").replace("merged.", "FILE.");
+    assert_eq!(named(&merged), named(&whole));
+    assert_eq!(table(&merged), table(&whole));
+    assert_eq!(read_csv(&dir.join("merged.csv")), read_csv(&dir.join("whole.csv")));
+    assert_eq!(read_csv(&dir.join("whole.csv")).1.len(), 400);
+    let svg = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    assert_eq!(svg("merged.svg"), svg("whole.svg"));
+    // The decisions of the parts add up to the whole match's.
+    let decisions = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .skip_while(|l| !l.starts_with("time per decision"))
+            .skip(2)
+            .take(2)
+            .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(decisions(&merged), decisions(&whole));
+    // JSON too.
+    let json = ok(
+        &dir,
+        &[
+            "merge",
+            "part0.jsonl",
+            "part1.jsonl",
+            "part2.jsonl",
+            "part3.jsonl",
+            "--json",
+        ],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((doc["games"].as_u64(), doc["seed"].as_u64()), (Some(400), Some(7)));
+}
+
+#[test]
+fn merge_refuses_what_is_not_one_whole_match() {
+    let dir = scratch("bad_shards");
+    let part = |i: u32, seed: &str| {
+        let shard = format!("{i}/3");
+        let file = format!("s{seed}-{i}.jsonl");
+        ok(
+            &dir,
+            &[
+                "match",
+                "nim.game",
+                "--players",
+                "random,random",
+                "--games",
+                "30",
+                "--seed",
+                seed,
+                "--shard",
+                &shard,
+                "--jsonl",
+                &file,
+            ],
+        );
+    };
+    for i in 0..3 {
+        part(i, "1");
+    }
+    part(1, "2");
+    let refused = |args: &[&str], says: &str| {
+        let r = gdl(&dir, args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stdout);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    };
+    refused(
+        &["merge", "s1-0.jsonl", "s1-2.jsonl"],
+        "games 11 to 20 of 30 are missing",
+    );
+    refused(
+        &["merge", "s1-0.jsonl", "s1-1.jsonl"],
+        "games 21 to 30 of 30 are missing",
+    );
+    refused(
+        &["merge", "s1-0.jsonl", "s1-1.jsonl", "s1-1.jsonl", "s1-2.jsonl"],
+        "repeats a part",
+    );
+    refused(
+        &["merge", "s1-0.jsonl", "s2-1.jsonl", "s1-2.jsonl"],
+        "parts of different matches",
+    );
+    refused(&["merge", "nim.game"], "line 1");
+    refused(
+        &["match", "nim.game", "--players", "random,random", "--shard", "1/3"],
+        "--jsonl",
+    );
+    refused(
+        &[
+            "match",
+            "nim.game",
+            "--players",
+            "random,random",
+            "--shard",
+            "3/3",
+            "--jsonl",
+            "x.jsonl",
+        ],
+        "I/N",
+    );
+    // The three parts of one match do merge.
+    let merged = ok(&dir, &["merge", "s1-1.jsonl", "s1-0.jsonl", "s1-2.jsonl"]);
+    assert!(
+        merged.contains("games    30 (15 with random #1 first, 15 with random #2 first), seed 1"),
+        "{merged}"
+    );
+}

@@ -96,6 +96,7 @@ class Game:
         fast: bool = False,
         explain: bool = False,
         max_nodes: Optional[int] = None,
+        threads: int = 1,
     ) -> SolveReport: ...
 
 @final

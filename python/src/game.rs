@@ -534,8 +534,11 @@ impl PyGame {
 
     /// Solves `state` (default: the start) exactly and returns what
     /// `gdl solve --json` prints: value, winner, best_moves, pv, length,
-    /// nodes, states, ... With explain=True, every move's value too.
-    #[pyo3(signature = (state=None, *, algorithm="alphabeta", memo=true, fast=false, explain=false, max_nodes=None))]
+    /// nodes, states, ... With explain=True, every move's value too. With
+    /// threads=N (N > 1) the memo table is filled on N threads, with the
+    /// same answers; `states` then counts every reachable position and
+    /// `nodes` all threads' work (as `gdl solve --threads N`).
+    #[pyo3(signature = (state=None, *, algorithm="alphabeta", memo=true, fast=false, explain=false, max_nodes=None, threads=1))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -546,7 +549,11 @@ impl PyGame {
         fast: bool,
         explain: bool,
         max_nodes: Option<u64>,
+        threads: usize,
     ) -> PyResult<Py<PyAny>> {
+        if threads == 0 {
+            return Err(PyValueError::new_err("threads must be at least 1"));
+        }
         let root = match state {
             Some(s) => self.own(s)?.clone(),
             None => self.game.initial_state().map_err(|e| gdl_error(&e))?,
@@ -574,11 +581,13 @@ impl PyGame {
         let started = std::time::Instant::now();
         let solved = py.detach(|| {
             on_search_stack(|| {
-                let solution = gdl::solve::solve(game, &root, &opts)?;
-                let moves = if explain {
-                    Some(gdl::solve::explain(game, &root, &opts)?)
-                } else {
-                    None
+                let mut solver = gdl::solve::parallel::solver(game, &root, &opts, threads)?;
+                let solution = solver.solve(&root)?;
+                let moves = match (explain, threads) {
+                    (false, _) => None,
+                    // One thread: a fresh search, as `gdl solve --explain` makes.
+                    (true, 1) => Some(gdl::solve::explain(game, &root, &opts)?),
+                    (true, _) => Some(solver.explain(&root)?),
                 };
                 Ok::<_, gdl::solve::SolveError>((solution, moves))
             })

@@ -130,19 +130,26 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
             sets.push(set);
         }
         let before = totals.games;
-        let played = tournament::run_match(game, sets, args.games, args.seed, caught.flag(), &mut |done, record| {
-            let mut record = record.clone();
-            for a in record.seating.iter_mut() {
-                *a = pairing[*a];
-            }
-            let measure = totals.add(&record);
-            if let Some(f) = &mut csv_file {
-                f.row(game, measure, i, done, &record);
-            }
-            if let Some(b) = &bar {
-                b.set_position(before + done);
-            }
-        });
+        let played = tournament::run_match(
+            game,
+            sets,
+            0..args.games,
+            args.seed,
+            caught.flag(),
+            &mut |done, record| {
+                let mut record = record.clone();
+                for a in record.seating.iter_mut() {
+                    *a = pairing[*a];
+                }
+                let measure = totals.add(&record);
+                if let Some(f) = &mut csv_file {
+                    f.row(game, measure, i, done, &record);
+                }
+                if let Some(b) = &bar {
+                    b.set_position(before + done);
+                }
+            },
+        );
         let result = match played {
             Ok(r) => r,
             Err(e) => {

@@ -20,6 +20,8 @@ mod league;
 mod limits;
 mod list;
 mod man;
+mod match_part;
+mod merge;
 mod output;
 mod play;
 mod rules;
@@ -78,6 +80,8 @@ pub enum Command {
     Train(train::TrainArgs),
     /// Play many games between agents (`gdl list --agents`), seats alternating
     Match(tournament::MatchArgs),
+    /// Join the parts of a match played apart (`gdl match --shard I/N --jsonl FILE`) into its report, CSV and plot
+    Merge(merge::MergeArgs),
     /// Judge a Q-table: agreement with the exact solution, games against optimal and random
     Eval(eval::EvalArgs),
     /// Draw the game tree to a depth, as text or Graphviz DOT, optionally with each node's value
@@ -132,7 +136,9 @@ impl Command {
             Command::Eval(a) => &a.game,
             Command::Tree(a) => &a.game,
             Command::Bench(a) => &a.game,
-            Command::List(_) | Command::Rules(_) | Command::Completions(_) | Command::Man(_) => return None,
+            Command::List(_) | Command::Rules(_) | Command::Completions(_) | Command::Man(_) | Command::Merge(_) => {
+                return None;
+            }
         })
     }
 }
@@ -347,6 +353,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Rules(a) => rules::run(a, &mut ctx),
         Command::Completions(a) => completions::run(a, &mut ctx),
         Command::Man(a) => man::run(a, &mut ctx),
+        Command::Merge(a) => merge::run(a, &mut ctx),
     };
     // What is still buffered must reach standard output, or the run failed.
     let result = result.and_then(|()| ctx.out.flush().map_err(stdout_failed));

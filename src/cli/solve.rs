@@ -87,10 +87,12 @@ pub struct SolveArgs {
     /// With --mcts: score playouts by the game's `evaluate` after this many moves
     #[arg(long, value_name = "MOVES", requires = "mcts", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub cutoff: Option<u64>,
-    /// With --mcts: search on this many threads (root parallelism); 1 with
-    /// a seed gives the same report every time
-    #[arg(long, value_name = "N", requires = "mcts", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
-    pub threads: usize,
+    /// Solve on this many threads [default: every core]; the answers are
+    /// those of one thread. With --mcts: this many searches at once (root
+    /// parallelism) [default: 1], and 1 with a seed gives the same report
+    /// every time
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub threads: Option<usize>,
     /// With --mcts: seeds the playouts
     #[arg(long, value_name = "S", requires = "mcts", default_value_t = 0)]
     pub seed: u64,
@@ -135,7 +137,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 .exploration
                 .unwrap_or(crate::solve::mcts::MctsConfig::default().exploration),
             cutoff: args.cutoff.map(|c| c as usize),
-            threads: args.threads,
+            threads: args.threads.unwrap_or(1),
             seed: args.seed,
             time_limit: args.time_limit,
             json: args.json,
@@ -251,13 +253,41 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     // hands the memory back at once, rather than freed entry by entry
     // (seconds for a table of millions of positions).
     let table_unused = !args.stats && !args.explain;
+    let threads = exact_threads(args);
+    // On several threads --explain reads the table the threads filled.
+    let mut explained = None;
     let (solved, stop) = super::solve_watch::watched(|watch| {
         let opts = SolveOptions {
             watch: Some(watch),
             ..opts.clone()
         };
-        let mut solver = Solver::new(&game, opts)?;
-        let solved = solver.solve(&root);
+        // Without --threads, a moment on one thread first: most solves end
+        // in it, with one thread's counts of nodes and states, the same in
+        // every run; the threads take over the solves that go on.
+        let quick = if threads > 1 && args.threads.is_none() && opts.memo && opts.max_nodes.is_none() {
+            let first = SolveOptions {
+                max_nodes: Some(ONE_THREAD_FIRST),
+                ..opts.clone()
+            };
+            let mut one = Solver::new(&game, first)?;
+            match one.solve(&root) {
+                Err(SolveError::Budget { what: "nodes", .. }) => None,
+                done => Some((one, done)),
+            }
+        } else {
+            None
+        };
+        let (solver, solved) = match quick {
+            Some(done) => done,
+            None => {
+                let mut solver = solve::parallel::solver(&game, &root, &opts, threads)?;
+                let solved = solver.solve(&root);
+                if threads > 1 && args.explain && solved.is_ok() {
+                    explained = Some(solver.explain(&root));
+                }
+                (solver, solved)
+            }
+        };
         // After a limit the table is freed: the depth-limited search that
         // follows needs the memory. After Ctrl-C a prompt answer matters more.
         let forget = match &solved {
@@ -355,7 +385,11 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     if args.json {
         let mut value = report::json(&game, &header, &solution);
         if args.explain {
-            let moves = solve::explain(&game, &root, &opts).map_err(fail)?;
+            let moves = match explained.take() {
+                Some(moves) => moves,
+                None => solve::explain(&game, &root, &opts),
+            }
+            .map_err(fail)?;
             value["explain"] = moves
                 .iter()
                 .map(|m| {
@@ -374,7 +408,11 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         write!(ctx.out, "{}", report::text(&game, &header, &solution)).map_err(io)?;
         if args.explain {
-            let moves = solve::explain(&game, &root, &opts).map_err(fail)?;
+            let moves = match explained.take() {
+                Some(moves) => moves,
+                None => solve::explain(&game, &root, &opts),
+            }
+            .map_err(fail)?;
             writeln!(ctx.out).map_err(io)?;
             write!(ctx.out, "{}", report::explain_text(&game, &solution.best_moves, &moves)).map_err(io)?;
         }
@@ -384,6 +422,16 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Without `--threads`, the nodes an exact solve searches on one thread
+/// before the threads take over: a fraction of a second.
+const ONE_THREAD_FIRST: u64 = 1_000_000;
+
+/// The threads of an exact solve: `--threads`, or every core.
+pub(super) fn exact_threads(args: &SolveArgs) -> usize {
+    args.threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
 }
 
 /// How long `gdl solve` searches to a depth limit after Ctrl-C stopped the

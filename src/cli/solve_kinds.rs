@@ -151,7 +151,7 @@ pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: 
                     watch: Some(watch),
                     ..ChanceOptions::default()
                 };
-                expectimax::solve(game, root, &opts)
+                expectimax::solve_threads(game, root, &opts, super::solve::exact_threads(args))
             });
             let s = match solved {
                 // Expectiminimax has no partial answer to give: it says so.

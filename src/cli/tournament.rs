@@ -19,7 +19,7 @@ use crate::report::plot::{Counted, histogram_of_counts};
 use crate::report::standings;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
-use crate::solve::agent::AgentSpec;
+use crate::solve::agent::{AgentSpec, PlayerSpec};
 use crate::solve::tournament::{self, GameRecord, MatchResult};
 
 #[derive(Args, Debug)]
@@ -63,8 +63,38 @@ pub struct MatchArgs {
     /// Print the results as one JSON object (docs/json-schema/match.json)
     #[arg(long)]
     pub json: bool,
+    /// Play only part I of N (I from 0) of the match: the same games, seats
+    /// and seeds as the whole match plays there; with --jsonl, `gdl merge`
+    /// makes the whole match's report of the parts
+    #[arg(long, value_name = "I/N", value_parser = shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Write every game to this file as a JSON line (the match's settings
+    /// first, the agents' times last), for `gdl merge`
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
     #[command(flatten)]
     pub agents: AgentArgs,
+}
+
+/// `--shard I/N`: part I (from 0) of N.
+fn shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || "a part and the number of parts, I/N, with I from 0 to N - 1 (`--shard 0/4`)".to_string();
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n) = (
+        i.trim().parse::<u64>().map_err(|_| bad())?,
+        n.trim().parse::<u64>().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// The games (numbered from 0) that part `i` of `n` of a match of `games` plays:
+/// the match cut into `n` runs of consecutive games, as even as they come.
+pub fn shard_range(games: u64, (i, n): (u64, u64)) -> std::ops::Range<u64> {
+    let at = |k: u64| (u128::from(games) * u128::from(k) / u128::from(n)) as u64;
+    at(i)..at(i + 1)
 }
 
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -74,7 +104,17 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let listed = crate::solve::agent::parse_players(&args.players)
         .map_err(|e| Failure::input(format!("error: --players: {e}")))?;
     if args.field.is_some() || listed.len() > game.num_players() {
+        if args.shard.is_some() || args.jsonl.is_some() {
+            return Err(Failure::input(
+                "error: --shard and --jsonl split a match of one group of agents; a league is not split yet",
+            ));
+        }
         return super::league::run(args, &game, listed, ctx);
+    }
+    if args.shard.is_some() && args.jsonl.is_none() {
+        return Err(Failure::input(
+            "error: --shard plays part of a match: write its games with --jsonl FILE, for `gdl merge` to join",
+        ));
     }
     let specs = players_for(&args.players, &game)?;
     let n = specs.len();
@@ -90,11 +130,16 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
             plot.display()
         )));
     }
-    let outputs: Vec<(&'static str, &std::path::Path)> = [("--csv", &args.csv), ("--plot", &args.plot)]
-        .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
-        .collect();
+    let outputs: Vec<(&'static str, &std::path::Path)> =
+        [("--csv", &args.csv), ("--plot", &args.plot), ("--jsonl", &args.jsonl)]
+            .into_iter()
+            .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+            .collect();
     super::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
+    let range = match args.shard {
+        Some(part) => shard_range(args.games, part),
+        None => 0..args.games,
+    };
     let csv_out = args.csv.as_ref().map(|path| Output {
         flag: "--csv",
         path: path.clone(),
@@ -106,7 +151,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
-        .min(usize::try_from(args.games).unwrap_or(usize::MAX))
+        .min(usize::try_from(range.end - range.start).unwrap_or(usize::MAX))
         .max(1);
     let agent_args = AgentArgs {
         optimal_agents: threads * specs.iter().filter(|s| matches!(s.spec, AgentSpec::Optimal(_))).count(),
@@ -121,35 +166,51 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         sets.push(set);
     }
-    let bar = progress_bar(args.games, "games", "");
+    let bar = progress_bar(range.end - range.start, "games", "");
     // Every game is written as it ends, so that an interrupted match keeps
     // what was played; the histogram needs them all at the end.
-    let mut names: Vec<String> = sets[0].iter().map(|a| a.name()).collect();
-    disambiguate(&mut names);
+    let names: Vec<String> = sets[0].iter().map(|a| a.name()).collect();
+    let exec = specs.iter().any(|s| matches!(s.spec, AgentSpec::Exec(_)));
     let mut csv_file = match &csv_out {
-        Some(out) => Some(CsvFile::start(
-            out,
-            names,
-            specs.iter().any(|s| matches!(s.spec, AgentSpec::Exec(_))),
-        )?),
+        Some(out) => {
+            let mut names = names.clone();
+            disambiguate(&mut names);
+            Some(CsvFile::start(out, names, exec)?)
+        }
         None => None,
     };
     let caught = Caught::new();
     let mut played_games = 0;
     let mut histogram = args.plot.as_ref().map(|_| Histogram::new(n));
+    let mut jsonl = args.jsonl.as_ref().map(|_| {
+        let mut names = names.clone();
+        disambiguate(&mut names);
+        vec![shard_header(
+            &game,
+            args,
+            ctx,
+            &names,
+            range.clone(),
+            searching(&specs, args),
+            exec,
+        )]
+    });
     let played = tournament::run_match(
         &game,
         sets,
-        args.games,
+        range.clone(),
         args.seed,
         caught.flag(),
         &mut |done, record| {
             played_games = done;
             if let Some(f) = &mut csv_file {
-                f.row(&game, done, record);
+                f.row(&game, range.start + done, record);
             }
             if let Some(h) = &mut histogram {
                 h.add(record);
+            }
+            if let Some(lines) = &mut jsonl {
+                lines.push(super::match_part::record_line(range.start + done, record));
             }
             if let Some(b) = &bar {
                 b.set_position(done);
@@ -166,114 +227,215 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     drop(caught);
     // The games before the one that failed were all played (they are
     // handed out in order, and a thread finishes the game it started).
-    let mut result = played.map_err(|e| {
+    let result = played.map_err(|e| {
         Failure::runtime(format!(
             "error: the match stopped in game {} of {}, after {played_games} played\n{}",
-            played_games + 1,
+            range.start + played_games + 1,
             args.games,
             ctx.render(&e)
         ))
     })?;
-    let stop = stop.filter(|_| played_games < args.games);
-    disambiguate(&mut result.tally.agents);
-
-    // Game g seats agent g mod n first; an interrupted match counts only the games played.
-    let first_counts: Vec<u64> = (0..n)
-        .map(|k| played_games / n as u64 + u64::from((k as u64) < played_games % n as u64))
-        .collect();
-    let first = (0..n)
-        .map(|k| format!("{} with {} first", first_counts[k], result.tally.agents[k]))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut text = format!(
-        "game     {}\ngames    {} ({first}), seed {}\n",
-        title(&game),
-        played_games,
-        args.seed
-    );
-    let searching = specs
-        .iter()
-        .any(|s| matches!(s.spec, AgentSpec::Search(_) | AgentSpec::Dsearch(_)));
-    if let (Some(ms), true) = (args.agents.budget_ms, searching) {
-        text.push_str(&format!("budget   {ms} ms per move for search\n"));
-    }
-    text.push_str(&format!(
-        "\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
-        standings::text(&result.tally),
-        standings::times_text(&result.tally.agents, &result.times)
-    ));
-    text.push_str(&failures_text(&result.tally.agents, &game, &result.failures));
-    // The report is printed even when a file cannot be written: the games
-    // were played, and their results are worth having.
-    let mut failed = None;
-    let mut files = Vec::new();
-    if let (Some(out), Some(written)) = (&csv_out, csv_written) {
-        match written {
-            Ok(rows) => files.push(format!("csv      {} ({rows} games)", out.path.display())),
-            Err(e) => failed = Some(out.failed(e)),
+    let stop = stop.filter(|_| played_games < range.end - range.start);
+    let jsonl_failed = match (&args.jsonl, jsonl) {
+        (Some(path), Some(mut lines)) => {
+            lines.push(super::match_part::times_line(&result.times));
+            let out = Output {
+                flag: "--jsonl",
+                path: path.clone(),
+            };
+            out.write(lines.concat().as_bytes()).err()
         }
-    }
-    if let Some(path) = &args.plot {
-        let out = Output {
-            flag: "--plot",
-            path: path.clone(),
-        };
-        let histogram = histogram.unwrap_or_else(|| Histogram::new(n));
-        match out.write(histogram.svg(&game, &result).as_bytes()) {
-            Ok(()) => files.push(format!("plot     {}", path.display())),
-            Err(f) => failed = failed.or(Some(f)),
-        }
-    }
-    if args.json {
-        let first: serde_json::Map<String, serde_json::Value> = (0..n)
-            .map(|k| (result.tally.agents[k].clone(), serde_json::json!(first_counts[k])))
-            .collect();
-        let mut doc = crate::report::standings::json(&result.tally, &result.times);
-        doc["game"] = serde_json::json!(title(&game));
-        doc["games"] = serde_json::json!(args.games);
-        doc["seed"] = serde_json::json!(args.seed);
-        doc["first"] = serde_json::json!(first);
-        doc["budget_ms"] = serde_json::json!(args.agents.budget_ms.filter(|_| searching));
-        doc["files"] = serde_json::json!(files);
-        if !result.failures.is_empty() {
-            let failures: Vec<serde_json::Value> = result
-                .failures
-                .iter()
-                .map(|f| {
-                    serde_json::json!({
-                        "game": f.game + 1,
-                        "agent": result.tally.agents[f.agent],
-                        "seat": game.player_name(f.seat),
-                        "kind": f.failure.kind,
-                        "detail": f.failure.detail,
-                        "forfeit": f.failure.forfeit,
-                    })
-                })
-                .collect();
-            doc["failures"] = serde_json::json!(failures);
-        }
-        text = crate::report::json::document(&doc);
-    } else if !files.is_empty() {
-        text.push('\n');
-        for f in files {
-            text.push_str(&f);
-            text.push('\n');
-        }
-    }
-    write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
-    if let Some(f) = failed {
+        _ => None,
+    };
+    let csv_written = csv_out.as_ref().zip(csv_written);
+    let report = Report {
+        games: args.games,
+        first_game: range.start,
+        played: played_games,
+        seed: args.seed,
+        budget_ms: args.agents.budget_ms.filter(|_| searching(&specs, args)),
+        result,
+        csv: csv_written,
+        plot: args
+            .plot
+            .as_deref()
+            .map(|p| (p, histogram.unwrap_or_else(|| Histogram::new(n)))),
+        json: args.json,
+    };
+    let done = report.print(&game, ctx);
+    if let Some(f) = jsonl_failed {
         return Err(f);
     }
+    done?;
     if let Some(stop) = stop {
-        return Err(stop.games_failure("match", played_games, args.games, args.csv.is_some()));
+        return Err(stop.games_failure("match", played_games, range.end - range.start, args.csv.is_some()));
     }
     Ok(())
+}
+
+/// Whether a search agent plays (the report then gives the budget per move).
+fn searching(specs: &[PlayerSpec], args: &MatchArgs) -> bool {
+    args.agents.budget_ms.is_some()
+        && specs
+            .iter()
+            .any(|s| matches!(s.spec, AgentSpec::Search(_) | AgentSpec::Dsearch(_)))
+}
+
+/// The first line of a part's `--jsonl` file: what `gdl merge` checks the
+/// parts against one another by, and loads the game by.
+fn shard_header(
+    game: &Interpreted,
+    args: &MatchArgs,
+    ctx: &super::Context,
+    names: &[String],
+    range: std::ops::Range<u64>,
+    searching: bool,
+    exec: bool,
+) -> String {
+    super::match_part::header_line(&super::match_part::Header {
+        file: args.game.file.display().to_string(),
+        source_hash: crate::game::FileGame::id(game).source_hash,
+        params: ctx.bindings.clone(),
+        agents: names.to_vec(),
+        seed: args.seed,
+        games: args.games,
+        shard: args.shard.unwrap_or((0, 1)),
+        range: (range.start, range.end),
+        budget_ms: args.agents.budget_ms.filter(|_| searching),
+        exec,
+    })
+}
+
+/// What the report of a match (or of its parts merged) says.
+pub(super) struct Report<'a> {
+    /// The games of the whole match.
+    pub games: u64,
+    /// The number (from 0) of the first game played here.
+    pub first_game: u64,
+    /// The games played here.
+    pub played: u64,
+    pub seed: u64,
+    /// The budget per move of the search agents, if any plays.
+    pub budget_ms: Option<u64>,
+    pub result: MatchResult,
+    /// The CSV file, and how many games were written to it.
+    pub csv: Option<(&'a Output, std::io::Result<u64>)>,
+    /// The plot's file and its histogram.
+    pub plot: Option<(&'a std::path::Path, Histogram)>,
+    pub json: bool,
+}
+
+impl Report<'_> {
+    /// Prints the report; fails when a file could not be written (after printing).
+    pub(super) fn print(self, game: &Interpreted, ctx: &mut super::Context) -> Result<(), Failure> {
+        let Report {
+            games,
+            first_game,
+            played,
+            seed,
+            budget_ms,
+            mut result,
+            csv,
+            plot,
+            json,
+        } = self;
+        let n = result.tally.agents.len();
+        disambiguate(&mut result.tally.agents);
+        // Game g seats agent g mod n first; an interrupted match counts only the games played.
+        let first_counts: Vec<u64> = (0..n)
+            .map(|k| {
+                (first_game..first_game + played)
+                    .filter(|g| g % n as u64 == k as u64)
+                    .count() as u64
+            })
+            .collect();
+        let first = (0..n)
+            .map(|k| format!("{} with {} first", first_counts[k], result.tally.agents[k]))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut text = format!(
+            "game     {}\ngames    {} ({first}), seed {}\n",
+            title(game),
+            played,
+            seed
+        );
+        if let Some(ms) = budget_ms {
+            text.push_str(&format!("budget   {ms} ms per move for search\n"));
+        }
+        text.push_str(&format!(
+            "\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
+            standings::text(&result.tally),
+            standings::times_text(&result.tally.agents, &result.times)
+        ));
+        text.push_str(&failures_text(&result.tally.agents, game, &result.failures));
+        // The report is printed even when a file cannot be written: the games
+        // were played, and their results are worth having.
+        let mut failed = None;
+        let mut files = Vec::new();
+        if let Some((out, written)) = csv {
+            match written {
+                Ok(rows) => files.push(format!("csv      {} ({rows} games)", out.path.display())),
+                Err(e) => failed = Some(out.failed(e)),
+            }
+        }
+        if let Some((path, histogram)) = plot {
+            let out = Output {
+                flag: "--plot",
+                path: path.to_path_buf(),
+            };
+            match out.write(histogram.svg(game, &result).as_bytes()) {
+                Ok(()) => files.push(format!("plot     {}", path.display())),
+                Err(f) => failed = failed.or(Some(f)),
+            }
+        }
+        if json {
+            let first: serde_json::Map<String, serde_json::Value> = (0..n)
+                .map(|k| (result.tally.agents[k].clone(), serde_json::json!(first_counts[k])))
+                .collect();
+            let mut doc = crate::report::standings::json(&result.tally, &result.times);
+            doc["game"] = serde_json::json!(title(game));
+            doc["games"] = serde_json::json!(games);
+            doc["seed"] = serde_json::json!(seed);
+            doc["first"] = serde_json::json!(first);
+            doc["budget_ms"] = serde_json::json!(budget_ms);
+            doc["files"] = serde_json::json!(files);
+            if !result.failures.is_empty() {
+                let failures: Vec<serde_json::Value> = result
+                    .failures
+                    .iter()
+                    .map(|f| {
+                        serde_json::json!({
+                            "game": f.game + 1,
+                            "agent": result.tally.agents[f.agent],
+                            "seat": game.player_name(f.seat),
+                            "kind": f.failure.kind,
+                            "detail": f.failure.detail,
+                            "forfeit": f.failure.forfeit,
+                        })
+                    })
+                    .collect();
+                doc["failures"] = serde_json::json!(failures);
+            }
+            text = crate::report::json::document(&doc);
+        } else if !files.is_empty() {
+            text.push('\n');
+            for f in files {
+                text.push_str(&f);
+                text.push('\n');
+            }
+        }
+        write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
+        match failed {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The CSV of a match, written a game at a time. Its columns count points
 /// or utility as the first game does (the measure of the match's tally
 /// whenever the games agree on it).
-struct CsvFile {
+pub(super) struct CsvFile {
     csv: CsvStream,
     names: Vec<String>,
     /// With an external agent, each agent has a failure column.
@@ -282,7 +444,7 @@ struct CsvFile {
 }
 
 impl CsvFile {
-    fn start(out: &Output, names: Vec<String>, failures: bool) -> Result<CsvFile, Failure> {
+    pub(super) fn start(out: &Output, names: Vec<String>, failures: bool) -> Result<CsvFile, Failure> {
         Ok(CsvFile {
             csv: CsvStream::start(out)?,
             names,
@@ -291,7 +453,7 @@ impl CsvFile {
         })
     }
 
-    fn row(&mut self, game: &Interpreted, number: u64, record: &GameRecord) {
+    pub(super) fn row(&mut self, game: &Interpreted, number: u64, record: &GameRecord) {
         if !self.csv.open() {
             return;
         }
@@ -310,7 +472,7 @@ impl CsvFile {
     }
 
     /// The number of games written, once the file is in place.
-    fn finish(self) -> std::io::Result<u64> {
+    pub(super) fn finish(self) -> std::io::Result<u64> {
         self.csv.finish()
     }
 }
@@ -382,7 +544,7 @@ pub(super) fn csv_line(cells: &[String]) -> String {
 /// agent each value, as points and as utility (which one the report uses is
 /// known only at the end). Its size is the number of distinct values, not of
 /// games, so a match of any length keeps only that.
-struct Histogram {
+pub(super) struct Histogram {
     /// `[agent]`: value (as its bits) -> games.
     points: Vec<BTreeMap<u64, u64>>,
     utility: Vec<BTreeMap<u64, u64>>,
@@ -390,7 +552,7 @@ struct Histogram {
 }
 
 impl Histogram {
-    fn new(agents: usize) -> Self {
+    pub(super) fn new(agents: usize) -> Self {
         Histogram {
             points: vec![BTreeMap::new(); agents],
             utility: vec![BTreeMap::new(); agents],
@@ -398,7 +560,7 @@ impl Histogram {
         }
     }
 
-    fn add(&mut self, record: &GameRecord) {
+    pub(super) fn add(&mut self, record: &GameRecord) {
         self.games += 1;
         for a in 0..self.utility.len() {
             let seat = record.seat_of(a);

@@ -200,7 +200,62 @@ impl<M: Clone> ChanceSolution<M> {
 
 /// Solves `root` by expectiminimax (see the module's documentation).
 pub fn solve<G: Game>(game: &G, root: &G::State, opts: &ChanceOptions) -> Result<ChanceSolution<G::Move>, SolveError> {
+    solve_with(Engine::new(game, opts)?, root)
+}
+
+/// [`solve`], with the positions of value iteration explored on `threads`
+/// threads: each thread plays the rules on its share of a batch of
+/// positions, and one numbers their successors in the order one thread
+/// would, so that the sweeps, the values and everything after them are
+/// exactly one thread's. The sweeps themselves run on one thread: each
+/// reads the values the sweep has just written (Gauss-Seidel), which is
+/// why they converge in few sweeps, and why they cannot be split without
+/// changing the values in their last digits.
+pub fn solve_threads<G>(
+    game: &G,
+    root: &G::State,
+    opts: &ChanceOptions,
+    threads: usize,
+) -> Result<ChanceSolution<G::Move>, SolveError>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+{
     let mut engine = Engine::new(game, opts)?;
+    if threads > 1 {
+        engine.expand_many = Some(Box::new(move |batch: &[G::State]| {
+            expand_on_threads(game, batch, threads)
+        }));
+    }
+    solve_with(engine, root)
+}
+
+/// Expands `batch`, split in `threads` runs of positions next to each other.
+fn expand_on_threads<G>(game: &G, batch: &[G::State], threads: usize) -> Vec<Expanded<G::State>>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+{
+    let each = batch.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(each)
+            .map(|run| scope.spawn(move || run.iter().map(|s| expand_state(game, s)).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![Err(SolveError::Inconsistent(
+                        "a thread of the solve failed (a bug in gdl)".into(),
+                    ))]
+                })
+            })
+            .collect()
+    })
+}
+
+fn solve_with<G: Game>(mut engine: Engine<'_, G>, root: &G::State) -> Result<ChanceSolution<G::Move>, SolveError> {
     let method = engine.settle(root)?;
     if engine.opts.check_hidden {
         engine.check_hidden()?;
@@ -291,9 +346,20 @@ impl<S> Node<S> {
     }
 }
 
+/// A position's successors and its players' move fingerprints, or why not.
+type Expanded<S> = Result<(Node<S>, [u64; 2]), SolveError>;
+
+/// Expands a batch of positions, in order (on several threads: [`solve_threads`]).
+type ExpandMany<'g, S> = Box<dyn Fn(&[S]) -> Vec<Expanded<S>> + 'g>;
+
+/// Positions value iteration explores at once on several threads.
+const BATCH: usize = 8192;
+
 struct Engine<'g, G: Game> {
     game: &'g G,
     opts: ChanceOptions,
+    /// Set by [`solve_threads`].
+    expand_many: Option<ExpandMany<'g, G::State>>,
     memo: FxHashMap<G::State, Entry>,
     nodes: u64,
     hits: u64,
@@ -355,6 +421,7 @@ impl<'g, G: Game> Engine<'g, G> {
         Ok(Engine {
             game,
             opts: opts.clone(),
+            expand_many: None,
             memo: FxHashMap::default(),
             nodes: 0,
             hits: 0,
@@ -428,87 +495,12 @@ impl<'g, G: Game> Engine<'g, G> {
     /// player's legal moves. The successors are representatives (see
     /// `Game::canonical`), so the memo table holds one entry per class of
     /// positions below the root.
-    fn expand(&self, state: &G::State) -> Result<(Node<G::State>, [u64; 2]), SolveError> {
-        let game = self.game;
-        let mut fingerprint = [0u64; 2];
-        let node = match game.turn(state)? {
-            Turn::Terminal => {
-                let v = game.returns(state, 0)?;
-                if v.is_nan() {
-                    return Err(GameError::new(SolveKind::Nan, "the game's utility is not a number")
-                        .in_state(game.state_text(state))
-                        .into());
-                }
-                Node::Terminal(v)
-            }
-            Turn::Player(p) if p < 2 => {
-                let mut moves = Vec::new();
-                game.legal_moves(state, &mut moves)?;
-                if moves.is_empty() {
-                    return Err(GameError::new(
-                        RuntimeKind::NoMoves,
-                        "the game is not over, but the player to move has no legal move",
-                    )
-                    .in_state(game.state_text(state))
-                    .into());
-                }
-                fingerprint[p] = hash_of(&moves);
-                let children = moves
-                    .iter()
-                    .map(|m| {
-                        let mut c = state.clone();
-                        game.apply(&mut c, m)?;
-                        representative(game, c)
-                    })
-                    .collect::<Result<_, _>>()?;
-                Node::Player {
-                    player: p as u8,
-                    children,
-                }
-            }
-            Turn::Player(p) => {
-                return Err(SolveError::Inconsistent(format!(
-                    "player {p} is to move in `{}`, but the game has two players",
-                    game.state_text(state)
-                )));
-            }
-            Turn::Chance => {
-                let mut outcomes = Vec::new();
-                game.chance_outcomes(state, &mut outcomes)?;
-                check_probabilities(game, state, &outcomes)?;
-                let mut children = Vec::with_capacity(outcomes.len());
-                let mut probs = Vec::with_capacity(outcomes.len());
-                for (m, p) in &outcomes {
-                    let mut c = state.clone();
-                    game.apply(&mut c, m)?;
-                    children.push(representative(game, c)?);
-                    probs.push(*p);
-                }
-                Node::Chance { children, probs }
-            }
-            Turn::Simultaneous => {
-                let [rows, cols] = stage_moves(game, state)?;
-                fingerprint = [hash_of(&rows), hash_of(&cols)];
-                let mut children = Vec::with_capacity(rows.len() * cols.len());
-                for a in &rows {
-                    for b in &cols {
-                        let mut c = state.clone();
-                        game.apply_joint(&mut c, &[a.clone(), b.clone()])?;
-                        children.push(representative(game, c)?);
-                    }
-                }
-                Node::Simultaneous {
-                    rows: rows.len(),
-                    cols: cols.len(),
-                    children,
-                }
-            }
-        };
-        Ok((node, fingerprint))
+    fn expand(&self, state: &G::State) -> Expanded<G::State> {
+        expand_state(self.game, state)
     }
 
     /// A position's value from its children's, and its best moves as bits.
-    fn combine(&mut self, node: &Node<G::State>, values: &[f64]) -> Result<(f64, u64), SolveError> {
+    fn combine<S>(&mut self, node: &Node<S>, values: &[f64]) -> Result<(f64, u64), SolveError> {
         Ok(match node {
             Node::Terminal(v) => (*v, 0),
             Node::Player { player, .. } => {
@@ -579,6 +571,8 @@ impl<'g, G: Game> Engine<'g, G> {
         let mut fingerprints = Vec::new();
         index.insert(root.clone(), 0);
         let mut next = 0;
+        // Positions expanded ahead on several threads, in order.
+        let mut ahead: std::collections::VecDeque<Expanded<G::State>> = std::collections::VecDeque::new();
         while next < states.len() {
             self.count_node()?;
             if let Some(max) = self.opts.max_states
@@ -586,7 +580,16 @@ impl<'g, G: Game> Engine<'g, G> {
             {
                 return Err(self.budget("states", max.to_string()));
             }
-            let (node, fp) = self.expand(&states[next])?;
+            if ahead.is_empty()
+                && let Some(expand_many) = &self.expand_many
+            {
+                let end = states.len().min(next + BATCH);
+                ahead.extend(expand_many(&states[next..end]));
+            }
+            let (node, fp) = match ahead.pop_front() {
+                Some(expanded) => expanded?,
+                None => self.expand(&states[next])?,
+            };
             let mut ids = Vec::with_capacity(node.children().len());
             for child in node.children() {
                 let id = match index.get(child) {
@@ -633,7 +636,7 @@ impl<'g, G: Game> Engine<'g, G> {
                 }
                 children_values.clear();
                 children_values.extend(nodes[i].children().iter().map(|&c| values[c as usize]));
-                let (v, _) = self.combine_ids(&nodes[i], &children_values)?;
+                let (v, _) = self.combine(&nodes[i], &children_values)?;
                 residual = residual.max((v - values[i]).abs());
                 values[i] = v;
             }
@@ -650,7 +653,7 @@ impl<'g, G: Game> Engine<'g, G> {
         for (i, state) in states.into_iter().enumerate() {
             children_values.clear();
             children_values.extend(nodes[i].children().iter().map(|&c| values[c as usize]));
-            let (_, best) = self.combine_ids(&nodes[i], &children_values)?;
+            let (_, best) = self.combine(&nodes[i], &children_values)?;
             self.memo.insert(
                 state,
                 Entry {
@@ -662,27 +665,6 @@ impl<'g, G: Game> Engine<'g, G> {
             );
         }
         Ok(Method::ValueIteration { sweeps, residual })
-    }
-
-    fn combine_ids(&mut self, node: &Node<u32>, values: &[f64]) -> Result<(f64, u64), SolveError> {
-        // The same arithmetic as `combine`, on numbered children.
-        let shaped: Node<G::State> = match node {
-            Node::Terminal(v) => Node::Terminal(*v),
-            Node::Player { player, .. } => Node::Player {
-                player: *player,
-                children: Vec::new(),
-            },
-            Node::Chance { probs, .. } => Node::Chance {
-                children: Vec::new(),
-                probs: probs.clone(),
-            },
-            Node::Simultaneous { rows, cols, .. } => Node::Simultaneous {
-                rows: *rows,
-                cols: *cols,
-                children: Vec::new(),
-            },
-        };
-        self.combine(&shaped, values)
     }
 
     /// The stored value of a solved position.
@@ -875,6 +857,86 @@ impl<'g, G: Game> Engine<'g, G> {
         }
         Ok(())
     }
+}
+
+/// A position's kind and successors, checked, and a hash of each player's
+/// legal moves (see [`Engine::expand`]).
+fn expand_state<G: Game>(game: &G, state: &G::State) -> Expanded<G::State> {
+    let mut fingerprint = [0u64; 2];
+    let node = match game.turn(state)? {
+        Turn::Terminal => {
+            let v = game.returns(state, 0)?;
+            if v.is_nan() {
+                return Err(GameError::new(SolveKind::Nan, "the game's utility is not a number")
+                    .in_state(game.state_text(state))
+                    .into());
+            }
+            Node::Terminal(v)
+        }
+        Turn::Player(p) if p < 2 => {
+            let mut moves = Vec::new();
+            game.legal_moves(state, &mut moves)?;
+            if moves.is_empty() {
+                return Err(GameError::new(
+                    RuntimeKind::NoMoves,
+                    "the game is not over, but the player to move has no legal move",
+                )
+                .in_state(game.state_text(state))
+                .into());
+            }
+            fingerprint[p] = hash_of(&moves);
+            let children = moves
+                .iter()
+                .map(|m| {
+                    let mut c = state.clone();
+                    game.apply(&mut c, m)?;
+                    representative(game, c)
+                })
+                .collect::<Result<_, _>>()?;
+            Node::Player {
+                player: p as u8,
+                children,
+            }
+        }
+        Turn::Player(p) => {
+            return Err(SolveError::Inconsistent(format!(
+                "player {p} is to move in `{}`, but the game has two players",
+                game.state_text(state)
+            )));
+        }
+        Turn::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(state, &mut outcomes)?;
+            check_probabilities(game, state, &outcomes)?;
+            let mut children = Vec::with_capacity(outcomes.len());
+            let mut probs = Vec::with_capacity(outcomes.len());
+            for (m, p) in &outcomes {
+                let mut c = state.clone();
+                game.apply(&mut c, m)?;
+                children.push(representative(game, c)?);
+                probs.push(*p);
+            }
+            Node::Chance { children, probs }
+        }
+        Turn::Simultaneous => {
+            let [rows, cols] = stage_moves(game, state)?;
+            fingerprint = [hash_of(&rows), hash_of(&cols)];
+            let mut children = Vec::with_capacity(rows.len() * cols.len());
+            for a in &rows {
+                for b in &cols {
+                    let mut c = state.clone();
+                    game.apply_joint(&mut c, &[a.clone(), b.clone()])?;
+                    children.push(representative(game, c)?);
+                }
+            }
+            Node::Simultaneous {
+                rows: rows.len(),
+                cols: cols.len(),
+                children,
+            }
+        }
+    };
+    Ok((node, fingerprint))
 }
 
 fn who<S>(node: &Node<S>) -> u8 {

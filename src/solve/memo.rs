@@ -1,8 +1,8 @@
 //! The memo (transposition) table: what is known about each state searched.
 
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::score::Score;
 
@@ -52,7 +52,7 @@ impl Entry {
 /// end fits an `i32` and a move index a `u16` in any game small enough to
 /// solve; an entry that does not fit is not kept (see [`Memo::store`]).
 #[derive(Clone, Copy, Debug)]
-struct Packed {
+pub(crate) struct Packed {
     value: f64,
     key: i32,
     /// `u16::MAX`: no move, or one whose index does not fit.
@@ -61,9 +61,27 @@ struct Packed {
     first: bool,
 }
 
+/// `Packed::key` of an entry being searched by one thread of a parallel
+/// solve ([`Packed::PENDING`]); never a real distance (see [`Packed::pack`]).
+const PENDING_KEY: i32 = i32::MIN;
+
 impl Packed {
-    fn pack(e: Entry) -> Option<Packed> {
-        let key = i32::try_from(e.score.key).ok()?;
+    /// A position that a thread of a parallel solve is searching: the others
+    /// search elsewhere first. Never returned by [`Memo::get`].
+    pub(crate) const PENDING: Packed = Packed {
+        value: 0.0,
+        key: PENDING_KEY,
+        best: u16::MAX,
+        bound: Bound::Exact,
+        first: false,
+    };
+
+    pub(crate) fn is_pending(&self) -> bool {
+        self.key == PENDING_KEY
+    }
+
+    pub(crate) fn pack(e: Entry) -> Option<Packed> {
+        let key = i32::try_from(e.score.key).ok().filter(|&k| k != PENDING_KEY)?;
         let best = u16::try_from(e.best).ok().filter(|&b| b != u16::MAX);
         Some(Packed {
             value: e.score.value,
@@ -75,7 +93,7 @@ impl Packed {
         })
     }
 
-    fn unpack(self) -> Entry {
+    pub(crate) fn unpack(self) -> Entry {
         Entry {
             score: Score {
                 value: self.value,
@@ -100,20 +118,71 @@ impl Packed {
 #[derive(Debug)]
 pub(crate) struct Memo<S> {
     table: FxHashMap<S, Packed>,
+    /// The table of a parallel solve, in the shards its threads filled
+    /// ([`shard_of`] says which holds a state); `table` is then empty.
+    /// Kept as they are: merging millions of entries into one map would
+    /// cost a second on one thread.
+    shards: Vec<FxHashMap<S, Packed>>,
     /// Probes answered without a search.
     pub(crate) hits: u64,
+}
+
+/// How many shards a parallel solve's table has: enough that threads
+/// seldom wait on one another's lock, few enough that each grows as one
+/// table would (memory per position stays that of one table).
+pub(crate) const SHARDS: usize = 256;
+
+/// The shard of the parallel table that holds `state`.
+#[inline]
+pub(crate) fn shard_of<S: Hash>(state: &S) -> usize {
+    let mut h = FxHasher::default();
+    state.hash(&mut h);
+    // The high bits: hashbrown indexes its buckets by the low ones.
+    (h.finish() >> 56) as usize % SHARDS
 }
 
 impl<S: Eq + Hash + Clone> Memo<S> {
     pub(crate) fn new() -> Self {
         Memo {
             table: FxHashMap::default(),
+            shards: Vec::new(),
             hits: 0,
         }
     }
 
+    /// The table a parallel solve filled, shard by shard (see [`shard_of`]).
+    pub(crate) fn from_shards(shards: Vec<FxHashMap<S, Packed>>) -> Self {
+        debug_assert_eq!(shards.len(), SHARDS);
+        Memo {
+            table: FxHashMap::default(),
+            shards,
+            hits: 0,
+        }
+    }
+
+    #[inline]
+    fn map(&self, state: &S) -> &FxHashMap<S, Packed> {
+        if self.shards.is_empty() {
+            &self.table
+        } else {
+            &self.shards[shard_of(state)]
+        }
+    }
+
+    #[inline]
+    fn map_mut(&mut self, state: &S) -> &mut FxHashMap<S, Packed> {
+        if self.shards.is_empty() {
+            &mut self.table
+        } else {
+            &mut self.shards[shard_of(state)]
+        }
+    }
+
     pub(crate) fn get(&self, state: &S) -> Option<Entry> {
-        self.table.get(state).map(|p| p.unpack())
+        self.map(state)
+            .get(state)
+            .filter(|p| !p.is_pending())
+            .map(|p| p.unpack())
     }
 
     /// Records `entry`, replacing what was known: a state is searched again
@@ -121,19 +190,20 @@ impl<S: Eq + Hash + Clone> Memo<S> {
     /// search answers that window. An entry too large to pack is dropped (and
     /// the state searched again when it recurs).
     pub(crate) fn store(&mut self, state: &S, entry: Entry) {
+        let table = self.map_mut(state);
         let Some(packed) = Packed::pack(entry) else {
-            self.table.remove(state);
+            table.remove(state);
             return;
         };
-        if let Some(slot) = self.table.get_mut(state) {
+        if let Some(slot) = table.get_mut(state) {
             *slot = packed;
         } else {
-            self.table.insert(state.clone(), packed);
+            table.insert(state.clone(), packed);
         }
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.table.len()
+        self.table.len() + self.shards.iter().map(FxHashMap::len).sum::<usize>()
     }
 
     /// Bytes one table slot takes, besides what the state owns on the heap:

@@ -39,6 +39,7 @@ mod memo;
 mod minimax;
 pub mod move_budget;
 mod options;
+pub mod parallel;
 pub mod policy_agent;
 pub mod puzzle;
 pub mod qeval;

@@ -69,6 +69,10 @@ pub struct Solver<'g, G: Game> {
     /// `lines[d]`: the line from the position being searched at depth `d`,
     /// once its score is exact (a triangular principal-variation table).
     lines: Vec<Vec<G::Move>>,
+    /// Nodes and memo hits of the threads that filled the memo table before
+    /// this solver was handed it, and when they started
+    /// ([`parallel`](super::parallel)): the next `solve` reports them as its own.
+    pub(super) carried: Option<(u64, u64, Instant)>,
 }
 
 /// What the search at the root found.
@@ -141,6 +145,7 @@ impl<'g, G: Game> Solver<'g, G> {
             range,
             track_lines: false,
             lines: Vec::new(),
+            carried: None,
         })
     }
 
@@ -261,16 +266,17 @@ impl<'g, G: Game> Solver<'g, G> {
             }
         };
         self.check_line(root, &pv, score)?;
+        let (nodes, hits, started) = self.carried.take().unwrap_or((0, 0, self.started));
         Ok(Solution {
             value: score.value,
             best_moves,
             length: pv.len(),
             pv,
-            nodes: self.nodes,
+            nodes: self.nodes + nodes,
             states: self.states(),
             memo_entries: self.memo.as_ref().map_or(0, Memo::len),
-            memo_hits: self.memo.as_ref().map_or(0, |m| m.hits),
-            seconds: self.started.elapsed().as_secs_f64(),
+            memo_hits: self.memo.as_ref().map_or(0, |m| m.hits) + hits,
+            seconds: started.elapsed().as_secs_f64(),
         })
     }
 

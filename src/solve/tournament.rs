@@ -14,6 +14,7 @@
 //! tallied in the order of their numbers.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
@@ -180,16 +181,20 @@ pub fn forfeit<G: Game>(game: &G, p: usize, returns: &mut [f64], scores: Option<
     }
 }
 
-/// Tallies the games of a match in the order they were played.
-struct Tallies {
+/// Tallies the games of a match in the order they were played (also the
+/// games of the parts of a match, merged: `gdl merge`).
+pub struct Tallies {
     utility: Tally,
     points: Tally,
     all_scored: bool,
     failures: Vec<FailureRecord>,
+    /// The number of the first game tallied.
+    first: u64,
 }
 
 impl Tallies {
-    fn new<G: Game>(game: &G, names: Vec<String>) -> Self {
+    /// Tallies for `names` (one agent per seat), from game number `first`.
+    pub fn new<G: Game>(game: &G, names: Vec<String>, first: u64) -> Self {
         let seats: Vec<String> = (0..game.num_players())
             .map(|p| game.player_name(p).to_string())
             .collect();
@@ -200,11 +205,13 @@ impl Tallies {
             points: Tally::new(names, seats, Measure::Points { lowest_wins }),
             all_scored: true,
             failures: Vec::new(),
+            first,
         }
     }
 
-    fn record(&mut self, record: &GameRecord) {
-        let g = self.utility.games();
+    /// Adds the next game.
+    pub fn record(&mut self, record: &GameRecord) {
+        let g = self.first + self.utility.games();
         for (seat, failure) in record.failures.iter().enumerate() {
             if let Some(f) = failure {
                 self.failures.push(FailureRecord {
@@ -222,7 +229,8 @@ impl Tallies {
         }
     }
 
-    fn finish(self, played: u64, times: Vec<DecisionTimes>) -> MatchResult {
+    /// The result of the `played` games tallied, with the agents' times.
+    pub fn finish(self, played: u64, times: Vec<DecisionTimes>) -> MatchResult {
         MatchResult {
             tally: if self.all_scored && played > 0 {
                 self.points
@@ -246,7 +254,7 @@ pub fn play_match<G: Game>(
     after_game: &mut dyn FnMut(u64),
 ) -> Result<Tally, AgentError> {
     let names = agents.iter().map(|a| a.name()).collect();
-    let mut tallies = Tallies::new(game, names);
+    let mut tallies = Tallies::new(game, names, 0);
     let mut times = vec![DecisionTimes::default(); agents.len()];
     let mut refs: Vec<&mut (dyn Agent<G> + '_)> = agents.iter_mut().map(|a| &mut **a).collect();
     for g in 0..games {
@@ -270,7 +278,8 @@ impl Drop for StopOnPanic<'_> {
 /// How many games past the last one tallied a worker may start.
 const AHEAD: u64 = 4096;
 
-/// Plays `games` games between agents, one set of agents per thread (each
+/// Plays the games numbered `range` (from 0) of a match, one set of agents
+/// per thread (each
 /// set one agent per player; seats rotate), and tallies them in the order
 /// of the games: the results are the same for any number of threads. The
 /// tally counts points when every game ended with scores (`Game::scores`),
@@ -279,11 +288,13 @@ const AHEAD: u64 = 4096;
 /// games (a CSV, a histogram) it takes there.
 /// `interrupt`, set from outside (Ctrl-C), stops the match between games:
 /// the games tallied so far are the result. On a failure, the failure of
-/// the earliest game is returned.
+/// the earliest game is returned. A part of a match (`gdl match --shard`)
+/// plays its games exactly as the whole match plays them: each game's
+/// seats and seeds follow from its number alone.
 pub fn run_match<'a, G: Game + Sync>(
     game: &G,
     sets: Vec<Vec<Box<dyn Agent<G> + Send + 'a>>>,
-    games: u64,
+    range: Range<u64>,
     seed: u64,
     interrupt: &AtomicBool,
     after_game: &mut dyn FnMut(u64, &GameRecord),
@@ -293,16 +304,18 @@ pub fn run_match<'a, G: Game + Sync>(
     };
     let n = first.len();
     let names = first.iter().map(|a| a.name()).collect();
-    let mut tallies = Tallies::new(game, names);
-    let next = AtomicU64::new(0);
+    let mut tallies = Tallies::new(game, names, range.start);
+    let (start, games) = (range.start, range.end.saturating_sub(range.start));
+    let next = AtomicU64::new(start);
     // The games tallied, for the workers: none starts a game more than
     // `AHEAD` past it, so the games waiting to be tallied in order (behind
     // one slow game) stay a bounded few.
-    let tallied_shared = AtomicU64::new(0);
+    let tallied_shared = AtomicU64::new(start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(u64, Result<GameRecord, AgentError>)>();
     let mut failure: Option<(u64, AgentError)> = None;
-    let mut tallied = 0u64;
+    // The next game to tally, by its number.
+    let mut tallied = start;
     let times = std::thread::scope(|scope| {
         let workers: Vec<_> = sets
             .into_iter()
@@ -321,7 +334,7 @@ pub fn run_match<'a, G: Game + Sync>(
                         set.iter_mut().map(|a| &mut **a as &mut (dyn Agent<G> + '_)).collect();
                     while !stopped() {
                         let g = next.fetch_add(1, Ordering::Relaxed);
-                        if g >= games {
+                        if g >= range.end {
                             break;
                         }
                         while g >= tallied_shared.load(Ordering::Relaxed) + AHEAD && !stopped() {
@@ -365,7 +378,7 @@ pub fn run_match<'a, G: Game + Sync>(
             }
             while let Some(r) = done.remove(&tallied) {
                 tallied += 1;
-                after_game(tallied, &r);
+                after_game(tallied - start, &r);
                 tallies.record(&r);
             }
             tallied_shared.store(tallied, Ordering::Relaxed);
@@ -384,6 +397,7 @@ pub fn run_match<'a, G: Game + Sync>(
     if let Some((_, e)) = failure {
         return Err(e);
     }
+    let tallied = tallied - start;
     if tallied < games && interrupt.load(Ordering::Relaxed) {
         // Stopped from outside: the games played so far, in order.
         return Ok(tallies.finish(tallied, times));
