@@ -350,7 +350,7 @@ impl<S> Node<S> {
 type Expanded<S> = Result<(Node<S>, [u64; 2]), SolveError>;
 
 /// Expands a batch of positions, in order (on several threads: [`solve_threads`]).
-type ExpandMany<'g, S> = Box<dyn Fn(&[S]) -> Vec<Expanded<S>> + 'g>;
+type ExpandMany<'g, S> = Box<dyn Fn(&[S]) -> Vec<Expanded<S>> + Send + 'g>;
 
 /// Positions value iteration explores at once on several threads.
 const BATCH: usize = 8192;
