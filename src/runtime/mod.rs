@@ -88,7 +88,11 @@ impl vm::Host for NibblesMut<'_> {
 }
 
 /// A move: which `move` declaration, and its arguments.
+///
+/// `repr(C)`: compiled rules write moves straight into the caller's buffer,
+/// at the offsets `jit::call` takes from this layout.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(C)]
 pub struct Move {
     pub(crate) kind: u16,
     pub(crate) args: [i64; MAX_MOVE_ARGS],
@@ -830,6 +834,7 @@ impl Interpreted {
         // less than unpacking it into a heap buffer.
         // A move that compiled code hands back is played again on the VM,
         // from the state as it was.
+        let mut backup = state::Backup::new();
         if state.is_inline() {
             let before = state.clone();
             match self.play_packed(state, mv) {
@@ -840,7 +845,7 @@ impl Interpreted {
                 }
                 done => return done,
             }
-        } else if let Some(backup) = state.backup() {
+        } else if state.backup_into(&mut backup) {
             match self.play_packed(state, mv) {
                 Err(e) if e.is(RuntimeKind::Widen) => state.restore(&backup),
                 Err(e) if e.is(RuntimeKind::Bailout) => {

@@ -87,6 +87,12 @@ pub(super) trait Host {
     fn emit(&mut self, mv: Move) -> bool;
     /// The cells as compiled rules see them: where they are, at what width.
     fn raw(&mut self) -> Raw;
+    /// Where every generated move goes, when they all go to one buffer:
+    /// compiled rules then write them into it without a call per move.
+    #[inline(always)]
+    fn moves(&mut self) -> Option<&mut Vec<Move>> {
+        None
+    }
 }
 
 pub(super) use super::cells::Raw;
@@ -120,12 +126,22 @@ impl<C: Cells> Host for Reader<C> {
 pub(super) trait Sink {
     /// Takes a move; true to stop generating.
     fn take(&mut self, mv: Move) -> bool;
+    /// The buffer that `take` pushes every move onto, if it only does that.
+    #[inline(always)]
+    fn buffer(&mut self) -> Option<&mut Vec<Move>> {
+        None
+    }
 }
 
 impl<S: Sink> Sink for &mut S {
     #[inline(always)]
     fn take(&mut self, mv: Move) -> bool {
         (**self).take(mv)
+    }
+
+    #[inline(always)]
+    fn buffer(&mut self) -> Option<&mut Vec<Move>> {
+        (**self).buffer()
     }
 }
 
@@ -137,6 +153,11 @@ impl Sink for Collect<'_> {
     fn take(&mut self, mv: Move) -> bool {
         self.0.push(mv);
         false
+    }
+
+    #[inline(always)]
+    fn buffer(&mut self) -> Option<&mut Vec<Move>> {
+        Some(self.0)
     }
 }
 
@@ -170,6 +191,11 @@ impl<C: Cells, S: Sink> Host for Generator<C, S> {
     #[inline(always)]
     fn emit(&mut self, mv: Move) -> bool {
         self.sink.take(mv)
+    }
+
+    #[inline(always)]
+    fn moves(&mut self) -> Option<&mut Vec<Move>> {
+        self.sink.buffer()
     }
 
     #[inline(always)]
@@ -255,6 +281,15 @@ pub(super) fn with_frame<T>(n: usize, f: impl FnOnce(&mut [i64]) -> T) -> T {
         f(&mut regs[..n])
     } else {
         f(&mut vec![0; n])
+    }
+}
+
+impl Move {
+    /// The move of declaration `kind` with `args`: the VM's and compiled
+    /// rules' one way to make a generated move.
+    #[inline(always)]
+    pub(super) fn new(kind: u16, args: [i64; MAX_MOVE_ARGS]) -> Move {
+        Move { kind, args }
     }
 }
 
@@ -670,7 +705,7 @@ pub(super) fn run<H: Host>(
                         return Err(too_many_moves(prog, kind as usize));
                     }
                     args[n - 1] = v;
-                    if host.emit(Move { kind, args }) {
+                    if host.emit(Move::new(kind, args)) {
                         return Ok(STOPPED);
                     }
                 }
@@ -678,7 +713,7 @@ pub(super) fn run<H: Host>(
             }
             Op::Emit { kind, n } => {
                 let args = move_args(regs, n as usize);
-                if host.emit(Move { kind, args }) {
+                if host.emit(Move::new(kind, args)) {
                     return Ok(STOPPED);
                 }
             }
@@ -870,11 +905,15 @@ fn sum<H: Host>(host: &H, o: usize, site: Site) -> Result<i64, GameError> {
     Ok(total)
 }
 
+/// A range may be gone through only if `hi - lo` is below this (compiled
+/// rules check the same bound).
+pub(super) const MAX_RANGE_SPAN: i64 = 1 << 20;
+
 /// A range may be gone through only if it has at most 2^20 numbers.
 #[inline(always)]
 fn check_range(lo: i64, hi: i64) -> Result<(), GameError> {
     let too_long = match hi.checked_sub(lo) {
-        Some(d) => d >= 1 << 20,
+        Some(d) => d >= MAX_RANGE_SPAN,
         // Past 2^63 either way: too long if it goes up.
         None => hi > lo,
     };

@@ -6,10 +6,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use cranelift_jit::JITModule;
 
+use super::super::Move;
 use super::super::cells::widen;
 use super::super::vm::{self, Budget, Host, Raw};
 use super::compile::Made;
-use super::{FAIL, Slow, WIDEN, bailout, make_move};
+use super::{FAIL, Slow, WIDEN, bailout};
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
 use crate::ir::MAX_MOVE_ARGS;
@@ -28,17 +29,46 @@ pub(in crate::runtime) struct Ctx {
     writable: i64,
     consts: *const i64,
     code: *const Slow,
+    /// The caller's buffer of moves (null: none; every move goes through
+    /// `emit`): compiled code writes a move at `out_len` while it is below
+    /// `out_cap`, and calls `emit` when the buffer is full.
+    out: *mut Move,
+    out_len: usize,
+    out_cap: usize,
 }
 
 impl Ctx {
     pub(super) const CELLS: i32 = std::mem::offset_of!(Ctx, cells) as i32;
     pub(super) const BUDGET: i32 = std::mem::offset_of!(Ctx, budget) as i32;
-    pub(super) const HOST: i32 = std::mem::offset_of!(Ctx, host) as i32;
     pub(super) const EMIT: i32 = std::mem::offset_of!(Ctx, emit) as i32;
     pub(super) const SLOW: i32 = std::mem::offset_of!(Ctx, slow) as i32;
     pub(super) const FAIL: i32 = std::mem::offset_of!(Ctx, fail) as i32;
     pub(super) const WRITABLE: i32 = std::mem::offset_of!(Ctx, writable) as i32;
     pub(super) const CONSTS: i32 = std::mem::offset_of!(Ctx, consts) as i32;
+    pub(super) const OUT: i32 = std::mem::offset_of!(Ctx, out) as i32;
+    pub(super) const OUT_LEN: i32 = std::mem::offset_of!(Ctx, out_len) as i32;
+    pub(super) const OUT_CAP: i32 = std::mem::offset_of!(Ctx, out_cap) as i32;
+}
+
+/// The layout of a [`Move`] (`repr(C)`) in the caller's buffer.
+pub(super) const MOVE_SIZE: i64 = std::mem::size_of::<Move>() as i64;
+pub(super) const MOVE_KIND: i32 = std::mem::offset_of!(Move, kind) as i32;
+pub(super) const MOVE_ARGS: i32 = std::mem::offset_of!(Move, args) as i32;
+
+/// Room for this many moves is made in the caller's buffer before a call,
+/// so that `emit` is called only when a position has more.
+const SPARE_MOVES: usize = 16;
+
+/// The caller's buffer of moves as compiled code sees it: where, how many,
+/// room for how many.
+fn buffer<H: Host>(host: &mut H) -> (*mut Move, usize, usize) {
+    match host.moves() {
+        Some(v) => {
+            v.reserve(SPARE_MOVES);
+            (v.as_mut_ptr(), v.len(), v.capacity())
+        }
+        None => (std::ptr::null_mut(), 0, 0),
+    }
 }
 
 /// A compiled rule: `fn(ctx, frame) -> value`.
@@ -101,6 +131,8 @@ pub(super) fn call<H: Host>(
     regs: &mut [i64],
     budget: &mut Budget,
 ) -> Result<i64, GameError> {
+    // Before `host` is lent to the context as a raw pointer.
+    let (out, out_len, out_cap) = buffer(host);
     let mut ctx = Ctx {
         cells: raw.ptr,
         budget,
@@ -111,6 +143,9 @@ pub(super) fn call<H: Host>(
         writable: i64::from(raw.writable),
         consts: slow.code.consts.as_ptr(),
         code: slow,
+        out,
+        out_len,
+        out_cap,
     };
     // SAFETY: compiled code reads and writes only: the `raw.len` cells at
     // `raw.ptr` (every index is checked against the length the code was
@@ -122,6 +157,12 @@ pub(super) fn call<H: Host>(
     // borrowed for this call. `host` is reached only through the callbacks
     // below, while no other reference to it is used.
     let v = f(&mut ctx, regs.as_mut_ptr());
+    if let Some(moves) = host.moves() {
+        // SAFETY: the buffer holds `ctx.out_len` moves: the first ones as
+        // `buffer` or the last `emit` left them, the rest written whole by
+        // compiled code below `out_cap`, its capacity then.
+        unsafe { moves.set_len(ctx.out_len) };
+    }
     match ctx.fail {
         0 => Ok(v),
         WIDEN => Err(widen()),
@@ -129,13 +170,23 @@ pub(super) fn call<H: Host>(
     }
 }
 
-/// Compiled code gives a generated move to the host: true (1) to stop.
-extern "C" fn emit<H: Host>(host: *mut (), kind: u64, args: *const i64) -> u64 {
-    // SAFETY: `host` is the `&mut H` that `call` was given, unused while
+/// Compiled code gives a generated move to the host (its buffer is full, or
+/// it has none): true (1) to stop.
+extern "C" fn emit<H: Host>(ctx: *mut Ctx, kind: u64, args: *const i64) -> u64 {
+    // SAFETY: `ctx` is the context `call` made, alive for the call; its
+    // host is the `&mut H` that `call` was given, unused elsewhere while
     // compiled code runs; `args` points at `MAX_MOVE_ARGS` integers in the
     // compiled rule's frame.
-    let (host, args) = unsafe { (&mut *host.cast::<H>(), *args.cast::<[i64; MAX_MOVE_ARGS]>()) };
-    u64::from(host.emit(make_move(kind, args)))
+    let (ctx, args) = unsafe { (&mut *ctx, *args.cast::<[i64; MAX_MOVE_ARGS]>()) };
+    // SAFETY: as above.
+    let host = unsafe { &mut *ctx.host.cast::<H>() };
+    if let Some(moves) = host.moves() {
+        // SAFETY: as after the call in `call`: the moves written in place.
+        unsafe { moves.set_len(ctx.out_len) };
+    }
+    let stop = host.emit(Move::new(kind as u16, args));
+    (ctx.out, ctx.out_len, ctx.out_cap) = buffer(host);
+    u64::from(stop)
 }
 
 /// Compiled code has the VM run one instruction: its stub at `stub`, on

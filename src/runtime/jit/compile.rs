@@ -26,7 +26,8 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 
 use super::super::state::NIBBLE;
-use super::super::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, STEPS_AT, STOPPED};
+use super::super::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, MAX_RANGE_SPAN, STEPS_AT, STOPPED};
+use super::call::{MOVE_ARGS, MOVE_KIND, MOVE_SIZE};
 use super::{Ctx, FAIL, Slow, WIDEN};
 use crate::ir::code::{Code, Entry, Op};
 use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS};
@@ -95,15 +96,6 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             add(t, true, &mut rules);
         }
     }
-    let mut ids = HashMap::new();
-    let mut funcs = Vec::new();
-    for (e, _) in &rules {
-        let id = module
-            .declare_function(&format!("rule{}", e.start), Linkage::Local, &sig)
-            .map_err(|e| e.to_string())?;
-        ids.insert(e.start, id);
-        funcs.push((e.start, id));
-    }
     // Functions called from compiled code take their arguments in machine
     // registers (`(ctx, a0, ..) -> value`): no frame in memory to fill.
     let mut arity: HashMap<u32, Option<u16>> = HashMap::new();
@@ -127,20 +119,39 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             direct.insert(f.start, (id, n));
         }
     }
+    // A function that compiled code calls with its arguments in registers
+    // needs no rule of its own unless the runtime calls it (`canonical`,
+    // `evaluate`): most are compiled in place into their callers.
+    let prog = &slow.prog;
+    let from_runtime: Vec<u32> = prog
+        .canonical
+        .into_iter()
+        .chain(prog.fns.iter().position(|f| f.name == crate::compile::EVALUATE))
+        .map(|f| code.fns[f].start)
+        .collect();
+    let fn_starts: Vec<u32> = code.fns.iter().map(|f| f.start).collect();
+    rules.retain(|(e, _)| {
+        !(fn_starts.contains(&e.start) && direct.contains_key(&e.start) && !from_runtime.contains(&e.start))
+    });
+    let mut ids = HashMap::new();
+    let mut funcs = Vec::new();
+    for (e, _) in &rules {
+        let id = module
+            .declare_function(&format!("rule{}", e.start), Linkage::Local, &sig)
+            .map_err(|e| e.to_string())?;
+        ids.insert(e.start, id);
+        funcs.push((e.start, id));
+    }
     // Each function to make: its rule, whether it keeps its registers, and
-    // for a function's second entry its id and arity.
+    // for a function's second entry its id and arity. The second entries
+    // are made as calls to them are found (a call compiled in place needs none).
     type Body = (Entry, bool, Option<(FuncId, u16)>);
     let mut bodies: Vec<Body> = rules.iter().map(|&(e, k)| (e, k, None)).collect();
-    for f in &code.fns {
-        if let Some(&d) = direct.get(&f.start)
-            && !bodies.iter().any(|b| b.2.is_some_and(|x| x.0 == d.0))
-        {
-            bodies.push((*f, false, Some(d)));
-        }
-    }
+    let mut made_direct: Vec<u32> = Vec::new();
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    for (entry, keep, as_direct) in &bodies {
+    while let Some((entry, keep, as_direct)) = bodies.pop() {
+        let (entry, keep, as_direct) = (&entry, &keep, &as_direct);
         let id = match as_direct {
             Some((id, n)) => {
                 ctx.func.signature = direct_sig(&module, *n);
@@ -181,7 +192,7 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
                 s.returns.push(AbiParam::new(I64));
                 b.import_signature(s)
             };
-            Rule::build(
+            let called = Rule::build(
                 &mut b,
                 code,
                 slow,
@@ -196,6 +207,13 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             );
             b.seal_all_blocks();
             b.finalize();
+            for start in called {
+                if !made_direct.contains(&start) {
+                    made_direct.push(start);
+                    let f = *code.fns.iter().find(|f| f.start == start).expect("a called function");
+                    bodies.push((f, false, Some(direct[&start])));
+                }
+            }
         }
         module.define_function(id, &mut ctx).map_err(|e| format!("{e:?}"))?;
         module.clear_context(&mut ctx);
@@ -286,7 +304,25 @@ struct Rule<'a, 'b> {
     /// `(i64) -> i64` and `(i64, i64) -> i64`, for the item stack's helpers.
     items_sig: (SigRef, SigRef),
     slow: &'a Slow,
+    /// Where a `Ret` goes while a function is compiled in place: the block
+    /// after the call, and the variable for its value.
+    ret_to: Option<(Block, Variable)>,
+    /// The functions being compiled in place, innermost last, after the
+    /// rule's own start: none is compiled into itself.
+    inlining: Vec<u32>,
+    /// Instructions compiled in place so far in this rule.
+    inlined: usize,
+    /// The functions this rule calls with their arguments in registers.
+    calls: Vec<u32>,
 }
+
+/// Calls compiled in place (a call costs about 40 instructions: the frame,
+/// five saved registers, the context reloaded, the failure checked) only
+/// of functions of at most this many instructions, this many calls deep,
+/// and this many instructions in all per rule, to bound compile time.
+const MAX_INLINE_OPS: usize = 64;
+const MAX_INLINE_DEPTH: usize = 4;
+const MAX_INLINED_PER_RULE: usize = 512;
 
 impl<'a, 'b> Rule<'a, 'b> {
     #[allow(clippy::too_many_arguments)]
@@ -302,7 +338,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
         helper: SigRef,
         slow_sig: SigRef,
-    ) {
+    ) -> Vec<u32> {
         let (start, end) = (entry.start as usize, entry.end as usize);
         let top = b.create_block();
         b.append_block_params_for_function_params(top);
@@ -378,38 +414,12 @@ impl<'a, 'b> Rule<'a, 'b> {
             slow_sig,
             items_sig,
             slow,
+            ret_to: None,
+            inlining: vec![entry.start],
+            inlined: 0,
+            calls: Vec::new(),
         };
-        // A block at each jump target and after each jump.
-        let mut blocks: HashMap<usize, Block> = HashMap::new();
-        for ip in start..end {
-            let op = &code.ops[ip];
-            let ends = op.target().is_some() || matches!(op, Op::Ret { .. } | Op::Halt);
-            if let Some(t) = op.target() {
-                blocks.entry(t as usize).or_insert_with(|| r.b.create_block());
-            }
-            if ends && ip + 1 < end {
-                blocks.entry(ip + 1).or_insert_with(|| r.b.create_block());
-            }
-        }
-        let first = *blocks.entry(start).or_insert_with(|| r.b.create_block());
-        r.b.ins().jump(first, &[]);
-        let mut open = false;
-        for ip in start..end {
-            if let Some(&blk) = blocks.get(&ip) {
-                if open {
-                    r.b.ins().jump(blk, &[]);
-                }
-                r.b.switch_to_block(blk);
-                open = true;
-            }
-            if !open {
-                continue;
-            }
-            open = r.op(ip, &blocks);
-        }
-        if open {
-            r.b.ins().jump(r.fail, &[]);
-        }
+        r.body(start, end);
         for (blk, code) in [(r.fail, FAIL), (r.widen, WIDEN)] {
             r.b.switch_to_block(blk);
             let c = r.b.ins().iconst(I64, code);
@@ -423,6 +433,81 @@ impl<'a, 'b> Rule<'a, 'b> {
         r.b.switch_to_block(r.stopped);
         let one = r.b.ins().iconst(I64, STOPPED);
         r.b.ins().return_(&[one]);
+        r.calls
+    }
+
+    /// Translates the instructions `start..end`, from the current block.
+    fn body(&mut self, start: usize, end: usize) {
+        // A block at each jump target and after each jump.
+        let mut blocks: HashMap<usize, Block> = HashMap::new();
+        for ip in start..end {
+            let op = &self.code.ops[ip];
+            let ends = op.target().is_some() || matches!(op, Op::Ret { .. } | Op::Halt);
+            if let Some(t) = op.target() {
+                blocks.entry(t as usize).or_insert_with(|| self.b.create_block());
+            }
+            if ends && ip + 1 < end {
+                blocks.entry(ip + 1).or_insert_with(|| self.b.create_block());
+            }
+        }
+        let first = *blocks.entry(start).or_insert_with(|| self.b.create_block());
+        self.b.ins().jump(first, &[]);
+        let mut open = false;
+        for ip in start..end {
+            if let Some(&blk) = blocks.get(&ip) {
+                if open {
+                    self.b.ins().jump(blk, &[]);
+                }
+                self.b.switch_to_block(blk);
+                open = true;
+            }
+            if !open {
+                continue;
+            }
+            open = self.op(ip, &blocks);
+        }
+        if open {
+            self.b.ins().jump(self.fail, &[]);
+        }
+    }
+
+    /// Whether a call to `f` is compiled in place: a function not already
+    /// being compiled here (so recursion stays a call), small, not nested
+    /// too deep, and with no instruction left to the VM (whose frame in
+    /// memory is the rule's own).
+    fn can_inline(&self, f: Entry) -> bool {
+        let ops = &self.code.ops[f.start as usize..f.end as usize];
+        !self.inlining.contains(&f.start)
+            && self.inlining.len() <= MAX_INLINE_DEPTH
+            && ops.len() <= MAX_INLINE_OPS
+            && self.inlined + ops.len() <= MAX_INLINED_PER_RULE
+            && ops.iter().all(native)
+    }
+
+    /// A call to `f` compiled in place, with the arguments `vals`: its
+    /// registers are fresh variables, and its `Ret` comes back here with
+    /// the value. Any failure inside leaves the whole rule, as a failed
+    /// call would.
+    fn inline_call(&mut self, f: Entry, vals: &[Value]) -> Value {
+        let vars: Vec<Variable> = (0..f.frame).map(|_| self.b.declare_var(I64)).collect();
+        for (i, &var) in vars.iter().enumerate() {
+            let x = match vals.get(i) {
+                Some(&v) => v,
+                None => self.iconst(0),
+            };
+            self.b.def_var(var, x);
+        }
+        let (after, result) = (self.b.create_block(), self.b.declare_var(I64));
+        let regs = std::mem::replace(&mut self.regs, vars);
+        let ret_to = self.ret_to.replace((after, result));
+        self.inlining.push(f.start);
+        self.inlined += (f.end - f.start) as usize;
+        self.body(f.start as usize, f.end as usize);
+        self.inlining.pop();
+        self.ret_to = ret_to;
+        self.regs = regs;
+        self.b.switch_to_block(after);
+        self.b.use_var(result)
     }
 
     fn get(&mut self, r: u16) -> Value {
@@ -448,10 +533,33 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.unless(cond, self.fail);
     }
 
+    /// Fails unless `0 <= i < bound`, for a bound known when compiling
+    /// (one unsigned comparison: a negative `i` is past any bound).
+    fn check_below(&mut self, i: Value, bound: i64) {
+        let out = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, bound);
+        self.fail_if(out);
+    }
+
+    /// Fails unless `0 <= i < len`, for a length read at run time (which
+    /// may itself be negative in a state given by hand: then every index fails,
+    /// as in the VM).
+    fn check_index(&mut self, i: Value, len: Value) {
+        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, i, 0);
+        let past = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+        let bad = self.b.ins().bor(neg, past);
+        self.fail_if(bad);
+    }
+
+    /// `x + y`, failing on overflow.
+    fn checked_add(&mut self, x: Value, y: Value) -> Value {
+        let (v, of) = self.b.ins().sadd_overflow(x, y);
+        self.fail_if(of);
+        v
+    }
+
     /// Checks that `i` names a cell (any failure: the VM decides).
     fn check_cell(&mut self, i: Value) {
-        let out = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, self.len);
-        self.fail_if(out);
+        self.check_below(i, self.len);
     }
 
     /// The address of cell `i` (checked), and for four-bit cells the shift.
@@ -608,10 +716,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// The cell of element `i` of the list whose length cell is `list`
     /// (whose length is `len`), after checking `0 <= i < len`.
     fn element(&mut self, list: Value, len: Value, i: Value, size: u32) -> Value {
-        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, i, 0);
-        let past = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
-        let bad = self.b.ins().bor(neg, past);
-        self.fail_if(bad);
+        self.check_index(i, len);
         let off = self.b.ins().imul_imm(i, i64::from(size));
         let base = self.b.ins().iadd_imm(list, 1);
         self.b.ins().iadd(base, off)
@@ -620,7 +725,10 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// Fails unless `lo..=hi` is short enough to go through (at most 2^20).
     fn check_range(&mut self, lo: Value, hi: Value) {
         let (d, of) = self.b.ins().ssub_overflow(hi, lo);
-        let long = self.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, d, 1 << 20);
+        let long = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::SignedGreaterThanOrEqual, d, MAX_RANGE_SPAN);
         let up = self.b.ins().icmp(IntCC::SignedGreaterThan, hi, lo);
         let too_long = self.b.ins().select(of, up, long);
         self.fail_if(too_long);
@@ -632,15 +740,46 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// `consts[i]`, checked.
     fn load_const(&mut self, i: Value) -> Value {
-        let out = self
-            .b
-            .ins()
-            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, self.code.consts.len() as i64);
-        self.fail_if(out);
+        self.check_below(i, self.code.consts.len() as i64);
         let p = self.consts_ptr();
         let off = self.b.ins().imul_imm(i, 8);
         let a = self.b.ins().iadd(p, off);
         self.b.ins().load(I64, FLAGS, a, 0)
+    }
+
+    /// The cell of element `index + add` (the sum checked) of the list of
+    /// scalars whose length cell is `list`, checked as `element` does.
+    fn static_element(&mut self, list: u32, index: u16, add: i32) -> Value {
+        let x = self.get(index);
+        let a = self.iconst(i64::from(add));
+        let i = self.checked_add(x, a);
+        let l = self.iconst(i64::from(list));
+        let len = self.load(l);
+        self.element(l, len, i, 1)
+    }
+
+    /// One step of a loop over the list (of the state, or of the constants)
+    /// whose length cell is in register `addr`: to `to` when index `idx` is
+    /// past its end, else element `idx` into `var`, and `idx` one on.
+    fn next_element(&mut self, var: u16, idx: u16, addr: u16, to: Block, consts: bool) {
+        let (i, o) = (self.get(idx), self.get(addr));
+        let len = if consts { self.load_const(o) } else { self.load(o) };
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+        self.branch(done, to);
+        let base = self.b.ins().iadd_imm(o, 1);
+        let at = self.b.ins().iadd(base, i);
+        let v = if consts { self.load_const(at) } else { self.load(at) };
+        self.set(var, v);
+        let n = self.b.ins().iadd_imm(i, 1);
+        self.set(idx, n);
+    }
+
+    /// Counts one more choice of a move's arguments in `c`: fails past `MAX_ARG_CHOICES`.
+    fn count_choice(&mut self, c: Value) -> Value {
+        let c1 = self.b.ins().iadd_imm(c, 1);
+        let many = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
+        self.fail_if(many);
+        c1
     }
 
     fn jump_to(&mut self, blocks: &HashMap<usize, Block>, to: u32) -> Block {
@@ -664,27 +803,51 @@ impl<'a, 'b> Rule<'a, 'b> {
         }
     }
 
-    /// Fills the move-arguments slot: registers `0..n`, the rest 0.
-    fn fill_args(&mut self, n: usize) -> Value {
-        for i in 0..MAX_MOVE_ARGS {
-            let v = if i < n && i < self.regs.len() {
+    /// A move's arguments: registers `0..n`, the rest 0.
+    fn arg_values(&mut self, n: usize) -> [Value; MAX_MOVE_ARGS] {
+        std::array::from_fn(|i| {
+            if i < n && i < self.regs.len() {
                 self.b.use_var(self.regs[i])
             } else {
                 self.iconst(0)
-            };
-            self.b.ins().stack_store(v, self.args, (i * 8) as i32);
-        }
-        self.b.ins().stack_addr(I64, self.args, 0)
+            }
+        })
     }
 
-    /// Gives the move in the arguments slot to the host; stops if it says so.
-    fn emit(&mut self, kind: u16, args: Value) {
-        let host = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::HOST);
+    /// Gives a move to the host: written into the caller's buffer while it
+    /// has room, else through the `emit` callback, which may say to stop.
+    fn emit(&mut self, kind: u16, args: [Value; MAX_MOVE_ARGS]) {
+        let (fast, slow, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let len = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_LEN);
+        let cap = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_CAP);
+        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, len, cap);
+        self.b.ins().brif(room, fast, &[], slow, &[]);
+
+        self.b.switch_to_block(fast);
+        let base = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT);
+        let off = self.b.ins().imul_imm(len, MOVE_SIZE);
+        let at = self.b.ins().iadd(base, off);
+        let k = self.b.ins().iconst(I16, i64::from(kind));
+        self.b.ins().store(FLAGS, k, at, MOVE_KIND);
+        for (i, &v) in args.iter().enumerate() {
+            self.b.ins().store(FLAGS, v, at, MOVE_ARGS + (i * 8) as i32);
+        }
+        let more = self.b.ins().iadd_imm(len, 1);
+        self.b.ins().store(FLAGS, more, self.ctx, Ctx::OUT_LEN);
+        self.b.ins().jump(done, &[]);
+
+        self.b.switch_to_block(slow);
+        for (i, &v) in args.iter().enumerate() {
+            self.b.ins().stack_store(v, self.args, (i * 8) as i32);
+        }
+        let p = self.b.ins().stack_addr(I64, self.args, 0);
         let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::EMIT);
         let k = self.iconst(i64::from(kind));
-        let call = self.b.ins().call_indirect(self.helper, f, &[host, k, args]);
+        let call = self.b.ins().call_indirect(self.helper, f, &[self.ctx, k, p]);
         let stop = self.b.inst_results(call)[0];
-        self.branch(stop, self.stopped);
+        self.b.ins().brif(stop, self.stopped, &[], done, &[]);
+
+        self.b.switch_to_block(done);
     }
 
     /// Translates the instruction at `ip`; false when it ends its block.
@@ -810,11 +973,22 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::Ret { src } => {
                 let v = self.get(src);
+                if let Some((after, result)) = self.ret_to {
+                    self.b.def_var(result, v);
+                    self.b.ins().jump(after, &[]);
+                    return false;
+                }
                 self.write_back();
                 self.b.ins().return_(&[v]);
                 return false;
             }
             Op::Halt => {
+                if let Some((after, result)) = self.ret_to {
+                    let z = self.iconst(0);
+                    self.b.def_var(result, z);
+                    self.b.ins().jump(after, &[]);
+                    return false;
+                }
                 self.write_back();
                 let z = self.iconst(0);
                 self.b.ins().return_(&[z]);
@@ -835,15 +1009,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.set(dst, v);
             }
             Op::LoadElemS { dst, list, index, add } => {
-                let x = self.get(index);
-                let (i, of) = {
-                    let a = self.iconst(i64::from(add));
-                    self.b.ins().sadd_overflow(x, a)
-                };
-                self.fail_if(of);
-                let l = self.iconst(i64::from(list));
-                let len = self.load(l);
-                let o = self.element(l, len, i, 1);
+                let o = self.static_element(list, index, add);
                 let v = self.load(o);
                 self.set(dst, v);
             }
@@ -854,13 +1020,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 add,
                 src,
             } => {
-                let x = self.get(index);
-                let a = self.iconst(i64::from(add));
-                let (i, of) = self.b.ins().sadd_overflow(x, a);
-                self.fail_if(of);
-                let l = self.iconst(i64::from(list));
-                let len = self.load(l);
-                let o = self.element(l, len, i, 1);
+                let o = self.static_element(list, index, add);
                 let s = self.get(src);
                 let v = match op {
                     None => s,
@@ -878,13 +1038,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 add,
                 imm,
             } => {
-                let x = self.get(index);
-                let a = self.iconst(i64::from(add));
-                let (i, of) = self.b.ins().sadd_overflow(x, a);
-                self.fail_if(of);
-                let l = self.iconst(i64::from(list));
-                let len = self.load(l);
-                let o = self.element(l, len, i, 1);
+                let o = self.static_element(list, index, add);
                 let old = self.load(o);
                 let y = self.iconst(i64::from(imm));
                 let v = self.arith(op, old, y);
@@ -961,11 +1115,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let o = self.get(addr);
                 let v = self.get(x);
                 let len = self.load(o);
-                let full = self
-                    .b
-                    .ins()
-                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, len, i64::from(cap));
-                self.fail_if(full);
+                self.check_below(len, i64::from(cap));
                 let base = self.b.ins().iadd_imm(o, 1);
                 let at = self.b.ins().iadd(base, len);
                 self.store(at, v);
@@ -1007,21 +1157,11 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::ListNext { var, idx, addr, to } => {
                 let t = self.jump_to(blocks, to);
-                let (i, o) = (self.get(idx), self.get(addr));
-                let len = self.load(o);
-                let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
-                self.branch(done, t);
-                let base = self.b.ins().iadd_imm(o, 1);
-                let at = self.b.ins().iadd(base, i);
-                let v = self.load(at);
-                self.set(var, v);
-                let n = self.b.ins().iadd_imm(i, 1);
-                self.set(idx, n);
+                self.next_element(var, idx, addr, t, false);
             }
             Op::SumAdd { acc, x } => {
                 let (a, x) = (self.get(acc), self.get(x));
-                let (v, of) = self.b.ins().sadd_overflow(a, x);
-                self.fail_if(of);
+                let v = self.checked_add(a, x);
                 self.set(acc, v);
             }
             Op::CountAdd { acc, x } => {
@@ -1049,17 +1189,23 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::Call { dst, func, args, n } => {
                 let f = self.code.fns[func as usize];
                 let d = self.b.ins().load(I64, FLAGS, self.budget, DEPTH_AT as i32);
-                let deep = self
-                    .b
-                    .ins()
-                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, d, MAX_CALL_DEPTH as i64);
-                self.fail_if(deep);
+                self.check_below(d, MAX_CALL_DEPTH as i64);
                 let one = self.iconst(1);
                 self.spend(one);
                 let d1 = self.b.ins().iadd_imm(d, 1);
                 self.b.ins().store(FLAGS, d1, self.budget, DEPTH_AT as i32);
+                if self.can_inline(f) {
+                    let vals: Vec<Value> = (0..n).map(|k| self.get(args + k)).collect();
+                    let v = self.inline_call(f, &vals);
+                    self.b.ins().store(FLAGS, d, self.budget, DEPTH_AT as i32);
+                    self.set(dst, v);
+                    return true;
+                }
                 let (callee, direct) = self.refs[&f.start];
                 let call = if direct == Some(n) {
+                    if !self.calls.contains(&f.start) {
+                        self.calls.push(f.start);
+                    }
                     let mut vals = vec![self.ctx];
                     for k in 0..n {
                         vals.push(self.get(args + k));
@@ -1086,13 +1232,11 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::Choice { counter, .. } => {
                 let c = self.get(counter);
-                let c1 = self.b.ins().iadd_imm(c, 1);
-                let many = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
-                self.fail_if(many);
+                let c1 = self.count_choice(c);
                 self.set(counter, c1);
             }
             Op::Emit { kind, n } => {
-                let args = self.fill_args(n as usize);
+                let args = self.arg_values(n as usize);
                 self.emit(kind, args);
             }
             Op::EmitRange {
@@ -1104,7 +1248,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             } => {
                 let (lo, h) = (self.get(var), self.get(hi));
                 self.check_range(lo, h);
-                let args = self.fill_args(n as usize - 1);
+                let mut args = self.arg_values(n as usize - 1);
                 let v = self.b.declare_var(I64);
                 let c = self.b.declare_var(I64);
                 self.b.def_var(v, lo);
@@ -1115,12 +1259,9 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.b.ins().brif(empty, exit, &[], head, &[]);
                 self.b.switch_to_block(head);
                 let cv = self.b.use_var(c);
-                let c1 = self.b.ins().iadd_imm(cv, 1);
-                let many = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
-                self.fail_if(many);
+                let c1 = self.count_choice(cv);
                 self.b.def_var(c, c1);
-                let x = self.b.use_var(v);
-                self.b.ins().stack_store(x, self.args, ((n as usize - 1) * 8) as i32);
+                args[n as usize - 1] = self.b.use_var(v);
                 self.emit(kind, args);
                 let x = self.b.use_var(v);
                 let last = self.b.ins().icmp(IntCC::Equal, x, h);
@@ -1149,16 +1290,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::ConstListNext { var, idx, addr, to } => {
                 let t = self.jump_to(blocks, to);
-                let (i, o) = (self.get(idx), self.get(addr));
-                let len = self.load_const(o);
-                let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
-                self.branch(done, t);
-                let base = self.b.ins().iadd_imm(o, 1);
-                let at = self.b.ins().iadd(base, i);
-                let v = self.load_const(at);
-                self.set(var, v);
-                let n = self.b.ins().iadd_imm(i, 1);
-                self.set(idx, n);
+                self.next_element(var, idx, addr, t, true);
             }
             Op::SetCount { dst, addr, set } => {
                 let words = self.code.sets[set as usize].words;
@@ -1310,8 +1442,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         let at = self.b.ins().iadd_imm(at, 1);
         let x = self.load(at);
         let t = self.b.use_var(total);
-        let (t, of) = self.b.ins().sadd_overflow(t, x);
-        self.fail_if(of);
+        let t = self.checked_add(t, x);
         self.b.def_var(total, t);
         let i1 = self.b.ins().iadd_imm(iv, 1);
         self.b.def_var(i, i1);

@@ -43,7 +43,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::Move;
 use super::state::NIBBLE;
 use super::vm::{Budget, Host};
 use crate::error_kind::RuntimeKind;
@@ -283,12 +282,4 @@ impl Jit {
 #[cold]
 pub(super) fn bailout() -> GameError {
     GameError::new(RuntimeKind::Bailout, "compiled rules left this call to the VM")
-}
-
-/// A move for the emit callback.
-fn make_move(kind: u64, args: [i64; crate::ir::MAX_MOVE_ARGS]) -> Move {
-    Move {
-        kind: kind as u16,
-        args,
-    }
 }
