@@ -499,7 +499,22 @@ impl PyGame {
 
 #[pymethods]
 impl PyState {
+    /// The board where the game's `display` draws one, then whose move it
+    /// is; else the position as `gdl --from` reads it (`raw`).
     fn __str__(&self) -> String {
+        let position = self.game.position(&self.state);
+        match self.game.board(&self.state) {
+            Ok(Some(board)) => {
+                let whose = position.rsplit_once("; ").map_or("", |(_, w)| w);
+                format!("{}\n{whose}", board.text())
+            }
+            _ => position,
+        }
+    }
+
+    /// The position as gdl prints it and `--from` reads it: `[7, 5, 3, 1]; MAX to move`.
+    #[getter]
+    fn raw(&self) -> String {
         self.game.position(&self.state)
     }
 

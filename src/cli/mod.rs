@@ -23,6 +23,7 @@ mod man;
 mod output;
 mod play;
 mod rules;
+mod shown;
 mod signals;
 mod solve;
 mod solve_depth;
