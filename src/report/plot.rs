@@ -209,16 +209,8 @@ mod tests {
         );
         // Bars in each series' colour: search has bins 0, 3, 5; random 10, 12
         // (plus each series' legend square).
-        assert_eq!(
-            svg.matches(r##"fill="#1F77B4" fill-opacity="0.85""##).count(),
-            3,
-            "{svg}"
-        );
-        assert_eq!(
-            svg.matches(r##"fill="#D62728" fill-opacity="0.85""##).count(),
-            2,
-            "{svg}"
-        );
+        assert_eq!(svg.matches(r##"opacity="0.85" fill="#1F77B4""##).count(), 3, "{svg}");
+        assert_eq!(svg.matches(r##"opacity="0.85" fill="#D62728""##).count(), 2, "{svg}");
         assert!(svg.contains("search (mean 2.00, 4 games)"), "{svg}");
         assert!(svg.contains("random (mean 11.00, 2 games)"), "{svg}");
         assert!(svg.contains("t &lt;1&gt;"), "{svg}");
