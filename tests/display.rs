@@ -146,7 +146,7 @@ fn kalah_draws_norths_pits_across_from_souths_and_the_stores_at_the_ends() {
 }
 
 #[test]
-fn nim_and_nimcala_draw_their_rows_and_pits() {
+fn nim_draws_its_rows() {
     for file in ["games/nim-normal.game"] {
         let game = load_game(file, &[]);
         for s in positions(&game, 20, 4) {
@@ -162,14 +162,6 @@ fn nim_and_nimcala_draw_their_rows_and_pits() {
                 .collect();
             assert_eq!(drawn, want);
         }
-    }
-    let game = load_game("games/nimcala.game", &[]);
-    for s in positions(&game, 20, 5) {
-        let board = ints(game.value_of(&s, "board").unwrap());
-        let Some(Board::Pits { bottom, top: None, .. }) = game.board(&s).unwrap() else {
-            panic!("nimcala draws one row of pits")
-        };
-        assert_eq!(bottom, board.iter().map(|n| n.to_string()).collect::<Vec<_>>());
     }
 }
 
@@ -275,6 +267,23 @@ fn play_trace_and_tree_show_the_board_and_raw_shows_the_state() {
     ]);
     assert_eq!(dot.code, 0, "{}", dot.stderr);
     snap!("display_tree_nim_dot", dot.stdout);
+    // A grid in DOT: a small table of cells (an HTML-like label).
+    let grid = gdl(&[
+        "tree",
+        "games/connect4.game",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--connect",
+        "3",
+        "--depth",
+        "1",
+        "--format",
+        "dot",
+    ]);
+    assert_eq!(grid.code, 0, "{}", grid.stderr);
+    snap!("display_tree_connect4_dot", grid.stdout);
     let solve = gdl(&["solve", "games/tictactoe.game", "--after", "5 1 9"]);
     assert_eq!(solve.code, 0, "{}", solve.stderr);
     snap!("display_solve_after_tictactoe", solve.stdout);
@@ -301,12 +310,15 @@ fn play_trace_and_tree_show_the_board_and_raw_shows_the_state() {
     );
 }
 
-/// games/nim.game has no display on purpose: `gdl play nim` prints seed
-/// 001's transcript byte for byte (tests/desk.rs), the fields of the state.
+/// games/nim.game and games/nimcala.game have no display on purpose: their
+/// transcript and traces are the seeds' (tests/desk.rs, tests/play.rs), the
+/// fields of the state.
 #[test]
-fn nim_keeps_the_assignments_transcript() {
-    let game = load_game("games/nim.game", &[]);
-    assert!(game.board(&game.initial_state().unwrap()).unwrap().is_none());
+fn the_seed_games_keep_their_transcripts() {
+    for file in ["games/nim.game", "games/nimcala.game"] {
+        let game = load_game(file, &[]);
+        assert!(game.board(&game.initial_state().unwrap()).unwrap().is_none());
+    }
 }
 
 #[test]
