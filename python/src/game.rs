@@ -460,6 +460,8 @@ impl PyGame {
             params: &game.program().params,
             position: state_part.to_string(),
             to_move: turn_part.trim_end_matches(" to move").to_string(),
+            // The JSON has no picture.
+            board: None,
             method,
             fast,
             // What the command calls "in all": here, this call.
