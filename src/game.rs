@@ -80,6 +80,21 @@ pub trait Game {
     /// A position as people read it: `board: [0, 2, 3, 1]`. Without whose turn it is.
     fn state_text(&self, state: &Self::State) -> String;
 
+    /// The position as the game's `display` block draws it; `None` for a
+    /// game without one, which is then shown by `state_text`.
+    fn board(&self, _state: &Self::State) -> Result<Option<crate::board::Board>, GameError> {
+        Ok(None)
+    }
+
+    /// The position as people read it best: its board where the game has
+    /// a display, else `state_text`.
+    fn shown(&self, state: &Self::State) -> Result<String, GameError> {
+        Ok(match self.board(state)? {
+            Some(b) => b.text(),
+            None => self.state_text(state),
+        })
+    }
+
     /// The legal moves of `player` in `state`: at a `Turn::Player(player)` node
     /// the same as `legal_moves`; at a `Turn::Simultaneous` node, that player's
     /// own choices.

@@ -13,7 +13,8 @@
 //!
 //! 0. `error_kind`: the kinds of error, with their diagnostic codes and
 //!    exit codes;
-//! 1. `game`, `fsutil`, `memory`: foundations: the [`game::Game`] trait
+//! 1. `board`: a position as a game's `display` block draws it, and its text;
+//!    `game`, `fsutil`, `memory`: foundations: the [`game::Game`] trait
 //!    every algorithm sees, atomic file writes, the memory guard;
 //! 2. `syntax`: text to syntax tree, and the error a game file's problems
 //!    are reported with (`syntax::file_error`, the compiler's too);
@@ -39,6 +40,7 @@
 // Errors are rare and cold here; boxing them to shrink `Result` buys nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod board;
 pub mod cli;
 pub mod compile;
 pub mod error_kind;

@@ -16,6 +16,8 @@ use std::path::Path;
 const STAGES: &[&[&str]] = &[
     // The kinds of error, their diagnostic codes and exit codes.
     &["error_kind"],
+    // A position as a game's display draws it: plain data and its text.
+    &["board"],
     // Foundations every stage may use: the `Game` trait and its errors,
     // atomic file writes, the memory guard.
     &["game", "fsutil", "memory"],

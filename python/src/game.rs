@@ -615,6 +615,8 @@ impl PyGame {
             params: &game.program().params,
             position: state_part.to_string(),
             to_move: turn_part.trim_end_matches(" to move").to_string(),
+            // The JSON has no picture.
+            board: None,
             method,
             fast,
             // What the command calls "in all": here, this call.
@@ -654,7 +656,22 @@ impl PyGame {
 
 #[pymethods]
 impl PyState {
+    /// The board where the game's `display` draws one, then whose move it
+    /// is; else the position as `gdl --from` reads it (`raw`).
     fn __str__(&self) -> String {
+        let position = self.game.position(&self.state);
+        match self.game.board(&self.state) {
+            Ok(Some(board)) => {
+                let whose = position.rsplit_once("; ").map_or("", |(_, w)| w);
+                format!("{}\n{whose}", board.text())
+            }
+            _ => position,
+        }
+    }
+
+    /// The position as gdl prints it and `--from` reads it: `[7, 5, 3, 1]; MAX to move`.
+    #[getter]
+    fn raw(&self) -> String {
         self.game.position(&self.state)
     }
 

@@ -15,6 +15,7 @@ def test_a_game_loads_with_its_defaults():
     assert g.move_kinds == ["take"]
     assert not g.has_chance and not g.has_simultaneous
     assert str(g.initial_state()) == "[7, 5, 3, 1]; MAX to move"
+    assert g.initial_state().raw == "[7, 5, 3, 1]; MAX to move"
 
 
 @pytest.mark.parametrize("piles", [[3, 2, 1], (3, 2, 1), "3,2,1", "[3, 2, 1]"])

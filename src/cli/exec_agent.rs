@@ -491,7 +491,9 @@ impl Agent<Interpreted> for ExecAgent {
             "seat": player,
             "player": game.player_name(player),
             "view": view_json(game, state, player),
-            "text": view_text(&game.view(state, Some(player)), ""),
+            // The board where the game draws one (the program reads `view`).
+            "text": super::shown::position_lines(game, state, Some(player), false, "")
+                .unwrap_or_else(|_| view_text(&game.view(state, Some(player)), "")),
             "moves": texts,
             "plies": std::mem::take(&mut self.plies),
             "time_ms": self.move_time().as_millis() as u64,

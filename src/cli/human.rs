@@ -74,7 +74,9 @@ impl Agent<Interpreted> for Human<'_> {
         moves: &[<Interpreted as Game>::Move],
     ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
         let listed: Vec<String> = moves.iter().map(|m| game.move_text(m)).collect();
-        let view = view_text(&game.view(state, Some(player)), "  ");
+        // The board where the game draws one (as `play` shows it).
+        let view = super::shown::position_lines(game, state, Some(player), false, "  ")
+            .unwrap_or_else(|_| view_text(&game.view(state, Some(player)), "  "));
         let sep = if view.contains('\n') { "\n  " } else { " " };
         self.say(&format!(
             "current state:{sep}{view}\navailable moves: [{}]\n\n",

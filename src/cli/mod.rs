@@ -25,6 +25,7 @@ mod merge;
 mod output;
 mod play;
 mod rules;
+mod shown;
 mod signals;
 mod solve;
 mod solve_depth;

@@ -28,8 +28,8 @@ use super::agents::{
     AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
 };
 use super::{Context, Failure, GameArgs, load_game, start_position};
-use crate::game::{Game, Player, Turn};
-use crate::report::play::{outcome_text_after, view_text};
+use crate::game::{Game, GameError, Player, Turn};
+use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::{AgentError, AgentSpec, PlayerSpec, Ties};
@@ -68,6 +68,10 @@ pub struct PlayArgs {
     /// (docs/json-schema/trace.json): every move, every state, the outcome
     #[arg(long, value_name = "FILE")]
     pub json_log: Option<PathBuf>,
+    /// Show each position as its state, field by field (what --from reads),
+    /// rather than as the game's display draws it
+    #[arg(long)]
+    pub raw: bool,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
@@ -111,7 +115,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let result = (|| {
         // Before the deal there is nothing to see.
         if game.turn(&start)? != Turn::Chance {
-            writeln!(out, "{}", board(&game, &start, viewer)).map_err(io)?;
+            writeln!(out, "{}", board(&game, &start, viewer, args.raw)?).map_err(io)?;
         }
         let mut rng = StdRng::seed_from_u64(seed);
         let mut seated = begin(&mut agents, &game, seed)?;
@@ -155,7 +159,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
                 }
             }
             // A board of many lines is not printed twice: the prompt shows it.
-            let shown = board(&game, state, viewer);
+            let shown = board(&game, state, viewer, args.raw)?;
             if !(shown.contains('\n') && asks_human(&game, state, &specs)?) {
                 writeln!(out, "{shown}").map_err(io)?;
             }
@@ -237,8 +241,8 @@ fn asks_human(game: &Interpreted, state: &State, specs: &[PlayerSpec]) -> Result
     })
 }
 
-fn board(game: &Interpreted, state: &State, viewer: Option<Player>) -> String {
-    view_text(&game.view(state, viewer), "")
+fn board(game: &Interpreted, state: &State, viewer: Option<Player>, raw: bool) -> Result<String, GameError> {
+    super::shown::position_lines(game, state, viewer, raw, "")
 }
 
 /// Whether another seed could have given another game.

@@ -372,11 +372,13 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     let position = game.position(&root);
     let (state_part, turn_part) = position.rsplit_once("; ").unwrap_or((&position, ""));
+    let board = super::shown::echo(&game, &root).map_err(|e| ctx.fail(&e))?;
     let header = report::Header {
         game: game.name(),
         params: &game.program().params,
         position: state_part.to_string(),
         to_move: turn_part.trim_end_matches(" to move").to_string(),
+        board,
         method,
         fast: args.fast,
         wall_seconds: ctx.started.elapsed().as_secs_f64(),

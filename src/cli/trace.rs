@@ -12,7 +12,7 @@ use super::agents::{
 use super::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
-use crate::report::play::{outcome_text_after, view_text};
+use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
 use crate::solve::agent::AgentError;
@@ -46,6 +46,10 @@ pub struct TraceArgs {
     /// Print the game as one JSON object (docs/json-schema/trace.json)
     #[arg(long)]
     pub json: bool,
+    /// Show each position as its state, field by field (what --from reads),
+    /// rather than as the game's display draws it
+    #[arg(long)]
+    pub raw: bool,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
@@ -70,6 +74,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     if args.json {
         return run_json(args, &game, start, &specs, &mut agents, ctx);
     }
+    let start_lines = state_lines(&game, &start, args.raw).map_err(|e| ctx.fail(&e))?;
     let out = &mut *ctx.out;
     // A reader who stops reading (`| head`) ends the game quietly.
     let io = |e: std::io::Error| match e.kind() {
@@ -82,7 +87,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         title(&game),
         seats.join(", "),
         args.seed,
-        state_lines(&game, &start)
+        start_lines
     )
     .map_err(super::stdout_failed)?;
     let mut ply = 0;
@@ -119,7 +124,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
                     writeln!(out, "{ply:>4}. {}", each.join(", ")).map_err(io)?;
                 }
             }
-            writeln!(out, "         {}", state_lines(&game, state)).map_err(io)?;
+            writeln!(out, "         {}", state_lines(&game, state, args.raw)?).map_err(io)?;
             out.flush().map_err(io)
         })
     });
@@ -205,6 +210,6 @@ pub(crate) fn stopped_at(ply: usize, e: &AgentError, ctx: &Context) -> Failure {
 }
 
 /// The whole state (a trace is read by a spectator, who sees everything).
-fn state_lines(game: &Interpreted, state: &State) -> String {
-    view_text(&game.view(state, None), "         ")
+fn state_lines(game: &Interpreted, state: &State, raw: bool) -> Result<String, crate::game::GameError> {
+    super::shown::position_lines(game, state, None, raw, "         ")
 }

@@ -74,6 +74,10 @@ pub struct TreeArgs {
     /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
     #[arg(long, value_name = "MOVES")]
     pub after: Option<String>,
+    /// Show each position as its state, field by field (what --from reads),
+    /// rather than as the game's display draws it
+    #[arg(long)]
+    pub raw: bool,
     /// Draw a tree of more than 2,000 nodes (at most 1,000,000)
     #[arg(long)]
     pub force: bool,
@@ -189,7 +193,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         (None, Some(c)) => Some(c),
         (None, None) => None,
     };
-    let tree = report::build(&game, &root, depth, values).map_err(|e| {
+    let mut tree = report::build(&game, &root, depth, values).map_err(|e| {
         let memory = matches!(e, TreeError::Memory(_));
         let mut f = fail(e);
         if let (true, Some(n)) = (memory, total) {
@@ -198,6 +202,11 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         f
     })?;
+    if args.raw || !super::shown::all_public(&game) {
+        for n in &mut tree.nodes {
+            n.board = None;
+        }
+    }
     drop(exact);
     let layout = match args.layout {
         LayoutArg::Auto => report::Layout::Auto,

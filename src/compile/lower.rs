@@ -313,6 +313,7 @@ impl Compiler<'_> {
             .into_iter()
             .map(|f| {
                 self.begin_frame();
+                self.in_display = f.name.name.starts_with(ast::DISPLAY_PREFIX);
                 for (name, t) in &f.params {
                     let ty = self.ty_of(t);
                     if !ty.is_scalar() {
@@ -855,6 +856,18 @@ impl Compiler<'_> {
     /// which the rules call while they only read the position.
     fn may_change_state(&mut self, span: Span) -> bool {
         if let Some(FnKind::Function(_)) = self.fn_kind {
+            if self.in_display {
+                self.error(
+                    CompileError::new(
+                        CompileKind::NotAssignable,
+                        "a display cannot change the state",
+                        span,
+                        "changes the state",
+                    )
+                    .with_help("a display only reads the position: compute into a `let` and return it"),
+                );
+                return false;
+            }
             self.error(
                 CompileError::new(
                     CompileKind::NotAssignable,

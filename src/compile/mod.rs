@@ -120,6 +120,8 @@ pub(crate) struct Compiler<'a> {
     turn_target: Option<(usize, bool)>,
     /// The function or procedure whose statements are being lowered, if any.
     fn_kind: Option<lower::FnKind>,
+    /// Whether the function being lowered is a part of the `display`.
+    in_display: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -153,6 +155,7 @@ impl<'a> Compiler<'a> {
             max_locals: 0,
             turn_target: None,
             fn_kind: None,
+            in_display: false,
         }
     }
 
@@ -177,6 +180,8 @@ impl<'a> Compiler<'a> {
             self.layout_state(&mut initial);
         }
         let fns = self.lower_fns();
+        self.in_display = false;
+        let display = self.check_display();
         let moves = self.lower_moves();
         let ends = self.lower_ends();
         if self.file.moves.is_empty() {
@@ -214,9 +219,142 @@ impl<'a> Compiler<'a> {
             has_chance: moves.iter().any(|m| m.by == ir::MoveBy::Chance),
             has_simultaneous: moves.iter().any(|m| m.by == ir::MoveBy::Simultaneous),
             canonical: self.fn_sigs.get(ast::CANONICAL).map(|s| s.index),
+            display,
             moves,
             ends,
         }
+    }
+
+    /// The `display` block, checked against its layout: the sizes it takes,
+    /// the parts it knows and needs. Its functions were lowered with the others.
+    fn check_display(&mut self) -> Option<ir::Display> {
+        let file = self.file;
+        let first = file.displays.first()?;
+        for again in &file.displays[1..] {
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    "the game has two displays",
+                    again.layout.span,
+                    "a second display",
+                )
+                .with_note(first.layout.span, "the first display")
+                .with_help("a game is drawn one way: keep one `display` block"),
+            );
+        }
+        let layouts = || {
+            ir::DisplayLayout::ALL
+                .iter()
+                .map(|l| format!("{}({})", l.name(), l.sizes().join(", ")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let Some(&layout) = ir::DisplayLayout::ALL.iter().find(|l| l.name() == first.layout.name) else {
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    format!("there is no display layout `{}`", first.layout.name),
+                    first.layout.span,
+                    "not a layout",
+                )
+                .with_help(format!("a display is one of: {}", layouts())),
+            );
+            return None;
+        };
+        let mut ok = true;
+        let want = layout.sizes();
+        if first.sizes.len() != want.len() {
+            ok = false;
+            let at = first
+                .sizes
+                .first()
+                .map_or(first.layout.span, |s| s.to(*first.sizes.last().unwrap()));
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    format!(
+                        "a {} display takes {} size{}, not {}",
+                        layout.name(),
+                        want.len(),
+                        if want.len() == 1 { "" } else { "s" },
+                        first.sizes.len()
+                    ),
+                    at,
+                    "the sizes",
+                )
+                .with_help(format!("write it {}({})", layout.name(), want.join(", "))),
+            );
+        }
+        let known = layout.parts();
+        let all_parts = || {
+            known
+                .iter()
+                .map(|(n, a, _)| ir::DisplayLayout::part_example(n, *a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for part in &first.parts {
+            match known.iter().find(|(n, _, _)| *n == part.name.name) {
+                None => {
+                    ok = false;
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!("a {} display has no part `{}`", layout.name(), part.name.name),
+                            part.name.span,
+                            "not a part of this layout",
+                        )
+                        .with_help(format!("its parts are: {}", all_parts())),
+                    );
+                }
+                Some((n, arity, _)) if *arity != part.arity => {
+                    ok = false;
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!(
+                                "the display's `{n}` takes {arity} argument{}, not {}",
+                                if *arity == 1 { "" } else { "s" },
+                                part.arity
+                            ),
+                            part.name.span,
+                            "here",
+                        )
+                        .with_help(format!("write it {}", ir::DisplayLayout::part_example(n, *arity))),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        for (n, arity, needed) in known {
+            if *needed && !first.parts.iter().any(|p| p.name.name == *n) {
+                ok = false;
+                self.error(
+                    CompileError::new(
+                        CompileKind::Display,
+                        format!("a {} display needs its `{n}`", layout.name()),
+                        first.layout.span,
+                        format!("no `{n}` in this display"),
+                    )
+                    .with_help(format!(
+                        "add `{} = ...`: an int, drawn as its symbol",
+                        ir::DisplayLayout::part_example(n, *arity)
+                    )),
+                );
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let index = |name: &str| self.fn_sigs.get(name).map(|s| s.index);
+        Some(ir::Display {
+            layout,
+            sizes: (0..want.len())
+                .map(|i| index(&ast::display_size_name(i)))
+                .collect::<Option<Vec<_>>>()?,
+            parts: known.iter().map(|(n, _, _)| index(&ast::display_fn_name(n))).collect(),
+            symbols: first.symbols.iter().map(|(s, _)| s.clone()).collect(),
+        })
     }
 
     fn declare_players(&mut self) {
@@ -329,10 +467,14 @@ impl<'a> Compiler<'a> {
         match previous {
             Some(first) => {
                 let first = first.span;
+                let what = match name.name.strip_prefix(ast::DISPLAY_PREFIX) {
+                    Some(part) => format!("the display's `{part}`"),
+                    None => format!("`{}`", name.name),
+                };
                 self.error(
                     CompileError::new(
                         CompileKind::Duplicate,
-                        format!("`{}` is declared twice", name.name),
+                        format!("{what} is declared twice"),
                         name.span,
                         "declared again here",
                     )

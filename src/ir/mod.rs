@@ -52,6 +52,86 @@ pub struct Program {
     /// The procedure of the `canonical { ... }` block, if any: it turns a
     /// position into the representative the memo table and Q-learning key by.
     pub canonical: Option<usize>,
+    /// How a position is drawn (the `display` block), if the game says.
+    pub display: Option<Display>,
+}
+
+/// A `display` block, checked: its layout, and the functions (indices into
+/// [`Program::fns`]) that give its sizes and its parts. The rules never run
+/// them; the runtime runs them on the VM when a position is shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Display {
+    pub layout: DisplayLayout,
+    /// `grid(ROWS, COLS)`: the rows then the columns; `pits(N)`, `rows(N)`: N.
+    pub sizes: Vec<usize>,
+    /// Each part the layout knows (see [`DisplayLayout::parts`]), if given.
+    pub parts: Vec<Option<usize>>,
+    /// What the values 0, 1, 2, ... are drawn as; another value is drawn as its number.
+    pub symbols: Vec<String>,
+}
+
+/// The shapes a display can take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DisplayLayout {
+    /// Rows of cells, the first row at the top: tic-tac-toe, connect four.
+    Grid,
+    /// A grid whose every row is shifted half a cell right of the one above: Hex.
+    Rhombus,
+    /// A row of pits, another above it, and a store at either end: Kalah.
+    Pits,
+    /// Rows of objects, each a count drawn as that many symbols: Nim.
+    Rows,
+}
+
+impl DisplayLayout {
+    pub const ALL: &[DisplayLayout] = &[
+        DisplayLayout::Grid,
+        DisplayLayout::Rhombus,
+        DisplayLayout::Pits,
+        DisplayLayout::Rows,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DisplayLayout::Grid => "grid",
+            DisplayLayout::Rhombus => "rhombus",
+            DisplayLayout::Pits => "pits",
+            DisplayLayout::Rows => "rows",
+        }
+    }
+
+    /// What goes in the parentheses: `grid(ROWS, COLS)`.
+    pub fn sizes(self) -> &'static [&'static str] {
+        match self {
+            DisplayLayout::Grid | DisplayLayout::Rhombus => &["ROWS", "COLS"],
+            DisplayLayout::Pits => &["PITS"],
+            DisplayLayout::Rows => &["ROWS"],
+        }
+    }
+
+    /// The parts it draws: each name, how many arguments it takes, whether it
+    /// must be given.
+    pub fn parts(self) -> &'static [(&'static str, usize, bool)] {
+        match self {
+            DisplayLayout::Grid | DisplayLayout::Rhombus => &[("cell", 2, true)],
+            DisplayLayout::Pits => &[
+                ("bottom", 1, true),
+                ("top", 1, false),
+                ("left", 0, false),
+                ("right", 0, false),
+            ],
+            DisplayLayout::Rows => &[("row", 1, true), ("label", 1, false)],
+        }
+    }
+
+    /// How each part is written, for messages: `cell(r, c)`.
+    pub fn part_example(name: &str, arity: usize) -> String {
+        match arity {
+            0 => name.to_string(),
+            1 => format!("{name}(i)"),
+            _ => format!("{name}(r, c)"),
+        }
+    }
 }
 
 /// A state variable: where it lives and how it is laid out.

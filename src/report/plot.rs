@@ -1,7 +1,14 @@
-//! Pictures for reports, as SVG text: no plotting library, no fonts to find,
-//! and a file any browser or LaTeX (via svg/inkscape) shows.
+//! Pictures for reports, as SVG text drawn with `plotters`' SVG backend: it
+//! writes `<text>` elements and leaves the fonts to the viewer, so nothing
+//! is looked up on this machine, and any browser or LaTeX (via
+//! svg/inkscape) shows the file.
+//!
+//! No PNG: plotters' bitmap backend draws text with a font it must be given
+//! (a font file, or the system's through fontconfig); without one it cannot
+//! draw a single label. A person who needs a PNG converts the SVG
+//! (`rsvg-convert points.svg > points.png`).
 
-use std::fmt::Write as _;
+use plotters::prelude::*;
 
 /// One series of a histogram: a name and its values (one per game).
 pub struct Series<'a> {
@@ -9,11 +16,14 @@ pub struct Series<'a> {
     pub values: &'a [f64],
 }
 
-const COLORS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
+const COLORS: [RGBColor; 6] = [
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+];
 
 /// One series of a histogram as counts: each distinct value and how many
 /// games had it. A match keeps these, not its games.
@@ -40,138 +50,139 @@ pub fn histogram_svg(title: &str, x_label: &str, series: &[Series]) -> String {
     histogram_of_counts(title, x_label, &counted)
 }
 
-/// [`histogram_svg`] from counts of values.
+/// The smallest of 1, 2, 5, 10, 20, 50, ... at least `x`: bins and ticks
+/// on round numbers.
+fn round_step(x: f64) -> f64 {
+    let x = x.max(1.0);
+    let mut p = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if m * p >= x {
+                return m * p;
+            }
+        }
+        p *= 10.0;
+    }
+}
+
+/// A series' mean and the half-width of its 95% confidence interval
+/// (normal approximation: 1.96 standard errors; 0 with fewer than 2 games).
+fn mean_and_interval(counts: &[(f64, u64)]) -> (f64, f64, u64) {
+    let n: u64 = counts.iter().map(|c| c.1).sum();
+    if n == 0 {
+        return (0.0, 0.0, 0);
+    }
+    let mean = counts.iter().map(|&(v, k)| v * k as f64).sum::<f64>() / n as f64;
+    if n < 2 {
+        return (mean, 0.0, n);
+    }
+    let var = counts.iter().map(|&(v, k)| (v - mean).powi(2) * k as f64).sum::<f64>() / (n - 1) as f64;
+    (mean, 1.96 * (var / n as f64).sqrt(), n)
+}
+
+/// [`histogram_svg`] from counts of values: the share of each series' games
+/// per bin of values, bins of a round width centred on their first value;
+/// each series' mean as a line,
+/// with its 95% confidence interval shaded around it.
 pub fn histogram_of_counts(title: &str, x_label: &str, series: &[Counted]) -> String {
-    let (w, h) = (720.0f64, 420.0f64);
-    let (left, right, top, bottom) = (60.0, 20.0, 50.0, 60.0);
     let all = series.iter().flat_map(|s| s.counts.iter().map(|c| c.0));
     let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
-    let (lo, hi) = if lo.is_finite() {
-        (lo.floor(), hi.ceil())
-    } else {
-        (0.0, 1.0)
-    };
-    // One bin per whole number when the range is small, else about 30 bins.
-    let span = (hi - lo).max(1.0);
-    let width = if span <= 40.0 { 1.0 } else { (span / 30.0).ceil() };
-    let bins = ((span / width).floor() as usize) + 1;
-    let mut counts = vec![vec![0usize; bins]; series.len()];
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    // One bin per whole number when the range is small, else at most about
+    // 30 bins of a round width, starting on a multiple of it.
+    let width = round_step((hi - lo) / 30.0);
+    let start = (lo / width).floor() * width;
+    let bins = (((hi - start) / width).floor() as usize) + 1;
+    let mut shares = vec![vec![0.0f64; bins]; series.len()];
     for (i, s) in series.iter().enumerate() {
+        let games = s.counts.iter().map(|c| c.1).sum::<u64>().max(1) as f64;
         for &(v, n) in s.counts {
-            let b = (((v - lo) / width).floor() as usize).min(bins - 1);
-            counts[i][b] += n as usize;
+            let b = (((v - start) / width).floor() as usize).min(bins - 1);
+            shares[i][b] += n as f64 / games * 100.0;
         }
     }
-    let games = |s: &Counted| s.counts.iter().map(|c| c.1).sum::<u64>();
-    let fractions: Vec<Vec<f64>> = counts
-        .iter()
-        .zip(series)
-        .map(|(c, s)| c.iter().map(|&n| n as f64 / games(s).max(1) as f64).collect())
-        .collect();
-    let peak = fractions.iter().flatten().copied().fold(0.0f64, f64::max).max(1e-9);
-    let plot_w = w - left - right;
-    let plot_h = h - top - bottom;
-    let bin_w = plot_w / bins as f64;
-    let bar_w = bin_w * 0.8 / series.len().max(1) as f64;
-    let x_of = |v: f64| left + (v - lo) / width * bin_w;
-    let y_of = |f: f64| top + plot_h - f / peak * plot_h;
+    let peak = shares.iter().flatten().copied().fold(0.0f64, f64::max);
+    // Room above the highest bar for the legend.
+    let top = (round_step(peak * 1.35 / 5.0) * 5.0).clamp(5.0, 100.0 * 1.35);
+    // Each bin centred on its first value, so that the ticks name the bars.
+    let x_range = start - width / 2.0..start + bins as f64 * width - width / 2.0;
 
     let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(svg, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{}" y="24" text-anchor="middle" font-size="16">{}</text>"#,
-        w / 2.0,
-        escape(title)
-    );
-    // Axes, ticks and labels.
-    let _ = writeln!(
-        svg,
-        r#"<line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#,
-        top + plot_h,
-        left + plot_w,
-        top + plot_h
-    );
-    let _ = writeln!(
-        svg,
-        r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>"#,
-        top + plot_h
-    );
-    let step = ((bins as f64) / 12.0).ceil().max(1.0) as usize;
-    for b in (0..bins).step_by(step) {
-        let v = lo + b as f64 * width;
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{}" text-anchor="middle">{v}</text>"#,
-            x_of(v) + bin_w / 2.0,
-            top + plot_h + 16.0
-        );
-    }
-    for k in 0..=4 {
-        let f = peak * k as f64 / 4.0;
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{:.1}" text-anchor="end">{:.0}%</text>"#,
-            left - 6.0,
-            y_of(f) + 4.0,
-            f * 100.0
-        );
-    }
-    let _ = writeln!(
-        svg,
-        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-        left + plot_w / 2.0,
-        h - 18.0,
-        escape(x_label)
-    );
-    let _ = writeln!(
-        svg,
-        r#"<text x="16" y="{}" text-anchor="middle" transform="rotate(-90 16 {})">games</text>"#,
-        top + plot_h / 2.0,
-        top + plot_h / 2.0
-    );
-    for (i, s) in series.iter().enumerate() {
-        let color = COLORS[i % COLORS.len()];
-        for (b, &f) in fractions[i].iter().enumerate() {
-            if f == 0.0 {
-                continue;
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 440)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(14)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x_range.clone(), 0.0..top);
+        let Ok(mut chart) = chart else {
+            // Only a plot area too small to draw in fails: an empty picture.
+            return String::from("<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
+        };
+        let x_ticks = bins.clamp(2, 12);
+        let _ = chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc(x_label)
+            .y_desc("share of games (%)")
+            .x_labels(x_ticks)
+            .y_labels(6)
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .axis_desc_style(("sans-serif", 14))
+            .draw();
+        let bar = width * 0.8 / series.len().max(1) as f64;
+        for (i, s) in series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let (mean, half, games) = mean_and_interval(s.counts);
+            // The interval first, under the bars.
+            if half > 0.0 {
+                let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                    [(mean - half, 0.0), (mean + half, top)],
+                    color.mix(0.12).filled(),
+                )));
             }
-            let x = left + b as f64 * bin_w + bin_w * 0.1 + i as f64 * bar_w;
-            let _ = writeln!(
-                svg,
-                r#"<rect x="{x:.1}" y="{:.1}" width="{bar_w:.1}" height="{:.1}" fill="{color}" fill-opacity="0.85"/>"#,
-                y_of(f),
-                top + plot_h - y_of(f)
-            );
+            let bars = shares[i].iter().enumerate().filter(|(_, f)| **f > 0.0).map(|(b, &f)| {
+                let x0 = start + b as f64 * width - width * 0.4 + i as f64 * bar;
+                Rectangle::new([(x0, 0.0), (x0 + bar, f)], color.mix(0.85).filled())
+            });
+            let label = format!("{} (mean {mean:.2}, {games} games)", s.name);
+            let mx = mean;
+            if let Ok(drawn) = chart.draw_series(bars) {
+                drawn
+                    .label(label)
+                    .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+            }
+            let _ = chart.draw_series(std::iter::once(PathElement::new(
+                vec![(mx, 0.0), (mx, top)],
+                color.stroke_width(2),
+            )));
         }
-        let mean = s.counts.iter().map(|&(v, n)| v * n as f64).sum::<f64>() / games(s).max(1) as f64;
-        let mx = x_of(mean) + bin_w / 2.0;
-        let _ = writeln!(
-            svg,
-            r#"<line x1="{mx:.1}" y1="{top}" x2="{mx:.1}" y2="{}" stroke="{color}" stroke-dasharray="5,4" stroke-width="2"/>"#,
-            top + plot_h
-        );
-        let ly = top + 8.0 + 18.0 * i as f64;
-        let lx = left + plot_w - 230.0;
-        let _ = writeln!(
-            svg,
-            r#"<rect x="{lx}" y="{}" width="12" height="12" fill="{color}"/>"#,
-            ly - 10.0
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{ly}">{} (mean {mean:.2}, {} games)</text>"#,
-            lx + 18.0,
-            escape(s.name),
-            games(s)
-        );
+        let _ = chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK.mix(0.4))
+            .label_font(("sans-serif", 13))
+            .draw();
+        let _ = root.present();
     }
-    svg.push_str("</svg>\n");
+    if !svg.ends_with('\n') {
+        svg.push('\n');
+    }
     svg
+}
+
+/// A tick label: whole numbers without a decimal point.
+fn tick(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        format!("{v:.1}")
+    }
 }
 
 #[cfg(test)]
@@ -179,7 +190,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn draws_one_bar_per_nonempty_bin_and_series_and_a_mean_line_each() {
+    fn draws_one_bar_per_nonempty_bin_and_series_and_a_legend_with_means() {
         let a = [0.0, 0.0, 3.0, 5.0];
         let b = [10.0, 12.0];
         let svg = histogram_svg(
@@ -196,12 +207,34 @@ mod tests {
                 },
             ],
         );
-        // Bars: search has bins 0, 3, 5; random 10, 12; plus the background and two legend squares.
-        assert_eq!(svg.matches("<rect").count(), 1 + 3 + 2 + 2);
-        assert_eq!(svg.matches("stroke-dasharray").count(), 2);
-        assert!(svg.contains("search (mean 2.00, 4 games)"));
-        assert!(svg.contains("t &lt;1&gt;"));
+        // Bars in each series' colour: search has bins 0, 3, 5; random 10, 12
+        // (plus each series' legend square).
+        assert_eq!(svg.matches(r##"opacity="0.85" fill="#1F77B4""##).count(), 3, "{svg}");
+        assert_eq!(svg.matches(r##"opacity="0.85" fill="#D62728""##).count(), 2, "{svg}");
+        assert!(svg.contains("search (mean 2.00, 4 games)"), "{svg}");
+        assert!(svg.contains("random (mean 11.00, 2 games)"), "{svg}");
+        assert!(svg.contains("t &lt;1&gt;"), "{svg}");
+        assert!(svg.contains("share of games (%)"));
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn bins_and_ticks_are_round() {
+        assert_eq!(round_step(0.2), 1.0);
+        assert_eq!(round_step(3.3), 5.0);
+        assert_eq!(round_step(13.0), 20.0);
+        assert_eq!(round_step(101.0), 200.0);
+        assert_eq!(tick(20.0), "20");
+        assert_eq!(tick(2.5), "2.5");
+    }
+
+    #[test]
+    fn the_interval_is_about_two_standard_errors() {
+        // Values 0 and 2, 50 games each: mean 1, sd ≈ 1.005, se ≈ 0.1005.
+        let (mean, half, n) = mean_and_interval(&[(0.0, 50), (2.0, 50)]);
+        assert_eq!((mean, n), (1.0, 100));
+        assert!((half - 1.96 * (100.0f64 / 99.0).sqrt() / 10.0).abs() < 1e-12, "{half}");
+        assert_eq!(mean_and_interval(&[(3.0, 1)]), (3.0, 0.0, 1));
     }
 
     #[test]

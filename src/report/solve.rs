@@ -54,6 +54,9 @@ pub struct Header<'a> {
     pub params: &'a [(String, String)],
     pub position: String,
     pub to_move: String,
+    /// The position as the game's display draws it, where a person asked
+    /// for a position other than the start (`--from`, `--after`).
+    pub board: Option<String>,
     pub method: String,
     /// Whether the search preferred short wins and long losses (`--fast`).
     pub fast: bool,
@@ -71,6 +74,11 @@ pub fn text<G: Game>(game: &G, h: &Header, s: &Solution<G::Move>) -> String {
         let _ = writeln!(out, "game        {} ({})", h.game, params.join(", "));
     }
     let _ = writeln!(out, "position    {}", h.position);
+    if let Some(b) = &h.board {
+        for line in b.lines() {
+            let _ = writeln!(out, "{}", format!("            {line}").trim_end());
+        }
+    }
     let _ = writeln!(out, "to move     {}", h.to_move);
     let _ = writeln!(
         out,

@@ -61,6 +61,12 @@ pub fn render(game: &Interpreted) -> Result<String, GameError> {
     }
     let start = game.initial_state()?;
     let _ = writeln!(s, "start       {}", game.position(&start));
+    // The display, drawn, so that its author sees it at once.
+    if let Some(board) = game.board(&start)? {
+        for line in board.text().lines() {
+            let _ = writeln!(s, "{}", format!("            {line}").trim_end());
+        }
+    }
     match game.turn(&start)? {
         Turn::Terminal => {
             let _ = writeln!(s, "            (the game is over before it starts)");

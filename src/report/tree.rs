@@ -11,6 +11,7 @@
 
 use std::fmt::Write as _;
 
+use crate::board::Board;
 use crate::game::{Game, GameError, Turn, all_returns};
 use crate::memory::{self, MemoryLimit};
 use crate::report::solve::number;
@@ -67,6 +68,8 @@ pub struct Edge {
 pub struct Node {
     /// The state as the game prints it, without whose turn it is.
     pub text: String,
+    /// The position as the game's display draws it, if it has one.
+    pub board: Option<crate::board::Board>,
     /// The move that led here; `None` at the root.
     pub edge: Option<Edge>,
     pub status: Status,
@@ -356,9 +359,11 @@ fn grow<G: Game>(
         memory::check_extra(index.max(4) * std::mem::size_of::<Node>(), BUILDING)?;
     }
     let text = game.state_text(&state);
+    let board = game.board(&state)?;
     memory::check(BUILDING)?;
     tree.nodes.push(Node {
         text,
+        board,
         edge,
         status,
         value,
@@ -534,7 +539,7 @@ fn cells(tree: &Tree, lead: &str, node: &Node) -> [String; 4] {
     let label = node.edge.as_ref().map_or_else(|| "start".to_string(), edge_text);
     [
         format!("{lead}{label}"),
-        node.text.clone(),
+        node.board.as_ref().map_or_else(|| node.text.clone(), |b| b.compact()),
         status_text(&tree.players, &node.status),
         node.value.map(number).unwrap_or_default(),
     ]
@@ -620,16 +625,43 @@ pub fn write_dot_laid_out(tree: &Tree, layout: Layout, out: &mut dyn std::io::Wr
     writeln!(out, "    node [shape=box, fontname=\"monospace\"];")?;
     writeln!(out, "    edge [fontname=\"monospace\"];")?;
     for (i, n) in tree.nodes.iter().enumerate() {
-        let mut label = format!("{}\n{}", n.text, status_text(&tree.players, &n.status));
+        let mut under = status_text(&tree.players, &n.status);
         if let Some(v) = n.value {
-            let _ = write!(label, "\nvalue {}", number(v));
+            let _ = write!(under, "\nvalue {}", number(v));
         }
         let border = if matches!(n.status, Status::Over(_)) {
             ", peripheries=2"
         } else {
             ""
         };
-        writeln!(out, "    n{i} [label=\"{}\"{border}];", escape(&label))?;
+        match &n.board {
+            // A grid as a small table of cells, the status under it.
+            Some(Board::Grid { cols, cells, .. }) => {
+                let rows: Vec<String> = cells
+                    .chunks((*cols).max(1))
+                    .map(|row| {
+                        let tds: Vec<String> = row.iter().map(|c| format!("<TD>{}</TD>", html(c))).collect();
+                        format!("<TR>{}</TR>", tds.join(""))
+                    })
+                    .collect();
+                let lines: Vec<String> = under.lines().map(html).collect();
+                writeln!(
+                    out,
+                    "    n{i} [label=<<TABLE BORDER=\"0\" CELLSPACING=\"0\"><TR><TD><TABLE BORDER=\"0\" \
+                     CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"2\">{}</TABLE></TD></TR><TR><TD>{}</TD></TR></TABLE>>{border}];",
+                    rows.join(""),
+                    lines.join("<BR/>")
+                )?;
+            }
+            _ => {
+                let shown = n.board.as_ref().map_or_else(|| n.text.clone(), |b| b.text());
+                writeln!(
+                    out,
+                    "    n{i} [label=\"{}\"{border}];",
+                    escape(&format!("{shown}\n{under}"))
+                )?;
+            }
+        }
     }
     for (i, n) in tree.nodes.iter().enumerate() {
         for &c in &n.children {
@@ -639,6 +671,13 @@ pub fn write_dot_laid_out(tree: &Tree, layout: Layout, out: &mut dyn std::io::Wr
         }
     }
     writeln!(out, "}}")
+}
+
+/// Text inside a DOT HTML-like label.
+fn html(s: &str) -> String {
+    let s = s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    // An empty or blank cell keeps its size.
+    if s.trim().is_empty() { "&#160;".to_string() } else { s }
 }
 
 /// A string inside a DOT double-quoted string.

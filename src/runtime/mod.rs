@@ -58,6 +58,9 @@ macro_rules! with_cells {
     }};
 }
 
+// After the macro, which it uses.
+mod display;
+
 /// A move's body on four-bit cells, in place (here rather than in `cells`,
 /// which `vm` imports).
 impl vm::Host for NibblesMut<'_> {
@@ -981,6 +984,10 @@ impl Game for Interpreted {
 
     fn evaluate(&self, state: &State, player: Player) -> Result<Option<f64>, GameError> {
         self.or_vm(|g| g.evaluate_once(state, player))
+    }
+
+    fn board(&self, state: &State) -> Result<Option<crate::board::Board>, GameError> {
+        self.board_of(state)
     }
 
     fn utility_range(&self) -> Option<(f64, f64)> {

@@ -36,6 +36,21 @@ pub struct Ident {
 /// (a keyword, so no other declaration or call can use it).
 pub const CANONICAL: &str = "canonical";
 
+/// The names a `display` block's parts are kept under among the functions:
+/// `display cell`, `display size 0` (a space, so no declaration or call can
+/// use them).
+pub const DISPLAY_PREFIX: &str = "display ";
+
+/// The function name a display part is kept under.
+pub fn display_fn_name(part: &str) -> String {
+    format!("{DISPLAY_PREFIX}{part}")
+}
+
+/// The function name of a display's `i`-th size (`grid(ROWS, COLS)`).
+pub fn display_size_name(i: usize) -> String {
+    format!("{DISPLAY_PREFIX}size {i}")
+}
+
 /// A whole file.
 #[derive(Clone, Debug, Default)]
 pub struct GameFile {
@@ -52,6 +67,33 @@ pub struct GameFile {
     pub fns: Vec<FnDecl>,
     pub moves: Vec<MoveDecl>,
     pub ends: Vec<EndDecl>,
+    /// The `display` blocks (a game has at most one; the compiler says so).
+    pub displays: Vec<DisplayDecl>,
+}
+
+/// `display grid(3, 3) { cell(r, c) = ...; symbols ".", "X", "O" }`: how a
+/// position is drawn. Its sizes and parts are also functions in
+/// [`GameFile::fns`] (named by [`display_fn_name`] and [`display_size_name`]),
+/// so that they are checked and lowered as functions are, which may not
+/// change the state.
+#[derive(Clone, Debug)]
+pub struct DisplayDecl {
+    /// `grid`, `rhombus`, `pits` or `rows`, as written.
+    pub layout: Ident,
+    /// The sizes in parentheses, where each was written.
+    pub sizes: Vec<Span>,
+    /// Each part's name, how many arguments it takes, and where it stands.
+    pub parts: Vec<DisplayPart>,
+    /// What the values 0, 1, 2, ... are drawn as, and where each was written.
+    pub symbols: Vec<(String, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct DisplayPart {
+    pub name: Ident,
+    pub arity: usize,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

@@ -192,6 +192,7 @@ pub fn parse(source: &str) -> Result<GameFile, FileError> {
                     span: s,
                 });
             }
+            Rule::display_decl => display_decl(cx, item, &mut game),
             Rule::move_decl => {
                 let s = item_span(&item);
                 let mut it = item.into_inner().peekable();
@@ -276,6 +277,91 @@ fn outcome(cx: &Cx, p: Pair<Rule>) -> Outcome {
         }
         r => unreachable!("outcome {r:?}"),
     }
+}
+
+/// A `display` block: its sizes and parts become functions of the game (see
+/// [`DisplayDecl`]), the first block's only, so that a second one is
+/// reported once, as such, and not as each of its parts declared twice.
+fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut GameFile) {
+    let s = span(&item);
+    let first = game.displays.is_empty();
+    let mut it = item.into_inner();
+    let layout = ident(it.next().unwrap());
+    let int_type = |at: Span| TypeExpr::Int(at);
+    let mut decl = DisplayDecl {
+        layout,
+        sizes: Vec::new(),
+        parts: Vec::new(),
+        symbols: Vec::new(),
+        span: s,
+    };
+    for p in it {
+        match p.as_rule() {
+            Rule::expr => {
+                let size = expr(cx, p);
+                decl.sizes.push(size.span);
+                if first {
+                    game.fns.push(FnDecl {
+                        name: Ident {
+                            name: display_size_name(decl.sizes.len() - 1),
+                            span: size.span,
+                        },
+                        params: Vec::new(),
+                        ret: Some(int_type(size.span)),
+                        body: size,
+                        block: None,
+                        span: decl.sizes[decl.sizes.len() - 1],
+                    });
+                }
+            }
+            Rule::display_symbols => {
+                for q in p.into_inner().filter(|q| q.as_rule() == Rule::string) {
+                    decl.symbols.push((unquote(q.as_str()), span(&q)));
+                }
+            }
+            _ => {
+                let part_span = span(&p);
+                let mut pi = p.into_inner().peekable();
+                let name = ident(pi.next().unwrap());
+                let mut params = Vec::new();
+                while let Some(q) = pi.next_if(|q| q.as_rule() == Rule::ident) {
+                    let q = ident(q);
+                    let at = q.span;
+                    params.push((q, int_type(at)));
+                }
+                let def = pi.next().unwrap();
+                let (body, block) = match def.as_rule() {
+                    Rule::block => {
+                        let placeholder = Expr {
+                            kind: ExprKind::Int(0),
+                            span: span(&def),
+                        };
+                        (placeholder, Some(block(cx, def)))
+                    }
+                    _ => (expr(cx, def), None),
+                };
+                decl.parts.push(DisplayPart {
+                    name: name.clone(),
+                    arity: params.len(),
+                    span: part_span,
+                });
+                if first {
+                    game.fns.push(FnDecl {
+                        name: Ident {
+                            name: display_fn_name(&name.name),
+                            span: name.span,
+                        },
+                        params,
+                        ret: Some(int_type(name.span)),
+                        body,
+                        block,
+                        span: part_span,
+                    });
+                }
+            }
+        }
+    }
+    game.displays.push(decl);
 }
 
 fn span(p: &Pair<Rule>) -> Span {
@@ -805,6 +891,9 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::fn_decl => "`fn`",
         Rule::move_decl | Rule::move_kind => "`move`",
         Rule::canonical_decl => "`canonical`",
+        Rule::display_decl => "`display`",
+        Rule::display_fn => "a display part (`cell(r, c) = ...`)",
+        Rule::display_symbols | Rule::symbols_word => "`symbols`",
         Rule::end_decl => "`end when`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
         Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => "an expression",
