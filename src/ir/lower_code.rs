@@ -403,13 +403,16 @@ impl Builder {
                 });
             }
             // A range is gone through in place; its ends were evaluated before the first step.
+            // Its length is taken from the step budget: nested arguments whose
+            // last domain is empty (`a in 1..<1048576, b in 8..a, c in []`)
+            // make no move to count, and once went through 5 * 10^11 steps.
             Coll::Range { lo, hi } => {
                 self.expr_into(lo, var);
                 let hi = self.operand(hi);
                 let init = self.op(Op::RangeInit {
                     var,
                     hi,
-                    spend: false,
+                    spend: true,
                     to: 0,
                 });
                 let body = self.here();
