@@ -274,7 +274,12 @@ fn cpu_seconds(clock: libc::clockid_t) -> u64 {
 /// Runs cases `0..n` of the sequence `seed` on `threads` workers.
 fn campaign(seed: u64, n: u64, threads: u64, save: bool) -> Report {
     let corpus = Arc::new(fuzzgen::corpus());
-    let next = Arc::new(AtomicU64::new(0));
+    // GDL_FUZZ_FIRST=I starts at case I: a finding of a long campaign again, alone.
+    let first: u64 = std::env::var("GDL_FUZZ_FIRST")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let next = Arc::new(AtomicU64::new(first));
     let compiled = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
@@ -307,7 +312,13 @@ fn campaign(seed: u64, n: u64, threads: u64, save: bool) -> Report {
     // GDL_FUZZ_SLOW=MS prints every case that takes longer.
     let slow_ms: Option<u64> = std::env::var("GDL_FUZZ_SLOW").ok().and_then(|v| v.parse().ok());
     let prev_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    // Quiet, except where a finding is being looked at again.
+    let loud = first > 0;
+    std::panic::set_hook(Box::new(move |info| {
+        if loud {
+            eprintln!("{info}");
+        }
+    }));
     let workers: Vec<_> = (0..threads)
         .map(|w| {
             let (corpus, next, compiled, clocks) = (corpus.clone(), next.clone(), compiled.clone(), clocks.clone());

@@ -357,8 +357,10 @@ fn fold(e: &mut Expr) {
             ArithOp::Add => a.checked_add(b),
             ArithOp::Sub => a.checked_sub(b),
             ArithOp::Mul => a.checked_mul(b),
-            ArithOp::Div => a.checked_div(b),
-            ArithOp::Rem => a.checked_rem(b),
+            // Floor-style, as the language defines them (`-7 / 2` is -4,
+            // `-7 % 2` is 1) and the executors compute them.
+            ArithOp::Div => a.checked_div_euclid(b),
+            ArithOp::Rem => a.checked_rem_euclid(b),
         }),
         // `a` decides alone only when it is a constant: a later operand that
         // is constant still leaves `a` to run (and perhaps fail).
