@@ -174,6 +174,12 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
                     Some(&(d, n)) => (module.declare_func_in_func(d, b.func), Some(n)),
                     None => (module.declare_func_in_func(ids[&f.start], b.func), None),
                 };
+                // Called through an absolute address, not a 32-bit
+                // PC-relative offset: each function gets memory of its own,
+                // and on a busy 16-core machine two of them landed over
+                // 2 GiB apart, where cranelift-jit's relocation panicked
+                // (`TryFromIntError`, fuzz seed 22).
+                b.func.dfg.ext_funcs[r.0].colocated = false;
                 refs.insert(f.start, r);
             }
             let helper = {
