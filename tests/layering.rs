@@ -264,3 +264,48 @@ fn the_reader_finds_grouped_and_plain_paths() {
     let found: Vec<String> = targets(&code, "crate::").into_iter().collect();
     assert_eq!(found, ["game", "ir", "value"]);
 }
+
+/// The folders of `solve`, bottom first (src/solve/mod.rs): a folder imports
+/// only the folders before it. The files directly in `solve/` (the agent
+/// builder, which builds every kind) may import any of them.
+const SOLVE_FOLDERS: &[&[&str]] = &[&["exact"], &["agents"], &["learn", "matches"]];
+
+#[test]
+fn solve_folders_import_only_the_ones_before_them() {
+    let solve = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/solve");
+    let level = |f: &str| SOLVE_FOLDERS.iter().position(|l| l.contains(&f));
+    let mut files = Vec::new();
+    rust_files(&solve, &mut files);
+    let mut seen = BTreeSet::new();
+    let mut wrong = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(&solve).unwrap();
+        let Some(folder) = rel
+            .iter()
+            .next()
+            .and_then(|f| f.to_str())
+            .filter(|_| rel.iter().count() > 1)
+        else {
+            continue;
+        };
+        let Some(mine) = level(folder) else {
+            wrong.push(format!("solve/{folder} has no place in SOLVE_FOLDERS"));
+            continue;
+        };
+        seen.insert(folder.to_string());
+        let code = code_of(&std::fs::read_to_string(&path).unwrap());
+        for target in targets(&code, "crate::solve::") {
+            if let Some(theirs) = level(&target).filter(|_| target != folder)
+                && theirs >= mine
+            {
+                wrong.push(format!("solve/{} imports solve/{target}", rel.display()));
+            }
+        }
+    }
+    assert!(seen.len() >= 4, "too few folders seen: {seen:?}");
+    assert!(
+        wrong.is_empty(),
+        "imports against the folder order:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -179,7 +179,7 @@ where
                 max_states: options.max_nodes,
                 time_limit: options.time_limit,
             };
-            Box::new(super::exact::puzzle::PuzzleAgent::new(opts, *ties, seed))
+            Box::new(super::agents::puzzle_agent::PuzzleAgent::new(opts, *ties, seed))
         }
         AgentSpec::Optimal(ties) => {
             if let Some(why) = optimal_unsuited(game, kinds) {

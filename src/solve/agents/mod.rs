@@ -10,6 +10,7 @@ pub mod determinized;
 pub mod expectimax_agent;
 pub mod mcts;
 pub mod move_budget;
+pub mod puzzle_agent;
 pub mod search;
 pub mod simulate;
 pub mod step;
