@@ -341,7 +341,7 @@ fn describe(game: &str, engine: Engine) -> Result<Value, ApiError> {
         "params": params,
         "players": players,
         "seats": seats,
-        "agents": crate::solve::agent_kinds::AGENT_KINDS.iter().map(|k| json!({"spec": k.spec, "plays": k.plays})).collect::<Vec<_>>(),
+        "agents": crate::solve::agents::agent_kinds::AGENT_KINDS.iter().map(|k| json!({"spec": k.spec, "plays": k.plays})).collect::<Vec<_>>(),
     }))
 }
 

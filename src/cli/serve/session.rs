@@ -19,11 +19,11 @@ use crate::compile;
 use crate::game::{Game, GameError, Player, Turn};
 use crate::report::play::outcome_text_after;
 use crate::runtime::{Engine, Interpreted, Move, State};
-use crate::solve::agent::{AgentError, AgentSpec, PlayerSpec};
 use crate::solve::agent_builder::MoveKinds;
-use crate::solve::mcts::{self, MctsConfig};
-use crate::solve::simulate::{Scratch, sample_chance};
-use crate::solve::step::{Played, Step};
+use crate::solve::agents::agent::{AgentError, AgentSpec, PlayerSpec};
+use crate::solve::agents::mcts::{self, MctsConfig};
+use crate::solve::agents::simulate::{Scratch, sample_chance};
+use crate::solve::agents::step::{Played, Step};
 use crate::solve::{SolveError, SolveOptions};
 
 /// The exact values of moves are searched this far, then MCTS is asked.
