@@ -27,11 +27,11 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::ServeArgs;
+use super::api_error::ApiError;
 use super::session::{self, Command, Setup};
 use crate::cli::agents::AgentArgs;
 use crate::cli::bundled;
 use crate::compile;
-use crate::error_kind::EXIT_INPUT;
 use crate::game::Game;
 use crate::runtime::Engine;
 
@@ -41,30 +41,6 @@ const STYLE: &str = include_str!("page/style.css");
 
 /// The largest request body read: a game's parameters and a move are small.
 const MAX_BODY: u64 = 64 * 1024;
-
-/// An answer that is not a success: an HTTP status and what the command
-/// line would print.
-#[derive(Debug)]
-pub(super) struct ApiError {
-    pub status: u16,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn new(status: u16, message: impl Into<String>) -> Self {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-
-    /// A command-line failure: bad input (exit code 2) is 400, a failure
-    /// while playing (exit code 1) is 422.
-    pub fn of(f: crate::cli::Failure) -> Self {
-        let status = if f.code == EXIT_INPUT { 400 } else { 422 };
-        ApiError::new(status, f.text.trim_end().to_string())
-    }
-}
 
 /// A game being played: where to send its requests, and when it was last asked.
 struct Live {

@@ -10,6 +10,7 @@
 //! cannot drive it.
 
 mod api;
+mod api_error;
 mod clicks;
 mod session;
 

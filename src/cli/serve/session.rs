@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
-use super::api::ApiError;
+use super::api_error::ApiError;
 use super::clicks;
 use crate::board::Board;
 use crate::cli::Context;
