@@ -61,7 +61,7 @@ async function loadGames() {
 async function choose(game) {
   showError(null);
   info = await api("POST", "/api/game", { game });
-  $("about").textContent = info.name + ": " + info.about;
+  $("about").textContent = info.about;
   const params = $("params");
   params.innerHTML = info.params.length ? "<h2>Parameters</h2>" : "";
   for (const p of info.params) {
@@ -125,23 +125,43 @@ async function newGame() {
   await advance();
 }
 
+let advancing = false; // one loop of steps at a time, or two would race
+
 // Lets the agents and chance move until a person is to move or the game ends.
 async function advance() {
-  const mine = generation;
-  while (state && !state.outcome && state.person === null && mine === generation) {
+  if (advancing) {
+    return; // the running loop sees the new state after its pause
+  }
+  advancing = true;
+  try {
+    await steps();
+  } finally {
+    advancing = false;
+  }
+}
+
+async function steps() {
+  while (state && !state.outcome && state.person === null) {
+    const mine = generation;
     $("status").textContent = state.turn === "chance"
       ? "chance…"
       : (state.mover_name || "the agents") + " is thinking…";
     busy = true;
+    let next;
     try {
-      const next = await api("POST", "/api/step", { id: state.id });
-      if (mine !== generation) {
-        return;
+      next = await api("POST", "/api/step", { id: state.id });
+    } catch (e) {
+      if (mine === generation) {
+        throw e;
       }
-      state = next;
     } finally {
       busy = false;
     }
+    // A new game started meanwhile: this step was the old one's.
+    if (mine !== generation) {
+      continue;
+    }
+    state = next;
     render();
     await new Promise((r) => setTimeout(r, 250));
   }
