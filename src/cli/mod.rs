@@ -19,6 +19,7 @@ mod matches;
 mod output;
 mod play;
 mod rules;
+mod serve;
 mod shown;
 mod signals;
 mod solve;
@@ -83,6 +84,8 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print gdl's manual page (roff), or write a page per command with --out DIR
     Man(man::ManArgs),
+    /// Play in the browser: a page on this machine (127.0.0.1) to pick a game, seat agents and play
+    Serve(serve::ServeArgs),
 }
 
 /// gdl's version, with the commit it was built from when it was built in a
@@ -123,7 +126,12 @@ impl Command {
             Command::Eval(a) => &a.game,
             Command::Tree(a) => &a.game,
             Command::Bench(a) => &a.game,
-            Command::List(_) | Command::Rules(_) | Command::Completions(_) | Command::Man(_) | Command::Merge(_) => {
+            Command::List(_)
+            | Command::Rules(_)
+            | Command::Completions(_)
+            | Command::Man(_)
+            | Command::Merge(_)
+            | Command::Serve(_) => {
                 return None;
             }
         })
@@ -341,6 +349,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Completions(a) => completions::run(a, &mut ctx),
         Command::Man(a) => man::run(a, &mut ctx),
         Command::Merge(a) => matches::merge::run(a, &mut ctx),
+        Command::Serve(a) => serve::run(a, &mut ctx),
     };
     // What is still buffered must reach standard output, or the run failed.
     let result = result.and_then(|()| ctx.out.flush().map_err(stdout_failed));

@@ -23,7 +23,7 @@ use crate::cli::signals::Caught;
 use crate::cli::train::eval::title;
 use crate::cli::{Context, Failure};
 use crate::game::Game;
-use crate::report::plot::{Counted, histogram_of_counts};
+use crate::report::plot::{Counted, Format, histogram_file};
 use crate::report::standings;
 use crate::report::stats::{DecisionTimes, Measure, Outcome, Tally};
 use crate::runtime::Interpreted;
@@ -73,13 +73,8 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
     } else {
         combinations(candidates, n)
     };
-    if let Some(plot) = &args.plot
-        && plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg"))
-    {
-        return Err(Failure::input(format!(
-            "error: --plot {}: the picture is SVG; name the file FILE.svg",
-            plot.display()
-        )));
+    if let Some(plot) = &args.plot {
+        crate::report::plot::Format::check(plot).map_err(Failure::input)?;
     }
     let specs: Vec<PlayerSpec> = listed.into_iter().chain(field).collect();
     let outputs: Vec<(&'static str, &std::path::Path)> = [("--csv", &args.csv), ("--plot", &args.plot)]
@@ -226,7 +221,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
             flag: "--plot",
             path: path.clone(),
         };
-        match out.write(plot(game, &names, measure, histogram, played).as_bytes()) {
+        match out.write(&plot(game, &names, measure, histogram, played, path)) {
             Ok(()) => files.push(format!("plot     {}", path.display())),
             Err(f) => failed = failed.or(Some(f)),
         }
@@ -437,7 +432,14 @@ fn csv_header(game: &Interpreted, measure: Measure) -> String {
 }
 
 /// Each agent's points (or utility) per game, over all its games, as one histogram.
-fn plot(game: &Interpreted, names: &[String], measure: Measure, counts: &[BTreeMap<u64, u64>], games: u64) -> String {
+fn plot(
+    game: &Interpreted,
+    names: &[String],
+    measure: Measure,
+    counts: &[BTreeMap<u64, u64>],
+    games: u64,
+    path: &std::path::Path,
+) -> Vec<u8> {
     let counts: Vec<Vec<(f64, u64)>> = counts
         .iter()
         .map(|m| m.iter().map(|(&bits, &n)| (f64::from_bits(bits), n)).collect())
@@ -447,7 +449,12 @@ fn plot(game: &Interpreted, names: &[String], measure: Measure, counts: &[BTreeM
         .zip(&counts)
         .map(|(name, c)| Counted { name, counts: c })
         .collect();
-    histogram_of_counts(&format!("{}: {games} games", title(game)), x_label(measure), &series)
+    histogram_file(
+        Format::of(path).unwrap_or(Format::Svg),
+        &format!("{}: {games} games", title(game)),
+        x_label(measure),
+        &series,
+    )
 }
 
 #[cfg(test)]

@@ -29,8 +29,9 @@ pub struct MergeArgs {
     /// Write every game to this CSV file, as `gdl match --csv` does
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Draw each agent's points (or utility) per game as a histogram, in this SVG file
-    #[arg(long, value_name = "FILE.svg")]
+    /// Draw each agent's points (or utility) per game as a histogram, in this
+    /// SVG file, or PNG file (for a report or a slide) when its name ends in .png
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub plot: Option<PathBuf>,
     /// Print the results as one JSON object (docs/json-schema/match.json)
     #[arg(long)]
@@ -45,13 +46,8 @@ struct Part {
 }
 
 pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
-    if let Some(plot) = &args.plot
-        && plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg"))
-    {
-        return Err(Failure::input(format!(
-            "error: --plot {}: the picture is SVG; name the file FILE.svg",
-            plot.display()
-        )));
+    if let Some(plot) = &args.plot {
+        crate::report::plot::Format::check(plot).map_err(Failure::input)?;
     }
     let mut parts = Vec::with_capacity(args.files.len());
     for path in &args.files {

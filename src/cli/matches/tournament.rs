@@ -15,7 +15,7 @@ use crate::cli::signals::Caught;
 use crate::cli::train::eval::title;
 use crate::cli::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
-use crate::report::plot::{Counted, histogram_of_counts};
+use crate::report::plot::{Counted, Format, histogram_file};
 use crate::report::standings;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
@@ -46,8 +46,9 @@ pub struct MatchArgs {
     /// points (or utility), and the winners
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Draw each agent's points (or utility) per game as a histogram, in this SVG file
-    #[arg(long, value_name = "FILE.svg")]
+    /// Draw each agent's points (or utility) per game as a histogram, in this
+    /// SVG file, or PNG file (for a report or a slide) when its name ends in .png
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub plot: Option<PathBuf>,
     /// Threads to play games on; default: one per core. The results are the
     /// same for any number (only the times per decision differ), as long as
@@ -122,13 +123,8 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
         return Err(Failure::input("error: --games must be at least 1"));
     }
     // Found before the match, not after it, so that no match is wasted.
-    if let Some(plot) = &args.plot
-        && plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg"))
-    {
-        return Err(Failure::input(format!(
-            "error: --plot {}: the picture is SVG; name the file FILE.svg",
-            plot.display()
-        )));
+    if let Some(plot) = &args.plot {
+        crate::report::plot::Format::check(plot).map_err(Failure::input)?;
     }
     let outputs: Vec<(&'static str, &std::path::Path)> =
         [("--csv", &args.csv), ("--plot", &args.plot), ("--jsonl", &args.jsonl)]
@@ -383,7 +379,7 @@ impl Report<'_> {
                 flag: "--plot",
                 path: path.to_path_buf(),
             };
-            match out.write(histogram.svg(game, &result).as_bytes()) {
+            match out.write(&histogram.picture(game, &result, path)) {
                 Ok(()) => files.push(format!("plot     {}", path.display())),
                 Err(f) => failed = failed.or(Some(f)),
             }
@@ -571,12 +567,13 @@ impl Histogram {
         }
     }
 
-    fn svg(&self, game: &Interpreted, result: &MatchResult) -> String {
-        plot(game, result, self)
+    /// The histogram as the file `path` names it (SVG or PNG).
+    fn picture(&self, game: &Interpreted, result: &MatchResult, path: &std::path::Path) -> Vec<u8> {
+        plot(game, result, self, Format::of(path).unwrap_or(Format::Svg))
     }
 }
 
-fn plot(game: &Interpreted, result: &MatchResult, histogram: &Histogram) -> String {
+fn plot(game: &Interpreted, result: &MatchResult, histogram: &Histogram, format: Format) -> Vec<u8> {
     let measure = result.tally.measure;
     let by_value = match measure {
         Measure::Points { .. } => &histogram.points,
@@ -593,7 +590,8 @@ fn plot(game: &Interpreted, result: &MatchResult, histogram: &Histogram) -> Stri
         .zip(&counts)
         .map(|(name, c)| Counted { name, counts: c })
         .collect();
-    histogram_of_counts(
+    histogram_file(
+        format,
         &format!("{}: {} games", title(game), histogram.games),
         x_label(measure),
         &series,
