@@ -552,10 +552,10 @@ impl Compiler<'_> {
                 ast::EndCond::NoMoves(_) => ir::EndCond::NoMoves,
                 ast::EndCond::Expr(x) => ir::EndCond::Expr(self.scalar_of(x, &Ty::Bool)),
                 ast::EndCond::Repeated(x, span) => {
-                    if let Some(first) = repeated {
-                        self.error(repetition_twice(*span, first));
+                    match repeated {
+                        Some(first) => self.error(repetition_twice(*span, first)),
+                        None => repeated = Some(*span),
                     }
-                    repeated = Some(*span);
                     ir::EndCond::Repeated(self.repetition_count(x))
                 }
             };
