@@ -192,6 +192,36 @@ pub trait Game {
         None
     }
 
+    /// The repetition rule (`end when repeated N`): the game ends when a move
+    /// reaches a position that has occurred N − 1 times before in this game.
+    /// `None`: no such rule. `turn` cannot see it, since it depends on the
+    /// history: every algorithm that plays or searches keeps the positions of
+    /// its line (compared by `State` equality, the memo's key) and ends the
+    /// game itself, with `repetition_returns` ([`Repetitions`] does the counting).
+    fn repetition(&self) -> Option<u32> {
+        None
+    }
+
+    /// The utility for `player` when a move reaches `state` for the Nth time
+    /// (see `repetition`): the rule's outcome, read in that position.
+    fn repetition_returns(&self, state: &Self::State, player: Player) -> Result<f64, GameError> {
+        let _ = (state, player);
+        Err(GameError::new(
+            RuntimeKind::Internal,
+            "this game has no repetition rule (a bug in gdl)",
+        ))
+    }
+
+    /// Marks `state`, which a move just reached for the Nth time, as over by
+    /// the repetition rule: `turn` then says `Terminal` and `returns` and
+    /// `scores` give the rule's outcome, so that a play loop ends the game as
+    /// any other end. False where the game cannot mark a state (a searcher
+    /// then uses `repetition_returns`).
+    fn end_by_repetition(&self, state: &mut Self::State) -> bool {
+        let _ = state;
+        false
+    }
+
     /// The move with its name always written (`take(0, 1)`), which a person
     /// may type even where `move_text` leaves the name out.
     fn move_text_named(&self, mv: &Self::Move) -> String {
@@ -214,6 +244,82 @@ pub trait Game {
             .map_err(|e| e.to_string())?;
         find_move(self, &moves, text)
     }
+}
+
+/// The positions of one game so far, for the repetition rule (see
+/// [`Game::repetition`]): play loops and playouts push each position a move
+/// reaches and stop when `push` says the rule ended the game. `clear` keeps
+/// the buffer, so a playout reusing one allocates nothing once warm.
+#[derive(Clone, Debug)]
+pub struct Repetitions<S> {
+    /// N of `end when repeated N`.
+    times: u32,
+    seen: Vec<S>,
+}
+
+impl<S: Clone + Eq> Repetitions<S> {
+    /// Counting for `game`'s rule; `None` when it has none.
+    pub fn of<G: Game<State = S> + ?Sized>(game: &G) -> Option<Self> {
+        game.repetition().map(|times| Repetitions {
+            times,
+            seen: Vec::new(),
+        })
+    }
+
+    /// N of the rule.
+    pub fn times(&self) -> u32 {
+        self.times
+    }
+
+    /// Forgets every position, for a new game starting at `start`.
+    pub fn restart(&mut self, start: &S) {
+        self.seen.clear();
+        self.seen.push(start.clone());
+    }
+
+    /// How often `state` occurred so far.
+    pub fn count(&self, state: &S) -> usize {
+        self.seen.iter().filter(|s| *s == state).count()
+    }
+
+    /// Records that a move reached `state`; true when this is its Nth
+    /// occurrence, which ends the game.
+    pub fn push(&mut self, state: &S) -> bool {
+        let before = self.count(state);
+        self.seen.push(state.clone());
+        before + 1 >= self.times as usize
+    }
+
+    /// The positions so far, the first one first.
+    pub fn positions(&self) -> &[S] {
+        &self.seen
+    }
+}
+
+impl<S: Clone + Eq> Repetitions<S> {
+    /// For a play loop: records that a move reached `state`, and when that
+    /// ends the game by the rule, marks it over ([`Game::end_by_repetition`]).
+    pub fn after_move<G: Game<State = S> + ?Sized>(&mut self, game: &G, state: &mut S) -> Result<(), GameError> {
+        if self.push(state) && !game.end_by_repetition(state) {
+            return Err(GameError::new(
+                RuntimeKind::Internal,
+                format!(
+                    "{} cannot end a game by its rule `end when repeated {}` here (a bug in gdl)",
+                    game.name(),
+                    self.times
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The value of `state` for every player, in player order, when a move
+/// reached it for the Nth time under the repetition rule.
+pub fn repetition_returns<G: Game>(game: &G, state: &G::State) -> Result<Vec<f64>, GameError> {
+    (0..game.num_players())
+        .map(|p| game.repetition_returns(state, p))
+        .collect()
 }
 
 /// Which game, parameters and rules a saved table or strategy is for.

@@ -545,11 +545,19 @@ impl Compiler<'_> {
     pub(super) fn lower_ends(&mut self) -> Vec<ir::End> {
         let file = self.file;
         let mut out = Vec::new();
+        let mut repeated: Option<Span> = None;
         for e in &file.ends {
             self.begin_frame();
             let cond = match &e.cond {
                 ast::EndCond::NoMoves(_) => ir::EndCond::NoMoves,
                 ast::EndCond::Expr(x) => ir::EndCond::Expr(self.scalar_of(x, &Ty::Bool)),
+                ast::EndCond::Repeated(x, span) => {
+                    match repeated {
+                        Some(first) => self.error(repetition_twice(*span, first)),
+                        None => repeated = Some(*span),
+                    }
+                    ir::EndCond::Repeated(self.repetition_count(x))
+                }
             };
             let mut result: Option<(usize, Span)> = None;
             let mut player = None;
@@ -642,6 +650,45 @@ impl Compiler<'_> {
             });
         }
         out
+    }
+
+    /// N of `end when repeated N`: a constant from 2 up (a position occurs
+    /// once when it is reached, so N = 1 would end every game at once).
+    fn repetition_count(&mut self, x: &ast::Expr) -> u32 {
+        let n = match self.eval_const(x) {
+            Ok(Value::Int(n)) => n,
+            Ok(_) => {
+                self.error(
+                    CompileError::new(
+                        CompileKind::Repetition,
+                        "`repeated` takes a count",
+                        x.span,
+                        "not an int",
+                    )
+                    .with_help("write how many times a position may occur, e.g. `end when repeated 3 { draw }`"),
+                );
+                return 2;
+            }
+            Err(e) => {
+                self.error(e);
+                return 2;
+            }
+        };
+        if !(2..=i64::from(u16::MAX)).contains(&n) {
+            self.error(
+                CompileError::new(
+                    CompileKind::Repetition,
+                    format!("`repeated {n}`: the count must be at least 2 (and at most {})", u16::MAX),
+                    x.span,
+                    "this count",
+                )
+                .with_help(
+                    "a position occurs once when it is first reached: `repeated 2` ends the game the first time a position comes back",
+                ),
+            );
+            return 2;
+        }
+        n as u32
     }
 
     /// The `per player int` that a `lowest ... wins` clause ranks by.
@@ -2033,6 +2080,17 @@ fn built_not_here(span: Span) -> CompileError {
 }
 
 /// A change to a `const`.
+fn repetition_twice(span: Span, first: Span) -> CompileError {
+    CompileError::new(
+        CompileKind::Repetition,
+        "the game has two repetition rules",
+        span,
+        "a second `end when repeated`",
+    )
+    .with_note(first, "the first")
+    .with_help("keep one: a game ends at the first count of repetitions it names")
+}
+
 fn constant_changed(span: Span) -> CompileError {
     CompileError::new(
         CompileKind::NotAssignable,

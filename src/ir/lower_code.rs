@@ -138,6 +138,8 @@ fn lower_inlined(prog: &Program, fuse: bool) -> Code {
                     None
                 }
                 EndCond::Expr(x) => Some(value(&mut b, "when", x)),
+                // The history decides, not the position: never true here.
+                EndCond::Repeated(_) => Some(value(&mut b, "when repeated: kept by the algorithms", &Expr::Const(0))),
             };
             // A constant or a cell (`previous`, `last`) needs no code.
             let leaf = |b: &mut Builder, what: &str, x: &Expr| {

@@ -56,6 +56,17 @@ pub struct Program {
     pub display: Option<Display>,
 }
 
+impl Program {
+    /// The repetition rule: how many times a position may occur (N of
+    /// `end when repeated N`), and the index of its clause in `ends`.
+    pub fn repetition(&self) -> Option<(u32, usize)> {
+        self.ends.iter().enumerate().find_map(|(i, e)| match e.cond {
+            EndCond::Repeated(n) => Some((n, i)),
+            _ => None,
+        })
+    }
+}
+
 /// A `display` block, checked: its layout, and the functions (indices into
 /// [`Program::fns`]) that give its sizes and its parts. The rules never run
 /// them; the runtime runs them on the VM when a position is shown.
@@ -256,6 +267,9 @@ pub struct End {
 pub enum EndCond {
     NoMoves,
     Expr(Expr),
+    /// `repeated N`: never holds by itself; the algorithms keep the history
+    /// and end the game with this clause's outcome ([`Program::repetition`]).
+    Repeated(u32),
 }
 
 #[derive(Clone, Debug)]

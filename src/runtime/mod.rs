@@ -627,6 +627,12 @@ impl Interpreted {
             }
             Err(e) => return Err(self.locate(e, &cells.to_vec())),
         };
+        self.outcome_in(i, cells, player)
+    }
+
+    /// The utility for `player` of end clause `i`'s outcome, read in `cells`.
+    fn outcome_in<C: Cells>(&self, i: usize, cells: C, player: Player) -> Result<f64, GameError> {
+        let mut budget = Budget::new();
         let end = &self.prog.ends[i];
         let code = &self.code.ends[i];
         let mut eval = |value: Value| match value {
@@ -807,6 +813,16 @@ impl Interpreted {
         with_cells!(state, |c| self.returns_in(state, c, player))
     }
 
+    fn repetition_returns_once(&self, state: &State, player: Player) -> Result<f64, GameError> {
+        let Some((_, i)) = self.prog.repetition() else {
+            return Err(GameError::new(
+                RuntimeKind::Internal,
+                "this game has no repetition rule (a bug in gdl)",
+            ));
+        };
+        with_cells!(state, |c| self.outcome_in(i, c, player))
+    }
+
     fn evaluate_once(&self, state: &State, player: Player) -> Result<Option<f64>, GameError> {
         // `fn evaluate(p: player) -> int`, checked when compiled; in thousandths.
         let Some(f) = self.prog.fns.iter().position(|f| f.name == crate::compile::EVALUATE) else {
@@ -984,6 +1000,25 @@ impl Game for Interpreted {
 
     fn evaluate(&self, state: &State, player: Player) -> Result<Option<f64>, GameError> {
         self.or_vm(|g| g.evaluate_once(state, player))
+    }
+
+    fn repetition(&self) -> Option<u32> {
+        self.prog.repetition().map(|(n, _)| n)
+    }
+
+    fn repetition_returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
+        self.or_vm(|g| g.repetition_returns_once(state, player))
+    }
+
+    fn end_by_repetition(&self, state: &mut State) -> bool {
+        match self.prog.repetition() {
+            // The clause the state remembers as holding is the rule's own.
+            Some((_, i)) if i <= MAX_REMEMBERED_END => {
+                state.set_ended(i as u8);
+                true
+            }
+            _ => false,
+        }
     }
 
     fn board(&self, state: &State) -> Result<Option<crate::board::Board>, GameError> {

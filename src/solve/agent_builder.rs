@@ -172,6 +172,9 @@ where
     G::Move: Send,
 {
     let two_player_turns = !kinds.chance && !kinds.simultaneous && game.num_players() == 2;
+    if let Some(why) = repetition_unsuited(spec, game, kinds) {
+        return Err(AgentBuildError::Unsuited(why));
+    }
     Ok(match spec {
         // Alone, the shortest way to the best payoff.
         AgentSpec::Optimal(ties) if game.num_players() == 1 && !kinds.chance && !kinds.simultaneous => {
@@ -225,6 +228,25 @@ where
         AgentSpec::QTable(path) => Box::new(qfile::load_agent(path, game)?),
         AgentSpec::Policy(path) => Box::new(policy_agent::load_agent(path, game, seed)?),
         AgentSpec::Human | AgentSpec::Exec(_) => return Err(AgentBuildError::NotBuiltHere(spec.to_string())),
+    })
+}
+
+/// Why agent `spec` cannot play `game` because of its repetition rule, if it
+/// cannot: only `optimal` (which is told the game's positions) and agents that
+/// do not look ahead know that a line's value depends on the positions before.
+fn repetition_unsuited<G: FileGame>(spec: &AgentSpec, game: &G, kinds: MoveKinds) -> Option<String> {
+    let n = game.repetition()?;
+    let knows = match spec {
+        AgentSpec::Optimal(_) => game.num_players() == 2 && !kinds.chance && !kinds.simultaneous,
+        AgentSpec::Random | AgentSpec::Human | AgentSpec::Exec(_) => true,
+        _ => false,
+    };
+    (!knows).then(|| {
+        format!(
+            "`{spec}` does not keep the history that {}'s rule `end when repeated {n}` depends on; \
+             play it with `optimal` or `random`",
+            game.name()
+        )
     })
 }
 

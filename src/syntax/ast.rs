@@ -195,6 +195,9 @@ pub struct EndDecl {
 pub enum EndCond {
     NoMoves(Span),
     Expr(Expr),
+    /// `repeated N`: a move reached a position for the Nth time; the span is
+    /// the whole condition.
+    Repeated(Expr, Span),
 }
 
 #[derive(Clone, Debug)]

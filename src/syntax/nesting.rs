@@ -143,7 +143,7 @@ fn too_deep(file: &GameFile) -> Option<Span> {
         }
     }
     for end in &file.ends {
-        if let EndCond::Expr(e) = &end.cond {
+        if let EndCond::Expr(e) | EndCond::Repeated(e, _) = &end.cond {
             w.expr(e, 0);
         }
         for o in &end.outcomes {

@@ -240,6 +240,11 @@ pub fn parse(source: &str) -> Result<GameFile, FileError> {
                 let c = it.next().unwrap();
                 let cond = match c.as_rule() {
                     Rule::no_moves => EndCond::NoMoves(span(&c)),
+                    Rule::repeated => {
+                        let s = span(&c);
+                        let n = c.into_inner().nth(1).expect("`repeated` has a count");
+                        EndCond::Repeated(expr(cx, n), s)
+                    }
                     _ => EndCond::Expr(expr(cx, c)),
                 };
                 let outcomes = it.map(|x| outcome(cx, x)).collect();
@@ -926,6 +931,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::param_range => "`in`",
         Rule::move_arg => "a move argument (`x in ...`)",
         Rule::no_moves => "`no moves`",
+        Rule::repeated | Rule::repeated_word => "`repeated`",
         Rule::generator => "`for`",
         Rule::infix | Rule::op_add | Rule::op_and | Rule::op_or | Rule::op_eq => "an operator",
         Rule::index => "`[`",

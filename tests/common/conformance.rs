@@ -88,6 +88,11 @@ where
     let mut decided = 0;
     for _ in 0..plays {
         let mut s = game.initial_state().unwrap();
+        // A game with `end when repeated N` ends when a position comes back N times.
+        let mut seen = gdl::game::Repetitions::of(game);
+        if let Some(seen) = &mut seen {
+            seen.restart(&s);
+        }
         for plies in 0.. {
             assert!(plies < MAX_PLIES, "{}: a random game did not end", game.name());
             also(&s);
@@ -121,6 +126,9 @@ where
                     let joint = check_simultaneous(game, &s, &promised, &mut rng);
                     game.apply_joint(&mut s, &joint).unwrap();
                 }
+            }
+            if let Some(seen) = &mut seen {
+                seen.after_move(game, &mut s).unwrap();
             }
         }
         ends.push(s);

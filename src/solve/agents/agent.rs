@@ -428,6 +428,12 @@ pub struct OptimalAgent<'g, G: Game> {
 }
 
 impl<'g, G: Game> OptimalAgent<'g, G> {
+    /// The positions of the game before the one the next `choose` gets, for
+    /// a game with a repetition rule ([`Solver::set_history`]).
+    pub fn set_history(&mut self, before: &[G::State]) {
+        self.solver.set_history(before);
+    }
+
     pub fn new(solver: Solver<'g, G>, ties: Ties, seed: u64) -> Self {
         OptimalAgent {
             solver,

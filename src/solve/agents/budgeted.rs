@@ -8,6 +8,7 @@
 //! commands and the Python module alike.
 
 use super::agent::{Agent, AgentError, AgentFailure, Choice, OptimalAgent, Ties};
+use super::step::Step;
 use crate::game::{FileGame, Game, Player};
 use crate::memory;
 use crate::solve::{SolveError, SolveOptions, Solver};
@@ -26,6 +27,9 @@ pub struct BudgetedOptimal<'g, G: Game> {
     seed: u64,
     /// See [`OptimalAgent::resisting`].
     resist: bool,
+    /// For a game with a repetition rule: the positions of this game before
+    /// the one to move in, which the search needs (its values depend on them).
+    history: Option<Vec<G::State>>,
 }
 
 impl<'g, G: FileGame> BudgetedOptimal<'g, G> {
@@ -40,6 +44,7 @@ impl<'g, G: FileGame> BudgetedOptimal<'g, G> {
             moves: 0,
             seed,
             resist: false,
+            history: game.repetition().map(|_| Vec::new()),
         })
     }
 
@@ -105,11 +110,25 @@ impl<G: FileGame> Agent<G> for BudgetedOptimal<'_, G> {
     fn new_game(&mut self, game: &G, seed: u64) -> Result<(), AgentError> {
         self.moves = 0;
         self.seed = seed;
+        if let Some(h) = &mut self.history {
+            h.clear();
+        }
         self.agent.new_game(game, seed)
     }
 
     fn end_game(&mut self, game: &G, state: &G::State, player: Player) -> Result<Option<AgentFailure>, AgentError> {
         self.agent.end_game(game, state, player)
+    }
+
+    /// Under a repetition rule the agent keeps the game's positions.
+    fn wants_steps(&self) -> bool {
+        self.history.is_some()
+    }
+
+    fn after_step(&mut self, _game: &G, _seat: Player, before: &G::State, _step: &Step<G::Move>, _after: &G::State) {
+        if let Some(h) = &mut self.history {
+            h.push(before.clone());
+        }
     }
 
     fn choose(
@@ -120,6 +139,9 @@ impl<G: FileGame> Agent<G> for BudgetedOptimal<'_, G> {
         moves: &[G::Move],
     ) -> Result<Choice<G::Move>, AgentError> {
         self.moves += 1;
+        if let Some(h) = &self.history {
+            self.agent.set_history(h);
+        }
         let mut result = self.agent.choose(game, state, player, moves);
         // A memo table kept from earlier moves and games that fills up is
         // emptied and the move searched again: only a move that needs more
@@ -128,6 +150,9 @@ impl<G: FileGame> Agent<G> for BudgetedOptimal<'_, G> {
             let solver = Solver::new(self.game, self.opts.clone())?;
             self.agent =
                 OptimalAgent::new(solver, self.ties, self.seed.wrapping_add(self.moves as u64)).resisting(self.resist);
+            if let Some(h) = &self.history {
+                self.agent.set_history(h);
+            }
             result = self.agent.choose(game, state, player, moves);
         }
         result.map_err(|e| match e {

@@ -139,6 +139,7 @@ struct Search<'g, G: Game> {
 /// Searches `root` deeper and deeper until the answer is proven or a limit
 /// stops it; the answer is that of the last depth completed.
 pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result<DepthResult<G::Move>, SolveError> {
+    crate::solve::exact::line::no_repetition_rule(game, "the depth-limited search")?;
     if game.num_players() != 2 {
         return Err(SolveError::Unsupported(format!(
             "{} has {} players; the depth-limited search handles two",

@@ -4,7 +4,7 @@
 use rand::Rng;
 
 use crate::error_kind::RuntimeKind;
-use crate::game::{Game, GameError, Turn};
+use crate::game::{Game, GameError, Repetitions, Turn};
 
 /// Longest game a playout follows before calling the rules endless.
 pub const MAX_PLAYOUT_PLIES: usize = 100_000;
@@ -95,9 +95,18 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
     rng: &mut R,
     scratch: &mut Scratch<G::Move>,
 ) -> Result<(), GameError> {
+    // A repetition rule needs the playout's positions: one buffer per
+    // playout, none for a game without the rule.
+    let mut seen = Repetitions::of(game);
+    if let Some(seen) = &mut seen {
+        seen.restart(state);
+    }
     for _ in 0..MAX_PLAYOUT_PLIES {
         if !random_step(game, state, rng, scratch)? {
             return Ok(());
+        }
+        if let Some(seen) = &mut seen {
+            seen.after_move(game, state)?;
         }
     }
     Err(GameError::new(

@@ -63,6 +63,7 @@ impl<G: Game> Solver<'_, G> {
 
         if self.depth >= self.cutoff {
             self.cut = true;
+            self.cut_short();
             self.clear_line();
             self.exact = true;
             return Ok(Score::terminal(0.0));
@@ -74,6 +75,7 @@ impl<G: Game> Solver<'_, G> {
         beta = beta.min(top);
         if alpha >= beta {
             // The window lies past what this position can score.
+            self.cut_short();
             self.exact = false;
             return Ok(if alpha >= top { top } else { bottom });
         }
@@ -139,6 +141,7 @@ impl<G: Game> Solver<'_, G> {
                 }
             }
             if alpha >= beta {
+                self.cut_short();
                 break;
             }
         }

@@ -408,6 +408,7 @@ impl<'g, G: Game> ChanceValuer<'g, G> {
 
 impl<'g, G: Game> Engine<'g, G> {
     fn new(game: &'g G, opts: &ChanceOptions) -> Result<Self, SolveError> {
+        super::line::no_repetition_rule(game, "expectiminimax")?;
         if game.num_players() != 2 {
             return Err(SolveError::NotApplicable {
                 message: format!(

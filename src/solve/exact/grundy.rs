@@ -82,6 +82,7 @@ pub fn grundy<G: Game>(
 impl<'g, G: Game> Grundy<'g, G> {
     /// Fails unless the game has two players.
     pub fn new(game: &'g G, max_positions: Option<u64>) -> Result<Self, SolveError> {
+        super::line::no_repetition_rule(game, "the Sprague-Grundy solver")?;
         if game.num_players() != 2 {
             return Err(not_impartial(format!(
                 "{} has {} players; Sprague-Grundy values are for two-player games",

@@ -32,6 +32,7 @@ impl<G: Game> Solver<'_, G> {
             }
             Some(_) if self.depth >= self.cutoff => {
                 self.cut = true;
+                self.cut_short();
                 self.clear_line();
                 (Score::terminal(0.0), NO_MOVE)
             }

@@ -6,6 +6,7 @@
 pub(in crate::solve) mod alphabeta;
 pub mod expectimax;
 pub mod grundy;
+pub(in crate::solve) mod line;
 pub mod matrix;
 pub(in crate::solve) mod memo;
 pub(in crate::solve) mod minimax;

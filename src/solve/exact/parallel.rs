@@ -96,7 +96,14 @@ where
     G::State: Send + Sync,
 {
     let mut solver = Solver::new(game, opts.clone())?;
-    if threads < 2 || !opts.memo || opts.max_nodes.is_some() || solver.mover(root).is_err() {
+    // A repetition rule makes values depend on the line searched, which
+    // threads filling one table do not share: one thread solves those.
+    if threads < 2
+        || !opts.memo
+        || opts.max_nodes.is_some()
+        || solver.mover(root).is_err()
+        || game.repetition().is_some()
+    {
         return Ok(solver);
     }
     let started = Instant::now();

@@ -54,6 +54,7 @@ pub fn solve<G: Game>(game: &G, root: &G::State, opts: &PuzzleOptions) -> Result
             game.num_players()
         )));
     }
+    super::line::no_repetition_rule(game, "the one-player solver")?;
     let started = Instant::now();
     let mut index: FxHashMap<G::State, u32> = FxHashMap::default();
     let mut states: Vec<G::State> = vec![root.clone()];

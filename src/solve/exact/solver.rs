@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashSet, FxHasher};
 
+use super::line::Line;
 use super::memo::{Bound, Entry, Memo, NO_MOVE};
 use super::options::{Algorithm, SolveOptions};
 use super::score::Score;
@@ -73,6 +74,8 @@ pub struct Solver<'g, G: Game> {
     /// this solver was handed it, and when they started
     /// ([`parallel`](super::parallel)): the next `solve` reports them as its own.
     pub(in crate::solve) carried: Option<(u64, u64, Instant)>,
+    /// The line searched, for a game with a repetition rule ([`Line`]).
+    pub(in crate::solve) rep: Option<Line<G::State>>,
 }
 
 /// What the search at the root found.
@@ -146,6 +149,7 @@ impl<'g, G: Game> Solver<'g, G> {
             track_lines: false,
             lines: Vec::new(),
             carried: None,
+            rep: game.repetition().map(Line::new),
         })
     }
 
@@ -176,6 +180,8 @@ impl<'g, G: Game> Solver<'g, G> {
                 depth: self.opts.max_depth,
                 position: String::new(),
             })
+        } else if self.rep.is_some() {
+            self.descend_on_line(child, search)
         } else {
             search(self, child)
         };
@@ -225,7 +231,7 @@ impl<'g, G: Game> Solver<'g, G> {
 
     /// See [`solve`].
     pub fn solve(&mut self, root: &G::State) -> Result<Solution<G::Move>, SolveError> {
-        self.start();
+        self.start_at(root);
         let r = self.solve_from(root);
         r.map_err(|e| self.diagnose(root, e))
     }
@@ -234,7 +240,7 @@ impl<'g, G: Game> Solver<'g, G> {
     /// principal line: the search at the root alone. With a cutoff
     /// (`set_cutoff`) the answer is proven only if `cutoff_reached` is false.
     pub fn search_root(&mut self, root: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
-        self.start();
+        self.start_at(root);
         let r = self.root_search(root).map(|r| (r.score.value, r.best_moves));
         r.map_err(|e| self.diagnose(root, e))
     }
@@ -265,7 +271,7 @@ impl<'g, G: Game> Solver<'g, G> {
                 pv
             }
         };
-        self.check_line(root, &pv, score)?;
+        self.check_line(root, true, &pv, score)?;
         let (nodes, hits, started) = self.carried.take().unwrap_or((0, 0, self.started));
         Ok(Solution {
             value: score.value,
@@ -335,7 +341,7 @@ impl<'g, G: Game> Solver<'g, G> {
 
     /// See [`explain`].
     pub fn explain(&mut self, root: &G::State) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
-        self.start();
+        self.start_at(root);
         let r = self.explain_from(root);
         r.map_err(|e| self.diagnose(root, e))
     }
@@ -357,7 +363,7 @@ impl<'g, G: Game> Solver<'g, G> {
             } else {
                 self.line_at(1).clone()
             };
-            self.check_line(&child, &line, s)?;
+            self.check_line(&child, false, &line, s)?;
             out.push(MoveValue {
                 mv,
                 value: s.value,
@@ -377,6 +383,14 @@ impl<'g, G: Game> Solver<'g, G> {
     /// Nodes searched by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// `start`, and the line of the repetition rule begins at `root`.
+    fn start_at(&mut self, root: &G::State) {
+        self.start();
+        if let Some(line) = &mut self.rep {
+            line.restart(root);
+        }
     }
 
     /// Resets the per-call counters and limits.
@@ -432,9 +446,17 @@ impl<'g, G: Game> Solver<'g, G> {
         let mut state = from.clone();
         let mut child = from.clone();
         let mut moves = Vec::new();
-        while self.mover(&state)?.is_some() {
+        let r = loop {
+            // Under the repetition rule the line's positions stay on the
+            // search's line while the moves after them are searched.
+            if self.repeats(&state) || self.mover(&state)?.is_none() {
+                break Ok(line);
+            }
             if line.len() >= self.opts.max_depth {
-                return Err(self.line_too_deep(from, &line));
+                break Err(self.line_too_deep(from, &line));
+            }
+            if let Some(l) = &mut self.rep {
+                let _ = l.reach(&state);
             }
             self.fill_moves(&state, &mut moves)?;
             let target = score.down(ps);
@@ -453,8 +475,11 @@ impl<'g, G: Game> Solver<'g, G> {
             line.push(mv);
             std::mem::swap(&mut state, &mut child);
             score = target;
+        };
+        if let (Some(l), Ok(line)) = (&mut self.rep, &r) {
+            (0..line.len()).for_each(|_| l.pop());
         }
-        Ok(line)
+        r
     }
 
     /// The index of the first of `moves` whose child of `state` scores `target`.
@@ -472,16 +497,50 @@ impl<'g, G: Game> Solver<'g, G> {
         Err(self.inconsistent(state, "no move reaches the position's value"))
     }
 
-    /// Checks that `line`, played from `from`, ends the game with the value of `score`.
-    fn check_line(&mut self, from: &G::State, line: &[G::Move], score: Score) -> Result<(), SolveError> {
+    /// Checks that `line`, played from `from`, ends the game with the value
+    /// of `score`; `on_line`: `from` is on the repetition rule's line already
+    /// (the root), else a move just reached it.
+    fn check_line(&mut self, from: &G::State, on_line: bool, line: &[G::Move], score: Score) -> Result<(), SolveError> {
         let mut state = from.clone();
+        // Positions put on the repetition rule's line here, taken off after.
+        let mut pushed = 0;
+        let mut repeated = false;
+        let mut reach = |me: &mut Self, state: &G::State| {
+            if let Some(l) = &mut me.rep {
+                match l.reach(state) {
+                    super::line::Reached::Ends => return true,
+                    super::line::Reached::Goes => pushed += 1,
+                }
+            }
+            false
+        };
+        if !on_line {
+            repeated = reach(self, &state);
+        }
+        let mut played = 0;
         for mv in line {
+            if repeated {
+                break;
+            }
             self.game.apply(&mut state, mv)?;
+            played += 1;
+            repeated = reach(self, &state);
         }
-        if self.mover(&state)?.is_some() {
-            return Err(self.inconsistent(&state, "the principal line stops before the end of the game"));
+        if let Some(l) = &mut self.rep {
+            (0..pushed).for_each(|_| l.pop());
         }
-        if self.terminal_score(&state)?.value != score.value {
+        let end = if repeated {
+            if played < line.len() {
+                return Err(self.inconsistent(&state, "the principal line goes on after a repetition ended the game"));
+            }
+            self.repetition_score(&state)?
+        } else {
+            if self.mover(&state)?.is_some() {
+                return Err(self.inconsistent(&state, "the principal line stops before the end of the game"));
+            }
+            self.terminal_score(&state)?
+        };
+        if end.value != score.value {
             return Err(self.inconsistent(&state, "the line ends with a different value"));
         }
         Ok(())
@@ -603,6 +662,10 @@ impl<'g, G: Game> Solver<'g, G> {
         let Some(memo) = self.memo.as_mut() else {
             return;
         };
+        // Under a repetition rule, only what holds on every line (see `line`).
+        if self.rep.as_ref().is_some_and(|l| !l.storable()) {
+            return;
+        }
         match key {
             None => memo.store(state, entry),
             Some(rep) => {
@@ -739,6 +802,12 @@ impl<'g, G: Game> Solver<'g, G> {
     #[inline]
     pub(in crate::solve) fn terminal_score(&self, state: &G::State) -> Result<Score, SolveError> {
         let value = self.game.returns(state, 0)?;
+        self.checked_score(state, value)
+    }
+
+    /// The score of an end of the game worth `value` to player 0, checked
+    /// against the game's range.
+    pub(in crate::solve) fn checked_score(&self, state: &G::State, value: f64) -> Result<Score, SolveError> {
         if value.is_nan() {
             return Err(GameError::new(SolveKind::Nan, "the game's utility is not a number")
                 .in_state(self.game.state_text(state))

@@ -91,6 +91,7 @@ impl<M: Clone> InfoTree<M> {
     /// for two players, not zero-sum (or constant-sum), bigger than
     /// `max_nodes`, or when an observation does not determine the moves.
     pub fn build<G: Game<Move = M>>(game: &G, root: &G::State, max_nodes: u64) -> Result<Self, SolveError> {
+        crate::solve::exact::line::no_repetition_rule(game, "counterfactual regret minimization")?;
         if game.num_players() != 2 {
             return Err(SolveError::NotApplicable {
                 message: format!(

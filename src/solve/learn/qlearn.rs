@@ -322,6 +322,14 @@ fn first_best(values: &[f64]) -> usize {
 
 /// Whether Q-learning by self-play handles this many players.
 pub fn check_players<G: Game>(game: &G) -> Result<(), QLearnError> {
+    if let Some(n) = game.repetition() {
+        // Its table is keyed by position alone, which the rule makes too little.
+        return Err(QLearnError::Unsupported(format!(
+            "{} has the rule `end when repeated {n}`: a position's value depends on the positions before it, \
+             which a Q-table keyed by position cannot tell apart",
+            game.name()
+        )));
+    }
     match game.num_players() {
         1 | 2 => Ok(()),
         n => Err(QLearnError::Unsupported(format!(

@@ -9,7 +9,7 @@ use rand::Rng;
 
 use super::stats::DecisionTimes;
 use crate::error_kind::RuntimeKind;
-use crate::game::{Game, GameError, Player, Turn};
+use crate::game::{Game, GameError, Player, Repetitions, Turn};
 use crate::solve::agents::agent::{Agent, AgentError, Timing};
 use crate::solve::agents::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
 pub use crate::solve::agents::step::{Played, Step};
@@ -47,6 +47,11 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
     // program) is shown every step; the others cost no copy of the state.
     let watching: Vec<bool> = agents.iter().map(|a| a.wants_steps()).collect();
     let watched = watching.contains(&true);
+    // The positions so far, for a repetition rule (`end when repeated N`).
+    let mut seen = Repetitions::of(game);
+    if let Some(seen) = &mut seen {
+        seen.restart(&state);
+    }
     for _ in 0..MAX_PLAYOUT_PLIES {
         let before = watched.then(|| state.clone());
         let step = match game.turn(&state)? {
@@ -74,6 +79,9 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
                 Step::Moves(all)
             }
         };
+        if let Some(seen) = &mut seen {
+            seen.after_move(game, &mut state)?;
+        }
         if let Some(before) = &before {
             for (p, agent) in agents.iter_mut().enumerate() {
                 if watching[p] {

@@ -1,0 +1,444 @@
+//! The repetition rule (`end when repeated N`): the exact solvers' values on
+//! games with cycles against a brute force over full histories written here
+//! (every line of play, each ending at a natural end or at the Nth
+//! occurrence of a position), for N = 2 and 3; the memo table kept across
+//! roots and histories; the play loops ending games by the rule.
+
+mod common;
+
+use gdl::game::{Game, GameError, Player, Turn};
+use gdl::solve::{Algorithm, SolveOptions, Solver};
+
+/// A token on a small directed graph; the players move it in turn. Some
+/// nodes end the game with a value for player 0; a position that comes
+/// back the Nth time ends it with the value of its node in `rep`.
+struct Graph {
+    next: Vec<Vec<u8>>,
+    leaf: Vec<Option<i8>>,
+    rep: Vec<i8>,
+    times: u32,
+}
+
+/// (node, player to move).
+type Pos = (u8, u8);
+
+impl Game for Graph {
+    type State = Pos;
+    type Move = u8;
+    fn name(&self) -> &str {
+        "graph"
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn player_name(&self, p: Player) -> &str {
+        ["A", "B"][p]
+    }
+    fn initial_state(&self) -> Result<Pos, GameError> {
+        Ok((0, 0))
+    }
+    fn turn(&self, s: &Pos) -> Result<Turn, GameError> {
+        Ok(match self.leaf[s.0 as usize] {
+            Some(_) => Turn::Terminal,
+            None => Turn::Player(s.1 as usize),
+        })
+    }
+    fn legal_moves(&self, s: &Pos, out: &mut Vec<u8>) -> Result<(), GameError> {
+        out.clear();
+        out.extend(&self.next[s.0 as usize]);
+        Ok(())
+    }
+    fn apply(&self, s: &mut Pos, mv: &u8) -> Result<(), GameError> {
+        *s = (*mv, 1 - s.1);
+        Ok(())
+    }
+    fn returns(&self, s: &Pos, p: Player) -> Result<f64, GameError> {
+        let v = f64::from(self.leaf[s.0 as usize].expect("a leaf"));
+        Ok(if p == 0 { v } else { -v })
+    }
+    fn repetition(&self) -> Option<u32> {
+        Some(self.times)
+    }
+    fn repetition_returns(&self, s: &Pos, p: Player) -> Result<f64, GameError> {
+        let v = f64::from(self.rep[s.0 as usize]);
+        Ok(if p == 0 { v } else { -v })
+    }
+    fn move_text(&self, mv: &u8) -> String {
+        mv.to_string()
+    }
+    fn state_text(&self, s: &Pos) -> String {
+        format!("node {} ({} to move)", s.0, s.1)
+    }
+    fn utility_range(&self) -> Option<(f64, f64)> {
+        Some((-1.0, 1.0))
+    }
+}
+
+/// xorshift64*: the tests' graphs, the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n
+    }
+}
+
+/// A random graph of 3 to 7 nodes, with cycles more often than not.
+fn graph(rng: &mut Rng, times: u32) -> Graph {
+    let n = 3 + rng.below(5) as usize;
+    let mut next = Vec::new();
+    let mut leaf = Vec::new();
+    let mut rep = Vec::new();
+    for i in 0..n {
+        let value = rng.below(3) as i8 - 1;
+        // Node 0 has moves; about one node in four ends the game.
+        leaf.push((i > 0 && rng.below(4) == 0).then_some(value));
+        let mut to: Vec<u8> = (0..1 + rng.below(3)).map(|_| rng.below(n as u64) as u8).collect();
+        to.sort();
+        to.dedup();
+        next.push(to);
+        rep.push(rng.below(3) as i8 - 1);
+    }
+    Graph { next, leaf, rep, times }
+}
+
+/// Player 0's value of the game whose positions so far are `line` (the
+/// last one the current position), by trying every line to its end.
+fn brute<G: Game>(game: &G, line: &mut Vec<G::State>) -> f64 {
+    let state = line.last().expect("a position").clone();
+    let p = match game.turn(&state).unwrap() {
+        Turn::Terminal => return game.returns(&state, 0).unwrap(),
+        Turn::Player(p) => p,
+        t => panic!("{t:?}"),
+    };
+    let times = game.repetition().expect("a repetition rule") as usize;
+    let mut moves = Vec::new();
+    game.legal_moves(&state, &mut moves).unwrap();
+    let values = moves.iter().map(|m| {
+        let mut child = state.clone();
+        game.apply(&mut child, m).unwrap();
+        if line.iter().filter(|s| **s == child).count() + 1 >= times {
+            game.repetition_returns(&child, 0).unwrap()
+        } else {
+            line.push(child);
+            let v = brute(game, line);
+            line.pop();
+            v
+        }
+    });
+    if p == 0 {
+        values.fold(f64::NEG_INFINITY, f64::max)
+    } else {
+        values.fold(f64::INFINITY, f64::min)
+    }
+}
+
+fn options() -> Vec<SolveOptions> {
+    let mut all = Vec::new();
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Minimax] {
+        for memo in [true, false] {
+            for prefer_short in [false, true] {
+                all.push(SolveOptions {
+                    algorithm,
+                    memo,
+                    prefer_short,
+                    ..SolveOptions::default()
+                });
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn values_on_graphs_with_cycles_match_every_line_played_out() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut cyclic = 0;
+    for times in [2, 3] {
+        for g in 0..60 {
+            let game = graph(&mut rng, times);
+            let roots: Vec<Pos> = (0..game.next.len() as u8)
+                .filter(|&n| game.leaf[n as usize].is_none())
+                .flat_map(|n| [(n, 0), (n, 1)])
+                .collect();
+            for opts in options() {
+                // One solver for every root: what its table keeps must hold
+                // whatever line led to a position.
+                let mut kept = Solver::new(&game, opts.clone()).unwrap();
+                for root in &roots {
+                    let want = brute(&game, &mut vec![*root]);
+                    let fresh = gdl::solve::solve(&game, root, &opts).unwrap();
+                    let again = kept.solve(root).unwrap();
+                    assert_eq!(fresh.value, want, "graph {g}, N = {times}, root {root:?}, {opts:?}");
+                    assert_eq!(
+                        again.value, want,
+                        "graph {g}, N = {times}, root {root:?}, kept, {opts:?}"
+                    );
+                    // Every move's value, as `--explain` gives it.
+                    let explained = gdl::solve::explain(&game, root, &opts).unwrap();
+                    for mv in &explained {
+                        let mut child = *root;
+                        game.apply(&mut child, &mv.mv).unwrap();
+                        let want = if child == *root && times == 2 {
+                            game.repetition_returns(&child, 0).unwrap()
+                        } else {
+                            brute(&game, &mut vec![*root, child])
+                        };
+                        assert_eq!(mv.value, want, "graph {g}, N = {times}, root {root:?}, move {}", mv.mv);
+                    }
+                }
+            }
+            // The rule decides only where a position can come back.
+            cyclic += usize::from(reaches_itself(&game));
+        }
+    }
+    assert!(cyclic > 40, "only {cyclic} graphs with a cycle through the start");
+}
+
+/// Whether the start position can come back.
+fn reaches_itself(game: &Graph) -> bool {
+    let mut stack = vec![(0u8, 0u8)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(s) = stack.pop() {
+        if game.leaf[s.0 as usize].is_some() || !seen.insert(s) {
+            continue;
+        }
+        for &to in &game.next[s.0 as usize] {
+            let c = (to, 1 - s.1);
+            if c == (0, 0) {
+                return true;
+            }
+            stack.push(c);
+        }
+    }
+    false
+}
+
+#[test]
+fn a_game_in_progress_is_solved_with_the_positions_before_it() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for times in [2, 3] {
+        for g in 0..100 {
+            let game = graph(&mut rng, times);
+            for opts in options() {
+                let mut solver = Solver::new(&game, opts.clone()).unwrap();
+                for _ in 0..8 {
+                    // A random line from the start, stopped before its end.
+                    let mut line = vec![(0u8, 0u8)];
+                    for _ in 0..rng.below(6) {
+                        let s = *line.last().unwrap();
+                        let next = &game.next[s.0 as usize];
+                        let c = (next[rng.below(next.len() as u64) as usize], 1 - s.1);
+                        let seen = line.iter().filter(|x| **x == c).count() as u32;
+                        if game.leaf[c.0 as usize].is_some() || seen + 1 >= times {
+                            break;
+                        }
+                        line.push(c);
+                    }
+                    let root = *line.last().unwrap();
+                    solver.set_history(&line[..line.len() - 1]);
+                    let got = solver.solve(&root).unwrap().value;
+                    assert_eq!(
+                        got,
+                        brute(&game, &mut line),
+                        "graph {g}, N = {times}, line {line:?}, {opts:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// games/oware.game with `end when repeated N` (the file says 2).
+fn oware(pits: &str, seeds: &str, times: u32) -> gdl::runtime::Interpreted {
+    let path = "games/oware.game";
+    let text = std::fs::read_to_string(common::crate_dir().join(path)).unwrap();
+    let text = text.replace("end when repeated 2", &format!("end when repeated {times}"));
+    let bindings = [
+        ("pits".to_string(), pits.to_string()),
+        ("seeds".to_string(), seeds.to_string()),
+    ];
+    gdl::runtime::Interpreted::new(gdl::compile::load(path, &text, &bindings).expect("compiles"))
+}
+
+#[test]
+fn small_oware_is_solved_exactly_without_a_move_limit() {
+    let mut decided_by_the_rule = 0;
+    for times in [2, 3] {
+        for (pits, seeds) in [("2", "1"), ("1", "2"), ("1", "3")] {
+            let game = oware(pits, seeds, times);
+            assert_eq!(game.repetition(), Some(times));
+            let root = game.initial_state().unwrap();
+            let want = brute(&game, &mut vec![root.clone()]);
+            for opts in options() {
+                let got = gdl::solve::solve(&game, &root, &opts).unwrap();
+                assert_eq!(got.value, want, "{pits} pits, {seeds} seeds, N = {times}, {opts:?}");
+                for mv in gdl::solve::explain(&game, &root, &opts).unwrap() {
+                    let mut child = root.clone();
+                    game.apply(&mut child, &mv.mv).unwrap();
+                    let want = brute(&game, &mut vec![root.clone(), child]);
+                    assert_eq!(
+                        mv.value,
+                        want,
+                        "{pits} pits, {seeds} seeds, N = {times}, {}",
+                        game.move_text(&mv.mv)
+                    );
+                }
+            }
+            // Random games end, by the rule or otherwise, with its outcome.
+            decided_by_the_rule += play_randomly(&game, 40);
+        }
+    }
+    assert!(
+        decided_by_the_rule > 0,
+        "no random game of Oware came back to a position"
+    );
+}
+
+/// Plays `games` random games of `game` through the play loop of `play`,
+/// `trace` and `match`; checks that each ends exactly when the rules say
+/// (no end clause holds before, and the last position is a natural end or
+/// the Nth occurrence of a position), and returns how many the rule ended.
+fn play_randomly(game: &gdl::runtime::Interpreted, games: u64) -> usize {
+    use gdl::solve::agents::agent::{Agent, RandomAgent};
+    use gdl::solve::matches::episode::play_out;
+    use gdl::solve::matches::stats::DecisionTimes;
+    use rand::SeedableRng;
+    let times = game.repetition().unwrap() as usize;
+    let mut by_rule = 0;
+    for seed in 0..games {
+        let (mut a, mut b) = (RandomAgent::new(seed), RandomAgent::new(seed + 1000));
+        let mut seated: Vec<&mut dyn Agent<gdl::runtime::Interpreted>> = vec![&mut a, &mut b];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut clocks = vec![DecisionTimes::default(); 2];
+        let start = game.initial_state().unwrap();
+        let mut line = vec![start.clone()];
+        let end = play_out(game, start, &mut seated, &mut rng, &mut clocks, &mut |_, s| {
+            line.push(s.clone());
+            Ok(())
+        })
+        .unwrap();
+        // No position occurred N times before the last one.
+        for i in 0..line.len() - 1 {
+            let seen = line[..=i].iter().filter(|x| **x == line[i]).count();
+            assert!(seen < times, "seed {seed}: the game went on after a repetition");
+        }
+        assert_eq!(game.turn(&end).unwrap(), Turn::Terminal);
+        if line.iter().filter(|x| **x == end).count() == times {
+            by_rule += 1;
+            for p in 0..2 {
+                assert_eq!(
+                    game.returns(&end, p).unwrap(),
+                    game.repetition_returns(&end, p).unwrap()
+                );
+            }
+        } else {
+            // The same cells, without the mark of the rule: an end by the rules.
+            let unmarked =
+                gdl::game::FileGame::parse_position(game, &gdl::game::FileGame::position(game, &end)).unwrap();
+            assert_eq!(game.turn(&unmarked).unwrap(), Turn::Terminal, "seed {seed}");
+        }
+    }
+    by_rule
+}
+
+#[test]
+fn optimal_against_optimal_plays_the_value_knowing_the_history() {
+    use gdl::solve::agent_builder::{AgentOptions, MoveKinds, build_agent};
+    use gdl::solve::agents::agent::AgentSpec;
+    use gdl::solve::matches::episode::play_out;
+    use gdl::solve::matches::stats::DecisionTimes;
+    use rand::SeedableRng;
+    for times in [2, 3] {
+        for (pits, seeds) in [("2", "1"), ("2", "2")] {
+            let game = oware(pits, seeds, times);
+            let root = game.initial_state().unwrap();
+            let value = gdl::solve::solve(&game, &root, &SolveOptions::default()).unwrap().value;
+            let spec: AgentSpec = "optimal".parse().unwrap();
+            let kinds = MoveKinds::of(game.program());
+            let opts = AgentOptions::default();
+            let mut a = build_agent(&spec, &game, kinds, 1, &opts).unwrap();
+            let mut b = build_agent(&spec, &game, kinds, 2, &opts).unwrap();
+            a.new_game(&game, 1).unwrap();
+            b.new_game(&game, 2).unwrap();
+            let mut seated: Vec<&mut dyn gdl::solve::agents::agent::Agent<gdl::runtime::Interpreted>> =
+                vec![&mut *a, &mut *b];
+            let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+            let mut clocks = vec![DecisionTimes::default(); 2];
+            let end = play_out(&game, root, &mut seated, &mut rng, &mut clocks, &mut |_, _| Ok(())).unwrap();
+            assert_eq!(
+                game.returns(&end, 0).unwrap(),
+                value,
+                "{pits} pits, {seeds} seeds, N = {times}"
+            );
+        }
+    }
+}
+
+#[test]
+fn agents_that_would_search_without_the_history_are_refused() {
+    use gdl::solve::agent_builder::{AgentBuildError, AgentOptions, MoveKinds, build_agent};
+    use gdl::solve::agents::agent::AgentSpec;
+    let game = oware("2", "2", 2);
+    let kinds = MoveKinds::of(game.program());
+    for spec in ["mcts", "search:5", "greedy", "alphabeta:3"] {
+        let spec: AgentSpec = spec.parse().unwrap();
+        match build_agent(&spec, &game, kinds, 1, &AgentOptions::default()) {
+            Err(e @ AgentBuildError::Unsuited(_)) => {
+                assert!(e.to_string().contains("end when repeated 2"), "{e}");
+            }
+            Err(e) => panic!("{spec}: {e}"),
+            Ok(_) => panic!("{spec} was built for a game with a repetition rule"),
+        }
+    }
+    for spec in ["optimal", "random"] {
+        let spec: AgentSpec = spec.parse().unwrap();
+        assert!(
+            build_agent(&spec, &game, kinds, 1, &AgentOptions::default()).is_ok(),
+            "{spec}"
+        );
+    }
+}
+
+#[test]
+fn the_command_line_solves_and_explains_by_the_rule_and_refuses_what_cannot() {
+    let game = oware("2", "2", 2);
+    let root = game.initial_state().unwrap();
+    let want = gdl::solve::solve(&game, &root, &SolveOptions::default()).unwrap().value;
+    let run = common::gdl(&["solve", "games/oware.game", "--pits", "2", "--seeds", "2", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["value"].as_f64(), Some(want), "{}", run.stdout);
+    let run = common::gdl(&[
+        "solve",
+        "games/oware.game",
+        "--pits",
+        "2",
+        "--seeds",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = std::env::temp_dir().join(format!("gdl-repetition-{}.q", std::process::id()));
+    let out = out.to_str().unwrap();
+    let run = common::gdl(&[
+        "train",
+        "games/oware.game",
+        "--pits",
+        "2",
+        "--episodes",
+        "10",
+        "--out",
+        out,
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!std::path::Path::new(out).exists(), "a Q-table was written");
+    assert!(run.stderr.contains("end when repeated 2"), "{}", run.stderr);
+    let run = common::gdl(&["match", "games/oware.game", "--pits", "2", "--players", "mcts,random"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("end when repeated 2"), "{}", run.stderr);
+}
