@@ -58,7 +58,8 @@ const CHECK_EVERY: u64 = 1024;
 /// How many new positions a thread adds before it adds them to the shared count.
 const COUNT_BATCH: u64 = 4096;
 /// Slots of a thread's own table of recent exact scores ([`Recent`]): a
-/// power of two; about 3 MB a thread for Nimcala's states.
+/// power of two; about 3 MB a thread for Nimcala's states, left out where
+/// that is more than a sixteenth of the memory left.
 const RECENT_SLOTS: usize = 1 << 16;
 
 /// A thread's own direct-mapped table of exact scores it has seen in the
@@ -66,11 +67,16 @@ const RECENT_SLOTS: usize = 1 << 16;
 /// holds the last position that hashed to it.
 struct Recent<S> {
     slots: Vec<Option<(S, Score)>>,
+    /// Whether the slots were asked for (they are not taken when memory is short).
+    asked: bool,
 }
 
 impl<S: Eq + Clone> Recent<S> {
     fn new() -> Self {
-        Recent { slots: Vec::new() }
+        Recent {
+            slots: Vec::new(),
+            asked: false,
+        }
     }
 
     #[inline]
@@ -84,7 +90,17 @@ impl<S: Eq + Clone> Recent<S> {
     #[inline]
     fn put(&mut self, hash: u64, key: &S, score: Score) {
         if self.slots.is_empty() {
-            // Allocated at the first score: a solve that ends in a few nodes needs none.
+            // Allocated at the first score: a solve that ends in a few nodes
+            // needs none. Only from a small share of the memory left: under
+            // a tight `--max-memory` the shared table needs it more.
+            if self.asked {
+                return;
+            }
+            self.asked = true;
+            let bytes = RECENT_SLOTS * std::mem::size_of::<Option<(S, Score)>>();
+            if crate::memory::headroom() / 16 < bytes {
+                return;
+            }
             self.slots.resize(RECENT_SLOTS, None);
         }
         let slot = &mut self.slots[hash as usize & (RECENT_SLOTS - 1)];
