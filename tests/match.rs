@@ -550,6 +550,125 @@ fn a_match_in_four_parts_merges_into_the_whole_match() {
     assert_eq!((doc["games"].as_u64(), doc["seed"].as_u64()), (Some(400), Some(7)));
 }
 
+/// A league (a round robin of three agents for two seats) played as 4
+/// parts and merged gives the report, ranking, CSV rows and plot of the
+/// same league played at once: the parts cut through its pairings, and
+/// every game keeps its pairing, seats and seeds.
+#[test]
+fn a_league_in_four_parts_merges_into_the_whole_league() {
+    let dir = scratch("league_shards");
+    let base = [
+        "match",
+        "select19.game",
+        "--players",
+        "random,greedy,search:4",
+        "--games",
+        "30",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+    ];
+    let whole = ok(
+        &dir,
+        &[&base[..], &["--csv", "whole.csv", "--plot", "whole.svg"]].concat(),
+    );
+    assert!(
+        whole.contains("3 pairings of 30 games, 90 games in all, seed 5"),
+        "{whole}"
+    );
+    // 90 games in 4 parts: 22, 23, 22, 23 games, the cuts inside pairings.
+    for (i, from, to) in [(2, 46, 67), (0, 1, 22), (3, 68, 90), (1, 23, 45)] {
+        let shard = format!("{i}/4");
+        let file = format!("part{i}.jsonl");
+        let part = ok(&dir, &[&base[..], &["--shard", &shard, "--jsonl", &file]].concat());
+        assert!(
+            part.contains(&format!("{} games in all", to - from + 1)),
+            "part {i}: {part}"
+        );
+        assert!(
+            part.contains(&format!(
+                "part     {i} of 4 (from 0): games {from} to {to} of the league's 90"
+            )),
+            "{part}"
+        );
+    }
+    let merged = ok(
+        &dir,
+        &[
+            "merge",
+            "part3.jsonl",
+            "part1.jsonl",
+            "part0.jsonl",
+            "part2.jsonl",
+            "--csv",
+            "merged.csv",
+            "--plot",
+            "merged.svg",
+        ],
+    );
+    let named = |report: &str| masked(report).replace("whole.", "FILE.").replace("merged.", "FILE.");
+    assert_eq!(named(&merged), named(&whole));
+    let ranking = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .skip_while(|l| *l != "ranking")
+            .take_while(|l| !l.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(ranking(&merged).len(), 5, "{merged}");
+    assert_eq!(ranking(&merged), ranking(&whole));
+    assert_eq!(table(&merged), table(&whole));
+    let (header, rows) = read_csv(&dir.join("merged.csv"));
+    assert_eq!((header, rows.clone()), read_csv(&dir.join("whole.csv")));
+    assert_eq!(rows.len(), 90);
+    let svg = |f: &str| std::fs::read(dir.join(f)).unwrap();
+    assert_eq!(svg("merged.svg"), svg("whole.svg"));
+    // A part missing, or a match's part among a league's, is refused.
+    let refused = |args: &[&str], says: &str| {
+        let r = gdl(&dir, args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stdout);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    };
+    refused(
+        &["merge", "part0.jsonl", "part1.jsonl", "part3.jsonl"],
+        "games 46 to 67 of 90 are missing",
+    );
+    ok(
+        &dir,
+        &[
+            "match",
+            "select19.game",
+            "--players",
+            "random,greedy",
+            "--games",
+            "90",
+            "--seed",
+            "5",
+            "--shard",
+            "2/4",
+            "--jsonl",
+            "match2.jsonl",
+        ],
+    );
+    refused(
+        &["merge", "part0.jsonl", "part1.jsonl", "match2.jsonl", "part3.jsonl"],
+        "parts of different matches",
+    );
+    refused(
+        &[
+            "merge",
+            "part0.jsonl",
+            "part1.jsonl",
+            "part2.jsonl",
+            "part3.jsonl",
+            "--json",
+        ],
+        "--json",
+    );
+}
+
 #[test]
 fn merge_refuses_what_is_not_one_whole_match() {
     let dir = scratch("bad_shards");

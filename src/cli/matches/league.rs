@@ -13,10 +13,16 @@
 //! deals. The report ranks the agents by their average (95% intervals) and
 //! counts their failures; `--csv` writes every game with its agents and
 //! failures, `--plot` each agent's points as a histogram.
+//!
+//! A league is played in parts as a match is (`--shard I/N --jsonl FILE`,
+//! then `gdl merge`): its games are numbered pairing after pairing, and a
+//! part plays a run of them with the seats and seeds the whole league gives
+//! them.
 
 use std::collections::BTreeMap;
 
-use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar, x_label};
+use super::part::{self, Header, League};
+use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar, shard_range, x_label};
 use crate::cli::agents::{BoxedAgent, make_player};
 use crate::cli::output::{CsvStream, Output};
 use crate::cli::signals::Caught;
@@ -77,10 +83,11 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
         crate::report::plot::Format::check(plot).map_err(Failure::input)?;
     }
     let specs: Vec<PlayerSpec> = listed.into_iter().chain(field).collect();
-    let outputs: Vec<(&'static str, &std::path::Path)> = [("--csv", &args.csv), ("--plot", &args.plot)]
-        .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
-        .collect();
+    let outputs: Vec<(&'static str, &std::path::Path)> =
+        [("--csv", &args.csv), ("--plot", &args.plot), ("--jsonl", &args.jsonl)]
+            .into_iter()
+            .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+            .collect();
     crate::cli::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
     let mut names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     disambiguate(&mut names);
@@ -88,11 +95,19 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
-        .min(usize::try_from(args.games).unwrap_or(usize::MAX))
         .max(1);
 
-    let total = args.games * pairings.len() as u64;
-    let bar = progress_bar(total, "games", "");
+    // The league's games are numbered through its schedule, pairing after
+    // pairing; a part plays a run of them, cut as a match's parts are.
+    let schedule = League {
+        candidates,
+        field: args.field.is_some(),
+        pairings,
+        games: args.games,
+    };
+    let total = args.games * schedule.pairings.len() as u64;
+    let range = args.shard.map_or(0..total, |part| shard_range(total, part));
+    let bar = progress_bar(range.end - range.start, "games", "");
     // Each game is counted and written as it ends: the league keeps totals,
     // not games, and an interrupted league keeps what was played.
     let mut totals = Totals::new(names.clone(), seats, game.lowest_score_wins(), args.plot.is_some());
@@ -104,6 +119,30 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
         Some(out) => Some(CsvFile::start(out, names.clone())?),
         None => None,
     };
+    let jsonl_out = args.jsonl.as_ref().map(|path| Output {
+        flag: "--jsonl",
+        path: path.clone(),
+    });
+    let mut jsonl = match &jsonl_out {
+        Some(out) => {
+            let mut lines = CsvStream::start(out)?;
+            lines.push(&part::header_line(&Header {
+                file: args.game.file.display().to_string(),
+                source_hash: crate::game::FileGame::id(game).source_hash,
+                params: ctx.bindings.clone(),
+                agents: names.clone(),
+                seed: args.seed,
+                games: total,
+                shard: args.shard.unwrap_or((0, 1)),
+                range: (range.start, range.end),
+                budget_ms: None,
+                exec: specs.iter().any(|s| matches!(s.spec, AgentSpec::Exec(_))),
+                league: Some(schedule.clone()),
+            }));
+            Some(lines)
+        }
+        None => None,
+    };
     let mut times = vec![DecisionTimes::default(); specs.len()];
     let mut failures: Vec<FailureRecord> = Vec::new();
     let agent_args = crate::cli::agents::AgentArgs {
@@ -112,10 +151,17 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
     };
     let caught = Caught::new();
     let mut failed_match = None;
-    for (i, pairing) in pairings.iter().enumerate() {
+    for (i, pairing) in schedule.pairings.iter().enumerate() {
         if caught.stopped().is_some() {
             break;
         }
+        // This pairing's games in the part, numbered within the pairing.
+        let from = i as u64 * args.games;
+        let games = range.start.max(from) - from..range.end.min(from + args.games).saturating_sub(from);
+        if games.is_empty() {
+            continue;
+        }
+        let threads = threads.min(usize::try_from(games.end - games.start).unwrap_or(usize::MAX));
         let mut sets: Vec<Vec<BoxedAgent<'_>>> = Vec::with_capacity(threads);
         for _ in 0..threads {
             let mut set = Vec::with_capacity(n);
@@ -128,7 +174,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
         let played = tournament::run_match(
             game,
             sets,
-            0..args.games,
+            games.clone(),
             args.seed,
             caught.flag(),
             &mut |done, record| {
@@ -137,8 +183,12 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
                     *a = pairing[*a];
                 }
                 let measure = totals.add(&record);
+                let number = games.start + done;
                 if let Some(f) = &mut csv_file {
-                    f.row(game, measure, i, done, &record);
+                    f.row(game, measure, i, number, &record);
+                }
+                if let Some(lines) = &mut jsonl {
+                    lines.push(&part::record_line(from + number, &record));
                 }
                 if let Some(b) = &bar {
                     b.set_position(before + done);
@@ -157,7 +207,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
         }
         for f in result.failures {
             failures.push(FailureRecord {
-                game: before + f.game,
+                game: from + f.game,
                 agent: pairing[f.agent],
                 ..f
             });
@@ -169,6 +219,10 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
     }
     // Closed (renamed into place) first: a stopped league keeps what was played.
     let csv_written = csv_file.map(CsvFile::finish);
+    let jsonl_written = jsonl.map(|mut lines| {
+        lines.push(&part::times_line(&times));
+        lines.finish()
+    });
     drop(caught);
     if let Some((pairing, e)) = failed_match {
         let names: Vec<String> = pairing.iter().map(|&a| specs[a].to_string()).collect();
@@ -179,68 +233,211 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
         )));
     }
     let played = totals.games;
-    let stop = stop.filter(|_| played < total);
-    let (tally, histogram) = totals.finish();
-    let measure = tally.measure;
-
-    let how = if args.field.is_some() {
-        format!(
-            "each of {candidates} agent{} against the field ({})",
-            if candidates == 1 { "" } else { "s" },
-            names[candidates..].join(", ")
-        )
-    } else {
-        format!("a round robin of {candidates} agents, {n} a game")
+    let stop = stop.filter(|_| played < range.end - range.start);
+    let report = Report {
+        names: &names,
+        schedule: &schedule,
+        seed: args.seed,
+        part: args.shard.map(|part| (part, range.clone())),
+        totals,
+        times: &times,
+        failures: &failures,
+        csv: csv_out.as_ref().zip(csv_written),
+        plot: args.plot.as_deref(),
     };
-    let mut text = format!(
-        "game     {}\nleague   {how}: {} pairing{} of {} games, {} games in all, seed {}\n",
-        title(game),
-        pairings.len(),
-        if pairings.len() == 1 { "" } else { "s" },
-        args.games,
-        played,
-        args.seed
-    );
-    text.push_str(&format!(
-        "\nranking\n{}\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
-        ranking(&tally, candidates, args.field.is_some(), &failures),
-        standings::text(&tally),
-        standings::times_text(&names, &times)
-    ));
-    text.push_str(&crate::cli::agents::failures_text(&names, game, &failures));
-    let mut failed = None;
-    let mut files = Vec::new();
-    if let (Some(out), Some(written)) = (&csv_out, csv_written) {
-        match written {
-            Ok(rows) => files.push(format!("csv      {} ({rows} games)", out.path.display())),
-            Err(e) => failed = Some(out.failed(e)),
-        }
+    let printed = report.print(game, ctx);
+    if let (Some(out), Some(Err(e))) = (&jsonl_out, jsonl_written) {
+        return Err(out.failed(e));
     }
-    if let (Some(path), Some(histogram)) = (&args.plot, &histogram) {
-        let out = Output {
-            flag: "--plot",
-            path: path.clone(),
-        };
-        match out.write(&plot(game, &names, measure, histogram, played, path)) {
-            Ok(()) => files.push(format!("plot     {}", path.display())),
-            Err(f) => failed = failed.or(Some(f)),
-        }
-    }
-    if !files.is_empty() {
-        text.push('\n');
-        for f in files {
-            text.push_str(&f);
-            text.push('\n');
-        }
-    }
-    write!(ctx.out, "{text}").map_err(crate::cli::stdout_failed)?;
-    if let Some(f) = failed {
-        return Err(f);
-    }
+    printed?;
     if let Some(stop) = stop {
-        return Err(stop.games_failure("league", played, total, args.csv.is_some()));
+        return Err(stop.games_failure("league", played, range.end - range.start, args.csv.is_some()));
     }
     Ok(())
+}
+
+/// `gdl merge` of a league's parts: the report, CSV and plot of the whole
+/// league, from its games in order (`games`: each with its number in the
+/// whole schedule, from 1) and the parts' times added up.
+pub(in crate::cli) fn merge<'a>(
+    game: &Interpreted,
+    header: &Header,
+    games: impl Iterator<Item = &'a (u64, GameRecord)>,
+    times: Vec<DecisionTimes>,
+    csv: Option<&std::path::Path>,
+    plot: Option<&std::path::Path>,
+    ctx: &mut Context,
+) -> Result<(), Failure> {
+    let Some(schedule) = &header.league else {
+        return Err(Failure::input("error: not the parts of a league (a bug in gdl)"));
+    };
+    let n = game.num_players();
+    let agents = header.agents.len();
+    let fits = schedule.games > 0
+        && schedule.candidates <= agents
+        && schedule.pairings.len() as u64 * schedule.games == header.games
+        && schedule
+            .pairings
+            .iter()
+            .all(|p| p.len() == n && p.iter().all(|&a| a < agents));
+    if !fits {
+        return Err(Failure::input(format!(
+            "error: the parts' schedule does not fit {} agents in the {n} seats of {}",
+            agents, header.file
+        )));
+    }
+    let seats: Vec<String> = (0..n).map(|p| game.player_name(p).to_string()).collect();
+    let mut totals = Totals::new(header.agents.clone(), seats, game.lowest_score_wins(), plot.is_some());
+    let csv_out = csv.map(|path| Output {
+        flag: "--csv",
+        path: path.to_path_buf(),
+    });
+    let mut csv_file = match &csv_out {
+        Some(out) => Some(CsvFile::start(out, header.agents.clone())?),
+        None => None,
+    };
+    let mut failures = Vec::new();
+    for (number, record) in games {
+        let k = number - 1;
+        let (i, g) = ((k / schedule.games) as usize, k % schedule.games);
+        // The seats of game g of a pairing rotate as in any match.
+        let pairing = &schedule.pairings[i];
+        let expected: Vec<usize> = tournament::seating(n, g).iter().map(|&s| pairing[s]).collect();
+        if record.seating != expected || record.returns.len() != n {
+            return Err(Failure::input(format!(
+                "error: game {number} of the league does not seat its pairing's agents as the league does"
+            )));
+        }
+        for (seat, failure) in record.failures.iter().enumerate() {
+            if let Some(f) = failure {
+                failures.push(FailureRecord {
+                    game: k,
+                    agent: record.seating[seat],
+                    seat,
+                    failure: f.clone(),
+                });
+            }
+        }
+        let measure = totals.add(record);
+        if let Some(f) = &mut csv_file {
+            f.row(game, measure, i, g + 1, record);
+        }
+    }
+    let csv_written = csv_file.map(CsvFile::finish);
+    Report {
+        names: &header.agents,
+        schedule,
+        seed: header.seed,
+        part: None,
+        totals,
+        times: &times,
+        failures: &failures,
+        csv: csv_out.as_ref().zip(csv_written),
+        plot,
+    }
+    .print(game, ctx)
+}
+
+/// What a league's report says: of a whole league, of one part, or of the
+/// parts merged.
+struct Report<'a> {
+    /// Every agent, those of `--players` first.
+    names: &'a [String],
+    schedule: &'a League,
+    seed: u64,
+    /// The part played (I of N) and its games, numbered from 0 through the league.
+    part: Option<((u64, u64), std::ops::Range<u64>)>,
+    totals: Totals,
+    times: &'a [DecisionTimes],
+    failures: &'a [FailureRecord],
+    /// The CSV file, and how many games were written to it.
+    csv: Option<(&'a Output, std::io::Result<u64>)>,
+    plot: Option<&'a std::path::Path>,
+}
+
+impl Report<'_> {
+    /// Prints the report; fails when a file could not be written (after printing).
+    fn print(self, game: &Interpreted, ctx: &mut Context) -> Result<(), Failure> {
+        let Report {
+            names,
+            schedule,
+            seed,
+            part,
+            totals,
+            times,
+            failures,
+            csv,
+            plot,
+        } = self;
+        let played = totals.games;
+        let (tally, histogram) = totals.finish();
+        let measure = tally.measure;
+        let candidates = schedule.candidates;
+        let how = if schedule.field {
+            format!(
+                "each of {candidates} agent{} against the field ({})",
+                if candidates == 1 { "" } else { "s" },
+                names[candidates..].join(", ")
+            )
+        } else {
+            format!("a round robin of {candidates} agents, {} a game", game.num_players())
+        };
+        let pairings = schedule.pairings.len();
+        let mut text = format!(
+            "game     {}\nleague   {how}: {} pairing{} of {} games, {} games in all, seed {}\n",
+            title(game),
+            pairings,
+            if pairings == 1 { "" } else { "s" },
+            schedule.games,
+            played,
+            seed
+        );
+        if let Some(((i, n), games)) = part {
+            text.push_str(&format!(
+                "part     {i} of {n} (from 0): games {} to {} of the league's {}\n",
+                games.start + 1,
+                games.end,
+                pairings as u64 * schedule.games
+            ));
+        }
+        text.push_str(&format!(
+            "\nranking\n{}\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
+            ranking(&tally, candidates, schedule.field, failures),
+            standings::text(&tally),
+            standings::times_text(names, times)
+        ));
+        text.push_str(&crate::cli::agents::failures_text(names, game, failures));
+        let mut failed = None;
+        let mut files = Vec::new();
+        if let Some((out, written)) = csv {
+            match written {
+                Ok(rows) => files.push(format!("csv      {} ({rows} games)", out.path.display())),
+                Err(e) => failed = Some(out.failed(e)),
+            }
+        }
+        if let (Some(path), Some(histogram)) = (plot, &histogram) {
+            let out = Output {
+                flag: "--plot",
+                path: path.to_path_buf(),
+            };
+            match out.write(&self::plot(game, names, measure, histogram, played, path)) {
+                Ok(()) => files.push(format!("plot     {}", path.display())),
+                Err(f) => failed = failed.or(Some(f)),
+            }
+        }
+        if !files.is_empty() {
+            text.push('\n');
+            for f in files {
+                text.push_str(&f);
+                text.push('\n');
+            }
+        }
+        write!(ctx.out, "{text}").map_err(crate::cli::stdout_failed)?;
+        match failed {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
+    }
 }
 
 /// What the report and the plot need of a league's games, counted as they

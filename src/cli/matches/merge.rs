@@ -5,7 +5,9 @@
 //! A part's file holds JSON lines: the match's settings first (game file,
 //! its text's hash, parameters, agents, seed, games, which part), then one
 //! line per game in order, then the agents' times per decision. The parts
-//! must be of one match and together hold each of its games once.
+//! must be of one match and together hold each of its games once. A
+//! league's parts merge the same way into the league's report
+//! (src/cli/matches/league.rs).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -13,7 +15,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::Value;
 
-use super::part::{FORMAT, Header};
+use super::part::{FORMAT, Header, League};
 use super::tournament::{CsvFile, Histogram, Report};
 use crate::cli::output::Output;
 use crate::cli::{Context, Failure, load_game};
@@ -23,7 +25,7 @@ use crate::solve::matches::tournament::{GameRecord, Tallies};
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The parts' files, written by `gdl match --shard I/N --jsonl FILE`, in any order
+    /// The parts' files, written by `gdl match --shard I/N --jsonl FILE` (a match or a league), in any order
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Write every game to this CSV file, as `gdl match --csv` does
@@ -126,6 +128,29 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
             whole.file
         )));
     }
+    if whole.league.is_some() {
+        if args.json {
+            return Err(Failure::input(
+                "error: --json reports a match of one agent per seat; for a league's parts, use --csv",
+            ));
+        }
+        let games = parts.iter().flat_map(|(_, p)| &p.games);
+        let mut times = vec![DecisionTimes::default(); whole.agents.len()];
+        for (_, part) in &parts {
+            for (all, mine) in times.iter_mut().zip(&part.times) {
+                all.merge(mine);
+            }
+        }
+        return super::league::merge(
+            &game,
+            &whole,
+            games,
+            times,
+            args.csv.as_deref(),
+            args.plot.as_deref(),
+            ctx,
+        );
+    }
     let n = whole.agents.len();
     if n != crate::game::Game::num_players(&game) {
         return Err(Failure::input(format!(
@@ -147,7 +172,7 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut times = vec![DecisionTimes::default(); n];
     for (_, part) in &parts {
         for (number, record) in &part.games {
-            if record.seating.len() != n || record.returns.len() != n {
+            if record.seating.len() != n || record.returns.len() != n || record.seating.iter().any(|&a| a >= n) {
                 return Err(Failure::input(format!("error: game {number} does not seat {n} agents")));
             }
             if let Some(f) = &mut csv_file {
@@ -235,8 +260,26 @@ fn header_of(v: &Value) -> Option<Header> {
             b => Some(b.as_u64()?),
         },
         exec: v["exec"].as_bool()?,
+        league: match v.get("league") {
+            None | Some(Value::Null) => None,
+            Some(l) => Some(league_of(l)?),
+        },
     };
     (h.range.0 <= h.range.1 && h.range.1 <= h.games && h.shard.0 < h.shard.1).then_some(h)
+}
+
+fn league_of(v: &Value) -> Option<League> {
+    let index = |a: &Value| a.as_u64().and_then(|a| usize::try_from(a).ok());
+    Some(League {
+        candidates: index(&v["candidates"])?,
+        field: v["field"].as_bool()?,
+        pairings: v["pairings"]
+            .as_array()?
+            .iter()
+            .map(|p| p.as_array()?.iter().map(index).collect::<Option<Vec<_>>>())
+            .collect::<Option<Vec<_>>>()?,
+        games: v["games"].as_u64()?,
+    })
 }
 
 fn floats(v: &Value) -> Option<Vec<f64>> {
@@ -271,10 +314,10 @@ fn record_of(v: &Value) -> Option<(u64, GameRecord)> {
         failures,
         seating,
     };
+    // The agents' numbers are checked against the match's (or league's) agents by the caller.
     let n = record.seating.len();
-    let fits = record.seating.iter().all(|&a| a < n)
-        && record.failures.len() == n
-        && record.scores.as_ref().is_none_or(|s| s.len() == n);
+    let fits =
+        record.returns.len() == n && record.failures.len() == n && record.scores.as_ref().is_none_or(|s| s.len() == n);
     fits.then_some((number, record))
 }
 

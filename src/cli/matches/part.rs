@@ -1,6 +1,11 @@
 //! The lines of a part's file (`gdl match --shard I/N --jsonl FILE`): the
 //! match's settings, one line per game, the agents' times; `gdl merge`
 //! reads them back (src/cli/matches/merge.rs).
+//!
+//! A league's parts (more agents than seats, or `--field`) have the same
+//! lines: its games are numbered through the whole schedule (pairing after
+//! pairing), each game's seating names the league's agents, and the first
+//! line adds the schedule (`League`).
 
 use std::time::Duration;
 
@@ -17,10 +22,11 @@ pub struct Header {
     /// The hash of its text (`GameId::source_hash`).
     pub source_hash: String,
     pub params: Vec<(String, String)>,
-    /// The agents, one per seat as the first game seats them.
+    /// The agents, one per seat as the first game seats them; in a league,
+    /// every agent (those of `--players`, then the field).
     pub agents: Vec<String>,
     pub seed: u64,
-    /// The games of the whole match.
+    /// The games of the whole match (of a league: of all its pairings).
     pub games: u64,
     /// Part I of N.
     pub shard: (u64, u64),
@@ -29,13 +35,29 @@ pub struct Header {
     pub budget_ms: Option<u64>,
     /// Whether an external agent plays (the CSV then has failure columns).
     pub exec: bool,
+    /// A league's schedule; none for a match of one group of agents.
+    pub league: Option<League>,
+}
+
+/// The schedule of a league: its pairings, each a match of `games` games.
+/// Game k (from 0) of the whole league is game `k % games` of pairing `k / games`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct League {
+    /// How many agents came from `--players` (the rest are the field).
+    pub candidates: usize,
+    /// Whether the rest are a `--field` (not a round robin).
+    pub field: bool,
+    /// The agents of each pairing, one per seat as its first game seats them.
+    pub pairings: Vec<Vec<usize>>,
+    /// The games of each pairing.
+    pub games: u64,
 }
 
 /// What marks a part's file, on its first line.
 pub const FORMAT: &str = "gdl match part";
 
 pub fn header_line(h: &Header) -> String {
-    let doc = json!({
+    let mut doc = json!({
         "format": FORMAT,
         "version": 1,
         "game": h.file,
@@ -49,6 +71,14 @@ pub fn header_line(h: &Header) -> String {
         "budget_ms": h.budget_ms,
         "exec": h.exec,
     });
+    if let Some(l) = &h.league {
+        doc["league"] = json!({
+            "candidates": l.candidates,
+            "field": l.field,
+            "pairings": l.pairings,
+            "games": l.games,
+        });
+    }
     format!("{doc}\n")
 }
 

@@ -64,9 +64,10 @@ pub struct MatchArgs {
     /// Print the results as one JSON object (docs/json-schema/match.json)
     #[arg(long)]
     pub json: bool,
-    /// Play only part I of N (I from 0) of the match: the same games, seats
-    /// and seeds as the whole match plays there; with --jsonl, `gdl merge`
-    /// makes the whole match's report of the parts
+    /// Play only part I of N (I from 0) of the match (or of the league, its
+    /// pairings one after another): the same games, seats and seeds as the
+    /// whole match plays there; with --jsonl, `gdl merge` makes the whole
+    /// match's report of the parts
     #[arg(long, value_name = "I/N", value_parser = shard)]
     pub shard: Option<(u64, u64)>,
     /// Write every game to this file as a JSON line (the match's settings
@@ -101,21 +102,16 @@ pub fn shard_range(games: u64, (i, n): (u64, u64)) -> std::ops::Range<u64> {
 pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     crate::memory::doing("playing the match");
-    // More agents than seats, or a field: a league of many matches.
-    let listed = crate::solve::agents::agent::parse_players(&args.players)
-        .map_err(|e| Failure::input(format!("error: --players: {e}")))?;
-    if args.field.is_some() || listed.len() > game.num_players() {
-        if args.shard.is_some() || args.jsonl.is_some() {
-            return Err(Failure::input(
-                "error: --shard and --jsonl split a match of one group of agents; a league is not split yet",
-            ));
-        }
-        return super::league::run(args, &game, listed, ctx);
-    }
     if args.shard.is_some() && args.jsonl.is_none() {
         return Err(Failure::input(
             "error: --shard plays part of a match: write its games with --jsonl FILE, for `gdl merge` to join",
         ));
+    }
+    // More agents than seats, or a field: a league of many matches.
+    let listed = crate::solve::agents::agent::parse_players(&args.players)
+        .map_err(|e| Failure::input(format!("error: --players: {e}")))?;
+    if args.field.is_some() || listed.len() > game.num_players() {
+        return super::league::run(args, &game, listed, ctx);
     }
     let specs = players_for(&args.players, &game)?;
     let n = specs.len();
@@ -299,6 +295,7 @@ fn shard_header(
         range: (range.start, range.end),
         budget_ms: args.agents.budget_ms.filter(|_| searching),
         exec,
+        league: None,
     })
 }
 

@@ -135,10 +135,22 @@ pub(crate) const SHARDS: usize = 256;
 /// The shard of the parallel table that holds `state`.
 #[inline]
 pub(crate) fn shard_of<S: Hash>(state: &S) -> usize {
+    shard_of_hash(hash_of(state))
+}
+
+/// The hash [`shard_of`] picks a shard by.
+#[inline]
+pub(crate) fn hash_of<S: Hash>(state: &S) -> u64 {
     let mut h = FxHasher::default();
     state.hash(&mut h);
+    h.finish()
+}
+
+/// The shard of a state whose [`hash_of`] is `hash`.
+#[inline]
+pub(crate) fn shard_of_hash(hash: u64) -> usize {
     // The high bits: hashbrown indexes its buckets by the low ones.
-    (h.finish() >> 56) as usize % SHARDS
+    (hash >> 56) as usize % SHARDS
 }
 
 impl<S: Eq + Hash + Clone> Memo<S> {
