@@ -441,3 +441,170 @@ fn a_card_held_in_an_int_is_dealt_again_in_each_drawn_world() {
     let start = game.initial_state().unwrap();
     assert_eq!(game.sample_hidden(&start, 0, &mut rng).unwrap(), start);
 }
+
+#[test]
+fn backing_up_outcomes_proves_who_wins() {
+    // Kalah 3×3's value is a difference of stores; with outcomes backed up
+    // MCTS-Solver proves its sign, the winner, and nothing finer.
+    use gdl::solve::agents::mcts::Backup;
+    let game = common::load_game("games/kalah.game", &[("pits", "3"), ("seeds", "3")]);
+    let root = game.initial_state().unwrap();
+    let exact = explain(&game, &root, &SolveOptions::default()).unwrap();
+    let value = exact.iter().map(|e| e.value).fold(f64::NEG_INFINITY, f64::max);
+    let cfg = MctsConfig {
+        simulations: 200_000,
+        backup: Backup::Outcome,
+        ..MctsConfig::default()
+    };
+    let mut search = Search::new(&game, &root, 0, cfg, 1).unwrap();
+    search.run(&game).unwrap();
+    let result = search.result(&game);
+    assert_eq!(result.proven(), Some(value.signum()), "exact value {value}");
+    for m in &result.moves {
+        let truth = exact.iter().find(|e| e.mv == m.mv).unwrap().value;
+        let sign = if truth == 0.0 { 0.0 } else { truth.signum() };
+        assert!(m.lo <= sign && sign <= m.hi, "{}: {truth}", game.move_text(&m.mv));
+    }
+}
+
+/// The most often `me` can win against a player who chooses uniformly at
+/// random (at its turns and at simultaneous ones), with chance at its
+/// odds: the best response's win probability, by expectimax over every
+/// position (the game has no hidden information).
+fn best_win_against_random(
+    game: &Interpreted,
+    state: &<Interpreted as Game>::State,
+    me: usize,
+    memo: &mut std::collections::HashMap<<Interpreted as Game>::State, f64>,
+) -> f64 {
+    if let Some(&v) = memo.get(state) {
+        return v;
+    }
+    let other = 1 - me;
+    let mut moves = Vec::new();
+    let child = |moves: &[_]| {
+        let mut s = state.clone();
+        game.apply_joint(&mut s, moves).unwrap();
+        s
+    };
+    let v = match game.turn(state).unwrap() {
+        Turn::Terminal => {
+            let (mine, theirs) = (game.returns(state, me).unwrap(), game.returns(state, other).unwrap());
+            if mine > theirs { 1.0 } else { 0.0 }
+        }
+        Turn::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(state, &mut outcomes).unwrap();
+            outcomes
+                .iter()
+                .map(|(mv, p)| {
+                    let mut s = state.clone();
+                    game.apply(&mut s, mv).unwrap();
+                    p * best_win_against_random(game, &s, me, memo)
+                })
+                .sum()
+        }
+        Turn::Simultaneous => {
+            let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+            game.legal_moves_of(state, me, &mut mine).unwrap();
+            game.legal_moves_of(state, other, &mut theirs).unwrap();
+            let mut best = 0.0f64;
+            for a in &mine {
+                let mut total = 0.0;
+                for b in &theirs {
+                    let joint = if me == 0 { [*a, *b] } else { [*b, *a] };
+                    total += best_win_against_random(game, &child(&joint), me, memo);
+                }
+                best = best.max(total / theirs.len() as f64);
+            }
+            best
+        }
+        Turn::Player(p) => {
+            game.legal_moves(state, &mut moves).unwrap();
+            let values: Vec<f64> = moves
+                .iter()
+                .map(|mv| {
+                    let mut s = state.clone();
+                    game.apply(&mut s, mv).unwrap();
+                    best_win_against_random(game, &s, me, memo)
+                })
+                .collect();
+            if p == me {
+                values.iter().copied().fold(0.0, f64::max)
+            } else {
+                values.iter().sum::<f64>() / values.len() as f64
+            }
+        }
+    };
+    memo.insert(state.clone(), v);
+    v
+}
+
+#[test]
+fn the_best_response_to_random_bounds_goofspiel_win_rates() {
+    // With 2 cards: bidding the card that matches the first prize (2 on
+    // the 2, 1 on the 1) wins when random bids the other card, one time
+    // in two; the other bid never wins. So one half.
+    let two = common::load_game("games/goofspiel.game", &[("cards", "2")]);
+    let root = two.initial_state().unwrap();
+    let v = best_win_against_random(&two, &root, 0, &mut Default::default());
+    assert!((v - 0.5).abs() < 1e-12, "{v}");
+    // The game is symmetric: so is the bound.
+    let w = best_win_against_random(&two, &root, 1, &mut Default::default());
+    assert!((w - v).abs() < 1e-12, "{w}");
+    // Five cards, the check: no agent wins more often than this
+    // against random (docs/SOLVERS.md gives the figure).
+    let five = common::load_game("games/goofspiel.game", &[("cards", "5")]);
+    let root = five.initial_state().unwrap();
+    let mut memo = Default::default();
+    let v = best_win_against_random(&five, &root, 0, &mut memo);
+    println!(
+        "goofspiel 5: the best response to random wins {v:.4} ({} positions)",
+        memo.len()
+    );
+    assert!(v > 0.5 && v < 1.0, "{v}");
+}
+
+#[test]
+fn tree_parallelism_shares_one_tree_and_one_thread_repeats_itself() {
+    use gdl::solve::agents::mcts::{Parallelism, search};
+    // Three threads on one tree: every simulation counted once at the
+    // root, the virtual losses all taken back.
+    let c4 = common::load_game("games/connect4.game", &[]);
+    let root = c4.initial_state().unwrap();
+    let cfg = MctsConfig {
+        simulations: 3000,
+        threads: 3,
+        parallel: Parallelism::Tree,
+        ..MctsConfig::default()
+    };
+    let r = search(&c4, &root, 0, &cfg, &mut StdRng::seed_from_u64(1), &mut None).unwrap();
+    assert_eq!(r.simulations, 3000);
+    assert_eq!(r.moves.len(), 7);
+    assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 3000);
+    for m in &r.moves {
+        // Win, draw or loss, whatever order the threads backed up in.
+        assert!((-1.0..=1.0).contains(&m.mean()), "{}", m.mean());
+    }
+    // Proofs made by several threads are alpha-beta's: tic-tac-toe is a draw.
+    let ttt = common::load_game("games/tictactoe.game", &[]);
+    let start = ttt.initial_state().unwrap();
+    let cfg = MctsConfig {
+        simulations: 200_000,
+        threads: 2,
+        parallel: Parallelism::Tree,
+        ..MctsConfig::default()
+    };
+    let r = search(&ttt, &start, 0, &cfg, &mut StdRng::seed_from_u64(2), &mut None).unwrap();
+    assert_eq!(r.proven(), Some(0.0));
+    // One thread with a seed: the same search every time.
+    let one = MctsConfig {
+        simulations: 2000,
+        threads: 1,
+        parallel: Parallelism::Tree,
+        ..MctsConfig::default()
+    };
+    let a = search(&c4, &root, 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
+    let b = search(&c4, &root, 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
+    assert_eq!(a, b);
+}

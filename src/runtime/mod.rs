@@ -969,12 +969,10 @@ impl Game for Interpreted {
     }
 
     fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
-        Ok(State::new(&visibility::sample_hidden(
-            self,
-            &state.cells(),
-            player,
-            rng,
-        )))
+        let mut cells: smallvec::SmallVec<[i64; 64]> = smallvec::SmallVec::from_elem(0, state.len());
+        state.unpack_into(&mut cells);
+        visibility::sample_hidden(self, &mut cells, player, rng);
+        Ok(State::new(&cells))
     }
 
     fn scores(&self, state: &State) -> Result<Option<Vec<f64>>, GameError> {

@@ -11,7 +11,7 @@ use super::agents::agent::{Agent, AgentSpec, RandomAgent, Ties};
 use super::agents::budgeted::{self, BudgetedOptimal};
 use super::agents::depth_limited::{DepthAgent, DepthOptions};
 use super::agents::expectimax_agent::ExpectimaxAgent;
-use super::agents::mcts::{self, MctsAgent, MctsConfig, SimultaneousSelect};
+use super::agents::mcts::{self, Backup, MctsAgent, MctsConfig, Parallelism, SimultaneousSelect};
 use super::agents::move_budget;
 use super::agents::search::{GreedyAgent, SearchAgent, SearchBudget};
 use super::exact::expectimax::ChanceOptions;
@@ -64,6 +64,12 @@ pub struct AgentOptions {
     pub search_threads: usize,
     /// How `mcts` agents choose at simultaneous nodes.
     pub mcts_simultaneous: SimultaneousSelect,
+    /// What `mcts` agents back up from the end of a simulation.
+    pub mcts_backup: Backup,
+    /// UCB1's exploration constant of `mcts` agents (0 counts as the default).
+    pub mcts_exploration: f64,
+    /// How an `mcts` agent's threads share a move's search.
+    pub mcts_parallel: Parallelism,
     /// How many `optimal` agents' memo tables share the memory limit (one
     /// per seat and thread of a match), so that together they stay under
     /// it; 0 counts as 1.
@@ -105,6 +111,13 @@ impl AgentOptions {
             time: self.search_time,
             threads: self.search_threads.max(1),
             simultaneous: self.mcts_simultaneous,
+            backup: self.mcts_backup,
+            parallel: self.mcts_parallel,
+            exploration: if self.mcts_exploration > 0.0 {
+                self.mcts_exploration
+            } else {
+                MctsConfig::default().exploration
+            },
             ..MctsConfig::default()
         }
     }

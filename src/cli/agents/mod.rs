@@ -18,7 +18,7 @@ use crate::runtime::Interpreted;
 use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
 use crate::solve::agents::agent::{Agent, AgentError, AgentSpec, Labeled, PlayerSpec};
 use crate::solve::agents::agent_kinds::{AGENT_KINDS, kinds_text};
-use crate::solve::agents::mcts::SimultaneousSelect;
+use crate::solve::agents::mcts::{Backup, Parallelism, SimultaneousSelect};
 use exec::{ExecAgent, ExecOptions, OnFailure};
 use human::{Human, Terminal};
 
@@ -71,6 +71,31 @@ pub enum McsSelect {
     OthersRandom,
 }
 
+/// `--mcts-parallel` (`--parallel` of `solve --mcts`): how threads share one move's search.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum McsParallel {
+    #[default]
+    Root,
+    Tree,
+}
+
+impl From<McsParallel> for Parallelism {
+    fn from(p: McsParallel) -> Self {
+        match p {
+            McsParallel::Root => Parallelism::Root,
+            McsParallel::Tree => Parallelism::Tree,
+        }
+    }
+}
+
+/// `--mcts-backup`: what `mcts` adds up from the end of each simulation.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum McsBackup {
+    #[default]
+    Returns,
+    Outcome,
+}
+
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
@@ -92,16 +117,29 @@ pub struct AgentArgs {
     /// gdl's own standard error
     #[arg(long = "agent-stderr", value_name = "FILE")]
     pub agent_stderr: Option<std::path::PathBuf>,
-    /// Threads for each move of an `mcts` agent (root parallelism); with 1,
-    /// a seed plays the same games every time
+    /// Threads for each move of an `mcts` agent (see --mcts-parallel); with
+    /// 1, a seed plays the same games every time
     #[arg(long = "search-threads", value_name = "N", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub search_threads: usize,
+    /// With --search-threads above 1: one tree per thread, their root
+    /// statistics added up (root), or one tree that every thread searches,
+    /// with virtual loss (tree)
+    #[arg(long = "mcts-parallel", value_name = "HOW", value_enum, default_value_t = McsParallel::Root)]
+    pub mcts_parallel: McsParallel,
     /// How `mcts` agents choose at simultaneous moves: decoupled UCB1 (ucb);
     /// regret matching, playing the most visited move (rm); regret matching,
     /// playing a move drawn from the average strategy (rm-mixed); or UCB1
     /// for itself against the others drawn at random (others-random)
     #[arg(long = "mcts-simultaneous", value_name = "HOW", value_enum, default_value_t = McsSelect::Ucb)]
     pub mcts_simultaneous: McsSelect,
+    /// What `mcts` agents back up from the end of each simulation: every
+    /// player's return (returns), or its outcome, +1 for a win, 0 for a
+    /// draw, -1 for a loss (outcome: plays to win, not for the margin)
+    #[arg(long = "mcts-backup", value_name = "WHAT", value_enum, default_value_t = McsBackup::Returns)]
+    pub mcts_backup: McsBackup,
+    /// UCB1's exploration constant of `mcts` agents, for returns scaled to 0..1
+    #[arg(long = "mcts-exploration", value_name = "C", default_value_t = 1.0, value_parser = exploration)]
+    pub mcts_exploration: f64,
     #[command(flatten)]
     pub search: SearchArgs,
     /// How many `optimal` agents share the memory limit (one per seat and
@@ -140,7 +178,21 @@ impl AgentArgs {
                 McsSelect::Ucb => SimultaneousSelect::Ucb,
                 McsSelect::OthersRandom => SimultaneousSelect::OthersRandom,
             },
+            mcts_backup: match self.mcts_backup {
+                McsBackup::Returns => Backup::Returns,
+                McsBackup::Outcome => Backup::Outcome,
+            },
+            mcts_exploration: self.mcts_exploration,
+            mcts_parallel: self.mcts_parallel.into(),
         }
+    }
+}
+
+/// An exploration constant: finite and above 0.
+fn exploration(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(c) if c.is_finite() && c > 0.0 => Ok(c),
+        _ => Err(format!("`{s}` is not an exploration constant: a number above 0")),
     }
 }
 

@@ -21,6 +21,7 @@ pub struct MctsArgs {
     pub exploration: f64,
     pub cutoff: Option<usize>,
     pub threads: usize,
+    pub parallel: mcts::Parallelism,
     pub seed: u64,
     pub time_limit: Option<f64>,
     pub json: bool,
@@ -57,6 +58,7 @@ pub fn run(args: &MctsArgs, game: &Interpreted, root: &State, ctx: &mut Context)
         exploration: args.exploration,
         cutoff: args.cutoff,
         threads: args.threads,
+        parallel: args.parallel,
         ..MctsConfig::default()
     };
     crate::memory::doing("searching");

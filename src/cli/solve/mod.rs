@@ -100,6 +100,11 @@ pub struct SolveArgs {
     /// every time
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub threads: Option<usize>,
+    /// With --mcts and several --threads: one tree per thread, their root
+    /// statistics added up (root), or one tree that every thread searches,
+    /// with virtual loss (tree)
+    #[arg(long, value_name = "HOW", requires = "mcts", value_enum, default_value_t = crate::cli::agents::McsParallel::Root)]
+    pub parallel: crate::cli::agents::McsParallel,
     /// With --mcts: seeds the playouts
     #[arg(long, value_name = "S", requires = "mcts", default_value_t = 0)]
     pub seed: u64,
@@ -145,6 +150,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 .unwrap_or(crate::solve::agents::mcts::MctsConfig::default().exploration),
             cutoff: args.cutoff.map(|c| c as usize),
             threads: args.threads.unwrap_or(1),
+            parallel: args.parallel.into(),
             seed: args.seed,
             time_limit: args.time_limit,
             json: args.json,

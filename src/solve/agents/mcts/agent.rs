@@ -4,7 +4,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::tree::{MctsResult, RootMove, Search};
-use super::{MctsConfig, SimultaneousSelect};
+use super::{MctsConfig, Parallelism, SimultaneousSelect};
 use crate::game::{Game, GameError, Player, Turn};
 use crate::solve::agents::agent::{Agent, AgentError, Choice};
 
@@ -30,9 +30,9 @@ impl<G: Game> MctsAgent<G> {
 }
 
 /// One move's search from `state` for `player`, on `cfg.threads` threads
-/// (root parallelism: independent trees, their root statistics added up).
-/// `tree` is a tree to go on with (one thread), and is left holding the
-/// tree searched.
+/// (root parallelism: independent trees, their root statistics added up;
+/// or tree parallelism: one tree shared). `tree` is a tree to go on with
+/// (one thread, or one shared tree), and is left holding the tree searched.
 pub fn search<G>(
     game: &G,
     state: &G::State,
@@ -47,7 +47,7 @@ where
     G::Move: Send,
 {
     let threads = cfg.threads.max(1);
-    if threads == 1 {
+    if threads == 1 || cfg.parallel == Parallelism::Tree {
         let reused = match tree.as_mut() {
             Some(t) if cfg.reuse => t.advance_to(game, state, player)?,
             _ => false,
@@ -56,7 +56,7 @@ where
             *tree = Some(Search::new(game, state, player, cfg.clone(), rng.random())?);
         }
         let t = tree.as_mut().expect("a tree was just made");
-        t.run(game)?;
+        t.run_parallel(game, threads)?;
         return Ok(t.result(game));
     }
     *tree = None;

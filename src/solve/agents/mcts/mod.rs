@@ -62,6 +62,33 @@ pub enum SimultaneousSelect {
     OthersRandom,
 }
 
+/// How several threads search one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Parallelism {
+    /// Root parallelism: one tree per thread, with its own seed and its
+    /// share of the simulations; their statistics at the root are added up.
+    #[default]
+    Root,
+    /// Tree parallelism: one tree, searched by every thread under a lock,
+    /// the playouts outside it, with virtual loss.
+    Tree,
+}
+
+/// What a simulation adds up at the nodes it passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Backup {
+    /// Every player's return, as the game defines it (a point difference,
+    /// a payoff).
+    #[default]
+    Returns,
+    /// Every player's outcome: +1 for the highest return, 0 for one tied
+    /// with the highest, -1 otherwise (for two players, the sign of the
+    /// return). What "wins N% of the games" counts, where the return is a
+    /// margin of points (Goofspiel); the game's `evaluate` at a cutoff is
+    /// still backed up as it is.
+    Outcome,
+}
+
 /// Regret matching's uniform exploration at simultaneous nodes (Lanctot,
 /// Lisý & Winands tune it between 0.025 and 0.3 for Goofspiel).
 pub const REGRET_EXPLORATION: f64 = 0.1;
@@ -83,9 +110,10 @@ pub struct MctsConfig {
     pub cutoff: Option<usize>,
     /// MCTS-Solver's proofs, where the game allows them.
     pub solver: bool,
-    /// Searches run side by side for one move (root parallelism); their
-    /// statistics at the root are added up.
+    /// Threads that search one move, as `parallel` says.
     pub threads: usize,
+    /// How the threads share the work.
+    pub parallel: Parallelism,
     /// Keep the part of the tree below the new position from one move to
     /// the next of the same game (one thread, perfect information only).
     pub reuse: bool,
@@ -93,6 +121,8 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// How players choose at simultaneous nodes.
     pub simultaneous: SimultaneousSelect,
+    /// What a simulation backs up from the end of the game.
+    pub backup: Backup,
 }
 
 /// Simulations per move of `mcts` without a number.
@@ -107,9 +137,11 @@ impl Default for MctsConfig {
             cutoff: None,
             solver: true,
             threads: 1,
+            parallel: Parallelism::default(),
             reuse: true,
             max_nodes: (1 << 31) - 1,
             simultaneous: SimultaneousSelect::default(),
+            backup: Backup::default(),
         }
     }
 }

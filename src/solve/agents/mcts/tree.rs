@@ -5,8 +5,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
 
-use super::{MctsConfig, REGRET_EXPLORATION, SimultaneousSelect};
+use super::{Backup, MctsConfig, REGRET_EXPLORATION, SimultaneousSelect};
 
+mod parallel;
 mod simultaneous;
 use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
@@ -25,6 +26,18 @@ enum Kind {
     Chance,
     Simultaneous,
     Terminal,
+}
+
+/// Where a walk down the tree stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Leaf {
+    /// At the end of the game (or a position proven elsewhere): the
+    /// returns are in `ret`, and prove what they can.
+    Ended,
+    /// At a proven node below chance or simultaneous moves: its value is in `ret`.
+    Valued,
+    /// A new leaf, or the tree is full: a playout from `state` gives the returns.
+    Playout,
 }
 
 /// One node of the arena. Its children are the `block` nodes created
@@ -264,7 +277,10 @@ impl<G: Game> Search<G> {
         // where drawing cannot vary it (a card kept in an `int`): a proof
         // in the true world would not be one in the player's.
         let private = (0..np).any(|q| game.observation(state, q) != game.observation(state, player));
-        let range = game.utility_range().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let range = match cfg.backup {
+            Backup::Outcome => (-1.0, 1.0),
+            Backup::Returns => game.utility_range().unwrap_or((f64::NEG_INFINITY, f64::INFINITY)),
+        };
         let mut search = Search {
             np,
             player,
@@ -384,6 +400,22 @@ impl<G: Game> Search<G> {
 
     /// One simulation: down the tree, one expansion, a playout, and back up.
     fn simulate(&mut self, game: &G) -> Result<(), GameError> {
+        let (node, leaf) = self.descend(game)?;
+        let ended = match leaf {
+            Leaf::Ended => true,
+            Leaf::Valued => false,
+            Leaf::Playout => {
+                self.playout(game)?;
+                false
+            }
+        };
+        self.backup(node, ended);
+        Ok(())
+    }
+
+    /// Down the tree from a world drawn anew, choosing and expanding, into
+    /// `path` and `state`: the last node, and what is left to do there.
+    pub(super) fn descend(&mut self, game: &G) -> Result<(u32, Leaf), GameError> {
         if self.determinized {
             self.state = game.sample_hidden(&self.root_state, self.player, &mut self.rng)?;
         } else {
@@ -395,7 +427,6 @@ impl<G: Game> Search<G> {
         self.rm_avail.clear();
         self.path.push(0);
         let mut node = 0u32;
-        let mut ended = false;
         loop {
             let n = node as usize;
             if self.solving {
@@ -416,11 +447,8 @@ impl<G: Game> Search<G> {
                 };
             }
             if turn == Turn::Terminal {
-                for p in 0..self.np {
-                    self.ret[p] = game.returns(&self.state, p)?;
-                }
-                ended = true;
-                break;
+                self.end_returns(game)?;
+                return Ok((node, Leaf::Ended));
             }
             if self.solving
                 && n != 0
@@ -430,19 +458,17 @@ impl<G: Game> Search<G> {
                 // Proven where the same position was met in another branch.
                 self.ret[0] = v;
                 self.ret[1] = self.zero_sum.unwrap_or(0.0) - v;
-                ended = true;
-                break;
+                return Ok((node, Leaf::Ended));
             }
             if n != 0 && self.proven(n) {
                 // Only a chance or simultaneous parent leads here: a proven
                 // node is worth its value.
                 self.ret[0] = self.nodes[n].lo;
                 self.ret[1] = self.zero_sum.unwrap_or(0.0) - self.nodes[n].lo;
-                break;
+                return Ok((node, Leaf::Valued));
             }
             if n != 0 && self.nodes[n].visits == 0 {
-                self.playout(game)?;
-                break;
+                return Ok((node, Leaf::Playout));
             }
             let next = match turn {
                 Turn::Player(p) => self.select_player(game, node, p)?,
@@ -456,12 +482,14 @@ impl<G: Game> Search<G> {
                     self.path.push(child);
                 }
                 // The tree is full: play out from where the moves led.
-                None => {
-                    self.playout(game)?;
-                    break;
-                }
+                None => return Ok((node, Leaf::Playout)),
             }
         }
+    }
+
+    /// Adds the returns in `ret` along `path` (and to the moves chosen at
+    /// simultaneous nodes), and proves what an end of the game proves.
+    pub(super) fn backup(&mut self, node: u32, ended: bool) {
         for p in 0..self.np {
             let r = self.ret[p];
             self.seen.0 = self.seen.0.min(r);
@@ -495,7 +523,6 @@ impl<G: Game> Search<G> {
             self.prove_end(node as usize);
         }
         self.simulations += 1;
-        Ok(())
     }
 
     /// A node's value became known (the end of the game, or a position
@@ -590,7 +617,14 @@ impl<G: Game> Search<G> {
             if game.turn(&self.probe)? != Turn::Terminal {
                 continue;
             }
-            let (r0, r1) = (game.returns(&self.probe, 0)?, game.returns(&self.probe, 1)?);
+            let (mut r0, mut r1) = (game.returns(&self.probe, 0)?, game.returns(&self.probe, 1)?);
+            if self.cfg.backup == Backup::Outcome {
+                (r0, r1) = ((r0 - r1).signum(), (r1 - r0).signum());
+                // signum(0.0) is 1: a tie is a draw.
+                if r0 == r1 {
+                    (r0, r1) = (0.0, 0.0);
+                }
+            }
             match self.zero_sum {
                 None => self.zero_sum = Some(r0 + r1),
                 Some(z) if (z - r0 - r1).abs() > 1e-9 => {
@@ -791,39 +825,20 @@ impl<G: Game> Search<G> {
     /// Random play from the state to the end, or to the cutoff where the
     /// game's `evaluate` scores the position; the returns in `ret`.
     fn playout(&mut self, game: &G) -> Result<(), GameError> {
-        let mut cutoff = self.cfg.cutoff;
-        for plies in 0..MAX_PLAYOUT_PLIES {
-            if cutoff == Some(plies) {
-                cutoff = None;
-                if game.turn(&self.state)? != Turn::Terminal && self.evaluated(game)? {
-                    return Ok(());
-                }
-            }
-            if !random_step(game, &mut self.state, &mut self.rng, &mut self.scratch)? {
-                for p in 0..self.np {
-                    self.ret[p] = game.returns(&self.state, p)?;
-                }
-                return Ok(());
-            }
-        }
-        Err(GameError::new(
-            RuntimeKind::Endless,
-            format!("a game ran {MAX_PLAYOUT_PLIES} moves without ending"),
+        playout(
+            game,
+            &self.cfg,
+            &mut self.state,
+            &mut self.rng,
+            &mut self.scratch,
+            &mut self.ret,
         )
-        .in_state(game.state_text(&self.state))
-        .with_help("check that every `end when` clause can become true"))
     }
 
-    /// Every player's `evaluate` of the state into `ret`; false when the
-    /// game gives none.
-    fn evaluated(&mut self, game: &G) -> Result<bool, GameError> {
-        for p in 0..self.np {
-            match game.evaluate(&self.state, p)? {
-                Some(v) => self.ret[p] = v,
-                None => return Ok(false),
-            }
-        }
-        Ok(true)
+    /// Every player's return at the end of the game (the state) into
+    /// `ret`, as the backup asks.
+    fn end_returns(&mut self, game: &G) -> Result<(), GameError> {
+        end_returns(game, &self.cfg, &self.state, &mut self.ret)
     }
 
     /// What the search found at the root.
@@ -1104,5 +1119,108 @@ impl<G: Game> Search<G> {
     }
 }
 
+/// Random play from `state` to the end, or to the cutoff where the game's
+/// `evaluate` scores the position; the returns in `ret`. Apart from the
+/// tree, so that threads sharing one tree play out on their own.
+pub(super) fn playout<G: Game>(
+    game: &G,
+    cfg: &MctsConfig,
+    state: &mut G::State,
+    rng: &mut StdRng,
+    scratch: &mut Scratch<G::Move>,
+    ret: &mut [f64],
+) -> Result<(), GameError> {
+    let mut cutoff = cfg.cutoff;
+    for plies in 0..MAX_PLAYOUT_PLIES {
+        if cutoff == Some(plies) {
+            cutoff = None;
+            if game.turn(state)? != Turn::Terminal && evaluated(game, state, ret)? {
+                return Ok(());
+            }
+        }
+        if !random_step(game, state, rng, scratch)? {
+            return end_returns(game, cfg, state, ret);
+        }
+    }
+    Err(GameError::new(
+        RuntimeKind::Endless,
+        format!("a game ran {MAX_PLAYOUT_PLIES} moves without ending"),
+    )
+    .in_state(game.state_text(state))
+    .with_help("check that every `end when` clause can become true"))
+}
+
+/// Every player's `evaluate` of `state` into `ret`; false when the game
+/// gives none.
+fn evaluated<G: Game>(game: &G, state: &G::State, ret: &mut [f64]) -> Result<bool, GameError> {
+    for (p, r) in ret.iter_mut().enumerate() {
+        match game.evaluate(state, p)? {
+            Some(v) => *r = v,
+            None => return Ok(false),
+        }
+    }
+    Ok(true)
+}
+
+/// Every player's return at the end of the game into `ret`, as the backup asks.
+fn end_returns<G: Game>(game: &G, cfg: &MctsConfig, state: &G::State, ret: &mut [f64]) -> Result<(), GameError> {
+    for (p, r) in ret.iter_mut().enumerate() {
+        *r = game.returns(state, p)?;
+    }
+    if cfg.backup == Backup::Outcome && ret.len() > 1 {
+        outcomes(ret);
+    }
+    Ok(())
+}
+
+/// Each player's return replaced by its outcome against the others: +1
+/// above all of them, 0 tied with the best of them, -1 below.
+fn outcomes(ret: &mut [f64]) {
+    let mut best = [f64::NEG_INFINITY; 2];
+    let mut who = usize::MAX;
+    // The highest return and its player, and the highest of the rest.
+    for (p, &r) in ret.iter().enumerate() {
+        if r > best[0] {
+            best[1] = best[0];
+            best[0] = r;
+            who = p;
+        } else if r > best[1] {
+            best[1] = r;
+        }
+    }
+    for (p, r) in ret.iter_mut().enumerate() {
+        let others = if p == who { best[1] } else { best[0] };
+        *r = if *r > others {
+            1.0
+        } else if *r == others {
+            0.0
+        } else {
+            -1.0
+        };
+    }
+}
+
 /// Marks a parent index in `reroot`'s queue as one of whose later children this is.
 const EXTRA_FLAG: u32 = 1 << 31;
+
+#[cfg(test)]
+mod tests {
+    use super::outcomes;
+
+    #[test]
+    fn outcomes_are_wins_draws_and_losses_against_the_best_other() {
+        let cases: [(&[f64], &[f64]); 5] = [
+            (&[5.0, -5.0], &[1.0, -1.0]),
+            (&[0.0, 0.0], &[0.0, 0.0]),
+            // Tied at the top: both draw; below them: a loss.
+            (&[3.0, 3.0, 1.0], &[0.0, 0.0, -1.0]),
+            (&[2.0, 7.0, 4.0], &[-1.0, 1.0, -1.0]),
+            (&[-1.0, -4.0, -2.0, -1.5], &[1.0, -1.0, -1.0, -1.0]),
+        ];
+        for (ret, want) in cases {
+            let mut got = ret.to_vec();
+            outcomes(&mut got);
+            assert_eq!(got, want, "{ret:?}");
+        }
+    }
+}
