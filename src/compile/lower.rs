@@ -1112,13 +1112,15 @@ impl Compiler<'_> {
                     span,
                 });
             }
-            if self.file.consts.iter().any(|c| &c.name.name == name) {
+            let bound = self.scopes.iter().any(|(n, _)| n == name);
+            if !bound && self.file.consts.iter().any(|c| &c.name.name == name) {
                 self.error(constant_changed(place.span));
                 return None;
             }
-            if ["current", "previous"].contains(&name.as_str())
-                || self.params.contains_key(name)
-                || self.players.contains_key(name)
+            if !bound
+                && (["current", "previous"].contains(&name.as_str())
+                    || self.params.contains_key(name)
+                    || self.players.contains_key(name))
             {
                 self.error(
                     CompileError::new(
