@@ -10,6 +10,10 @@ use super::{CompileError, Compiler, Value};
 use crate::ir::{self, AggOp, ArithOp, CmpOp, Coll, Layout, Place, Stmt};
 use crate::syntax::ast::{self, BinOp, ExprKind, Span, UnOp};
 
+/// The most cells the local lists and sets of one rule may take together,
+/// as many as a position: a call's scratch area is zeroed when it starts.
+pub const MAX_LOCAL_CELLS: usize = super::MAX_STATE_CELLS;
+
 /// Names the language defines; a declaration may not reuse them.
 pub const BUILTINS: &[&str] = &[
     "current", "previous", "players", "me", "len", "sum", "count", "min", "max", "any", "all", "abs", "next", "last",
@@ -273,6 +277,7 @@ impl Compiler<'_> {
         self.scopes.clear();
         self.next_local = 0;
         self.max_locals = 0;
+        self.scratch_next = 0;
     }
 
     fn alloc_local(&mut self) -> usize {
@@ -298,10 +303,12 @@ impl Compiler<'_> {
     }
 
     fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        let (names, locals) = (self.scopes.len(), self.next_local);
+        let (names, locals, scratch) = (self.scopes.len(), self.next_local, self.scratch_next);
         let out = f(self);
         self.scopes.truncate(names);
         self.next_local = locals;
+        // A block's local lists and sets are gone after it: the next block reuses their cells.
+        self.scratch_next = scratch;
         out
     }
 
@@ -747,7 +754,28 @@ impl Compiler<'_> {
 
     fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         match s {
+            ast::Stmt::Let {
+                name,
+                ty: Some(t),
+                value,
+                span,
+            } => self.let_typed(name, t, value, *span),
             ast::Stmt::Let { name, value, .. } => {
+                if is_built_syntax(value) || matches!(self.peek_layout(value), Some(l) if !l.is_scalar()) {
+                    self.error(
+                        CompileError::new(
+                            CompileKind::LocalType,
+                            format!("the local list or set `{}` needs its type", name.name),
+                            name.span,
+                            "no type",
+                        )
+                        .with_help(format!(
+                            "write it: `let {0}: list<int, 8> = ...` (a list and its capacity) or `let {0}: set<0..8> = ...`",
+                            name.name
+                        )),
+                    );
+                    return None;
+                }
                 let (e, ty) = self.scalar(value);
                 if !ty.is_scalar() {
                     return None;
@@ -821,6 +849,160 @@ impl Compiler<'_> {
                     None
                 }
             },
+        }
+    }
+
+    /// `let NAME: TYPE = value`: a scalar of that type, or a local list or
+    /// set whose cells live in the rule's scratch area, for one run of the rule.
+    fn let_typed(&mut self, name: &ast::Ident, t: &ast::TypeExpr, value: &ast::Expr, span: Span) -> Option<Stmt> {
+        let ty = self.ty_of(t);
+        if ty.is_scalar() {
+            let e = self.scalar_of(value, &ty);
+            let l = self.alloc_local();
+            self.scopes.push((name.name.clone(), Binding::Local(l, ty)));
+            return Some(Stmt::SetLocal {
+                local: l,
+                op: None,
+                value: e,
+                span: value.span,
+            });
+        }
+        if let ast::TypeExpr::PerPlayer(_, s) = t {
+            self.error(
+                CompileError::new(
+                    CompileKind::LocalType,
+                    format!("the local `{}` cannot be `per player`", name.name),
+                    *s,
+                    "per player",
+                )
+                .with_help(format!(
+                    "a list with one entry per player does: `let {}: list<int, {}> = [0; {}]`",
+                    name.name,
+                    self.players.len(),
+                    self.players.len()
+                )),
+            );
+            return None;
+        }
+        let layout = match self.local_layout(name, t, value) {
+            Ok(l) => l,
+            Err(e) => {
+                self.error(e);
+                return None;
+            }
+        };
+        let size = layout.checked_size().unwrap_or(usize::MAX);
+        let offset = self.scratch_next;
+        if size > MAX_LOCAL_CELLS - offset.min(MAX_LOCAL_CELLS) {
+            let before = if offset > 0 {
+                format!(", and the ones before it take {offset}")
+            } else {
+                String::new()
+            };
+            self.error(
+                CompileError::new(
+                    CompileKind::LocalSize,
+                    format!(
+                        "`{}` needs {} cells{before}; the local lists and sets of a rule may take at most {MAX_LOCAL_CELLS}",
+                        name.name,
+                        if size == usize::MAX { "more than 2^64".to_string() } else { size.to_string() }
+                    ),
+                    t.span(),
+                    "too large",
+                )
+                .with_help("a list's capacity multiplies its elements' cells: make them smaller"),
+            );
+            return None;
+        }
+        let l = self.alloc_local();
+        // The initial value is computed before the name is in scope.
+        let init = self.assign_whole(Place::Local(l), layout.clone(), None, value, span)?;
+        self.scratch_next = offset + size;
+        self.scopes
+            .push((name.name.clone(), Binding::Alias(Place::Local(l), layout)));
+        Some(Stmt::LocalColl {
+            local: l,
+            offset,
+            size,
+            init: Box::new(init),
+        })
+    }
+
+    /// The layout of a local list or set of type `t`: as written, each list
+    /// with its capacity; or, without capacities, the layout of the whole
+    /// list or set it starts as a copy of (`let b: list<int> = board`).
+    fn local_layout(
+        &mut self,
+        name: &ast::Ident,
+        t: &ast::TypeExpr,
+        value: &ast::Expr,
+    ) -> Result<Layout, CompileError> {
+        fn capacities(t: &ast::TypeExpr) -> (bool, bool) {
+            match t {
+                ast::TypeExpr::List { elem, capacity, .. } => {
+                    let (all, any) = capacities(elem);
+                    (all && capacity.is_some(), any || capacity.is_some())
+                }
+                ast::TypeExpr::PerPlayer(inner, _) => capacities(inner),
+                _ => (true, false),
+            }
+        }
+        let (all, any) = capacities(t);
+        if all {
+            return self.layout_of(t, &[]);
+        }
+        let want = self.ty_of(t);
+        match self.peek_layout(value) {
+            Some(l) if !any && ty_of_layout(&l).matches(&want) => Ok(l),
+            Some(l) if !any && !l.is_scalar() => Err(CompileError::new(
+                CompileKind::TypeMismatch,
+                format!(
+                    "`{}` is a {want}, but starts as {}",
+                    name.name,
+                    article(&ty_of_layout(&l))
+                ),
+                value.span,
+                format!("this is {}", article(&ty_of_layout(&l))),
+            )),
+            _ => Err(CompileError::new(
+                CompileKind::LocalType,
+                format!("the local list `{}` needs its capacity", name.name),
+                t.span(),
+                "how many elements?",
+            )
+            .with_help(format!(
+                "write the most it will hold: `let {}: list<int, 8> = ...`; each list inside a list needs one too",
+                name.name
+            ))),
+        }
+    }
+
+    /// The layout of `e` if it names a variable, a constant or a local
+    /// list or set, without lowering it (so without reporting anything).
+    fn peek_layout(&self, e: &ast::Expr) -> Option<Layout> {
+        let ExprKind::Name(n) = &e.kind else { return None };
+        if let Some((_, b)) = self.scopes.iter().rev().find(|(m, _)| m == n) {
+            return match b {
+                Binding::Alias(_, l) => Some(l.clone()),
+                Binding::Local(..) => None,
+            };
+        }
+        if let Some((_, l)) = self.consts.get(n) {
+            return Some(l.clone());
+        }
+        self.vars.get(n).map(|v| v.layout.clone())
+    }
+
+    /// Whether `e` is (an element of) a local list or set: a function may
+    /// change those, as they are no part of the position.
+    fn is_local_place(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ExprKind::Name(n) => matches!(
+                self.scopes.iter().rev().find(|(m, _)| m == n),
+                Some((_, Binding::Alias(p, _))) if p.is_local()
+            ),
+            ExprKind::Index(list, _) => self.is_local_place(list),
+            _ => false,
         }
     }
 
@@ -977,13 +1159,15 @@ impl Compiler<'_> {
                     span,
                 });
             }
-            if self.file.consts.iter().any(|c| &c.name.name == name) {
+            let bound = self.scopes.iter().any(|(n, _)| n == name);
+            if !bound && self.file.consts.iter().any(|c| &c.name.name == name) {
                 self.error(constant_changed(place.span));
                 return None;
             }
-            if ["current", "previous"].contains(&name.as_str())
-                || self.params.contains_key(name)
-                || self.players.contains_key(name)
+            if !bound
+                && (["current", "previous"].contains(&name.as_str())
+                    || self.params.contains_key(name)
+                    || self.players.contains_key(name))
             {
                 self.error(
                     CompileError::new(
@@ -997,7 +1181,7 @@ impl Compiler<'_> {
                 return None;
             }
         }
-        if !self.may_change_state(place.span) {
+        if !self.is_local_place(place) && !self.may_change_state(place.span) {
             return None;
         }
         match self.expr(place) {
@@ -1347,7 +1531,7 @@ impl Compiler<'_> {
     }
 
     fn method(&mut self, target: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Stmt> {
-        if !self.may_change_state(target.span) {
+        if !self.is_local_place(target) && !self.may_change_state(target.span) {
             return None;
         }
         let (place, layout) = match self.expr(target) {

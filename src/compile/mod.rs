@@ -111,6 +111,9 @@ pub(crate) struct Compiler<'a> {
     scopes: Vec<(String, Binding)>,
     next_local: usize,
     max_locals: usize,
+    /// The next free cell of the current rule's scratch area, where its
+    /// local lists and sets (`let seen: set<0..8> = {}`) live.
+    scratch_next: usize,
     /// Each declared name's first declaration, so that a file of thousands
     /// of names is not checked pair by pair.
     first_declared: HashMap<&'a str, &'a ast::Ident>,
@@ -153,6 +156,7 @@ impl<'a> Compiler<'a> {
             scopes: Vec::new(),
             next_local: 0,
             max_locals: 0,
+            scratch_next: 0,
             turn_target: None,
             fn_kind: None,
             in_display: false,

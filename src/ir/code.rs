@@ -505,7 +505,18 @@ pub enum Op {
     Sort {
         addr: Reg,
     },
+    /// `dst` = the address of `size` zeroed cells of scratch, the call's
+    /// own until it returns: where its local lists and sets live. Those
+    /// addresses are [`SCRATCH_BASE`] and up, past any state's cells.
+    ScratchEnter {
+        dst: Reg,
+        size: u32,
+    },
 }
+
+/// The first address of the scratch cells of local lists and sets: far
+/// past a state's cells (at most 2^16), so a cell index tells the two apart.
+pub const SCRATCH_BASE: usize = 1 << 40;
 
 /// Where a rule's code starts, and the registers its frame needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -586,6 +597,9 @@ pub struct Code {
     pub fn_names: Vec<String>,
     /// The cells of the `const` lists, which the `Const...` instructions read.
     pub consts: Vec<i64>,
+    /// Whether some rule has local lists or sets (`ScratchEnter`): the
+    /// executor then gives its rules a scratch area.
+    pub scratch: bool,
 }
 
 impl Code {
@@ -633,7 +647,11 @@ impl Op {
         let r = |x: &[Reg]| x.iter().map(|&r| r as usize).collect::<Vec<_>>();
         let span = |first: Reg, n: u16| (first as usize..first as usize + n as usize).collect::<Vec<_>>();
         match *self {
-            Const { dst, .. } | LoadCell { dst, .. } | CellCmpI { dst, .. } | ItemsMark { dst } => r(&[dst]),
+            Const { dst, .. }
+            | LoadCell { dst, .. }
+            | CellCmpI { dst, .. }
+            | ItemsMark { dst }
+            | ScratchEnter { dst, .. } => r(&[dst]),
             Copy { dst, src } | Neg { dst, src } | Not { dst, src } => r(&[dst, src]),
             Load { dst, addr } => r(&[dst, addr]),
             Arith { dst, a, b, .. } | Cmp { dst, a, b, .. } | Pick { dst, a, b, .. } => r(&[dst, a, b]),
@@ -1061,6 +1079,7 @@ impl fmt::Display for Op {
                 write!(f, "insert     cell[r{addr}][r{index}] = r{x} (cap {cap})")
             }
             Sort { addr } => write!(f, "sort       cell[r{addr}]"),
+            ScratchEnter { dst, size } => write!(f, "scratch    r{dst} = &{size} new cells"),
         }
     }
 }

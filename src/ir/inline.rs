@@ -448,7 +448,7 @@ fn each_child(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
 
 fn each_place_expr(p: &mut Place, f: &mut dyn FnMut(&mut Expr)) {
     match p {
-        Place::Static(_) | Place::Const(_) => {}
+        Place::Static(_) | Place::Const(_) | Place::Local(_) => {}
         Place::Elem { list, index, .. } => {
             each_place_expr(list, f);
             f(index);
@@ -548,5 +548,6 @@ fn each_stmt_expr(s: &mut Stmt, g: &mut dyn FnMut(&mut Expr)) {
             g(value);
         }
         Stmt::Sort { list } => each_place_expr(list, g),
+        Stmt::LocalColl { init, .. } => each_stmt_expr(init, g),
     }
 }

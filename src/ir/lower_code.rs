@@ -61,6 +61,7 @@ fn lower_inlined(prog: &Program, fuse: bool) -> Code {
         fuse,
         next: 0,
         max: 0,
+        scratch: None,
     };
     b.code.consts = prog.consts.clone();
     b.code.move_names = prog.moves.iter().map(|m| m.name.clone()).collect();
@@ -70,10 +71,7 @@ fn lower_inlined(prog: &Program, fuse: bool) -> Code {
         .iter()
         .map(|f| {
             b.entry(format!("fn {}", f.name), f.locals.max(f.params), |b| match &f.block {
-                Some(block) => {
-                    b.stmts(block);
-                    b.op(Op::Halt);
-                }
+                Some(block) => b.block_rule(block),
                 None => {
                     let r = b.operand(&f.body);
                     b.op(Op::Ret { src: r });
@@ -87,16 +85,9 @@ fn lower_inlined(prog: &Program, fuse: bool) -> Code {
         .enumerate()
         .map(|(k, m)| {
             let generate = b.entry(format!("move {} (legal moves)", m.name), m.locals, |b| b.generate(k, m));
-            let body = b.entry(format!("move {}", m.name), m.locals, |b| {
-                b.stmts(&m.body);
-                b.op(Op::Halt);
-            });
-            let then = (!m.then.is_empty()).then(|| {
-                b.entry(format!("move {} (then)", m.name), m.locals, |b| {
-                    b.stmts(&m.then);
-                    b.op(Op::Halt);
-                })
-            });
+            let body = b.entry(format!("move {}", m.name), m.locals, |b| b.block_rule(&m.body));
+            let then = (!m.then.is_empty())
+                .then(|| b.entry(format!("move {} (then)", m.name), m.locals, |b| b.block_rule(&m.then)));
             let weight = m.weight.as_ref().map(|(w, _)| {
                 b.entry(format!("move {} (weight)", m.name), m.locals, |b| {
                     let r = b.operand(w);
@@ -193,6 +184,9 @@ struct Builder {
     /// The next free register, and the most the current rule has used.
     next: usize,
     max: usize,
+    /// The register that holds the address of the current rule's scratch
+    /// area, where its local lists and sets live (if it has any).
+    scratch: Option<Reg>,
 }
 
 /// Where a place is: a fixed cell, or a register holding a cell index.
@@ -434,6 +428,22 @@ impl Builder {
     }
 
     // ------------------------------------------------------------ statements
+
+    /// A rule made of statements: its scratch area first, if its local
+    /// lists and sets need one, then the statements.
+    fn block_rule(&mut self, body: &[Stmt]) {
+        let size = super::scratch_size(body);
+        self.scratch = (size > 0).then(|| {
+            let base = self.tmp();
+            let size = u32::try_from(size).expect("a rule's local lists and sets fit a state");
+            self.op(Op::ScratchEnter { dst: base, size });
+            self.code.scratch = true;
+            base
+        });
+        self.stmts(body);
+        self.scratch = None;
+        self.op(Op::Halt);
+    }
 
     fn stmts(&mut self, body: &[Stmt]) {
         for s in body {
@@ -700,6 +710,21 @@ impl Builder {
             Stmt::Sort { list } => {
                 let addr = self.place_reg(list);
                 self.op(Op::Sort { addr });
+            }
+            Stmt::LocalColl {
+                local, offset, init, ..
+            } => {
+                let base = self
+                    .scratch
+                    .expect("a rule with a local list or set has a scratch area");
+                let offset = i32::try_from(*offset).expect("a rule's local lists and sets fit a state");
+                self.op(Op::ArithI {
+                    op: ArithOp::Add,
+                    dst: reg(*local),
+                    a: base,
+                    imm: offset,
+                });
+                self.stmt(init);
             }
             Stmt::Call { func, args, span } => {
                 let dst = self.tmp();
@@ -984,6 +1009,12 @@ impl Builder {
         match p {
             Place::Static(o) => At::Cell(cell(*o)),
             Place::Const(_) => unreachable!("a constant is read with const_addr"),
+            Place::Local(l) => {
+                // A copy: the local keeps the address for the rest of the rule.
+                let r = self.tmp();
+                self.op(Op::Copy { dst: r, src: reg(*l) });
+                At::Reg(r)
+            }
             Place::Elem {
                 list,
                 index,
@@ -1051,7 +1082,7 @@ impl Builder {
                 );
                 dst
             }
-            Place::Static(_) => unreachable!("a place of the state is not a constant"),
+            Place::Static(_) | Place::Local(_) => unreachable!("a place of the state is not a constant"),
         }
     }
 

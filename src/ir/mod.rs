@@ -176,9 +176,19 @@ impl Place {
     /// Whether this is (an element of) a constant.
     pub fn is_const(&self) -> bool {
         match self {
-            Place::Static(_) => false,
+            Place::Static(_) | Place::Local(_) => false,
             Place::Const(_) => true,
             Place::Elem { list, .. } => list.is_const(),
+        }
+    }
+
+    /// Whether this is (an element of) a local list or set, which even a
+    /// function may change: it is no part of the position.
+    pub fn is_local(&self) -> bool {
+        match self {
+            Place::Local(_) => true,
+            Place::Static(_) | Place::Const(_) => false,
+            Place::Elem { list, .. } => list.is_local(),
         }
     }
 }
@@ -415,6 +425,10 @@ pub enum Place {
     /// A list of the constants, laid out at this offset of [`Program::consts`];
     /// it and its elements are read only.
     Const(usize),
+    /// A local list or set (`let seen: set<0..8> = {}`): its cells lie in the
+    /// scratch area of the call that runs the rule, never in the state; the
+    /// local holds the address of its first cell (see [`Stmt::LocalColl`]).
+    Local(usize),
     /// Element `index` of the list whose length cell is at `list`.
     Elem {
         list: Box<Place>,
@@ -527,6 +541,30 @@ pub enum Stmt {
     Sort {
         list: Place,
     },
+    /// `let seen: set<0..8> = {}`: the local `local` gets the address of
+    /// `size` cells at `offset` of the rule's scratch area, then `init` (a
+    /// `Fill`, `Clear` or `CopyList` of `Place::Local(local)`) gives them
+    /// their first value, each time the statement runs.
+    LocalColl {
+        local: usize,
+        offset: usize,
+        size: usize,
+        init: Box<Stmt>,
+    },
+}
+
+/// The scratch cells a rule's local lists and sets take (each `let` its own
+/// cells, however its blocks nest): 0 for a rule without any.
+pub fn scratch_size(body: &[Stmt]) -> usize {
+    body.iter()
+        .map(|s| match s {
+            Stmt::LocalColl { offset, size, .. } => offset + size,
+            Stmt::If { then, otherwise, .. } => scratch_size(then).max(scratch_size(otherwise)),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => scratch_size(body),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// What a `Stmt::Fill` fills.

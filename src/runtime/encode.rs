@@ -261,7 +261,7 @@ fn layout_of<'p>(prog: &'p Program, place: &Place) -> Option<&'p Layout> {
             Layout::List { elem, .. } => Some(elem),
             _ => None,
         },
-        Place::Const(_) => None,
+        Place::Const(_) | Place::Local(_) => None,
     }
 }
 

@@ -5,7 +5,7 @@ use super::Move;
 use super::cells::{Cells, PackedMut};
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
-use crate::ir::code::{Code, Entry, Op, SetRange};
+use crate::ir::code::{Code, Entry, Op, SCRATCH_BASE, SetRange};
 use crate::ir::{ArithOp, MAX_MOVE_ARGS, Program, Span, compare};
 
 /// Deepest chain of function calls before a run is declared endless.
@@ -92,6 +92,96 @@ pub(super) trait Host {
     #[inline(always)]
     fn moves(&mut self) -> Option<&mut Vec<Move>> {
         None
+    }
+    /// `n` zeroed cells of scratch for a call's local lists and sets: the
+    /// address of the first. Only [`Scratch`] has any.
+    #[inline(always)]
+    fn scratch_alloc(&mut self, _n: usize, _span: Span) -> Result<i64, GameError> {
+        Err(GameError::new(
+            RuntimeKind::Internal,
+            "a rule asked for scratch cells where there are none (a bug in gdl)",
+        ))
+    }
+    /// How much scratch is in use, to free what a call took when it returns.
+    #[inline(always)]
+    fn scratch_mark(&self) -> usize {
+        0
+    }
+    #[inline(always)]
+    fn scratch_free(&mut self, _mark: usize) {}
+}
+
+/// The most scratch cells the calls in progress may hold together (8 MiB):
+/// a function with local lists that calls itself deeply fails, as a
+/// recursion too deep does, before it takes the machine's memory.
+pub(super) const MAX_SCRATCH: usize = 1 << 20;
+
+/// A host with a scratch area: the cells from [`SCRATCH_BASE`] on are the
+/// local lists and sets of the calls in progress, each call's own from
+/// where `scratch_alloc` put them until it returns. Even where the state is
+/// only read (a function, a condition) they can be written.
+pub(super) struct Scratch<'h, H> {
+    host: &'h mut H,
+    cells: Vec<i64>,
+}
+
+impl<H: Host> Host for Scratch<'_, H> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> i64 {
+        if i < SCRATCH_BASE {
+            self.host.get(i)
+        } else {
+            self.cells[i - SCRATCH_BASE]
+        }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: usize, v: i64) -> Result<(), GameError> {
+        if i < SCRATCH_BASE {
+            self.host.set(i, v)
+        } else {
+            self.cells[i - SCRATCH_BASE] = v;
+            Ok(())
+        }
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, mv: Move) -> bool {
+        self.host.emit(mv)
+    }
+
+    #[inline(always)]
+    fn raw(&mut self) -> Raw {
+        self.host.raw()
+    }
+
+    #[inline(always)]
+    fn moves(&mut self) -> Option<&mut Vec<Move>> {
+        self.host.moves()
+    }
+
+    fn scratch_alloc(&mut self, n: usize, span: Span) -> Result<i64, GameError> {
+        let at = self.cells.len();
+        if n > MAX_SCRATCH - at {
+            return Err(fault(
+                RuntimeKind::Recursion,
+                format!("the local lists and sets of the calls in progress need more than {MAX_SCRATCH} cells"),
+                span,
+            )
+            .with_help("a function with local lists that calls itself needs a case that stops sooner"));
+        }
+        self.cells.resize(at + n, 0);
+        Ok((SCRATCH_BASE + at) as i64)
+    }
+
+    #[inline(always)]
+    fn scratch_mark(&self) -> usize {
+        self.cells.len()
+    }
+
+    #[inline(always)]
+    fn scratch_free(&mut self, mark: usize) {
+        self.cells.truncate(mark);
     }
 }
 
@@ -332,7 +422,29 @@ pub(super) const STOPPED: i64 = 1;
 
 /// Runs the code from `entry` until it returns a value (`Ret`), halts (0),
 /// or a generated move stops it (`STOPPED`).
+#[inline(always)]
 pub(super) fn run<H: Host>(
+    code: &Code,
+    prog: &Program,
+    entry: Entry,
+    host: &mut H,
+    regs: &mut [i64],
+    budget: &mut Budget,
+) -> Result<i64, GameError> {
+    if code.scratch {
+        // Local lists and sets live for this call into the rules only.
+        let mut host = Scratch {
+            host,
+            cells: Vec::new(),
+        };
+        run_in(code, prog, entry, &mut host, regs, budget)
+    } else {
+        run_in(code, prog, entry, host, regs, budget)
+    }
+}
+
+/// `run` on a host that has a scratch area if the code needs one.
+fn run_in<H: Host>(
     code: &Code,
     prog: &Program,
     entry: Entry,
@@ -674,7 +786,9 @@ pub(super) fn run<H: Host>(
                     }
                     budget.spend(1, span)?;
                     budget.depth += 1;
-                    let v = run(code, prog, f, host, frame, budget);
+                    let mark = host.scratch_mark();
+                    let v = run_in(code, prog, f, host, frame, budget);
+                    host.scratch_free(mark);
                     budget.depth -= 1;
                     v
                 });
@@ -851,6 +965,7 @@ pub(super) fn run<H: Host>(
                     host.set(o + 1 + k, v)?;
                 }
             }
+            Op::ScratchEnter { dst, size } => r!(dst) = host.scratch_alloc(size as usize, site!().at())?,
         }
         ip += 1;
     }

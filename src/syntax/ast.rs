@@ -245,6 +245,8 @@ impl TypeExpr {
 pub enum Stmt {
     Let {
         name: Ident,
+        /// The written type: needed for a local list or set.
+        ty: Option<TypeExpr>,
         value: Expr,
         span: Span,
     },

@@ -212,7 +212,12 @@ impl Walk {
         }
         let d = depth + 1;
         match s {
-            Stmt::Let { value, .. } => self.expr(value, d),
+            Stmt::Let { ty, value, .. } => {
+                if let Some(t) = ty {
+                    self.ty(t, d);
+                }
+                self.expr(value, d);
+            }
             Stmt::Assign { place, value, .. } => {
                 self.expr(place, d);
                 self.expr(value, d);

@@ -461,6 +461,7 @@ fn stmt(cx: &Cx, p: Pair<Rule>) -> Stmt {
                 name: "_".into(),
                 span: s,
             },
+            ty: None,
             value: leaf(s),
             span: s,
         }
@@ -474,11 +475,23 @@ fn stmt_inner(cx: &Cx, p: Pair<Rule>) -> Stmt {
     let rule = p.as_rule();
     let mut it = p.into_inner();
     match rule {
-        Rule::let_stmt => Stmt::Let {
-            name: ident(it.next().unwrap()),
-            value: expr(cx, it.next().unwrap()),
-            span: s,
-        },
+        Rule::let_stmt => {
+            let name = ident(it.next().unwrap());
+            let mut next = it.next().unwrap();
+            let ty = if next.as_rule() == Rule::type_expr {
+                let t = type_expr(cx, next);
+                next = it.next().unwrap();
+                Some(t)
+            } else {
+                None
+            };
+            Stmt::Let {
+                name,
+                ty,
+                value: expr(cx, next),
+                span: s,
+            }
+        }
         Rule::assign_stmt => {
             let place_expr = place(cx, it.next().unwrap());
             let op = match it.next().unwrap().as_str() {

@@ -661,9 +661,19 @@ impl Program {
             let early = self.bool_expr();
             self.locals.truncate(self.locals.len() - 2);
             let bound = if self.p(0.9) { "i < 20 and " } else { "" };
+            // Now and then a local set that the function fills as it goes
+            // (though a function changes nothing of the state).
+            let (seen, add) = if self.p(0.3) {
+                (
+                    format!("let seen: set<0..{}> = {{}}\n    ", self.n(0, 12)),
+                    "        seen.add(i)\n        acc += len(seen)\n".to_string(),
+                )
+            } else {
+                (String::new(), String::new())
+            };
             self.out.push_str(&format!(
-                "fn {name}(x: int) -> int {{\n    let acc = 0\n    let i = 0\n    \
-                 while {bound}{guard} {{\n        acc += {step}\n        if {early} {{ return acc }}\n        i += 1\n    }}\n    \
+                "fn {name}(x: int) -> int {{\n    let acc = 0\n    let i = 0\n    {seen}\
+                 while {bound}{guard} {{\n        acc += {step}\n{add}        if {early} {{ return acc }}\n        i += 1\n    }}\n    \
                  return acc\n}}\n"
             ));
             return;
@@ -969,14 +979,49 @@ impl Program {
 
     fn stmts(&mut self, indent: usize, n: usize) -> String {
         let mut s = String::new();
-        let scope = self.locals.len();
+        let scope = (self.locals.len(), self.vars.len());
         for _ in 0..n {
             s.push_str(&"    ".repeat(indent));
             s.push_str(&self.stmt(indent));
             s.push('\n');
         }
-        self.locals.truncate(scope);
+        self.locals.truncate(scope.0);
+        // Local lists and sets end with their block (state variables are
+        // all declared before any statement).
+        self.vars.truncate(scope.1);
         s
+    }
+
+    /// A local list or set (`let s3: set<1..5> = {}`): the statements after
+    /// it in its block use it as they use the state's, changing it even
+    /// where the state is only read.
+    fn local_collection(&mut self) -> String {
+        let v = self.name("s");
+        if self.p(0.5) {
+            let hi = self.n(1, 9);
+            let init = if self.p(0.5) {
+                "{}".to_string()
+            } else {
+                format!("{{{}..{}}}", self.leaf_int(), self.leaf_int())
+            };
+            self.vars.push(Var {
+                name: v.clone(),
+                ty: Ty::Set,
+            });
+            format!("let {v}: set<1..{hi}> = {init}")
+        } else {
+            let cap = self.n(0, 6);
+            let init = match self.pick(Ty::ListInt) {
+                Some(l) if self.p(0.3) => l,
+                _ if self.p(0.5) => format!("[{}, {}]", self.int_expr(), self.int_expr()),
+                _ => "[]".to_string(),
+            };
+            self.vars.push(Var {
+                name: v.clone(),
+                ty: Ty::ListInt,
+            });
+            format!("let {v}: list<int, {cap}> = {init}")
+        }
     }
 
     fn stmt(&mut self, indent: usize) -> String {
@@ -990,6 +1035,9 @@ impl Program {
                 _ if self.p(0.05) => "again".into(),
                 _ => format!("turn = {}", self.player_expr()),
             };
+        }
+        if self.p(0.05) {
+            return self.local_collection();
         }
         match self.n(0, 15) {
             0 | 1 => match self.pick(Ty::Int) {

@@ -270,6 +270,7 @@ pub(super) fn native(op: &Op) -> bool {
             | Op::ListRemove { .. }
             | Op::Insert { .. }
             | Op::Sort { .. }
+            | Op::ScratchEnter { .. }
     )
 }
 

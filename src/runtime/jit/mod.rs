@@ -170,6 +170,9 @@ pub(super) struct Jit {
     stats: std::sync::Mutex<(Duration, usize)>,
     /// How many calls compiled code handed back to the VM.
     bailouts: AtomicU64,
+    /// Where the rules start that the VM runs: those with local lists or
+    /// sets, and those that call them (sorted).
+    vm_only: Vec<u32>,
 }
 
 /// What compiling a game's rules cost, and how they ran.
@@ -205,6 +208,7 @@ impl Jit {
     pub(super) fn new(code: &Code, prog: Arc<Program>, first_width: u8) -> Jit {
         let len = prog.initial.len();
         let jit = Jit {
+            vm_only: vm_only(code),
             slow: Arc::new(slow_code(code, prog)),
             len,
             widths: Default::default(),
@@ -266,6 +270,9 @@ impl Jit {
         if raw.len != self.len || regs.len() < entry.frame {
             return None;
         }
+        if !self.vm_only.is_empty() && self.vm_only.binary_search(&entry.start).is_ok() {
+            return None;
+        }
         let compiled = self.variant(raw.width)?;
         let f = compiled.func(entry.start)?;
         let done = call::call(f, &self.slow, raw, host, regs, budget);
@@ -276,6 +283,40 @@ impl Jit {
         }
         Some(done)
     }
+}
+
+/// The rules (by where they start) that use local lists or sets, whose
+/// cells compiled code does not address, and those that call them: the VM
+/// runs them, so compiled code never calls one.
+fn vm_only(code: &Code) -> Vec<u32> {
+    if !code.scratch {
+        return Vec::new();
+    }
+    let mut rules = code.entries();
+    rules.extend(code.moves.iter().flat_map(|m| [Some(m.body), m.then]).flatten());
+    let ops = |e: &Entry| &code.ops[e.start as usize..e.end as usize];
+    let mut out: Vec<u32> = Vec::new();
+    loop {
+        let before = out.len();
+        for e in &rules {
+            if out.contains(&e.start) {
+                continue;
+            }
+            let uses = ops(e).iter().any(|op| match *op {
+                Op::ScratchEnter { .. } => true,
+                Op::Call { func, .. } => out.contains(&code.fns[func as usize].start),
+                _ => false,
+            });
+            if uses {
+                out.push(e.start);
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+    }
+    out.sort_unstable();
+    out
 }
 
 /// The error that sends a call back to the VM.
