@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::types::{I8, I16, I32, I64};
 use cranelift_codegen::ir::{
-    AbiParam, Block, FuncRef, InstBuilder, MemFlags, SigRef, Signature, StackSlotData, StackSlotKind, UserFuncName,
-    Value,
+    AbiParam, Block, FuncRef, InstBuilder, InstructionData, MemFlags, Opcode, SigRef, Signature, StackSlotData,
+    StackSlotKind, UserFuncName, Value, ValueDef,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -150,6 +150,10 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
     let mut made_direct: Vec<u32> = Vec::new();
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
+    // `GDL_JIT_DUMP=1` prints each function's machine code, to read a profile by.
+    let dump = std::env::var_os("GDL_JIT_DUMP").is_some();
+    ctx.set_disasm(dump);
+    let mut dumped: Vec<(String, FuncId)> = Vec::new();
     while let Some((entry, keep, as_direct)) = bodies.pop() {
         let (entry, keep, as_direct) = (&entry, &keep, &as_direct);
         let id = match as_direct {
@@ -222,9 +226,18 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             }
         }
         module.define_function(id, &mut ctx).map_err(|e| format!("{e:?}"))?;
+        if dump && let Some(c) = ctx.compiled_code() {
+            let name = format!("{}{}", if as_direct.is_some() { "direct" } else { "rule" }, entry.start);
+            eprintln!("== {name} (width {width})\n{}", c.vcode.as_deref().unwrap_or(""));
+            dumped.push((name, id));
+        }
         module.clear_context(&mut ctx);
+        ctx.set_disasm(dump);
     }
     module.finalize_definitions().map_err(|e| e.to_string())?;
+    for (name, id) in dumped {
+        eprintln!("== {name} at {:p}", module.get_finalized_function(id));
+    }
     Ok(Made { module, funcs })
 }
 
@@ -247,6 +260,23 @@ fn cc(op: CmpOp) -> IntCC {
         CmpOp::Le => IntCC::SignedLessThanOrEqual,
         CmpOp::Gt => IntCC::SignedGreaterThan,
         CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
+    }
+}
+
+/// Whether `a cc b` holds, for a comparison folded while translating.
+fn holds(cc: IntCC, a: i64, b: i64) -> bool {
+    let (ua, ub) = (a as u64, b as u64);
+    match cc {
+        IntCC::Equal => a == b,
+        IntCC::NotEqual => a != b,
+        IntCC::SignedLessThan => a < b,
+        IntCC::SignedLessThanOrEqual => a <= b,
+        IntCC::SignedGreaterThan => a > b,
+        IntCC::SignedGreaterThanOrEqual => a >= b,
+        IntCC::UnsignedLessThan => ua < ub,
+        IntCC::UnsignedLessThanOrEqual => ua <= ub,
+        IntCC::UnsignedGreaterThan => ua > ub,
+        IntCC::UnsignedGreaterThanOrEqual => ua >= ub,
     }
 }
 
@@ -274,6 +304,10 @@ pub(super) fn native(op: &Op) -> bool {
 }
 
 const FLAGS: MemFlags = MemFlags::trusted();
+/// For memory that no call changes while it runs (the context's pointers,
+/// the frame as the rule starts): Cranelift may drop such a load when its
+/// value is unused, and merge two of them.
+const FIXED: MemFlags = MemFlags::trusted().with_readonly().with_can_move();
 
 /// One rule being translated.
 struct Rule<'a, 'b> {
@@ -352,13 +386,13 @@ impl<'a, 'b> Rule<'a, 'b> {
         let params = b.block_params(top).to_vec();
         let ctx = params[0];
         let frame = if direct.is_none() { Some(params[1]) } else { None };
-        let cells = b.ins().load(I64, FLAGS, ctx, Ctx::CELLS);
-        let budget = b.ins().load(I64, FLAGS, ctx, Ctx::BUDGET);
-        let writable = b.ins().load(I64, FLAGS, ctx, Ctx::WRITABLE);
+        let cells = b.ins().load(I64, FIXED, ctx, Ctx::CELLS);
+        let budget = b.ins().load(I64, FIXED, ctx, Ctx::BUDGET);
+        let writable = b.ins().load(I64, FIXED, ctx, Ctx::WRITABLE);
         let regs: Vec<Variable> = (0..entry.frame).map(|_| b.declare_var(I64)).collect();
         for (i, &v) in regs.iter().enumerate() {
             let x = match (frame, direct) {
-                (Some(frame), _) => b.ins().load(I64, FLAGS, frame, (i * 8) as i32),
+                (Some(frame), _) => b.ins().load(I64, FIXED, frame, (i * 8) as i32),
                 // As the VM's frame: the arguments, the rest 0.
                 (None, Some(n)) if i < n as usize => params[1 + i],
                 _ => b.ins().iconst(I64, 0),
@@ -456,6 +490,13 @@ impl<'a, 'b> Rule<'a, 'b> {
                 blocks.entry(ip + 1).or_insert_with(|| self.b.create_block());
             }
         }
+        // A block that no jump reaches from itself or after it (no loop
+        // comes back to it) has all its predecessors translated when it is
+        // reached: sealed then, so that the registers' values, constants
+        // among them, flow into it while translating.
+        let looped: Vec<usize> = (start..end)
+            .filter_map(|ip| self.code.ops[ip].target().map(|t| t as usize).filter(|&t| t <= ip))
+            .collect();
         let first = *blocks.entry(start).or_insert_with(|| self.b.create_block());
         self.b.ins().jump(first, &[]);
         let mut open = false;
@@ -465,6 +506,9 @@ impl<'a, 'b> Rule<'a, 'b> {
                     self.b.ins().jump(blk, &[]);
                 }
                 self.b.switch_to_block(blk);
+                if !looped.contains(&ip) {
+                    self.b.seal_block(blk);
+                }
                 open = true;
             }
             if !open {
@@ -513,6 +557,8 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.ret_to = ret_to;
         self.regs = regs;
         self.b.switch_to_block(after);
+        // Every `Ret` of the body jumped here already.
+        self.b.seal_block(after);
         self.b.use_var(result)
     }
 
@@ -528,11 +574,124 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.ins().iconst(I64, v)
     }
 
-    /// Goes on only where `cond` is false; else to `to`.
+    /// Goes on only where `cond` is false; else to `to`. A condition known
+    /// while translating costs nothing: no test where it is false, a plain
+    /// jump where it is true (what follows is then unreachable).
     fn unless(&mut self, cond: Value, to: Block) {
-        let next = self.b.create_block();
-        self.b.ins().brif(cond, to, &[], next, &[]);
-        self.b.switch_to_block(next);
+        match self.known(cond) {
+            Some(0) => {}
+            Some(_) => {
+                self.b.ins().jump(to, &[]);
+                let dead = self.b.create_block();
+                self.b.switch_to_block(dead);
+                self.b.seal_block(dead);
+            }
+            None => {
+                let next = self.b.create_block();
+                self.b.ins().brif(cond, to, &[], next, &[]);
+                self.b.switch_to_block(next);
+                // Its one predecessor is known: sealed now, so that the
+                // registers' values (constants among them) flow into it.
+                self.b.seal_block(next);
+            }
+        }
+    }
+
+    /// The value of `v` where it is a constant known while translating:
+    /// constant operands fold the checks on them away (Cranelift folds
+    /// arithmetic on constants, but keeps a branch on a constant condition).
+    fn known(&self, v: Value) -> Option<i64> {
+        let dfg = &self.b.func.dfg;
+        match dfg.value_def(dfg.resolve_aliases(v)) {
+            ValueDef::Result(inst, 0) => match dfg.insts[inst] {
+                InstructionData::UnaryImm {
+                    opcode: Opcode::Iconst,
+                    imm,
+                } => Some(imm.bits()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A condition known while translating.
+    fn truth(&mut self, c: bool) -> Value {
+        self.b.ins().iconst(I8, i64::from(c))
+    }
+
+    fn icmp(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
+        match (self.known(x), self.known(y)) {
+            (Some(a), Some(b)) => self.truth(holds(cc, a, b)),
+            _ => self.b.ins().icmp(cc, x, y),
+        }
+    }
+
+    fn icmp_imm(&mut self, cc: IntCC, x: Value, imm: i64) -> Value {
+        match self.known(x) {
+            Some(a) => self.truth(holds(cc, a, imm)),
+            None => self.b.ins().icmp_imm(cc, x, imm),
+        }
+    }
+
+    /// `p or q` for conditions (0 or 1).
+    fn or_c(&mut self, p: Value, q: Value) -> Value {
+        match (self.known(p), self.known(q)) {
+            (Some(0), _) => q,
+            (_, Some(0)) => p,
+            (Some(_), _) | (_, Some(_)) => self.truth(true),
+            _ => self.b.ins().bor(p, q),
+        }
+    }
+
+    /// `p and q` for conditions (0 or 1).
+    fn and_c(&mut self, p: Value, q: Value) -> Value {
+        match (self.known(p), self.known(q)) {
+            (Some(0), _) | (_, Some(0)) => self.truth(false),
+            (Some(_), _) => q,
+            (_, Some(_)) => p,
+            _ => self.b.ins().band(p, q),
+        }
+    }
+
+    fn select(&mut self, c: Value, x: Value, y: Value) -> Value {
+        match self.known(c) {
+            Some(0) => y,
+            Some(_) => x,
+            None => self.b.ins().select(c, x, y),
+        }
+    }
+
+    fn iadd_imm(&mut self, x: Value, imm: i64) -> Value {
+        match self.known(x) {
+            Some(a) => self.iconst(a.wrapping_add(imm)),
+            None if imm == 0 => x,
+            None => self.b.ins().iadd_imm(x, imm),
+        }
+    }
+
+    fn imul_imm(&mut self, x: Value, imm: i64) -> Value {
+        match self.known(x) {
+            Some(a) => self.iconst(a.wrapping_mul(imm)),
+            None if imm == 1 => x,
+            None => self.b.ins().imul_imm(x, imm),
+        }
+    }
+
+    fn iadd(&mut self, x: Value, y: Value) -> Value {
+        match (self.known(x), self.known(y)) {
+            (Some(a), Some(b)) => self.iconst(a.wrapping_add(b)),
+            (_, Some(b)) => self.iadd_imm(x, b),
+            (Some(a), _) => self.iadd_imm(y, a),
+            _ => self.b.ins().iadd(x, y),
+        }
+    }
+
+    fn isub(&mut self, x: Value, y: Value) -> Value {
+        match (self.known(x), self.known(y)) {
+            (Some(a), Some(b)) => self.iconst(a.wrapping_sub(b)),
+            (_, Some(b)) => self.iadd_imm(x, b.wrapping_neg()),
+            _ => self.b.ins().isub(x, y),
+        }
     }
 
     fn fail_if(&mut self, cond: Value) {
@@ -542,7 +701,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// Fails unless `0 <= i < bound`, for a bound known when compiling
     /// (one unsigned comparison: a negative `i` is past any bound).
     fn check_below(&mut self, i: Value, bound: i64) {
-        let out = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, bound);
+        let out = self.icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, bound);
         self.fail_if(out);
     }
 
@@ -550,17 +709,15 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// may itself be negative in a state given by hand: then every index fails,
     /// as in the VM).
     fn check_index(&mut self, i: Value, len: Value) {
-        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, i, 0);
-        let past = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
-        let bad = self.b.ins().bor(neg, past);
+        let neg = self.icmp_imm(IntCC::SignedLessThan, i, 0);
+        let past = self.icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+        let bad = self.or_c(neg, past);
         self.fail_if(bad);
     }
 
     /// `x + y`, failing on overflow.
     fn checked_add(&mut self, x: Value, y: Value) -> Value {
-        let (v, of) = self.b.ins().sadd_overflow(x, y);
-        self.fail_if(of);
-        v
+        self.arith(ArithOp::Add, x, y)
     }
 
     /// Checks that `i` names a cell (any failure: the VM decides).
@@ -574,9 +731,9 @@ impl<'a, 'b> Rule<'a, 'b> {
         let off = match self.width {
             NIBBLE => self.b.ins().ushr_imm(i, 1),
             1 => i,
-            w => self.b.ins().imul_imm(i, i64::from(w)),
+            w => self.imul_imm(i, i64::from(w)),
         };
-        self.b.ins().iadd(self.cells, off)
+        self.iadd(self.cells, off)
     }
 
     fn load(&mut self, i: Value) -> Value {
@@ -602,7 +759,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     }
 
     fn store(&mut self, i: Value, v: Value) {
-        let ro = self.b.ins().icmp_imm(IntCC::Equal, self.writable, 0);
+        let ro = self.icmp_imm(IntCC::Equal, self.writable, 0);
         self.fail_if(ro);
         let a = self.addr(i);
         let narrow = |r: &mut Self, ty| {
@@ -614,7 +771,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         };
         match self.width {
             NIBBLE => {
-                let bad = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, v, 15);
+                let bad = self.icmp_imm(IntCC::UnsignedGreaterThan, v, 15);
                 self.unless(bad, self.widen);
                 let byte = self.b.ins().uload8(I64, FLAGS, a, 0);
                 let odd = self.b.ins().band_imm(i, 1);
@@ -654,6 +811,28 @@ impl<'a, 'b> Rule<'a, 'b> {
     fn arith(&mut self, op: ArithOp, x: Value, y: Value) -> Value {
         match op {
             ArithOp::Add | ArithOp::Sub | ArithOp::Mul => {
+                // Folded where the operands make it exact: both known (an
+                // overflow then fails outright), or adding 0, or times 1.
+                let v = match (op, self.known(x), self.known(y)) {
+                    (_, Some(a), Some(b)) => match op {
+                        ArithOp::Add => a.checked_add(b),
+                        ArithOp::Sub => a.checked_sub(b),
+                        _ => a.checked_mul(b),
+                    }
+                    .map_or(Err(()), |v| Ok(Some(v))),
+                    (ArithOp::Add | ArithOp::Sub, _, Some(0)) | (ArithOp::Mul, _, Some(1)) => return x,
+                    (ArithOp::Add, Some(0), _) | (ArithOp::Mul, Some(1), _) => return y,
+                    _ => Ok(None),
+                };
+                match v {
+                    Ok(Some(v)) => return self.iconst(v),
+                    Err(()) => {
+                        let yes = self.truth(true);
+                        self.fail_if(yes);
+                        return self.iconst(0);
+                    }
+                    Ok(None) => {}
+                }
                 let (v, of) = match op {
                     ArithOp::Add => self.b.ins().sadd_overflow(x, y),
                     ArithOp::Sub => self.b.ins().ssub_overflow(x, y),
@@ -663,59 +842,62 @@ impl<'a, 'b> Rule<'a, 'b> {
                 v
             }
             ArithOp::Div | ArithOp::Rem => {
-                let zero = self.b.ins().icmp_imm(IntCC::Equal, y, 0);
+                let zero = self.icmp_imm(IntCC::Equal, y, 0);
                 self.fail_if(zero);
-                let min = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
-                let minus = self.b.ins().icmp_imm(IntCC::Equal, y, -1);
-                let both = self.b.ins().band(min, minus);
+                let min = self.icmp_imm(IntCC::Equal, x, i64::MIN);
+                let minus = self.icmp_imm(IntCC::Equal, y, -1);
+                let both = self.and_c(min, minus);
                 self.fail_if(both);
                 let r = self.b.ins().srem(x, y);
-                let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, r, 0);
-                let ypos = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, y, 0);
+                let neg = self.icmp_imm(IntCC::SignedLessThan, r, 0);
+                let ypos = self.icmp_imm(IntCC::SignedGreaterThan, y, 0);
                 if op == ArithOp::Div {
                     let q = self.b.ins().sdiv(x, y);
                     let m1 = self.iconst(-1);
                     let p1 = self.iconst(1);
-                    let step = self.b.ins().select(ypos, m1, p1);
+                    let step = self.select(ypos, m1, p1);
                     let zero = self.iconst(0);
-                    let adj = self.b.ins().select(neg, step, zero);
-                    self.b.ins().iadd(q, adj)
+                    let adj = self.select(neg, step, zero);
+                    self.iadd(q, adj)
                 } else {
-                    let plus = self.b.ins().iadd(r, y);
-                    let minus = self.b.ins().isub(r, y);
-                    let fixed = self.b.ins().select(ypos, plus, minus);
-                    self.b.ins().select(neg, fixed, r)
+                    let plus = self.iadd(r, y);
+                    let minus = self.isub(r, y);
+                    let fixed = self.select(ypos, plus, minus);
+                    self.select(neg, fixed, r)
                 }
             }
         }
     }
 
     fn cmp(&mut self, op: CmpOp, x: Value, y: Value) -> Value {
-        self.b.ins().icmp(cc(op), x, y)
+        self.icmp(cc(op), x, y)
     }
 
     fn cmp_imm(&mut self, op: CmpOp, x: Value, imm: i32) -> Value {
-        self.b.ins().icmp_imm(cc(op), x, i64::from(imm))
+        self.icmp_imm(cc(op), x, i64::from(imm))
     }
 
     fn bool64(&mut self, c: Value) -> Value {
+        if let Some(k) = self.known(c) {
+            return self.iconst(i64::from(k != 0));
+        }
         self.b.ins().uextend(I64, c)
     }
 
     /// `x % m` (Euclidean) for a constant `m > 0`.
     fn rem_pos(&mut self, x: Value, m: i32) -> Value {
         let r = self.b.ins().srem_imm(x, i64::from(m));
-        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, r, 0);
-        let plus = self.b.ins().iadd_imm(r, i64::from(m));
-        self.b.ins().select(neg, plus, r)
+        let neg = self.icmp_imm(IntCC::SignedLessThan, r, 0);
+        let plus = self.iadd_imm(r, i64::from(m));
+        self.select(neg, plus, r)
     }
 
     /// Takes `n` steps from the budget.
     fn spend(&mut self, n: Value) {
         let s = self.b.ins().load(I64, FLAGS, self.budget, STEPS_AT as i32);
-        let short = self.b.ins().icmp(IntCC::UnsignedLessThan, s, n);
+        let short = self.icmp(IntCC::UnsignedLessThan, s, n);
         self.fail_if(short);
-        let left = self.b.ins().isub(s, n);
+        let left = self.isub(s, n);
         self.b.ins().store(FLAGS, left, self.budget, STEPS_AT as i32);
     }
 
@@ -723,33 +905,42 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// (whose length is `len`), after checking `0 <= i < len`.
     fn element(&mut self, list: Value, len: Value, i: Value, size: u32) -> Value {
         self.check_index(i, len);
-        let off = self.b.ins().imul_imm(i, i64::from(size));
-        let base = self.b.ins().iadd_imm(list, 1);
-        self.b.ins().iadd(base, off)
+        let off = self.imul_imm(i, i64::from(size));
+        let base = self.iadd_imm(list, 1);
+        self.iadd(base, off)
     }
 
     /// Fails unless `lo..=hi` is short enough to go through (at most 2^20).
     fn check_range(&mut self, lo: Value, hi: Value) {
+        if let (Some(l), Some(h)) = (self.known(lo), self.known(hi)) {
+            let too_long = match h.checked_sub(l) {
+                None => h > l,
+                Some(d) => d >= MAX_RANGE_SPAN,
+            };
+            let c = self.truth(too_long);
+            self.fail_if(c);
+            return;
+        }
         let (d, of) = self.b.ins().ssub_overflow(hi, lo);
         let long = self
             .b
             .ins()
             .icmp_imm(IntCC::SignedGreaterThanOrEqual, d, MAX_RANGE_SPAN);
-        let up = self.b.ins().icmp(IntCC::SignedGreaterThan, hi, lo);
-        let too_long = self.b.ins().select(of, up, long);
+        let up = self.icmp(IntCC::SignedGreaterThan, hi, lo);
+        let too_long = self.select(of, up, long);
         self.fail_if(too_long);
     }
 
     fn consts_ptr(&mut self) -> Value {
-        self.b.ins().load(I64, FLAGS, self.ctx, Ctx::CONSTS)
+        self.b.ins().load(I64, FIXED, self.ctx, Ctx::CONSTS)
     }
 
     /// `consts[i]`, checked.
     fn load_const(&mut self, i: Value) -> Value {
         self.check_below(i, self.code.consts.len() as i64);
         let p = self.consts_ptr();
-        let off = self.b.ins().imul_imm(i, 8);
-        let a = self.b.ins().iadd(p, off);
+        let off = self.imul_imm(i, 8);
+        let a = self.iadd(p, off);
         self.b.ins().load(I64, FLAGS, a, 0)
     }
 
@@ -770,20 +961,20 @@ impl<'a, 'b> Rule<'a, 'b> {
     fn next_element(&mut self, var: u16, idx: u16, addr: u16, to: Block, consts: bool) {
         let (i, o) = (self.get(idx), self.get(addr));
         let len = if consts { self.load_const(o) } else { self.load(o) };
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+        let done = self.icmp(IntCC::SignedGreaterThanOrEqual, i, len);
         self.branch(done, to);
-        let base = self.b.ins().iadd_imm(o, 1);
-        let at = self.b.ins().iadd(base, i);
+        let base = self.iadd_imm(o, 1);
+        let at = self.iadd(base, i);
         let v = if consts { self.load_const(at) } else { self.load(at) };
         self.set(var, v);
-        let n = self.b.ins().iadd_imm(i, 1);
+        let n = self.iadd_imm(i, 1);
         self.set(idx, n);
     }
 
     /// Counts one more choice of a move's arguments in `c`: fails past `MAX_ARG_CHOICES`.
     fn count_choice(&mut self, c: Value) -> Value {
-        let c1 = self.b.ins().iadd_imm(c, 1);
-        let many = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
+        let c1 = self.iadd_imm(c, 1);
+        let many = self.icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
         self.fail_if(many);
         c1
     }
@@ -794,9 +985,7 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// Jumps to `to` where `cond` holds, else goes on.
     fn branch(&mut self, cond: Value, to: Block) {
-        let next = self.b.create_block();
-        self.b.ins().brif(cond, to, &[], next, &[]);
-        self.b.switch_to_block(next);
+        self.unless(cond, to);
     }
 
     /// Writes the registers back to the frame, for a caller that reads them.
@@ -826,19 +1015,19 @@ impl<'a, 'b> Rule<'a, 'b> {
         let (fast, slow, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let len = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_LEN);
         let cap = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_CAP);
-        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, len, cap);
+        let room = self.icmp(IntCC::UnsignedLessThan, len, cap);
         self.b.ins().brif(room, fast, &[], slow, &[]);
 
         self.b.switch_to_block(fast);
         let base = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT);
-        let off = self.b.ins().imul_imm(len, MOVE_SIZE);
-        let at = self.b.ins().iadd(base, off);
+        let off = self.imul_imm(len, MOVE_SIZE);
+        let at = self.iadd(base, off);
         let k = self.b.ins().iconst(I16, i64::from(kind));
         self.b.ins().store(FLAGS, k, at, MOVE_KIND);
         for (i, &v) in args.iter().enumerate() {
             self.b.ins().store(FLAGS, v, at, MOVE_ARGS + (i * 8) as i32);
         }
-        let more = self.b.ins().iadd_imm(len, 1);
+        let more = self.iadd_imm(len, 1);
         self.b.ins().store(FLAGS, more, self.ctx, Ctx::OUT_LEN);
         self.b.ins().jump(done, &[]);
 
@@ -847,7 +1036,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             self.b.ins().stack_store(v, self.args, (i * 8) as i32);
         }
         let p = self.b.ins().stack_addr(I64, self.args, 0);
-        let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::EMIT);
+        let f = self.b.ins().load(I64, FIXED, self.ctx, Ctx::EMIT);
         let k = self.iconst(i64::from(kind));
         let call = self.b.ins().call_indirect(self.helper, f, &[self.ctx, k, p]);
         let stop = self.b.inst_results(call)[0];
@@ -882,14 +1071,14 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::Neg { dst, src } => {
                 let x = self.get(src);
-                let min = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
+                let min = self.icmp_imm(IntCC::Equal, x, i64::MIN);
                 self.fail_if(min);
                 let v = self.b.ins().ineg(x);
                 self.set(dst, v);
             }
             Op::Not { dst, src } => {
                 let x = self.get(src);
-                let c = self.b.ins().icmp_imm(IntCC::Equal, x, 0);
+                let c = self.icmp_imm(IntCC::Equal, x, 0);
                 let v = self.bool64(c);
                 self.set(dst, v);
             }
@@ -919,7 +1108,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::Pick { op, dst, a, b } => {
                 let (x, y) = (self.get(a), self.get(b));
                 let c = self.cmp(op, x, y);
-                let v = self.b.ins().select(c, x, y);
+                let v = self.select(c, x, y);
                 self.set(dst, v);
             }
             Op::CellCmpI { op, dst, cell, imm } => {
@@ -936,45 +1125,45 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::JumpIfZero { x, to } => {
                 let t = self.jump_to(blocks, to);
                 let v = self.get(x);
-                let c = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
+                let c = self.icmp_imm(IntCC::Equal, v, 0);
                 self.branch(c, t);
             }
             Op::JumpIfNonZero { x, to } => {
                 let t = self.jump_to(blocks, to);
                 let v = self.get(x);
-                let c = self.b.ins().icmp_imm(IntCC::NotEqual, v, 0);
+                let c = self.icmp_imm(IntCC::NotEqual, v, 0);
                 self.branch(c, t);
             }
             Op::JumpUnless { op, a, b, to } => {
                 let t = self.jump_to(blocks, to);
                 let (x, y) = (self.get(a), self.get(b));
-                let c = self.b.ins().icmp(cc(op).complement(), x, y);
+                let c = self.icmp(cc(op).complement(), x, y);
                 self.branch(c, t);
             }
             Op::JumpUnlessI { op, a, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.get(a);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), x, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), x, i64::from(imm));
                 self.branch(c, t);
             }
             Op::JumpUnlessCellI { op, cell, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.load_at(cell);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), x, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), x, i64::from(imm));
                 self.branch(c, t);
             }
             Op::JumpUnlessRemI { op, a, m, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.get(a);
                 let r = self.rem_pos(x, m);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), r, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), r, i64::from(imm));
                 self.branch(c, t);
             }
             Op::JumpUnlessCellRemI { op, cell, m, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.load_at(cell);
                 let r = self.rem_pos(x, m);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), r, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), r, i64::from(imm));
                 self.branch(c, t);
             }
             Op::Ret { src } => {
@@ -1076,16 +1265,16 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let a = self.get(addr);
                 let len = self.load(a);
                 let x = self.get(x);
-                let nonneg = self.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, x, 0);
-                let below = self.b.ins().icmp(IntCC::SignedLessThan, x, len);
-                let c = self.b.ins().band(nonneg, below);
+                let nonneg = self.icmp_imm(IntCC::SignedGreaterThanOrEqual, x, 0);
+                let below = self.icmp(IntCC::SignedLessThan, x, len);
+                let c = self.and_c(nonneg, below);
                 let v = self.bool64(c);
                 self.set(dst, v);
             }
             Op::SetHas { dst, addr, x, set } => {
                 let lo = self.code.sets[set as usize].lo;
                 let x = self.get(x);
-                let bit = self.b.ins().iadd_imm(x, lo.wrapping_neg());
+                let bit = self.iadd_imm(x, lo.wrapping_neg());
                 let v = self.bit_of(addr, bit);
                 self.set(dst, v);
             }
@@ -1097,14 +1286,14 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::SetAdd { addr, x, set } | Op::SetRemove { addr, x, set } => {
                 let r = self.code.sets[set as usize];
                 let x = self.get(x);
-                let below = self.b.ins().icmp_imm(IntCC::SignedLessThan, x, r.lo);
-                let above = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, x, r.hi);
-                let out = self.b.ins().bor(below, above);
+                let below = self.icmp_imm(IntCC::SignedLessThan, x, r.lo);
+                let above = self.icmp_imm(IntCC::SignedGreaterThan, x, r.hi);
+                let out = self.or_c(below, above);
                 self.fail_if(out);
-                let bit = self.b.ins().iadd_imm(x, r.lo.wrapping_neg());
+                let bit = self.iadd_imm(x, r.lo.wrapping_neg());
                 let a = self.get(addr);
                 let word = self.b.ins().ushr_imm(bit, 6);
-                let o = self.b.ins().iadd(a, word);
+                let o = self.iadd(a, word);
                 let sh = self.b.ins().band_imm(bit, 63);
                 let one = self.iconst(1);
                 let mask = self.b.ins().ishl(one, sh);
@@ -1122,23 +1311,23 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let v = self.get(x);
                 let len = self.load(o);
                 self.check_below(len, i64::from(cap));
-                let base = self.b.ins().iadd_imm(o, 1);
-                let at = self.b.ins().iadd(base, len);
+                let base = self.iadd_imm(o, 1);
+                let at = self.iadd(base, len);
                 self.store(at, v);
-                let n = self.b.ins().iadd_imm(len, 1);
+                let n = self.iadd_imm(len, 1);
                 self.store(o, n);
             }
             Op::RangeInit { var, hi, spend, to } => {
                 let t = self.jump_to(blocks, to);
                 let (lo, h) = (self.get(var), self.get(hi));
                 self.check_range(lo, h);
-                let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, h);
+                let empty = self.icmp(IntCC::SignedGreaterThan, lo, h);
                 if spend {
                     // Short enough: `h - lo + 1` does not overflow where `lo <= h`.
-                    let d = self.b.ins().isub(h, lo);
-                    let n = self.b.ins().iadd_imm(d, 1);
+                    let d = self.isub(h, lo);
+                    let n = self.iadd_imm(d, 1);
                     let zero = self.iconst(0);
-                    let n = self.b.ins().select(empty, zero, n);
+                    let n = self.select(empty, zero, n);
                     self.spend(n);
                 }
                 self.branch(empty, t);
@@ -1146,19 +1335,19 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::RangeNext { var, hi, to } => {
                 let t = self.jump_to(blocks, to);
                 let (v, h) = (self.get(var), self.get(hi));
-                let more = self.b.ins().icmp(IntCC::SignedLessThan, v, h);
-                let next = self.b.ins().iadd_imm(v, 1);
-                let nv = self.b.ins().select(more, next, v);
+                let more = self.icmp(IntCC::SignedLessThan, v, h);
+                let next = self.iadd_imm(v, 1);
+                let nv = self.select(more, next, v);
                 self.set(var, nv);
                 self.branch(more, t);
             }
             Op::CountNext { var, idx, limit, to } => {
                 let t = self.jump_to(blocks, to);
                 let (i, l) = (self.get(idx), self.get(limit));
-                let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, l);
+                let done = self.icmp(IntCC::SignedGreaterThanOrEqual, i, l);
                 self.branch(done, t);
                 self.set(var, i);
-                let n = self.b.ins().iadd_imm(i, 1);
+                let n = self.iadd_imm(i, 1);
                 self.set(idx, n);
             }
             Op::ListNext { var, idx, addr, to } => {
@@ -1172,24 +1361,24 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::CountAdd { acc, x } => {
                 let (a, x) = (self.get(acc), self.get(x));
-                let c = self.b.ins().icmp_imm(IntCC::NotEqual, x, 0);
+                let c = self.icmp_imm(IntCC::NotEqual, x, 0);
                 let c = self.bool64(c);
-                let v = self.b.ins().iadd(a, c);
+                let v = self.iadd(a, c);
                 self.set(acc, v);
             }
             Op::PickAcc { op, acc, found, x } => {
                 let (a, f, x) = (self.get(acc), self.get(found), self.get(x));
-                let none = self.b.ins().icmp_imm(IntCC::Equal, f, 0);
+                let none = self.icmp_imm(IntCC::Equal, f, 0);
                 let better = self.cmp(op, x, a);
-                let take = self.b.ins().bor(none, better);
-                let v = self.b.ins().select(take, x, a);
+                let take = self.or_c(none, better);
+                let v = self.select(take, x, a);
                 self.set(acc, v);
                 let one = self.iconst(1);
                 self.set(found, one);
             }
             Op::NeedFound { found, .. } => {
                 let f = self.get(found);
-                let none = self.b.ins().icmp_imm(IntCC::Equal, f, 0);
+                let none = self.icmp_imm(IntCC::Equal, f, 0);
                 self.fail_if(none);
             }
             Op::Call { dst, func, args, n } => {
@@ -1198,7 +1387,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.check_below(d, MAX_CALL_DEPTH as i64);
                 let one = self.iconst(1);
                 self.spend(one);
-                let d1 = self.b.ins().iadd_imm(d, 1);
+                let d1 = self.iadd_imm(d, 1);
                 self.b.ins().store(FLAGS, d1, self.budget, DEPTH_AT as i32);
                 if self.can_inline(f) {
                     let vals: Vec<Value> = (0..n).map(|k| self.get(args + k)).collect();
@@ -1261,7 +1450,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let c0 = self.get(counter);
                 self.b.def_var(c, c0);
                 let (head, exit) = (self.b.create_block(), self.b.create_block());
-                let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, h);
+                let empty = self.icmp(IntCC::SignedGreaterThan, lo, h);
                 self.b.ins().brif(empty, exit, &[], head, &[]);
                 self.b.switch_to_block(head);
                 let cv = self.b.use_var(c);
@@ -1270,8 +1459,8 @@ impl<'a, 'b> Rule<'a, 'b> {
                 args[n as usize - 1] = self.b.use_var(v);
                 self.emit(kind, args);
                 let x = self.b.use_var(v);
-                let last = self.b.ins().icmp(IntCC::Equal, x, h);
-                let x1 = self.b.ins().iadd_imm(x, 1);
+                let last = self.icmp(IntCC::Equal, x, h);
+                let x1 = self.iadd_imm(x, 1);
                 self.b.def_var(v, x1);
                 self.b.ins().brif(last, exit, &[], head, &[]);
                 self.b.switch_to_block(exit);
@@ -1303,10 +1492,10 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let o = self.get(addr);
                 let mut total = self.iconst(0);
                 for w in 0..words {
-                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    let i = self.iadd_imm(o, i64::from(w));
                     let v = self.load(i);
                     let n = self.b.ins().popcnt(v);
-                    total = self.b.ins().iadd(total, n);
+                    total = self.iadd(total, n);
                 }
                 self.set(dst, total);
             }
@@ -1330,7 +1519,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let o = self.get(addr);
                 let zero = self.iconst(0);
                 for w in 0..words {
-                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    let i = self.iadd_imm(o, i64::from(w));
                     self.store(i, zero);
                 }
             }
@@ -1363,7 +1552,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.b.ins().brif(bv, found, &[], advance, &[]);
                 self.b.switch_to_block(advance);
                 let wv = self.b.use_var(word);
-                let w1 = self.b.ins().iadd_imm(wv, 1);
+                let w1 = self.iadd_imm(wv, 1);
                 self.b.def_var(word, w1);
                 let past = self
                     .b
@@ -1372,7 +1561,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.b.ins().brif(past, empty, &[], load, &[]);
                 self.b.switch_to_block(load);
                 let wv = self.b.use_var(word);
-                let i = self.b.ins().iadd(o, wv);
+                let i = self.iadd(o, wv);
                 let v = self.load(i);
                 self.b.def_var(bits, v);
                 self.b.ins().jump(head, &[]);
@@ -1383,11 +1572,11 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.b.switch_to_block(found);
                 let (bv, wv) = (self.b.use_var(bits), self.b.use_var(word));
                 let tz = self.b.ins().ctz(bv);
-                let base = self.b.ins().imul_imm(wv, 64);
-                let base = self.b.ins().iadd_imm(base, r.lo);
-                let v = self.b.ins().iadd(base, tz);
+                let base = self.imul_imm(wv, 64);
+                let base = self.iadd_imm(base, r.lo);
+                let v = self.iadd(base, tz);
                 self.set(var, v);
-                let less = self.b.ins().iadd_imm(bv, -1);
+                let less = self.iadd_imm(bv, -1);
                 let rest = self.b.ins().band(bv, less);
                 self.set(state, rest);
                 self.set(state + 1, wv);
@@ -1409,11 +1598,11 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let i = self.get(idx);
                 let len = self.items_call(super::call::items_len as *const () as usize, None);
                 // As the VM's `as usize`: a negative index is past the end.
-                let done = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+                let done = self.icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
                 self.branch(done, t);
                 let v = self.items_call(super::call::item as *const () as usize, Some(i));
                 self.set(var, v);
-                let n = self.b.ins().iadd_imm(i, 1);
+                let n = self.iadd_imm(i, 1);
                 self.set(idx, n);
             }
             _ => unreachable!("every other instruction runs in the VM (`native`)"),
@@ -1424,7 +1613,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// The length of the list whose length cell is `o`; a negative one fails.
     fn list_len(&mut self, o: Value) -> Value {
         let len = self.load(o);
-        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, len, 0);
+        let neg = self.icmp_imm(IntCC::SignedLessThan, len, 0);
         self.fail_if(neg);
         len
     }
@@ -1440,17 +1629,17 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let iv = self.b.use_var(i);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        let more = self.icmp(IntCC::SignedLessThan, iv, len);
         self.b.ins().brif(more, body, &[], done, &[]);
         self.b.switch_to_block(body);
         let iv = self.b.use_var(i);
-        let at = self.b.ins().iadd(o, iv);
-        let at = self.b.ins().iadd_imm(at, 1);
+        let at = self.iadd(o, iv);
+        let at = self.iadd_imm(at, 1);
         let x = self.load(at);
         let t = self.b.use_var(total);
         let t = self.checked_add(t, x);
         self.b.def_var(total, t);
-        let i1 = self.b.ins().iadd_imm(iv, 1);
+        let i1 = self.iadd_imm(iv, 1);
         self.b.def_var(i, i1);
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(done);
@@ -1474,16 +1663,16 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let iv = self.b.use_var(i);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        let more = self.icmp(IntCC::SignedLessThan, iv, len);
         self.b.ins().brif(more, body, &[], done, &[]);
         self.b.switch_to_block(body);
         let iv = self.b.use_var(i);
-        let at = self.b.ins().iadd(o, iv);
-        let at = self.b.ins().iadd_imm(at, 1);
+        let at = self.iadd(o, iv);
+        let at = self.iadd_imm(at, 1);
         let v = self.load(at);
-        let i1 = self.b.ins().iadd_imm(iv, 1);
+        let i1 = self.iadd_imm(iv, 1);
         self.b.def_var(i, i1);
-        let eq = self.b.ins().icmp(IntCC::Equal, v, x);
+        let eq = self.icmp(IntCC::Equal, v, x);
         self.b.ins().brif(eq, hit, &[], head, &[]);
         self.b.switch_to_block(hit);
         let one = self.iconst(1);
@@ -1511,7 +1700,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     fn bit_of(&mut self, addr: u16, bit: Value) -> Value {
         let a = self.get(addr);
         let word = self.b.ins().ushr_imm(bit, 6);
-        let o = self.b.ins().iadd(a, word);
+        let o = self.iadd(a, word);
         let w = self.load(o);
         let sh = self.b.ins().band_imm(bit, 63);
         let v = self.b.ins().sshr(w, sh);
@@ -1526,12 +1715,12 @@ impl<'a, 'b> Rule<'a, 'b> {
             self.b.ins().stack_store(v, self.spill, (i * 8) as i32);
         }
         let fp = self.b.ins().stack_addr(I64, self.spill, 0);
-        let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::SLOW);
+        let f = self.b.ins().load(I64, FIXED, self.ctx, Ctx::SLOW);
         let stub = self.iconst(i64::from(self.slow.stub[ip]));
         let n = self.iconst(self.spill_len as i64);
         let call = self.b.ins().call_indirect(self.slow_sig, f, &[self.ctx, stub, fp, n]);
         let flow = self.b.inst_results(call)[0];
-        let failed = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, flow, 1);
+        let failed = self.icmp_imm(IntCC::UnsignedGreaterThan, flow, 1);
         self.unless(failed, self.failed);
         for i in 0..self.regs.len() {
             let v = self.b.ins().stack_load(I64, self.spill, (i * 8) as i32);
