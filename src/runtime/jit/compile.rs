@@ -241,12 +241,15 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
     Ok(Made { module, funcs })
 }
 
-/// `(ctx, a0, .., a(n-1)) -> value`: a function called with its arguments in registers.
+/// `(ctx, depth, steps, a0, .., a(n-1)) -> (value, steps)`: a function
+/// called with its arguments, the call depth and the steps left in
+/// registers, which gives back the steps it left.
 fn direct_sig(module: &JITModule, n: u16) -> Signature {
     let mut sig = module.make_signature();
-    for _ in 0..=n {
+    for _ in 0..n + 3 {
         sig.params.push(AbiParam::new(I64));
     }
+    sig.returns.push(AbiParam::new(I64));
     sig.returns.push(AbiParam::new(I64));
     sig
 }
@@ -318,8 +321,10 @@ struct Rule<'a, 'b> {
     /// The frame the caller passed (`None`: arguments came in registers).
     frame: Option<Value>,
     cells: Value,
-    budget: Value,
     writable: Value,
+    /// The steps left and the call depth (see `build`).
+    steps: Variable,
+    depth: Variable,
     width: u8,
     len: i64,
     keep: bool,
@@ -389,12 +394,28 @@ impl<'a, 'b> Rule<'a, 'b> {
         let cells = b.ins().load(I64, FIXED, ctx, Ctx::CELLS);
         let budget = b.ins().load(I64, FIXED, ctx, Ctx::BUDGET);
         let writable = b.ins().load(I64, FIXED, ctx, Ctx::WRITABLE);
+        // The steps left and the call depth live in registers: a rule the
+        // runtime calls reads them from the budget and writes them back as
+        // it returns (and before anything else reads them: a call to a rule,
+        // the VM); a function called with its arguments in registers gets
+        // them the same way. A failure writes nothing back: the VM redoes
+        // the whole call with a budget of its own.
+        let (steps, depth) = (b.declare_var(I64), b.declare_var(I64));
+        let (s0, d0) = match direct {
+            None => (
+                b.ins().load(I64, FLAGS, budget, STEPS_AT as i32),
+                b.ins().load(I64, FLAGS, budget, DEPTH_AT as i32),
+            ),
+            Some(_) => (params[2], params[1]),
+        };
+        b.def_var(steps, s0);
+        b.def_var(depth, d0);
         let regs: Vec<Variable> = (0..entry.frame).map(|_| b.declare_var(I64)).collect();
         for (i, &v) in regs.iter().enumerate() {
             let x = match (frame, direct) {
                 (Some(frame), _) => b.ins().load(I64, FIXED, frame, (i * 8) as i32),
                 // As the VM's frame: the arguments, the rest 0.
-                (None, Some(n)) if i < n as usize => params[1 + i],
+                (None, Some(n)) if i < n as usize => params[3 + i],
                 _ => b.ins().iconst(I64, 0),
             };
             b.def_var(v, x);
@@ -436,8 +457,9 @@ impl<'a, 'b> Rule<'a, 'b> {
             ctx,
             frame,
             cells,
-            budget,
             writable,
+            steps,
+            depth,
             width,
             len,
             keep,
@@ -465,15 +487,67 @@ impl<'a, 'b> Rule<'a, 'b> {
             let c = r.b.ins().iconst(I64, code);
             r.b.ins().store(FLAGS, c, r.ctx, Ctx::FAIL);
             let zero = r.b.ins().iconst(I64, 0);
-            r.b.ins().return_(&[zero]);
+            r.leave(zero, false);
         }
         r.b.switch_to_block(r.failed);
         let zero = r.b.ins().iconst(I64, 0);
-        r.b.ins().return_(&[zero]);
+        r.leave(zero, false);
         r.b.switch_to_block(r.stopped);
         let one = r.b.ins().iconst(I64, STOPPED);
-        r.b.ins().return_(&[one]);
+        r.leave(one, true);
         r.calls
+    }
+
+    /// Returns `v`: with the steps left where called with its arguments in
+    /// registers, else after writing the budget back where it succeeded.
+    fn leave(&mut self, v: Value, ok: bool) {
+        if self.frame.is_none() {
+            let s = self.b.use_var(self.steps);
+            self.b.ins().return_(&[v, s]);
+            return;
+        }
+        if ok {
+            // The budget's depth is as the runtime gave it (see `sync_budget`).
+            let s = self.b.use_var(self.steps);
+            let budget = self.budget_ptr();
+            self.b.ins().store(FLAGS, s, budget, STEPS_AT as i32);
+        }
+        self.b.ins().return_(&[v]);
+    }
+
+    /// The budget, read from the context again where it is needed rather
+    /// than kept in a register through the rule (a loop with a call in it
+    /// has few registers to spare).
+    fn budget_ptr(&mut self) -> Value {
+        self.b.ins().load(I64, FLAGS, self.ctx, Ctx::BUDGET)
+    }
+
+    /// Writes the steps left to the budget, for what spends them there (a
+    /// rule called through its frame, the VM), and the call depth `depth`
+    /// for a rule called so; gives the depth the budget held before, for
+    /// `reload_steps` to put back. The budget's depth is otherwise left as
+    /// the runtime gave it, all through a call into compiled code: only
+    /// `Call` reads it, and the VM's stubs make no calls.
+    fn sync_budget(&mut self, depth: Option<Value>) -> Option<Value> {
+        let s = self.b.use_var(self.steps);
+        let budget = self.budget_ptr();
+        self.b.ins().store(FLAGS, s, budget, STEPS_AT as i32);
+        depth.map(|d| {
+            let before = self.b.ins().load(I64, FLAGS, budget, DEPTH_AT as i32);
+            self.b.ins().store(FLAGS, d, budget, DEPTH_AT as i32);
+            before
+        })
+    }
+
+    /// Reads the steps left back from the budget, after what spent them
+    /// there, and puts back the depth `sync_budget` found there.
+    fn reload_steps(&mut self, depth: Option<Value>) {
+        let budget = self.budget_ptr();
+        let s = self.b.ins().load(I64, FLAGS, budget, STEPS_AT as i32);
+        self.b.def_var(self.steps, s);
+        if let Some(d) = depth {
+            self.b.ins().store(FLAGS, d, budget, DEPTH_AT as i32);
+        }
     }
 
     /// Translates the instructions `start..end`, from the current block.
@@ -894,11 +968,11 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// Takes `n` steps from the budget.
     fn spend(&mut self, n: Value) {
-        let s = self.b.ins().load(I64, FLAGS, self.budget, STEPS_AT as i32);
+        let s = self.b.use_var(self.steps);
         let short = self.icmp(IntCC::UnsignedLessThan, s, n);
         self.fail_if(short);
         let left = self.isub(s, n);
-        self.b.ins().store(FLAGS, left, self.budget, STEPS_AT as i32);
+        self.b.def_var(self.steps, left);
     }
 
     /// The cell of element `i` of the list whose length cell is `list`
@@ -1036,7 +1110,8 @@ impl<'a, 'b> Rule<'a, 'b> {
             self.b.ins().stack_store(v, self.args, (i * 8) as i32);
         }
         let p = self.b.ins().stack_addr(I64, self.args, 0);
-        let f = self.b.ins().load(I64, FIXED, self.ctx, Ctx::EMIT);
+        // Not `FIXED`: hoisted out of a loop, it would hold a register through it.
+        let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::EMIT);
         let k = self.iconst(i64::from(kind));
         let call = self.b.ins().call_indirect(self.helper, f, &[self.ctx, k, p]);
         let stop = self.b.inst_results(call)[0];
@@ -1174,7 +1249,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                     return false;
                 }
                 self.write_back();
-                self.b.ins().return_(&[v]);
+                self.leave(v, true);
                 return false;
             }
             Op::Halt => {
@@ -1186,7 +1261,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 }
                 self.write_back();
                 let z = self.iconst(0);
-                self.b.ins().return_(&[z]);
+                self.leave(z, true);
                 return false;
             }
             Op::ElemAddr { dst, list, index, size } => {
@@ -1383,29 +1458,35 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::Call { dst, func, args, n } => {
                 let f = self.code.fns[func as usize];
-                let d = self.b.ins().load(I64, FLAGS, self.budget, DEPTH_AT as i32);
+                let d = self.b.use_var(self.depth);
                 self.check_below(d, MAX_CALL_DEPTH as i64);
                 let one = self.iconst(1);
                 self.spend(one);
                 let d1 = self.iadd_imm(d, 1);
-                self.b.ins().store(FLAGS, d1, self.budget, DEPTH_AT as i32);
                 if self.can_inline(f) {
                     let vals: Vec<Value> = (0..n).map(|k| self.get(args + k)).collect();
+                    self.b.def_var(self.depth, d1);
                     let v = self.inline_call(f, &vals);
-                    self.b.ins().store(FLAGS, d, self.budget, DEPTH_AT as i32);
+                    self.b.def_var(self.depth, d);
                     self.set(dst, v);
                     return true;
                 }
                 let (callee, direct) = self.refs[&f.start];
-                let call = if direct == Some(n) {
+                let v = if direct == Some(n) {
                     if !self.calls.contains(&f.start) {
                         self.calls.push(f.start);
                     }
-                    let mut vals = vec![self.ctx];
+                    let s = self.b.use_var(self.steps);
+                    let mut vals = vec![self.ctx, d1, s];
                     for k in 0..n {
                         vals.push(self.get(args + k));
                     }
-                    self.b.ins().call(callee, &vals)
+                    let call = self.b.ins().call(callee, &vals);
+                    let (v, s) = (self.b.inst_results(call)[0], self.b.inst_results(call)[1]);
+                    let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
+                    self.unless(failed, self.failed);
+                    self.b.def_var(self.steps, s);
+                    v
                 } else {
                     let words = f.frame.max(n as usize);
                     for k in 0..words {
@@ -1417,12 +1498,15 @@ impl<'a, 'b> Rule<'a, 'b> {
                         self.b.ins().stack_store(v, self.callee, (k * 8) as i32);
                     }
                     let fp = self.b.ins().stack_addr(I64, self.callee, 0);
-                    self.b.ins().call(callee, &[self.ctx, fp])
+                    // The callee reads the budget from memory.
+                    let before = self.sync_budget(Some(d1));
+                    let call = self.b.ins().call(callee, &[self.ctx, fp]);
+                    let v = self.b.inst_results(call)[0];
+                    let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
+                    self.unless(failed, self.failed);
+                    self.reload_steps(before);
+                    v
                 };
-                let v = self.b.inst_results(call)[0];
-                let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
-                self.unless(failed, self.failed);
-                self.b.ins().store(FLAGS, d, self.budget, DEPTH_AT as i32);
                 self.set(dst, v);
             }
             Op::Choice { counter, .. } => {
@@ -1690,7 +1774,8 @@ impl<'a, 'b> Rule<'a, 'b> {
             Some(_) => self.items_sig.1,
         };
         let f = self.iconst(f as i64);
-        let mut args = vec![self.budget];
+        let budget = self.budget_ptr();
+        let mut args = vec![budget];
         args.extend(x);
         let call = self.b.ins().call_indirect(sig, f, &args);
         self.b.inst_results(call)[0]
@@ -1710,18 +1795,21 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// An instruction the VM runs: the registers go to a frame in memory,
     /// the VM runs the instruction's stub, and they come back.
     fn slow_op(&mut self, ip: usize, op: Op, blocks: &HashMap<usize, Block>) -> bool {
+        // The VM spends from the budget in memory.
+        self.sync_budget(None);
         for i in 0..self.regs.len() {
             let v = self.b.use_var(self.regs[i]);
             self.b.ins().stack_store(v, self.spill, (i * 8) as i32);
         }
         let fp = self.b.ins().stack_addr(I64, self.spill, 0);
-        let f = self.b.ins().load(I64, FIXED, self.ctx, Ctx::SLOW);
+        let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::SLOW);
         let stub = self.iconst(i64::from(self.slow.stub[ip]));
         let n = self.iconst(self.spill_len as i64);
         let call = self.b.ins().call_indirect(self.slow_sig, f, &[self.ctx, stub, fp, n]);
         let flow = self.b.inst_results(call)[0];
         let failed = self.icmp_imm(IntCC::UnsignedGreaterThan, flow, 1);
         self.unless(failed, self.failed);
+        self.reload_steps(None);
         for i in 0..self.regs.len() {
             let v = self.b.ins().stack_load(I64, self.spill, (i * 8) as i32);
             self.b.def_var(self.regs[i], v);
