@@ -26,9 +26,9 @@ use std::time::{Duration, Instant};
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::{Engine, Interpreted};
-use gdl::solve::agent::Agent;
-use gdl::solve::search::{SearchAgent, SearchBudget};
-use gdl::solve::simulate::{Scratch, random_playout, sample_chance};
+use gdl::solve::agents::agent::Agent;
+use gdl::solve::agents::search::{SearchAgent, SearchBudget};
+use gdl::solve::agents::simulate::{Scratch, random_playout, sample_chance};
 use gdl::solve::{Algorithm, SolveOptions, Solver, solve};
 use native::{Connect4, Nim, Nimcala, Select19, TicTacToe};
 use rand::rngs::SmallRng;

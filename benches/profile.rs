@@ -17,7 +17,7 @@ use std::hint::black_box;
 
 use gdl::game::Game;
 use gdl::runtime::{Engine, Interpreted};
-use gdl::solve::simulate::{Scratch, random_playout};
+use gdl::solve::agents::simulate::{Scratch, random_playout};
 use gdl::solve::{Algorithm, SolveOptions, solve};
 use native::{Connect4, Nim, Nimcala, Select19, TicTacToe};
 use rand::SeedableRng;

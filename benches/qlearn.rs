@@ -20,8 +20,8 @@ use std::time::Instant;
 
 use gdl::game::Game;
 use gdl::runtime::Interpreted;
-use gdl::solve::qeval::agreement;
-use gdl::solve::qlearn::{QLearner, QSettings, QTable};
+use gdl::solve::learn::qeval::agreement;
+use gdl::solve::learn::qlearn::{QLearner, QSettings, QTable};
 use native::Nim;
 
 /// Runs per figure; the median is reported.

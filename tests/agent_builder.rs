@@ -5,8 +5,8 @@
 use gdl::error_kind::{EXIT_INPUT, Exits};
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
-use gdl::solve::agent::AgentSpec;
 use gdl::solve::agent_builder::{AgentBuildError, AgentOptions, MoveKinds, build_agent};
+use gdl::solve::agents::agent::AgentSpec;
 
 fn load(file: &str, params: &[(&str, &str)]) -> Interpreted {
     let text = std::fs::read_to_string(file).expect("game file");

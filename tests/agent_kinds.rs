@@ -1,4 +1,4 @@
-//! The one list of agent kinds (`AGENT_KINDS`, in src/solve/agent_kinds.rs
+//! The one list of agent kinds (`AGENT_KINDS`, in src/solve/agents/agent_kinds.rs
 //! beside the agent builder)
 //! against what reads and documents them: every kind it names is a spec
 //! that `--players` reads, and the README's table of agents names every
@@ -7,8 +7,8 @@
 
 mod common;
 
-use gdl::solve::agent::AgentSpec;
-use gdl::solve::agent_kinds::AGENT_KINDS;
+use gdl::solve::agents::agent::AgentSpec;
+use gdl::solve::agents::agent_kinds::AGENT_KINDS;
 
 /// A kind as a user would write it: `search:N` as `search:3`.
 fn example(spec: &str) -> String {

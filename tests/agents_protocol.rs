@@ -114,27 +114,12 @@ fn an_agent_keeps_connect_four_from_the_plies_alone() {
 fn seeded_match(threads: &str) -> Vec<Vec<String>> {
     let dir = scratch(&format!("seeded_{threads}"));
     let players = format!("{},random", py("examples/agents/random_xnimmt.py", ""));
-    let log = dir.join("agent.log");
-    let run = gdl(
+    xnimmt_match(
         &dir,
-        &[
-            "match",
-            "xnimmt.game",
-            "--players",
-            &players,
-            "--games",
-            "24",
-            "--seed",
-            "5",
-            "--threads",
-            threads,
-            "--csv",
-            "games.csv",
-            "--agent-stderr",
-            log.to_str().unwrap(),
-        ],
+        &players,
+        "24",
+        &["--seed", "5", "--threads", threads, "--csv", "games.csv"],
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
     rows(&dir.join("games.csv"))
 }
 
@@ -162,22 +147,7 @@ fn a_version_1_agent_plays_unchanged() {
     let dir = scratch("v1");
     let players = format!("{},search:10", py("tests/agents/v1_random.py", ""));
     let log = dir.join("agent.log");
-    let run = gdl(
-        &dir,
-        &[
-            "match",
-            "xnimmt.game",
-            "--players",
-            &players,
-            "--games",
-            "10",
-            "--csv",
-            "games.csv",
-            "--agent-stderr",
-            log.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = xnimmt_match(&dir, &players, "10", &["--csv", "games.csv"]);
     assert!(!run.stdout.contains("failures"), "{}", run.stdout);
     let said = std::fs::read_to_string(&log).unwrap();
     assert_eq!(said.lines().filter(|l| l.starts_with("random agent: ")).count(), 10);
@@ -189,6 +159,18 @@ fn a_version_1_agent_plays_unchanged() {
     let run = gdl(&dir, &["trace", "nim.game", "--players", &players, "--seed", "3"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.stdout.contains("failed"), "{}", run.stdout);
+}
+
+/// An X Nimmt! match of `players` with `extra` arguments, the agents'
+/// standard error logged to agent.log in `dir`; it must succeed.
+fn xnimmt_match(dir: &Path, players: &str, games: &str, extra: &[&str]) -> Run {
+    let log = dir.join("agent.log");
+    let mut args = vec!["match", "xnimmt.game", "--players", players, "--games", games];
+    args.extend_from_slice(extra);
+    args.extend(["--agent-stderr", log.to_str().unwrap()]);
+    let run = gdl(dir, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run
 }
 
 /// Every message a logging agent received in one traced game of `game`.
@@ -310,42 +292,12 @@ fn a_label_names_an_agent_in_every_report() {
     }
     let dir = scratch("label");
     let players = format!("mine={},rnd=random", py("tests/agents/v1_random.py", ""));
-    let log = dir.join("agent.log");
-    let run = gdl(
-        &dir,
-        &[
-            "match",
-            "xnimmt.game",
-            "--players",
-            &players,
-            "--games",
-            "4",
-            "--csv",
-            "games.csv",
-            "--agent-stderr",
-            log.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = xnimmt_match(&dir, &players, "4", &["--csv", "games.csv"]);
     assert!(!run.stdout.contains("exec:"), "{}", run.stdout);
     assert!(run.stdout.contains("\nmine "), "{}", run.stdout);
     let header = &rows(&dir.join("games.csv"))[0];
     assert_eq!(header[1..4], ["mine seat", "mine points", "mine failure"]);
-    let json = gdl(
-        &dir,
-        &[
-            "match",
-            "xnimmt.game",
-            "--players",
-            &players,
-            "--games",
-            "2",
-            "--json",
-            "--agent-stderr",
-            log.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(json.code, 0, "{}", json.stderr);
+    let json = xnimmt_match(&dir, &players, "2", &["--json"]);
     let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     let names: Vec<&str> = doc["agents"]
         .as_array()
@@ -363,25 +315,8 @@ fn start_up_is_not_a_decision() {
     }
     let dir = scratch("startup");
     let players = format!("{},random", py("tests/agents/v1_random.py", ""));
-    let log = dir.join("agent.log");
     // Two threads: two programs, each started once.
-    let run = gdl(
-        &dir,
-        &[
-            "match",
-            "xnimmt.game",
-            "--players",
-            &players,
-            "--games",
-            "6",
-            "--threads",
-            "2",
-            "--json",
-            "--agent-stderr",
-            log.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = xnimmt_match(&dir, &players, "6", &["--threads", "2", "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let agent = &doc["agents"][0];
     let start_ups = agent["start_ups"].as_u64().unwrap();
@@ -404,22 +339,7 @@ fn moves_drawn_for_a_failed_agent_are_not_decisions() {
     let dir = scratch("failed_times");
     // Crashes at its second decision: one answer (its start-up), then random moves.
     let players = format!("{},random", py("tests/agents/faulty_agent.py", "crash 2"));
-    let log = dir.join("agent.log");
-    let run = gdl(
-        &dir,
-        &[
-            "match",
-            "xnimmt.game",
-            "--players",
-            &players,
-            "--games",
-            "1",
-            "--json",
-            "--agent-stderr",
-            log.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = xnimmt_match(&dir, &players, "1", &["--json"]);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let agent = &doc["agents"][0];
     assert_eq!(agent["start_ups"], 1, "{agent}");

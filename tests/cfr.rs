@@ -8,11 +8,11 @@ mod native_extra;
 
 use gdl::game::{Game, GameError, Player, Turn};
 use gdl::solve::SolveError;
-use gdl::solve::best_response::{best_response, exploitability};
-use gdl::solve::cfr::CfrPlus;
-use gdl::solve::expectimax::{self, ChanceOptions};
-use gdl::solve::infotree::{DEFAULT_MAX_NODES, InfoTree};
-use gdl::solve::strategy_file::{self, GameId, Policy, StrategyFileError, Training};
+use gdl::solve::exact::expectimax::{self, ChanceOptions};
+use gdl::solve::learn::best_response::{best_response, exploitability};
+use gdl::solve::learn::cfr::CfrPlus;
+use gdl::solve::learn::infotree::{DEFAULT_MAX_NODES, InfoTree};
+use gdl::solve::learn::strategy_file::{self, GameId, Policy, StrategyFileError, Training};
 use native_extra::goofspiel::{Goofspiel, Prizes};
 use native_extra::kuhn::{Kuhn, KuhnMove};
 use native_extra::leduc::Leduc;
@@ -35,7 +35,7 @@ fn run_until<M>(cfr: &mut CfrPlus<'_, M>, tree: &InfoTree<M>, target: f64, step:
 }
 
 /// The probability that `player` bets holding `card` after `bets`.
-fn kuhn_bet(tree: &InfoTree<KuhnMove>, s: &gdl::solve::infotree::Strategy, card: &str, bets: &str) -> f64 {
+fn kuhn_bet(tree: &InfoTree<KuhnMove>, s: &gdl::solve::learn::infotree::Strategy, card: &str, bets: &str) -> f64 {
     let want = format!("card: {card}, bets: {bets}");
     let set = tree
         .infosets
@@ -255,7 +255,7 @@ fn tiny_x_nimmt_from_the_game_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-fn training(iterations: u64, e: &gdl::solve::best_response::Exploitability) -> Training {
+fn training(iterations: u64, e: &gdl::solve::learn::best_response::Exploitability) -> Training {
     Training {
         algorithm: "cfr+".into(),
         iterations,
@@ -413,8 +413,8 @@ fn a_tree_too_big_is_a_budget_error() {
 
 #[test]
 fn a_policy_agent_plays_the_strategy_it_was_given() {
-    use gdl::solve::agent::Agent;
-    use gdl::solve::policy_agent::PolicyAgent;
+    use gdl::solve::agents::agent::Agent;
+    use gdl::solve::learn::policy_agent::PolicyAgent;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

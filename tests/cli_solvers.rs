@@ -114,8 +114,8 @@ fn train_cfr_saves_a_strategy_that_loads() {
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
     let game = gdl::runtime::Interpreted::new(gdl::compile::load("xnimmt.game", &text, &bindings).unwrap());
-    let id = gdl::solve::strategy_file::GameId::of(&game);
-    let file = gdl::solve::strategy_file::load(&dir.join("x.strategy.json"), &id).unwrap();
+    let id = gdl::solve::learn::strategy_file::GameId::of(&game);
+    let file = gdl::solve::learn::strategy_file::load(&dir.join("x.strategy.json"), &id).unwrap();
     assert_eq!(file.training.iterations, 500);
     assert_eq!(file.infosets, 300);
     // The policy agent plays it.

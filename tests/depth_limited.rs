@@ -1,5 +1,5 @@
 //! Depth-limited alpha-beta with the game's `evaluate`
-//! (`src/solve/depth_limited.rs`): at full depth it agrees with the exact
+//! (`src/solve/agents/depth_limited.rs`): at full depth it agrees with the exact
 //! solve; at a limit it keeps what it proved apart from what it guessed;
 //! `gdl solve --depth`, the fallback after a limit, and `alphabeta:D`.
 
@@ -7,7 +7,7 @@ mod common;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
-use gdl::solve::depth_limited::{DepthOptions, search};
+use gdl::solve::agents::depth_limited::{DepthOptions, search};
 use gdl::solve::{SolveOptions, explain, solve};
 
 use common::{crate_dir, gdl_in, load_game, snap};

@@ -9,8 +9,8 @@ use gdl::compile::CompileKind;
 use gdl::error_kind::{ErrorKind, Exits, RuntimeKind};
 use gdl::memory::{MemoryLimit, Source};
 use gdl::solve::SolveKind;
-use gdl::solve::qfile::QFileError;
-use gdl::solve::strategy_file::StrategyFileError;
+use gdl::solve::learn::qfile::QFileError;
+use gdl::solve::learn::strategy_file::StrategyFileError;
 use gdl::syntax::SyntaxKind;
 
 /// docs/ERRORS.md's rows: code → exit code. A code listed twice fails.

@@ -7,7 +7,7 @@ mod native_extra;
 
 use gdl::game::{Game, GameError, Player, Turn};
 use gdl::solve::SolveError;
-use gdl::solve::expectimax::{self, ChanceOptions, LineEnd, Method, Root, Step};
+use gdl::solve::exact::expectimax::{self, ChanceOptions, LineEnd, Method, Root, Step};
 use native_extra::kuhn::Kuhn;
 use native_extra::pig::{Pig, PigMove};
 

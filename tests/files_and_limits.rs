@@ -284,7 +284,7 @@ fn inputs_that_never_end_are_refused() {
 /// positions than asked, and the search still answers.
 #[test]
 fn the_depth_limited_search_keeps_max_states() {
-    use gdl::solve::depth_limited::{DepthOptions, search};
+    use gdl::solve::agents::depth_limited::{DepthOptions, search};
     let game = common::load_game("games/nimcala.game", &[("pits", "6"), ("tokens", "6")]);
     let root = gdl::game::Game::initial_state(&game).unwrap();
     let free = DepthOptions {

@@ -29,7 +29,7 @@ use gdl::compile;
 use gdl::game::{Game, GameError, Turn};
 use gdl::ir::lower_code::Optimisations;
 use gdl::runtime::{Engine, Interpreted};
-use gdl::solve::simulate::{Scratch, random_step};
+use gdl::solve::agents::simulate::{Scratch, random_step};
 use gdl::solve::{self, Algorithm, SolveError, SolveOptions};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use rand::SeedableRng;

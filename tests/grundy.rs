@@ -7,7 +7,7 @@ mod native_extra;
 
 use gdl::game::Game;
 use gdl::solve::SolveError;
-use gdl::solve::grundy::{Grundy, grundy};
+use gdl::solve::exact::grundy::{Grundy, grundy};
 use native_extra::kayles::{Kayles, Partizan};
 use native_extra::pig::Pig;
 

@@ -199,10 +199,10 @@ fn bundled_games_play_out_without_the_vm() {
         let mut ends = (Vec::new(), Vec::new());
         for (game, ends) in [(&jit, &mut ends.0), (&vm, &mut ends.1)] {
             let mut rng = StdRng::seed_from_u64(11);
-            let mut scratch = gdl::solve::simulate::Scratch::default();
+            let mut scratch = gdl::solve::agents::simulate::Scratch::default();
             for _ in 0..30 {
                 let mut s = game.initial_state().unwrap();
-                gdl::solve::simulate::random_playout(game, &mut s, &mut rng, &mut scratch)
+                gdl::solve::agents::simulate::random_playout(game, &mut s, &mut rng, &mut scratch)
                     .unwrap_or_else(|e| panic!("{file}: {e}"));
                 ends.push(game.position(&s));
             }

@@ -352,10 +352,10 @@ fn weighted_chance_gives_exact_probabilities() {
 
     // Drawn by the seeded playouts, the sums come out about as often as they should.
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
-    let mut scratch = gdl::solve::simulate::Scratch::default();
+    let mut scratch = gdl::solve::agents::simulate::Scratch::default();
     let mut sevens = 0;
     for _ in 0..3600 {
-        let m = gdl::solve::simulate::sample_chance(&g, &s, &mut rng, &mut scratch).unwrap();
+        let m = gdl::solve::agents::simulate::sample_chance(&g, &s, &mut rng, &mut scratch).unwrap();
         sevens += usize::from(g.move_text(&m) == "dice(7)");
     }
     assert!((500..=700).contains(&sevens), "{sevens} sevens in 3600 rolls");
@@ -657,7 +657,7 @@ fn dots_and_boxes_is_solved_as_a_search_written_from_the_rules() {
 /// rules.
 #[test]
 fn pig_agrees_with_the_native_pig() {
-    use gdl::solve::expectimax::{ChanceOptions, solve};
+    use gdl::solve::exact::expectimax::{ChanceOptions, solve};
     for target in [1, 2, 5, 9] {
         let g = load("games/pig.game", &[("target", &target.to_string())]);
         let native = native_extra::pig::Pig::dice(target);
@@ -700,7 +700,7 @@ fn pig_agrees_with_the_native_pig() {
 /// favour one player.
 #[test]
 fn goofspiel_agrees_with_the_native_goofspiel() {
-    use gdl::solve::expectimax::{ChanceOptions, solve};
+    use gdl::solve::exact::expectimax::{ChanceOptions, solve};
     use native_extra::goofspiel::{Goofspiel, Prizes};
     let set = |cs: &[u8]| {
         format!(
@@ -751,9 +751,9 @@ fn goofspiel_agrees_with_the_native_goofspiel() {
 /// twelve information sets as the native Kuhn poker.
 #[test]
 fn kuhn_poker_is_worth_minus_one_eighteenth() {
-    use gdl::solve::best_response::exploitability;
-    use gdl::solve::cfr::CfrPlus;
-    use gdl::solve::infotree::{DEFAULT_MAX_NODES, InfoTree};
+    use gdl::solve::learn::best_response::exploitability;
+    use gdl::solve::learn::cfr::CfrPlus;
+    use gdl::solve::learn::infotree::{DEFAULT_MAX_NODES, InfoTree};
     let g = load("games/kuhn-poker.game", &[]);
     let tree = InfoTree::build(&g, &g.initial_state().unwrap(), DEFAULT_MAX_NODES).unwrap();
     let native = native_extra::kuhn::Kuhn;

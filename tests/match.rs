@@ -380,7 +380,7 @@ fn bad_inputs_are_refused_before_any_game() {
         ("match_err_csv_missing_folder", &["--csv", "nope/games.csv"]),
         ("match_err_csv_folder", &["--csv", "out"]),
         ("match_err_csv_under_a_file", &["--csv", "notes.txt/games.csv"]),
-        ("match_err_plot_not_svg", &["--plot", "points.png"]),
+        ("match_err_plot_not_a_picture", &["--plot", "points.jpg"]),
         ("match_err_plot_missing_folder", &["--plot", "nope/points.svg"]),
         ("match_err_same_file", &["--csv", "x.svg", "--plot", "x.svg"]),
         ("match_err_games_zero", &["--games", "0"]),

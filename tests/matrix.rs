@@ -3,7 +3,7 @@
 
 mod native_extra;
 
-use gdl::solve::matrix::{self, Matrix};
+use gdl::solve::exact::matrix::{self, Matrix};
 use native_extra::shapley_snow::shapley_snow;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -8,9 +8,9 @@ use common::snap;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
-use gdl::solve::agent::AgentSpec;
 use gdl::solve::agent_builder::{AgentOptions, MoveKinds, build_agent};
-use gdl::solve::mcts::{MctsConfig, Search};
+use gdl::solve::agents::agent::AgentSpec;
+use gdl::solve::agents::mcts::{MctsConfig, Search};
 use gdl::solve::{SolveOptions, explain};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -360,7 +360,7 @@ fn regret_matching_finds_the_mixed_equilibrium_of_a_matrix_game() {
     for player in 0..2 {
         let cfg = MctsConfig {
             simulations: 40_000,
-            simultaneous: gdl::solve::mcts::SimultaneousSelect::RegretMatching,
+            simultaneous: gdl::solve::agents::mcts::SimultaneousSelect::RegretMatching,
             ..MctsConfig::default()
         };
         let mut search = Search::new(&game, &root, player, cfg, 3).unwrap();
@@ -375,7 +375,7 @@ fn regret_matching_finds_the_mixed_equilibrium_of_a_matrix_game() {
 
 #[test]
 fn each_way_of_choosing_at_simultaneous_moves_plays_goofspiel() {
-    use gdl::solve::mcts::SimultaneousSelect;
+    use gdl::solve::agents::mcts::SimultaneousSelect;
     let game = common::load_game("games/goofspiel.game", &[("cards", "3")]);
     let mut s = game.initial_state().unwrap();
     let mut outcomes = Vec::new();

@@ -7,9 +7,9 @@ mod common;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
-use gdl::solve::agent::AgentSpec;
 use gdl::solve::agent_builder::{AgentOptions, BoxedAgent, MoveKinds, build_agent};
-use gdl::solve::expectimax::{ChanceOptions, Root, solve};
+use gdl::solve::agents::agent::AgentSpec;
+use gdl::solve::exact::expectimax::{ChanceOptions, Root, solve};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

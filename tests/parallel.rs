@@ -7,8 +7,8 @@ mod common;
 
 use gdl::game::Game;
 use gdl::runtime::Interpreted;
-use gdl::solve::expectimax::{self, ChanceOptions};
-use gdl::solve::{Algorithm, SolveError, SolveOptions, explain, parallel, solve};
+use gdl::solve::exact::expectimax::{self, ChanceOptions};
+use gdl::solve::{Algorithm, SolveError, SolveOptions, exact::parallel, explain, solve};
 
 use common::load_game as load;
 

@@ -5,7 +5,7 @@ mod common;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
-use gdl::solve::puzzle::{self, PuzzleOptions};
+use gdl::solve::exact::puzzle::{self, PuzzleOptions};
 
 fn load(text: &str, bindings: &[(&str, &str)]) -> Interpreted {
     let bindings: Vec<(String, String)> = bindings.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();

@@ -9,11 +9,11 @@ use std::sync::atomic::AtomicBool;
 
 use gdl::game::Game;
 use gdl::runtime::Interpreted;
-use gdl::solve::agent::{Agent, OptimalAgent, RandomAgent, Ties};
-use gdl::solve::qeval::agreement;
-use gdl::solve::qfile::{self, QFileError, Training};
-use gdl::solve::qlearn::{QAgent, QLearner, QSettings, QTable};
-use gdl::solve::tournament::play_match;
+use gdl::solve::agents::agent::{Agent, OptimalAgent, RandomAgent, Ties};
+use gdl::solve::learn::qeval::agreement;
+use gdl::solve::learn::qfile::{self, QFileError, Training};
+use gdl::solve::learn::qlearn::{QAgent, QLearner, QSettings, QTable};
+use gdl::solve::matches::tournament::play_match;
 use gdl::solve::{SolveOptions, Solver};
 
 use common::{Run, gdl, load_game as load, snap};

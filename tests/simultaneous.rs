@@ -7,7 +7,7 @@ mod native_extra;
 
 use gdl::game::{Game, Turn};
 use gdl::solve::SolveError;
-use gdl::solve::expectimax::{self, ChanceOptions, Root};
+use gdl::solve::exact::expectimax::{self, ChanceOptions, Root};
 use native_extra::goofspiel::{GoofState, Goofspiel, Prizes};
 use native_extra::one_shot::OneShot;
 use native_extra::shapley_snow::shapley_snow;

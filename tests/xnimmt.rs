@@ -238,9 +238,9 @@ fn random_games_of_many_configurations_keep_every_point() {
 /// Plays `games` games of `search` (seat alternating) against random players;
 /// returns (search's average points, the others' average points).
 fn search_against_random(g: &Interpreted, games: usize, samples: usize) -> (f64, f64) {
-    use gdl::solve::agent::Agent;
-    use gdl::solve::search::{SearchAgent, SearchBudget};
-    use gdl::solve::simulate::{Scratch, sample_chance};
+    use gdl::solve::agents::agent::Agent;
+    use gdl::solve::agents::search::{SearchAgent, SearchBudget};
+    use gdl::solve::agents::simulate::{Scratch, sample_chance};
     let p = g.num_players();
     let mut rng = StdRng::seed_from_u64(11);
     let mut search = SearchAgent::new(SearchBudget { samples, time: None }, 5);
@@ -293,8 +293,8 @@ fn the_search_agent_collects_far_fewer_points_than_random() {
 
 #[test]
 fn the_greedy_agent_avoids_the_card_that_takes_a_row() {
-    use gdl::solve::agent::Agent;
-    use gdl::solve::search::GreedyAgent;
+    use gdl::solve::agents::agent::Agent;
+    use gdl::solve::agents::search::GreedyAgent;
     let g = game(2, 17, 3, 2, 4);
     // P1 holds 17 (the 4th card of the last row: takes 3 cards) and 9 (safe after 8).
     let s = position(&g, ["9, 17", "1, 3"], "[[8], [10, 13], [4, 15, 16]]", 7);
@@ -309,8 +309,8 @@ fn the_greedy_agent_avoids_the_card_that_takes_a_row() {
 /// the others' average points).
 fn match_points(
     g: &Interpreted,
-    agent: &mut dyn gdl::solve::agent::Agent<Interpreted>,
-    others: &mut dyn FnMut(u64) -> Box<dyn gdl::solve::agent::Agent<Interpreted>>,
+    agent: &mut dyn gdl::solve::agents::agent::Agent<Interpreted>,
+    others: &mut dyn FnMut(u64) -> Box<dyn gdl::solve::agents::agent::Agent<Interpreted>>,
     games: usize,
 ) -> (f64, f64) {
     match_points_from(g, agent, others, 0, games)
@@ -319,12 +319,12 @@ fn match_points(
 /// `match_points` from game number `first` on: its deals and seeds.
 fn match_points_from(
     g: &Interpreted,
-    agent: &mut dyn gdl::solve::agent::Agent<Interpreted>,
-    others: &mut dyn FnMut(u64) -> Box<dyn gdl::solve::agent::Agent<Interpreted>>,
+    agent: &mut dyn gdl::solve::agents::agent::Agent<Interpreted>,
+    others: &mut dyn FnMut(u64) -> Box<dyn gdl::solve::agents::agent::Agent<Interpreted>>,
     first: usize,
     games: usize,
 ) -> (f64, f64) {
-    use gdl::solve::simulate::{Scratch, sample_chance};
+    use gdl::solve::agents::simulate::{Scratch, sample_chance};
     let p = g.num_players();
     let (mut mine, mut theirs) = (0.0, 0.0);
     let mut scratch = Scratch::default();
@@ -349,7 +349,7 @@ fn match_points_from(
                     let mut joint = Vec::new();
                     for (q, other) in opponents.iter_mut().enumerate() {
                         g.legal_moves_of(&s, q, &mut moves).unwrap();
-                        let chooser: &mut dyn gdl::solve::agent::Agent<Interpreted> =
+                        let chooser: &mut dyn gdl::solve::agents::agent::Agent<Interpreted> =
                             if q == seat { agent } else { &mut **other };
                         let mv = chooser.choose(g, &s, q, &moves).unwrap().mv;
                         assert!(moves.contains(&mv), "an illegal move");
@@ -367,17 +367,17 @@ fn match_points_from(
     (mine / games as f64, theirs / games as f64)
 }
 
-fn random_agent(seed: u64) -> Box<dyn gdl::solve::agent::Agent<Interpreted>> {
-    Box::new(gdl::solve::agent::RandomAgent::new(seed))
+fn random_agent(seed: u64) -> Box<dyn gdl::solve::agents::agent::Agent<Interpreted>> {
+    Box::new(gdl::solve::agents::agent::RandomAgent::new(seed))
 }
 
-fn greedy_agent(seed: u64) -> Box<dyn gdl::solve::agent::Agent<Interpreted>> {
-    Box::new(gdl::solve::search::GreedyAgent::new(20, seed))
+fn greedy_agent(seed: u64) -> Box<dyn gdl::solve::agents::agent::Agent<Interpreted>> {
+    Box::new(gdl::solve::agents::search::GreedyAgent::new(20, seed))
 }
 
 /// `dsearch` with a small budget, so that the tests run in a debug build.
-fn small_dsearch(work: u64, worlds: usize) -> gdl::solve::determinized::DsearchAgent<Interpreted> {
-    use gdl::solve::determinized::{DsearchAgent, DsearchConfig};
+fn small_dsearch(work: u64, worlds: usize) -> gdl::solve::agents::determinized::DsearchAgent<Interpreted> {
+    use gdl::solve::agents::determinized::{DsearchAgent, DsearchConfig};
     DsearchAgent::new(
         DsearchConfig {
             work,
@@ -395,7 +395,7 @@ fn small_dsearch(work: u64, worlds: usize) -> gdl::solve::determinized::DsearchA
 /// one-round view prefers the other card (5 takes nothing now, 1 takes a row).
 #[test]
 fn dsearch_searches_the_last_rounds_exactly() {
-    use gdl::solve::agent::Agent;
+    use gdl::solve::agents::agent::Agent;
     let g = game(2, 7, 3, 2, 4);
     let s = position(&g, ["1, 5", "3, 7"], "[[2], [4], [6]]", 7);
     let mut expected = Vec::new();
@@ -414,8 +414,8 @@ fn dsearch_searches_the_last_rounds_exactly() {
     let mut moves = Vec::new();
     g.legal_moves_of(&s, 0, &mut moves).unwrap();
     // Its own points alone, the others at random: what `expected` counts.
-    let mut agent = gdl::solve::determinized::DsearchAgent::new(
-        gdl::solve::determinized::DsearchConfig {
+    let mut agent = gdl::solve::agents::determinized::DsearchAgent::new(
+        gdl::solve::agents::determinized::DsearchConfig {
             work: 100,
             max_worlds: 10,
             prior_greedy: 0.0,
@@ -432,7 +432,7 @@ fn dsearch_searches_the_last_rounds_exactly() {
         "{:?}",
         choice.note
     );
-    let mut greedy = gdl::solve::search::GreedyAgent::new(20, 1);
+    let mut greedy = gdl::solve::agents::search::GreedyAgent::new(20, 1);
     assert_eq!(g.move_text(&greedy.choose(&g, &s, 0, &moves).unwrap().mv), "5");
 }
 
@@ -479,8 +479,8 @@ fn dsearch_collects_far_fewer_points_than_random() {
     // The model of the others off: at a tenth of the budget its estimates
     // of greedy's card would leave few worlds (with it on, 5.85 against
     // 8.28 here).
-    let mut agent = gdl::solve::determinized::DsearchAgent::new(
-        gdl::solve::determinized::DsearchConfig {
+    let mut agent = gdl::solve::agents::determinized::DsearchAgent::new(
+        gdl::solve::agents::determinized::DsearchConfig {
             work: 300,
             max_worlds: 40,
             prior_greedy: 0.0,
@@ -498,8 +498,8 @@ fn dsearch_collects_far_fewer_points_than_random() {
 /// random ones.
 #[test]
 fn dsearch_learns_whether_the_others_play_greedily() {
-    use gdl::solve::agent::Agent;
-    use gdl::solve::determinized::{DsearchAgent, DsearchConfig};
+    use gdl::solve::agents::agent::Agent;
+    use gdl::solve::agents::determinized::{DsearchAgent, DsearchConfig};
     let g = game(2, 17, 3, 5, 4);
     let belief = |others: &mut dyn FnMut(u64) -> Box<dyn Agent<Interpreted>>| {
         let mut total = 0.0;
@@ -534,6 +534,6 @@ fn dsearch_learns_whether_the_others_play_greedily() {
 /// so that its ties fall as greedy's do.
 #[test]
 fn dsearch_judges_greedy_with_greedys_own_draws() {
-    let config = gdl::solve::determinized::DsearchConfig::default();
+    let config = gdl::solve::agents::determinized::DsearchConfig::default();
     assert_eq!(config.infer_samples, gdl::solve::agent_builder::GREEDY_SAMPLES);
 }

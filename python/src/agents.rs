@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;
-use gdl::solve::agent::AgentSpec;
 use gdl::solve::agent_builder::{AgentBuildError, AgentOptions, MoveKinds, build_agent};
+use gdl::solve::agents::agent::AgentSpec;
 
 use crate::game::{PyGame, PyMove, PyState};
 use crate::{GdlError, gdl_error, on_search_stack};

@@ -581,7 +581,7 @@ impl PyGame {
         let started = std::time::Instant::now();
         let solved = py.detach(|| {
             on_search_stack(|| {
-                let mut solver = gdl::solve::parallel::solver(game, &root, &opts, threads)?;
+                let mut solver = gdl::solve::exact::parallel::solver(game, &root, &opts, threads)?;
                 let solution = solver.solve(&root)?;
                 let moves = match (explain, threads) {
                     (false, _) => None,

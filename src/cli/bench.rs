@@ -9,11 +9,11 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use super::eval::title;
+use super::train::eval::title;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
 use crate::runtime::Interpreted;
-use crate::solve::simulate::{Scratch, random_playout};
+use crate::solve::agents::simulate::{Scratch, random_playout};
 use crate::solve::{Algorithm, SolveError, SolveOptions, solve};
 
 #[derive(Args, Debug)]

@@ -88,7 +88,7 @@ pub fn plain(x: f64) -> String {
 /// The memo table's cap for `opts`: the tighter of `--max-states` (if any)
 /// and the memory's share; and whether the memory's is the one that binds.
 pub fn cap_memo(opts: &mut SolveOptions, root: &State, share: usize) -> bool {
-    crate::solve::budgeted::cap_memo::<Interpreted>(opts, root, share)
+    crate::solve::agents::budgeted::cap_memo::<Interpreted>(opts, root, share)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use clap::Args;
 use super::bundled::BUNDLED_GAMES;
 use super::{Context, Failure};
 use crate::compile;
-use crate::solve::agent_kinds::AGENT_KINDS;
+use crate::solve::agents::agent_kinds::AGENT_KINDS;
 
 #[derive(Args, Debug)]
 pub struct ListArgs {

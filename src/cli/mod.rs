@@ -11,34 +11,21 @@ mod bench;
 pub mod bundled;
 mod check;
 mod completions;
-mod eval;
-mod eval_wrong;
-mod exec_agent;
 mod graphviz;
-mod human;
-mod league;
 mod limits;
 mod list;
 mod man;
-mod match_part;
-mod merge;
+mod matches;
 mod output;
 mod play;
 mod rules;
+mod serve;
 mod shown;
 mod signals;
 mod solve;
-mod solve_depth;
-mod solve_kinds;
-mod solve_mcts;
-mod solve_puzzle;
-mod solve_sweep;
-mod solve_watch;
 mod start;
-mod tournament;
 mod trace;
 mod train;
-mod train_cfr;
 mod tree;
 
 use std::ffi::OsString;
@@ -80,11 +67,11 @@ pub enum Command {
     /// Learn a game by Q-learning against itself, and save the Q-table
     Train(train::TrainArgs),
     /// Play many games between agents (`gdl list --agents`), seats alternating
-    Match(tournament::MatchArgs),
+    Match(matches::tournament::MatchArgs),
     /// Join the parts of a match played apart (`gdl match --shard I/N --jsonl FILE`) into its report, CSV and plot
-    Merge(merge::MergeArgs),
+    Merge(matches::merge::MergeArgs),
     /// Judge a Q-table: agreement with the exact solution, games against optimal and random
-    Eval(eval::EvalArgs),
+    Eval(train::eval::EvalArgs),
     /// Draw the game tree to a depth, as text or Graphviz DOT, optionally with each node's value
     Tree(tree::TreeArgs),
     /// How fast a game runs: random playouts/s, alpha-beta nodes/s, memoized solve time and table size
@@ -97,6 +84,8 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print gdl's manual page (roff), or write a page per command with --out DIR
     Man(man::ManArgs),
+    /// Play in the browser: a page on this machine (127.0.0.1) to pick a game, seat agents and play
+    Serve(serve::ServeArgs),
 }
 
 /// gdl's version, with the commit it was built from when it was built in a
@@ -137,7 +126,12 @@ impl Command {
             Command::Eval(a) => &a.game,
             Command::Tree(a) => &a.game,
             Command::Bench(a) => &a.game,
-            Command::List(_) | Command::Rules(_) | Command::Completions(_) | Command::Man(_) | Command::Merge(_) => {
+            Command::List(_)
+            | Command::Rules(_)
+            | Command::Completions(_)
+            | Command::Man(_)
+            | Command::Merge(_)
+            | Command::Serve(_) => {
                 return None;
             }
         })
@@ -346,15 +340,16 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Play(a) => play::run(a, &mut ctx),
         Command::Trace(a) => trace::run(a, &mut ctx),
         Command::Train(a) => train::run(a, &mut ctx),
-        Command::Match(a) => tournament::run(a, &mut ctx),
-        Command::Eval(a) => eval::run(a, &mut ctx),
+        Command::Match(a) => matches::tournament::run(a, &mut ctx),
+        Command::Eval(a) => train::eval::run(a, &mut ctx),
         Command::Tree(a) => tree::run(a, &mut ctx),
         Command::Bench(a) => bench::run(a, &mut ctx),
         Command::List(a) => list::run(a, &mut ctx),
         Command::Rules(a) => rules::run(a, &mut ctx),
         Command::Completions(a) => completions::run(a, &mut ctx),
         Command::Man(a) => man::run(a, &mut ctx),
-        Command::Merge(a) => merge::run(a, &mut ctx),
+        Command::Merge(a) => matches::merge::run(a, &mut ctx),
+        Command::Serve(a) => serve::run(a, &mut ctx),
     };
     // What is still buffered must reach standard output, or the run failed.
     let result = result.and_then(|()| ctx.out.flush().map_err(stdout_failed));

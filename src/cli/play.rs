@@ -32,8 +32,8 @@ use crate::game::{Game, GameError, Player, Turn};
 use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
-use crate::solve::agent::{AgentError, AgentSpec, PlayerSpec, Ties};
-use crate::solve::episode::{Step, play_out};
+use crate::solve::agents::agent::{AgentError, AgentSpec, PlayerSpec, Ties};
+use crate::solve::matches::episode::{Step, play_out};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -185,7 +185,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
             .map(|(p, s)| json!({"player": game.player_name(p), "agent": s.to_string()}))
             .collect();
         let doc = json!({
-            "game": super::eval::title(&game),
+            "game": super::train::eval::title(&game),
             "players": players,
             "seed": seed,
             "start": start_text,

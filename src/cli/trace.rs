@@ -9,14 +9,14 @@ use rand::rngs::StdRng;
 use super::agents::{
     AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
 };
-use super::eval::title;
+use super::train::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
 use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
-use crate::solve::agent::AgentError;
-use crate::solve::episode::{Step, play_out};
+use crate::solve::agents::agent::AgentError;
+use crate::solve::matches::episode::{Step, play_out};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
@@ -148,7 +148,7 @@ fn run_json(
     args: &TraceArgs,
     game: &Interpreted,
     start: State,
-    specs: &[crate::solve::agent::PlayerSpec],
+    specs: &[crate::solve::agents::agent::PlayerSpec],
     agents: &mut [super::agents::BoxedAgent],
     ctx: &mut Context,
 ) -> Result<(), Failure> {

@@ -12,7 +12,7 @@ use crate::report::solve::thousands;
 use crate::report::tree::TreeError;
 use crate::report::{diagnostic, tree as report};
 use crate::runtime::Interpreted;
-use crate::solve::expectimax::{ChanceOptions, ChanceValuer};
+use crate::solve::exact::expectimax::{ChanceOptions, ChanceValuer};
 use crate::solve::{SolveError, SolveOptions, Solver};
 
 /// The most nodes drawn without `--force`.
@@ -153,8 +153,8 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     // Games with chance or simultaneous moves get expectiminimax values, as
     // in `gdl solve`; a game with hidden information has none to show.
-    let chance_game = match super::solve_kinds::kind(&game, false) {
-        Some(super::solve_kinds::Kind::Hidden) if args.values => {
+    let chance_game = match super::solve::kinds::kind(&game, false) {
+        Some(super::solve::kinds::Kind::Hidden) if args.values => {
             return Err(Failure::input(format!(
                 "error: --values cannot value {}: it hides information from a player, and a position's value \
                  depends on what the players believe (gdl solve uses CFR for it)\n\

@@ -7,8 +7,8 @@ use serde_json::json;
 
 use super::solve::number;
 use crate::game::Game;
-use crate::solve::best_response::Exploitability;
-use crate::solve::infotree::{InfoTree, Strategy};
+use crate::solve::learn::best_response::Exploitability;
+use crate::solve::learn::infotree::{InfoTree, Strategy};
 
 /// Information sets printed in full; a longer strategy goes to a file.
 pub const SHOWN: usize = 24;

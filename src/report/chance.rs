@@ -7,8 +7,8 @@ use serde_json::json;
 
 use super::solve::number;
 use crate::game::Game;
-use crate::solve::expectimax::{ChanceSolution, LineEnd, Method, Root, Step};
-use crate::solve::simultaneous::Stage;
+use crate::solve::exact::expectimax::{ChanceSolution, LineEnd, Method, Root, Step};
+use crate::solve::exact::simultaneous::Stage;
 
 /// A probability as people read it: `1/3` would be nicer, `0.333` is
 /// honest, and a tiny one is not `0.000` (see [`super::probability`]).

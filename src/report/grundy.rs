@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use crate::game::Game;
-use crate::solve::grundy::GrundySolution;
+use crate::solve::exact::grundy::GrundySolution;
 
 pub fn text<G: Game>(game: &G, header: &str, s: &GrundySolution<G::Move>) -> String {
     let mut out = header.to_string();

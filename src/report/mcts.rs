@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::solve::{number, thousands, winner_text};
 use crate::game::Game;
-use crate::solve::mcts::{MctsResult, RootMove};
+use crate::solve::agents::mcts::{MctsResult, RootMove};
 
 /// What was asked and how it went, besides the result.
 pub struct Header<'a> {

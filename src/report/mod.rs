@@ -11,7 +11,7 @@ pub mod plot;
 pub mod solve;
 pub mod standings;
 /// The numbers of a match are computed in `solve`; printed here.
-pub use crate::solve::stats;
+pub use crate::solve::matches::stats;
 pub mod summary;
 pub mod tree;
 

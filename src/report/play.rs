@@ -1,7 +1,7 @@
 //! How a game being played reads: the state field by field, and who won.
 
 use crate::game::{Game, GameError, Player, all_returns};
-use crate::solve::tournament::forfeit;
+use crate::solve::matches::tournament::forfeit;
 
 /// Fields as `name: value`: on one line when they fit in [`LINE`] characters,
 /// else one per line, every line after the first starting with `indent`.

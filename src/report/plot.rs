@@ -1,14 +1,58 @@
-//! Pictures for reports, as SVG text drawn with `plotters`' SVG backend: it
-//! writes `<text>` elements and leaves the fonts to the viewer, so nothing
-//! is looked up on this machine, and any browser or LaTeX (via
-//! svg/inkscape) shows the file.
+//! Pictures for reports, drawn with `plotters`: SVG, or PNG where a path
+//! ends in `.png` (a picture to paste into a report or a slide).
 //!
-//! No PNG: plotters' bitmap backend draws text with a font it must be given
-//! (a font file, or the system's through fontconfig); without one it cannot
-//! draw a single label. A person who needs a PNG converts the SVG
-//! (`rsvg-convert points.svg > points.png`).
+//! Text is laid out with DejaVu Sans, compiled into gdl (assets/fonts/, its
+//! licence beside it), so that nothing is looked up on this machine and a
+//! PNG has the same labels everywhere. An SVG names the font `sans-serif`
+//! and leaves drawing it to the viewer.
 
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// The font every label is laid out with.
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// Gives plotters the font, once: without it no text can be measured or drawn.
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The font is compiled in and known to parse; a failure would show as
+        // pictures without labels, which the tests would catch.
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+/// How a picture is written, from its file's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+}
+
+impl Format {
+    /// The format a path's extension names (`.svg` or `.png`, any case).
+    pub fn of(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "svg" => Some(Format::Svg),
+            "png" => Some(Format::Png),
+            _ => None,
+        }
+    }
+
+    /// Why `--plot PATH` is refused, if it is: a picture is SVG or PNG.
+    pub fn check(path: &Path) -> Result<Format, String> {
+        Format::of(path).ok_or_else(|| {
+            format!(
+                "error: --plot {}: the picture is SVG or PNG; name the file FILE.svg or FILE.png",
+                path.display()
+            )
+        })
+    }
+}
 
 /// One series of a histogram: a name and its values (one per game).
 pub struct Series<'a> {
@@ -85,6 +129,68 @@ fn mean_and_interval(counts: &[(f64, u64)]) -> (f64, f64, u64) {
 /// each series' mean as a line,
 /// with its 95% confidence interval shaded around it.
 pub fn histogram_of_counts(title: &str, x_label: &str, series: &[Counted]) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        draw_histogram(&root, 1, title, x_label, series);
+        let _ = root.present();
+    }
+    if !svg.ends_with('\n') {
+        svg.push('\n');
+    }
+    svg
+}
+
+/// The picture's size in SVG's pixels; a PNG has twice as many each way,
+/// to stay sharp on a slide.
+const WIDTH: u32 = 760;
+const HEIGHT: u32 = 440;
+const PNG_SCALE: u32 = 2;
+
+/// [`histogram_of_counts`] as a PNG file's bytes.
+pub fn histogram_png(title: &str, x_label: &str, series: &[Counted]) -> Vec<u8> {
+    let (w, h) = (WIDTH * PNG_SCALE, HEIGHT * PNG_SCALE);
+    let mut rgb = vec![0u8; (w * h * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        draw_histogram(&root, PNG_SCALE, title, x_label, series);
+        let _ = root.present();
+    }
+    png_bytes(&rgb, w, h)
+}
+
+/// [`histogram_of_counts`] in `format`, as a file's bytes.
+pub fn histogram_file(format: Format, title: &str, x_label: &str, series: &[Counted]) -> Vec<u8> {
+    match format {
+        Format::Svg => histogram_of_counts(title, x_label, series).into_bytes(),
+        Format::Png => histogram_png(title, x_label, series),
+    }
+}
+
+/// An RGB picture as a PNG file.
+fn png_bytes(rgb: &[u8], w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    // Writing to memory fails only on a buffer of the wrong size, which
+    // is made above to fit.
+    let mut writer = encoder.write_header().expect("a PNG header writes to memory");
+    writer.write_image_data(rgb).expect("the buffer holds w x h RGB pixels");
+    drop(writer);
+    out
+}
+
+/// The histogram drawn on `root`, every length times `k`.
+fn draw_histogram<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    k: u32,
+    title: &str,
+    x_label: &str,
+    series: &[Counted],
+) {
+    register_font();
+    let ki = k as i32;
     let all = series.iter().flat_map(|s| s.counts.iter().map(|c| c.0));
     let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
@@ -107,73 +213,65 @@ pub fn histogram_of_counts(title: &str, x_label: &str, series: &[Counted]) -> St
     // Each bin centred on its first value, so that the ticks name the bars.
     let x_range = start - width / 2.0..start + bins as f64 * width - width / 2.0;
 
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, 440)).into_drawing_area();
-        let _ = root.fill(&WHITE);
-        let chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(14)
-            .x_label_area_size(44)
-            .y_label_area_size(56)
-            .build_cartesian_2d(x_range.clone(), 0.0..top);
-        let Ok(mut chart) = chart else {
-            // Only a plot area too small to draw in fails: an empty picture.
-            return String::from("<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
-        };
-        let x_ticks = bins.clamp(2, 12);
-        let _ = chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .light_line_style(TRANSPARENT)
-            .x_desc(x_label)
-            .y_desc("share of games (%)")
-            .x_labels(x_ticks)
-            .y_labels(6)
-            .x_label_formatter(&|v| tick(*v))
-            .y_label_formatter(&|v| format!("{v:.0}"))
-            .axis_desc_style(("sans-serif", 14))
-            .draw();
-        let bar = width * 0.8 / series.len().max(1) as f64;
-        for (i, s) in series.iter().enumerate() {
-            let color = COLORS[i % COLORS.len()];
-            let (mean, half, games) = mean_and_interval(s.counts);
-            // The interval first, under the bars.
-            if half > 0.0 {
-                let _ = chart.draw_series(std::iter::once(Rectangle::new(
-                    [(mean - half, 0.0), (mean + half, top)],
-                    color.mix(0.12).filled(),
-                )));
-            }
-            let bars = shares[i].iter().enumerate().filter(|(_, f)| **f > 0.0).map(|(b, &f)| {
-                let x0 = start + b as f64 * width - width * 0.4 + i as f64 * bar;
-                Rectangle::new([(x0, 0.0), (x0 + bar, f)], color.mix(0.85).filled())
-            });
-            let label = format!("{} (mean {mean:.2}, {games} games)", s.name);
-            let mx = mean;
-            if let Ok(drawn) = chart.draw_series(bars) {
-                drawn
-                    .label(label)
-                    .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
-            }
-            let _ = chart.draw_series(std::iter::once(PathElement::new(
-                vec![(mx, 0.0), (mx, top)],
-                color.stroke_width(2),
+    let _ = root.fill(&WHITE);
+    let chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 18 * k))
+        .margin(14 * k)
+        .x_label_area_size(44 * k)
+        .y_label_area_size(56 * k)
+        .build_cartesian_2d(x_range.clone(), 0.0..top);
+    let Ok(mut chart) = chart else {
+        // Only a plot area too small to draw in fails: an empty picture.
+        return;
+    };
+    let x_ticks = bins.clamp(2, 12);
+    let _ = chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_desc(x_label)
+        .y_desc("share of games (%)")
+        .x_labels(x_ticks)
+        .y_labels(6)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .axis_desc_style(("sans-serif", 14 * k))
+        .label_style(("sans-serif", 12 * k))
+        .draw();
+    let bar = width * 0.8 / series.len().max(1) as f64;
+    for (i, s) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let (mean, half, games) = mean_and_interval(s.counts);
+        // The interval first, under the bars.
+        if half > 0.0 {
+            let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                [(mean - half, 0.0), (mean + half, top)],
+                color.mix(0.12).filled(),
             )));
         }
-        let _ = chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 13))
-            .draw();
-        let _ = root.present();
+        let bars = shares[i].iter().enumerate().filter(|(_, f)| **f > 0.0).map(|(b, &f)| {
+            let x0 = start + b as f64 * width - width * 0.4 + i as f64 * bar;
+            Rectangle::new([(x0, 0.0), (x0 + bar, f)], color.mix(0.85).filled())
+        });
+        let label = format!("{} (mean {mean:.2}, {games} games)", s.name);
+        let mx = mean;
+        if let Ok(drawn) = chart.draw_series(bars) {
+            drawn
+                .label(label)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5 * ki), (x + 12 * ki, y + 5 * ki)], color.filled()));
+        }
+        let _ = chart.draw_series(std::iter::once(PathElement::new(
+            vec![(mx, 0.0), (mx, top)],
+            color.stroke_width(2 * k),
+        )));
     }
-    if !svg.ends_with('\n') {
-        svg.push('\n');
-    }
-    svg
+    let _ = chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.4))
+        .label_font(("sans-serif", 13 * k))
+        .draw();
 }
 
 /// A tick label: whole numbers without a decimal point.
@@ -241,5 +339,39 @@ mod tests {
     fn survives_no_values() {
         let svg = histogram_svg("empty", "points", &[Series { name: "x", values: &[] }]);
         assert!(svg.contains("</svg>"));
+    }
+
+    #[test]
+    fn a_png_has_its_size_and_its_labels_drawn() {
+        let counts = [(0.0, 3), (1.0, 1)];
+        let bytes = histogram_png(
+            "Title",
+            "points",
+            &[Counted {
+                name: "a",
+                counts: &counts,
+            }],
+        );
+        let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        assert_eq!((info.width, info.height), (WIDTH * PNG_SCALE, HEIGHT * PNG_SCALE));
+        // The title is text, drawn with the font compiled in: dark pixels in
+        // the band above the plot, where nothing else is drawn.
+        let row = (info.width * 3) as usize;
+        let band = &pixels[8 * row..40 * row];
+        let dark = band.chunks(3).filter(|p| p.iter().all(|&c| c < 100)).count();
+        assert!(dark > 100, "{dark} dark pixels where the title is");
+    }
+
+    #[test]
+    fn a_picture_is_svg_or_png_by_its_name() {
+        assert_eq!(Format::of(Path::new("a/points.svg")), Some(Format::Svg));
+        assert_eq!(Format::of(Path::new("points.PNG")), Some(Format::Png));
+        assert_eq!(Format::of(Path::new("points.jpg")), None);
+        assert_eq!(Format::of(Path::new("points")), None);
+        let bytes = histogram_file(Format::Svg, "t", "x", &[]);
+        assert!(bytes.starts_with(b"<svg"));
     }
 }

@@ -15,7 +15,7 @@ use crate::board::Board;
 use crate::game::{Game, GameError, Turn, all_returns};
 use crate::memory::{self, MemoryLimit};
 use crate::report::solve::number;
-use crate::solve::expectimax::ChanceValuer;
+use crate::solve::exact::expectimax::ChanceValuer;
 use crate::solve::{SolveError, Solver};
 
 /// Where a tree's values come from: each node's value for the first player

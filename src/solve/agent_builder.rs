@@ -7,17 +7,17 @@ use std::time::Duration;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use super::agent::{Agent, AgentSpec, RandomAgent, Ties};
-use super::budgeted::{self, BudgetedOptimal};
-use super::depth_limited::{DepthAgent, DepthOptions};
-use super::expectimax::ChanceOptions;
-use super::expectimax_agent::ExpectimaxAgent;
-use super::mcts::{self, MctsAgent, MctsConfig, SimultaneousSelect};
-use super::move_budget;
-use super::qfile::{self, QFileError};
-use super::search::{GreedyAgent, SearchAgent, SearchBudget};
-use super::strategy_file::StrategyFileError;
-use super::{SolveError, SolveOptions, policy_agent};
+use super::agents::agent::{Agent, AgentSpec, RandomAgent, Ties};
+use super::agents::budgeted::{self, BudgetedOptimal};
+use super::agents::depth_limited::{DepthAgent, DepthOptions};
+use super::agents::expectimax_agent::ExpectimaxAgent;
+use super::agents::mcts::{self, MctsAgent, MctsConfig, SimultaneousSelect};
+use super::agents::move_budget;
+use super::agents::search::{GreedyAgent, SearchAgent, SearchBudget};
+use super::exact::expectimax::ChanceOptions;
+use super::learn::qfile::{self, QFileError};
+use super::learn::strategy_file::StrategyFileError;
+use super::{SolveError, SolveOptions, learn::policy_agent};
 use crate::error_kind::{EXIT_INPUT, Exits};
 use crate::game::FileGame;
 use crate::ir::{Program, Visibility};
@@ -175,11 +175,11 @@ where
     Ok(match spec {
         // Alone, the shortest way to the best payoff.
         AgentSpec::Optimal(ties) if game.num_players() == 1 && !kinds.chance && !kinds.simultaneous => {
-            let opts = super::puzzle::PuzzleOptions {
+            let opts = super::exact::puzzle::PuzzleOptions {
                 max_states: options.max_nodes,
                 time_limit: options.time_limit,
             };
-            Box::new(super::puzzle::PuzzleAgent::new(opts, *ties, seed))
+            Box::new(super::agents::puzzle_agent::PuzzleAgent::new(opts, *ties, seed))
         }
         AgentSpec::Optimal(ties) => {
             if let Some(why) = optimal_unsuited(game, kinds) {
@@ -212,8 +212,8 @@ where
         }
         AgentSpec::Random => Box::new(RandomAgent::new(seed)),
         AgentSpec::Search(samples) => Box::new(SearchAgent::new(options.search_budget(*samples), seed)),
-        AgentSpec::Dsearch(worlds) => Box::new(super::determinized::DsearchAgent::new(
-            super::determinized::DsearchConfig::with(*worlds, options.search_time),
+        AgentSpec::Dsearch(worlds) => Box::new(super::agents::determinized::DsearchAgent::new(
+            super::agents::determinized::DsearchConfig::with(*worlds, options.search_time),
             seed,
         )),
         AgentSpec::Mcts(simulations) => Box::new(MctsAgent::new(

@@ -6,8 +6,18 @@
 //! move its exact value. Both run minimax or alpha-beta, with or without a
 //! memo table, as [`SolveOptions`] says.
 //!
-//! One file per algorithm: `minimax`, `alphabeta`, `memo` (the transposition
-//! table); `solver` holds what they share and the search at the root.
+//! The folders, by concern, each importing only the ones before it:
+//! - `exact/`: the solvers. One file per algorithm: `minimax`, `alphabeta`,
+//!   `memo` (the transposition table); `solver` holds what they share and the
+//!   search at the root;
+//! - `agents/`: the `Agent` trait and the agents that search as they play,
+//!   MCTS among them (`agents/mcts/`);
+//! - `learn/`: Q-learning and CFR, the files they write, and the agents that
+//!   play what they learned;
+//! - `matches/`: games between agents and their statistics.
+//!
+//! `agent_builder` builds any agent from its spec, so it alone may import
+//! every folder.
 //!
 //! The game graph must be acyclic (a position cannot recur in one game).
 //! A line longer than `SolveOptions::max_depth` stops the search with
@@ -18,46 +28,13 @@
 //! (`Solver::set_cutoff`, used by iterative deepening when a budget runs out)
 //! positions at the cutoff are scored 0, and the result is not proven.
 
-pub mod agent;
 pub mod agent_builder;
-pub mod agent_kinds;
-mod alphabeta;
-pub mod best_response;
-pub mod budgeted;
-pub mod cfr;
-pub mod depth_limited;
-pub mod determinized;
-pub mod episode;
-pub mod expectimax;
-pub mod expectimax_agent;
-mod file_header;
-pub mod grundy;
-pub mod infotree;
-pub mod matrix;
-pub mod mcts;
-mod memo;
-mod minimax;
-pub mod move_budget;
-mod options;
-pub mod parallel;
-pub mod policy_agent;
-pub mod puzzle;
-pub mod qeval;
-pub mod qfile;
-pub mod qlearn;
-mod score;
-pub mod search;
-pub mod simulate;
-pub mod simultaneous;
-mod solution;
-mod solve_error;
-mod solver;
-pub mod stats;
-pub mod step;
-pub mod strategy_file;
-pub mod tournament;
+pub mod agents;
+pub mod exact;
+pub mod learn;
+pub mod matches;
 
-pub use options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, STOPPED, SolveOptions, Watch};
-pub use solution::{MoveValue, Solution};
-pub use solve_error::{SolveError, SolveKind};
-pub use solver::{Solver, explain, solve};
+pub use exact::options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, STOPPED, SolveOptions, Watch};
+pub use exact::solution::{MoveValue, Solution};
+pub use exact::solve_error::{SolveError, SolveKind};
+pub use exact::solver::{Solver, explain, solve};

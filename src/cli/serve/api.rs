@@ -1,0 +1,466 @@
+//! The JSON API the page uses, and the page itself:
+//!
+//! | request | body | answer |
+//! |---|---|---|
+//! | `GET /api/games` | | the bundled games: name, what it is |
+//! | `POST /api/game` | `{"game": NAME or PATH}` | its parameters (defaults, ranges), players, a default seating |
+//! | `POST /api/new` | `{"game", "params": {NAME: VALUE}, "players": "human,optimal", "seed"?}` | a new game's state |
+//! | `GET /api/state?id=N` | | the state of game N |
+//! | `POST /api/move` | `{"id", "move": TEXT}` | the state after a person's move |
+//! | `POST /api/step` | `{"id"}` | the state after the next agent's move or chance |
+//! | `POST /api/values` | `{"id"}` | each legal move's exact value, or MCTS's statistics |
+//!
+//! An error is `{"error": TEXT}`, TEXT as the command line prints it, with
+//! status 400 for bad input (exit code 2 at the command line), 422 when the
+//! rules or an agent failed while playing (exit code 1), 403 for an `exec:`
+//! agent the server was not allowed to start, 404 for an unknown game id or
+//! path, 409 for a request that does not fit the turn (a move when an agent
+//! is to move).
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::mpsc::{self, Sender};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::ServeArgs;
+use super::api_error::ApiError;
+use super::session::{self, Command, Setup};
+use crate::cli::agents::AgentArgs;
+use crate::cli::bundled;
+use crate::compile;
+use crate::game::Game;
+use crate::runtime::Engine;
+
+const PAGE: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// The largest request body read: a game's parameters and a move are small.
+const MAX_BODY: u64 = 64 * 1024;
+
+/// A game being played: where to send its requests, and when it was last asked.
+struct Live {
+    to: Sender<session::Request>,
+    used: Instant,
+}
+
+/// The server's state: the games being played, and how to start new ones.
+pub(super) struct App {
+    games: Mutex<HashMap<u64, Live>>,
+    next_id: Mutex<u64>,
+    max_games: usize,
+    allow_exec: bool,
+    seed: Option<u64>,
+    agents: AgentArgs,
+    engine: Engine,
+    /// The port listened on, which the `Host` of a request must name.
+    port: u16,
+}
+
+/// A response with a body of text.
+type Reply = tiny_http::Response<std::io::Cursor<Vec<u8>>>;
+
+impl App {
+    pub fn new(args: &ServeArgs, port: u16, engine: Engine) -> Self {
+        let mut agents = args.agents.clone();
+        // A page waits for each move: an agent without a limit could keep it
+        // waiting for ever (optimal on connect four).
+        agents.budget_ms.get_or_insert(1000);
+        agents.search.time_limit.get_or_insert(10.0);
+        agents.resist = true;
+        App {
+            games: Mutex::new(HashMap::new()),
+            next_id: Mutex::new(1),
+            max_games: args.max_games,
+            allow_exec: args.allow_exec,
+            seed: args.seed,
+            agents,
+            engine,
+            port,
+        }
+    }
+
+    /// Answers one request; a failure to send the answer (the browser went
+    /// away) is nobody's to hear.
+    pub fn answer(&self, mut request: tiny_http::Request) {
+        let reply = match self.route(&mut request) {
+            Ok(reply) => reply,
+            Err(e) => json_reply(e.status, &json!({ "error": e.message })),
+        };
+        let _ = request.respond(reply);
+    }
+
+    fn route(&self, request: &mut tiny_http::Request) -> Result<Reply, ApiError> {
+        self.check_origin(request)?;
+        let method = request.method().as_str().to_string();
+        let url = request.url().to_string();
+        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+        match (method.as_str(), path) {
+            ("GET", "/") | ("GET", "/index.html") => Ok(text_reply(PAGE, "text/html; charset=utf-8")),
+            ("GET", "/app.js") => Ok(text_reply(SCRIPT, "text/javascript; charset=utf-8")),
+            ("GET", "/style.css") => Ok(text_reply(STYLE, "text/css; charset=utf-8")),
+            ("GET", "/api/games") => Ok(json_reply(200, &games())),
+            ("GET", "/api/state") => {
+                let id = query
+                    .split('&')
+                    .find_map(|kv| kv.strip_prefix("id="))
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| ApiError::new(400, "error: /api/state?id=N: give the game's id"))?;
+                self.ask(id, Command::State)
+            }
+            ("POST", "/api/game") => {
+                let body = read_json(request)?;
+                describe(str_field(&body, "game")?, self.engine).map(|v| json_reply(200, &v))
+            }
+            ("POST", "/api/new") => {
+                let body = read_json(request)?;
+                self.new_game(&body)
+            }
+            ("POST", "/api/move") => {
+                let body = read_json(request)?;
+                let mv = str_field(&body, "move")?.to_string();
+                self.ask(id_field(&body)?, Command::Move(mv))
+            }
+            ("POST", "/api/step") => {
+                let body = read_json(request)?;
+                self.ask(id_field(&body)?, Command::Step)
+            }
+            ("POST", "/api/values") => {
+                let body = read_json(request)?;
+                self.ask(id_field(&body)?, Command::Values)
+            }
+            (_, "/" | "/index.html" | "/app.js" | "/style.css" | "/api/games" | "/api/state") => {
+                Err(ApiError::new(405, format!("error: {path} answers GET, not {method}")))
+            }
+            (_, "/api/game" | "/api/new" | "/api/move" | "/api/step" | "/api/values") => {
+                Err(ApiError::new(405, format!("error: {path} answers POST, not {method}")))
+            }
+            _ => Err(ApiError::new(404, format!("error: nothing at {path}"))),
+        }
+    }
+
+    /// Refuses a request that names a host other than this machine (a DNS
+    /// rebinding attack names the attacker's), or that a page of another
+    /// site sent (its `Origin` is not this server).
+    fn check_origin(&self, request: &tiny_http::Request) -> Result<(), ApiError> {
+        let header = |name: &'static str| {
+            request
+                .headers()
+                .iter()
+                .find(|h| h.field.equiv(name))
+                .map(|h| h.value.as_str().to_string())
+        };
+        let local = ["127.0.0.1".to_string(), "localhost".to_string(), "[::1]".to_string()];
+        let ours = |host: &str| {
+            let (name, port) = host.rsplit_once(':').unwrap_or((host, ""));
+            local.iter().any(|l| l == name) && (port.is_empty() || port == self.port.to_string())
+        };
+        if let Some(host) = header("Host")
+            && !ours(&host)
+        {
+            return Err(ApiError::new(
+                403,
+                format!("error: this server answers requests for 127.0.0.1 or localhost, not {host}"),
+            ));
+        }
+        if let Some(origin) = header("Origin") {
+            let host = origin.strip_prefix("http://").unwrap_or("");
+            if !ours(host) {
+                return Err(ApiError::new(403, format!("error: requests from {origin} are refused")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a game on its own thread, and answers its first state.
+    fn new_game(&self, body: &Value) -> Result<Reply, ApiError> {
+        let game = str_field(body, "game")?;
+        let text = read_game(game)?;
+        let players = match body.get("players") {
+            Some(Value::String(p)) => p.clone(),
+            None | Some(Value::Null) => {
+                return Err(ApiError::new(
+                    400,
+                    "error: `players` is missing: one agent per player, `human,optimal`",
+                ));
+            }
+            Some(_) => return Err(ApiError::new(400, "error: `players` is a text: `human,optimal`")),
+        };
+        let bindings = bindings(game, &text, body.get("params"))?;
+        let seed = match body.get("seed") {
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .ok_or_else(|| ApiError::new(400, "error: `seed` is a whole number from 0"))?,
+            None | Some(Value::Null) => self.seed.unwrap_or_else(fresh_seed),
+            Some(_) => return Err(ApiError::new(400, "error: `seed` is a whole number from 0")),
+        };
+        let setup = Setup {
+            name: game.to_string(),
+            text,
+            bindings,
+            players,
+            seed,
+            options: self.agents.clone(),
+            allow_exec: self.allow_exec,
+            engine: self.engine,
+        };
+        let id = {
+            let mut next = self.next_id.lock().expect("no thread panics holding it");
+            *next += 1;
+            *next - 1
+        };
+        let (to, first) = session::start(setup, id);
+        let state = first.recv().map_err(|_| gone())??;
+        let mut games = self.games.lock().expect("no thread panics holding it");
+        // Full: the game left alone the longest goes (its thread ends).
+        while games.len() >= self.max_games {
+            let oldest = games.iter().min_by_key(|(_, g)| g.used).map(|(id, _)| *id);
+            match oldest {
+                Some(old) => games.remove(&old),
+                None => break,
+            };
+        }
+        games.insert(
+            id,
+            Live {
+                to,
+                used: Instant::now(),
+            },
+        );
+        Ok(json_reply(200, &state))
+    }
+
+    /// Sends `command` to game `id`'s thread and waits for its answer.
+    fn ask(&self, id: u64, command: Command) -> Result<Reply, ApiError> {
+        let to = {
+            let mut games = self.games.lock().expect("no thread panics holding it");
+            let live = games.get_mut(&id).ok_or_else(|| {
+                ApiError::new(
+                    404,
+                    format!(
+                        "error: no game {id} here (the server keeps the {} most recent games; start a new one)",
+                        self.max_games
+                    ),
+                )
+            })?;
+            live.used = Instant::now();
+            live.to.clone()
+        };
+        let (reply, answer) = mpsc::channel();
+        to.send(session::Request { command, reply }).map_err(|_| gone())?;
+        let value = answer.recv().map_err(|_| gone())??;
+        Ok(json_reply(200, &value))
+    }
+}
+
+/// A game's thread that ended without answering: a bug.
+fn gone() -> ApiError {
+    ApiError::new(
+        500,
+        "error: the game's thread ended without an answer (this is a bug in gdl)",
+    )
+}
+
+/// The game named (bundled) or at a path, as `gdl` reads one.
+fn read_game(game: &str) -> Result<String, ApiError> {
+    bundled::read_game(Path::new(game)).map_err(|why| ApiError::new(400, format!("error: cannot read {game}: {why}")))
+}
+
+/// The bundled games, for the page's list.
+fn games() -> Value {
+    let list: Vec<Value> = bundled::games()
+        .iter()
+        .map(|(name, text)| json!({"name": name, "about": crate::cli::list::describe(text)}))
+        .collect();
+    json!({ "games": list })
+}
+
+/// What the page needs to set up a game: its parameters (with defaults as
+/// the command line takes them), its players, the seats it suggests.
+fn describe(game: &str, engine: Engine) -> Result<Value, ApiError> {
+    let text = read_game(game)?;
+    let program = compile::load(game, &text, &[]).map_err(|errors| {
+        ApiError::new(
+            400,
+            crate::report::diagnostic::render_compile_errors(&errors, false)
+                .trim_end()
+                .to_string(),
+        )
+    });
+    let ast = crate::syntax::parse(&text).map_err(|_| ApiError::new(400, format!("error: {game} does not parse")))?;
+    let params: Vec<Value> = compile::params_of(&ast, &text)
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "type": p.ty,
+                "default": p.default.as_deref().map(flag_value),
+                "range": p.range,
+                "doc": p.doc,
+            })
+        })
+        .collect();
+    // A game whose defaults do not compile (a required parameter) still
+    // lists its parameters; its players come with the first game.
+    let (players, seats) = match &program {
+        Ok(p) => (p.players.clone(), default_players(p, engine)),
+        Err(_) => (Vec::new(), String::new()),
+    };
+    Ok(json!({
+        "game": game,
+        "name": program.as_ref().map(|p| p.name.clone()).unwrap_or_else(|_| ast.name.clone()),
+        "about": crate::cli::list::describe(&text),
+        "params": params,
+        "players": players,
+        "seats": seats,
+        "agents": crate::solve::agents::agent_kinds::AGENT_KINDS.iter().map(|k| json!({"spec": k.spec, "plays": k.plays})).collect::<Vec<_>>(),
+    }))
+}
+
+/// A default as the command line takes it: a list `[7, 5, 3, 1]` as `7,5,3,1`.
+fn flag_value(default: &str) -> String {
+    if default.starts_with('[') {
+        default.trim_matches(['[', ']']).replace(' ', "")
+    } else {
+        default.to_string()
+    }
+}
+
+/// A person first, then the computer: `optimal` where the exact solver
+/// settles the game quickly (a page waits for each move), else `mcts` (or
+/// `search` where cards are hidden, which MCTS would see).
+fn default_players(p: &crate::ir::Program, engine: Engine) -> String {
+    let kinds = crate::solve::agent_builder::MoveKinds::of(p);
+    let solvable = || {
+        let game = crate::runtime::Interpreted::with_engine(p.clone(), engine);
+        let opts = crate::solve::SolveOptions {
+            count_states: false,
+            max_nodes: Some(QUICK_SOLVE_NODES),
+            ..crate::solve::SolveOptions::default()
+        };
+        game.initial_state()
+            .is_ok_and(|root| crate::solve::solve(&game, &root, &opts).is_ok())
+    };
+    let computer = if kinds.hidden {
+        "search"
+    } else if p.players.len() == 2 && !kinds.chance && !kinds.simultaneous && solvable() {
+        "optimal"
+    } else {
+        "mcts"
+    };
+    let mut seats = vec!["human"];
+    seats.extend(std::iter::repeat_n(computer, p.players.len().saturating_sub(1)));
+    seats.join(",")
+}
+
+/// The nodes a solve from the start may take for `optimal` to be offered.
+const QUICK_SOLVE_NODES: u64 = 200_000;
+
+/// The parameters the page set, checked against those the file declares,
+/// as the command line's flags would be.
+fn bindings(game: &str, text: &str, params: Option<&Value>) -> Result<Vec<(String, String)>, ApiError> {
+    let declared: Vec<String> = match crate::syntax::parse(text) {
+        Ok(ast) => compile::params_of(&ast, text).into_iter().map(|p| p.name).collect(),
+        // The compiler tells what is wrong with the file.
+        Err(_) => Vec::new(),
+    };
+    let Some(params) = params else {
+        return Ok(Vec::new());
+    };
+    let Value::Object(map) = params else {
+        return Err(ApiError::new(
+            400,
+            "error: `params` maps each parameter's name to its value",
+        ));
+    };
+    let mut out = Vec::new();
+    for (name, value) in map {
+        if !declared.contains(name) {
+            let known = if declared.is_empty() {
+                "it has none".to_string()
+            } else {
+                format!("its parameters are {}", declared.join(", "))
+            };
+            return Err(ApiError::new(
+                400,
+                format!("error: unexpected argument '--{name}': {game} has no parameter `{name}` ({known})"),
+            ));
+        }
+        let text = match value {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Array(items) => items.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","),
+            _ => {
+                return Err(ApiError::new(
+                    400,
+                    format!("error: parameter `{name}`: give a number, a text or a list"),
+                ));
+            }
+        };
+        out.push((name.clone(), text));
+    }
+    Ok(out)
+}
+
+fn read_json(request: &mut tiny_http::Request) -> Result<Value, ApiError> {
+    let mut body = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| ApiError::new(400, format!("error: cannot read the request: {e}")))?;
+    if body.len() as u64 > MAX_BODY {
+        return Err(ApiError::new(
+            413,
+            format!("error: a request body is at most {MAX_BODY} bytes"),
+        ));
+    }
+    serde_json::from_slice(&body).map_err(|e| ApiError::new(400, format!("error: the request is not JSON: {e}")))
+}
+
+fn str_field<'v>(body: &'v Value, name: &str) -> Result<&'v str, ApiError> {
+    body.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::new(400, format!("error: `{name}` is missing, or not a text")))
+}
+
+fn id_field(body: &Value) -> Result<u64, ApiError> {
+    body.get("id")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ApiError::new(400, "error: `id` is missing: the game's id, from /api/new"))
+}
+
+fn json_reply(status: u16, value: &Value) -> Reply {
+    let body = serde_json::to_vec(value).unwrap_or_default();
+    tiny_http::Response::from_data(body)
+        .with_status_code(status)
+        .with_header(header("Content-Type", "application/json"))
+        .with_header(header("Cache-Control", "no-store"))
+}
+
+fn text_reply(text: &str, kind: &str) -> Reply {
+    tiny_http::Response::from_data(text.as_bytes().to_vec())
+        .with_header(header("Content-Type", kind))
+        .with_header(header("X-Content-Type-Options", "nosniff"))
+        // The page loads nothing from elsewhere, and no other site may frame it.
+        .with_header(header(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+        ))
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("header names and values are ASCII")
+}
+
+fn fresh_seed() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
+}

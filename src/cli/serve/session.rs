@@ -1,0 +1,582 @@
+//! One game of `gdl serve`, on a thread of its own that owns the compiled
+//! game and the agents seated at it (agents borrow their game, so both live
+//! on one stack), and answers the requests sent to it one at a time.
+
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde_json::{Value, json};
+
+use super::api_error::ApiError;
+use super::clicks;
+use crate::board::Board;
+use crate::cli::Context;
+use crate::cli::agents::{AgentArgs, BoxedAgent, failure_line, make_agent_with, players_for};
+use crate::cli::shown::{all_public, position_lines};
+use crate::compile;
+use crate::game::{Game, GameError, Player, Turn};
+use crate::report::play::outcome_text_after;
+use crate::runtime::{Engine, Interpreted, Move, State};
+use crate::solve::agent_builder::MoveKinds;
+use crate::solve::agents::agent::{AgentError, AgentSpec, PlayerSpec};
+use crate::solve::agents::mcts::{self, MctsConfig};
+use crate::solve::agents::simulate::{Scratch, sample_chance};
+use crate::solve::agents::step::{Played, Step};
+use crate::solve::{SolveError, SolveOptions};
+
+/// The exact values of moves are searched this far, then MCTS is asked.
+const VALUE_NODES: u64 = 2_000_000;
+const VALUE_TIME: Duration = Duration::from_secs(3);
+/// MCTS's budget when the exact values are out of reach.
+const MCTS_SIMULATIONS: u64 = 20_000;
+const MCTS_TIME: Duration = Duration::from_secs(2);
+
+/// What a new game needs.
+pub(super) struct Setup {
+    /// The game as the page named it (a bundled name or a path).
+    pub name: String,
+    pub text: String,
+    pub bindings: Vec<(String, String)>,
+    pub players: String,
+    pub seed: u64,
+    pub options: AgentArgs,
+    pub allow_exec: bool,
+    pub engine: Engine,
+}
+
+pub(super) enum Command {
+    State,
+    /// A person's move, as they would type it at the terminal.
+    Move(String),
+    /// The next agent's move, or chance's.
+    Step,
+    Values,
+}
+
+pub(super) struct Request {
+    pub command: Command,
+    pub reply: Sender<Result<Value, ApiError>>,
+}
+
+/// Starts game `id` on its own thread: where to send its requests, and
+/// where its first answer (its state, or why it could not start) comes.
+pub(super) fn start(setup: Setup, id: u64) -> (Sender<Request>, Receiver<Result<Value, ApiError>>) {
+    let (to, requests) = mpsc::channel::<Request>();
+    let (first_to, first) = mpsc::channel();
+    std::thread::spawn(move || run(setup, id, &first_to, &requests));
+    (to, first)
+}
+
+fn run(setup: Setup, id: u64, first: &Sender<Result<Value, ApiError>>, requests: &Receiver<Request>) {
+    let game = match compile::load(&setup.name, &setup.text, &setup.bindings) {
+        Ok(p) => Interpreted::with_engine(p, setup.engine),
+        Err(errors) => {
+            let text = crate::report::diagnostic::render_compile_errors(&errors, false);
+            let _ = first.send(Err(ApiError::new(400, text.trim_end().to_string())));
+            return;
+        }
+    };
+    let mut sink = std::io::sink();
+    let ctx = Context {
+        out: &mut sink,
+        color: false,
+        bindings: Vec::new(),
+        source: None,
+        started: Instant::now(),
+        engine: setup.engine,
+    };
+    let mut play = match Play::new(&game, &setup, id, &ctx) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = first.send(Err(e));
+            return;
+        }
+    };
+    let _ = first.send(play.view());
+    // Until the server drops the game (its sender goes).
+    while let Ok(Request { command, reply }) = requests.recv() {
+        let answer = match command {
+            Command::State => play.view(),
+            Command::Move(text) => play.person_moves(&text).and_then(|()| play.view()),
+            Command::Step => play.step().and_then(|()| play.view()),
+            Command::Values => play.values(),
+        };
+        let _ = reply.send(answer);
+    }
+}
+
+/// A game being played.
+struct Play<'g> {
+    id: u64,
+    game: &'g Interpreted,
+    specs: Vec<PlayerSpec>,
+    /// By player: the agent, or `None` for a person at the page.
+    agents: Vec<Option<BoxedAgent<'g>>>,
+    state: State,
+    /// Every step so far, as the page lists it.
+    moves: Vec<Value>,
+    /// The moves the people chose so far at a simultaneous node.
+    chosen: Vec<Option<Move>>,
+    rng: StdRng,
+    scratch: Scratch<Move>,
+    /// The outcome once the game is over.
+    outcome: Option<String>,
+}
+
+impl<'g> Play<'g> {
+    fn new(game: &'g Interpreted, setup: &Setup, id: u64, ctx: &Context) -> Result<Self, ApiError> {
+        let specs = players_for(&setup.players, game).map_err(ApiError::of)?;
+        let options = AgentArgs {
+            optimal_agents: specs.iter().filter(|s| matches!(s.spec, AgentSpec::Optimal(_))).count(),
+            ..setup.options.clone()
+        };
+        let mut agents = Vec::with_capacity(specs.len());
+        for (k, spec) in specs.iter().enumerate() {
+            let seed = setup.seed.wrapping_add(k as u64 + 1);
+            let agent = match &spec.spec {
+                AgentSpec::Human => None,
+                AgentSpec::Exec(_) if !setup.allow_exec => {
+                    return Err(ApiError::new(
+                        403,
+                        format!(
+                            "error: {spec}: `exec:` agents run programs on this machine; start the server with `gdl serve --allow-exec` to seat them"
+                        ),
+                    ));
+                }
+                s => {
+                    let mut agent = make_agent_with(s, game, seed, &options, None, ctx).map_err(ApiError::of)?;
+                    agent.game_number(1);
+                    agent.new_game(game, seed).map_err(|e| ApiError::new(422, render(&e)))?;
+                    Some(agent)
+                }
+            };
+            agents.push(agent);
+        }
+        let state = game.initial_state().map_err(|e| game_error(&e))?;
+        let mut play = Play {
+            id,
+            game,
+            specs,
+            agents,
+            state,
+            moves: Vec::new(),
+            chosen: Vec::new(),
+            rng: StdRng::seed_from_u64(setup.seed),
+            scratch: Scratch::default(),
+            outcome: None,
+        };
+        play.chosen = vec![None; play.specs.len()];
+        play.settle()?;
+        Ok(play)
+    }
+
+    fn turn(&self) -> Result<Turn, ApiError> {
+        self.game.turn(&self.state).map_err(|e| game_error(&e))
+    }
+
+    /// The person who chooses next, if a person does.
+    fn person_to_move(&self) -> Result<Option<Player>, ApiError> {
+        Ok(match self.turn()? {
+            Turn::Player(p) => self.agents[p].is_none().then_some(p),
+            Turn::Simultaneous => (0..self.specs.len()).find(|&p| self.agents[p].is_none() && self.chosen[p].is_none()),
+            Turn::Chance | Turn::Terminal => None,
+        })
+    }
+
+    /// A person's move, typed as at the terminal (or sent by a click).
+    fn person_moves(&mut self, text: &str) -> Result<(), ApiError> {
+        let Some(p) = self.person_to_move()? else {
+            return Err(ApiError::new(409, self.not_yours()?));
+        };
+        let mv = self.game.parse_move_of(&self.state, p, text).map_err(|why| {
+            let mut legal = Vec::new();
+            let _ = self.game.legal_moves_of(&self.state, p, &mut legal);
+            let listed: Vec<String> = legal.iter().map(|m| self.game.move_text(m)).collect();
+            ApiError::new(400, format!("error: {why}; the legal moves are {}", listed.join(", ")))
+        })?;
+        match self.turn()? {
+            Turn::Simultaneous => {
+                self.chosen[p] = Some(mv);
+                // The agents choose once every person has.
+                if self.person_to_move()?.is_none() {
+                    self.step()?;
+                }
+                Ok(())
+            }
+            _ => {
+                let played = Played {
+                    player: p,
+                    mv,
+                    note: None,
+                };
+                self.apply(Step::Moves(vec![played]))
+            }
+        }
+    }
+
+    /// Why nobody at the page may move now.
+    fn not_yours(&self) -> Result<String, ApiError> {
+        Ok(match self.turn()? {
+            Turn::Terminal => "error: the game is over".to_string(),
+            Turn::Chance => "error: chance moves next: ask for the next step".to_string(),
+            Turn::Player(p) => format!(
+                "error: it is {}'s move, and {} plays it: ask for the next step",
+                self.game.player_name(p),
+                self.specs[p]
+            ),
+            Turn::Simultaneous => "error: the agents choose next: ask for the next step".to_string(),
+        })
+    }
+
+    /// The next agent's move, or chance's.
+    fn step(&mut self) -> Result<(), ApiError> {
+        let step = match self.turn()? {
+            Turn::Terminal => return Err(ApiError::new(409, "error: the game is over")),
+            Turn::Chance => {
+                let m = sample_chance(self.game, &self.state, &mut self.rng, &mut self.scratch)
+                    .map_err(|e| game_error(&e))?;
+                Step::Chance(m)
+            }
+            Turn::Player(p) => {
+                if self.agents[p].is_none() {
+                    return Err(ApiError::new(
+                        409,
+                        format!(
+                            "error: it is {}'s move, made at the page: send it",
+                            self.game.player_name(p)
+                        ),
+                    ));
+                }
+                let mut moves = Vec::new();
+                self.game
+                    .legal_moves(&self.state, &mut moves)
+                    .map_err(|e| game_error(&e))?;
+                Step::Moves(vec![self.ask(p, &moves)?])
+            }
+            Turn::Simultaneous => {
+                if let Some(p) = self.person_to_move()? {
+                    return Err(ApiError::new(
+                        409,
+                        format!(
+                            "error: {} has not chosen yet: send their move",
+                            self.game.player_name(p)
+                        ),
+                    ));
+                }
+                let mut all = Vec::new();
+                for p in 0..self.specs.len() {
+                    match self.chosen[p].take() {
+                        Some(mv) => all.push(Played {
+                            player: p,
+                            mv,
+                            note: None,
+                        }),
+                        None => {
+                            let mut moves = Vec::new();
+                            self.game
+                                .legal_moves_of(&self.state, p, &mut moves)
+                                .map_err(|e| game_error(&e))?;
+                            all.push(self.ask(p, &moves)?);
+                        }
+                    }
+                }
+                Step::Moves(all)
+            }
+        };
+        self.apply(step)
+    }
+
+    /// Asks player `p`'s agent for a move among `moves`, checked to be legal.
+    fn ask(&mut self, p: Player, moves: &[Move]) -> Result<Played<Move>, ApiError> {
+        let ply = self.moves.len() + 1;
+        let agent = self.agents[p].as_mut().expect("asked only of agents");
+        if moves.is_empty() {
+            return Err(ApiError::new(
+                422,
+                format!(
+                    "error: {} has no legal move, but the game is not over",
+                    self.game.player_name(p)
+                ),
+            ));
+        }
+        let choice = agent
+            .choose(self.game, &self.state, p, moves)
+            .map_err(|e| ApiError::new(422, format!("error: the game stopped at move {ply}\n{}", render(&e))))?;
+        if !moves.contains(&choice.mv) {
+            return Err(ApiError::new(
+                422,
+                format!(
+                    "error: {} chose {}, which is not a legal move here (a bug in the agent)",
+                    agent.name(),
+                    self.game.move_text(&choice.mv)
+                ),
+            ));
+        }
+        Ok(Played {
+            player: p,
+            mv: choice.mv,
+            note: choice.note,
+        })
+    }
+
+    /// Plays `step`: the agents that watch the game see it, the page's
+    /// list gets it, and a game that ends gets its outcome.
+    fn apply(&mut self, step: Step<Move>) -> Result<(), ApiError> {
+        let before = self.state.clone();
+        match &step {
+            Step::Chance(m) => self.game.apply(&mut self.state, m),
+            Step::Moves(played) if played.len() == 1 => self.game.apply(&mut self.state, &played[0].mv),
+            Step::Moves(played) => {
+                let joint: Vec<Move> = played.iter().map(|x| x.mv).collect();
+                self.game.apply_joint(&mut self.state, &joint)
+            }
+        }
+        .map_err(|e| game_error(&e))?;
+        for (p, agent) in self.agents.iter_mut().enumerate() {
+            if let Some(agent) = agent
+                && agent.wants_steps()
+            {
+                agent.after_step(self.game, p, &before, &step, &self.state);
+            }
+        }
+        let public = all_public(self.game);
+        self.moves.push(match &step {
+            Step::Chance(m) => json!({
+                "who": "chance",
+                // A deal of hidden cards is not shown to the people playing.
+                "move": if public { self.game.move_text(m) } else { "(hidden)".to_string() },
+            }),
+            Step::Moves(played) => {
+                let each: Vec<String> = played
+                    .iter()
+                    .map(|x| format!("{} {}", self.game.player_name(x.player), self.game.move_text(&x.mv)))
+                    .collect();
+                json!({
+                    "who": if played.len() == 1 { self.game.player_name(played[0].player).to_string() } else { "all".to_string() },
+                    "move": if played.len() == 1 { self.game.move_text(&played[0].mv) } else { each.join(", ") },
+                })
+            }
+        });
+        self.settle()
+    }
+
+    /// At the end of the game, its outcome, as `gdl play` prints it.
+    fn settle(&mut self) -> Result<(), ApiError> {
+        if self.outcome.is_some() || self.turn()? != Turn::Terminal {
+            return Ok(());
+        }
+        let mut lines = Vec::new();
+        let mut forfeited = Vec::new();
+        for (p, agent) in self.agents.iter_mut().enumerate() {
+            let Some(agent) = agent else { continue };
+            if let Some(f) = agent
+                .end_game(self.game, &self.state, p)
+                .map_err(|e| ApiError::new(422, render(&e)))?
+            {
+                lines.push(failure_line(&agent.name(), self.game.player_name(p), &f));
+                if f.forfeit {
+                    forfeited.push(p);
+                }
+            }
+        }
+        lines.push(outcome_text_after(self.game, &self.state, &forfeited).map_err(|e| game_error(&e))?);
+        self.outcome = Some(lines.join("\n"));
+        Ok(())
+    }
+
+    /// Whose eyes the position is shown through: the one person playing;
+    /// with several, only what is public; with none, everything (as `gdl play`).
+    fn viewer(&self) -> Option<Player> {
+        let people: Vec<Player> = (0..self.agents.len()).filter(|&p| self.agents[p].is_none()).collect();
+        match people.as_slice() {
+            [] => None,
+            [one] => Some(*one),
+            _ => Some(self.agents.len()),
+        }
+    }
+
+    /// The game as the page shows it.
+    fn view(&self) -> Result<Value, ApiError> {
+        let game = self.game;
+        let turn = self.turn()?;
+        let viewer = self.viewer();
+        // A display draws the whole position, hidden cards included.
+        let sees_all = viewer.is_none() || all_public(game);
+        let board = if sees_all {
+            game.board(&self.state).map_err(|e| game_error(&e))?
+        } else {
+            None
+        };
+        let person = self.person_to_move()?;
+        let mut legal = Vec::new();
+        if let Some(p) = person {
+            game.legal_moves_of(&self.state, p, &mut legal)
+                .map_err(|e| game_error(&e))?;
+        }
+        // Where a click plays a move: only where one player moves alone,
+        // so that a move's board can be drawn.
+        let click = match (&board, turn) {
+            (Some(b), Turn::Player(_)) if person.is_some() => {
+                let mut after = Vec::with_capacity(legal.len());
+                for m in &legal {
+                    let mut s = self.state.clone();
+                    game.apply(&mut s, m).map_err(|e| game_error(&e))?;
+                    match game.board(&s).map_err(|e| game_error(&e))? {
+                        Some(a) => after.push(a),
+                        None => break,
+                    }
+                }
+                (after.len() == legal.len())
+                    .then(|| clicks::targets(b, &after))
+                    .flatten()
+            }
+            _ => None,
+        };
+        let (turn_kind, mover) = match turn {
+            Turn::Player(p) => ("player", Some(p)),
+            Turn::Simultaneous => ("simultaneous", person),
+            Turn::Chance => ("chance", None),
+            Turn::Terminal => ("terminal", None),
+        };
+        let players: Vec<Value> = self
+            .specs
+            .iter()
+            .enumerate()
+            .map(|(p, s)| json!({"name": game.player_name(p), "agent": s.to_string(), "person": self.agents[p].is_none()}))
+            .collect();
+        Ok(json!({
+            "id": self.id,
+            "game": game.name(),
+            "players": players,
+            "turn": turn_kind,
+            "mover": mover,
+            "mover_name": mover.map(|p| game.player_name(p)),
+            "person": person,
+            "board": board.as_ref().map(board_json),
+            "text": position_lines(game, &self.state, viewer, false, "").map_err(|e| game_error(&e))?,
+            "raw": sees_all.then(|| game.position(&self.state)),
+            "moves": legal.iter().map(|m| game.move_text(m)).collect::<Vec<_>>(),
+            "clicks": click,
+            "history": self.moves,
+            "outcome": self.outcome,
+        }))
+    }
+
+    /// Each legal move's exact value (where the solver finishes within its
+    /// budget), else MCTS's visits and mean returns.
+    fn values(&mut self) -> Result<Value, ApiError> {
+        let game = self.game;
+        let turn = self.turn()?;
+        let player = match turn {
+            Turn::Terminal => return Err(ApiError::new(409, "error: the game is over: no move to value")),
+            Turn::Chance => return Err(ApiError::new(409, "error: chance moves next: no move to value")),
+            Turn::Player(p) => p,
+            Turn::Simultaneous => self.person_to_move()?.unwrap_or(0),
+        };
+        let kinds = MoveKinds::of(game.program());
+        let mut note = None;
+        if game.num_players() == 2 && !kinds.chance && !kinds.simultaneous && !kinds.hidden {
+            let opts = SolveOptions {
+                count_states: false,
+                max_nodes: Some(VALUE_NODES),
+                time_limit: Some(VALUE_TIME),
+                ..SolveOptions::default()
+            };
+            match crate::solve::explain(game, &self.state, &opts) {
+                Ok(moves) => {
+                    let values: Vec<f64> = moves.iter().map(|m| m.value).collect();
+                    // Values are player 0's: the other player wants them low.
+                    let best = if player == 0 {
+                        values.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+                    } else {
+                        values.iter().copied().fold(f64::INFINITY, f64::min)
+                    };
+                    let listed: Vec<Value> = moves
+                        .iter()
+                        .map(|m| {
+                            json!({
+                                "move": game.move_text(&m.mv),
+                                "value": m.value,
+                                "best": m.value == best,
+                                "line": m.line.iter().map(|x| game.move_text(x)).collect::<Vec<_>>(),
+                            })
+                        })
+                        .collect();
+                    return Ok(json!({
+                        "kind": "exact",
+                        "player": game.player_name(player),
+                        "for": game.player_name(0),
+                        "moves": listed,
+                    }));
+                }
+                Err(SolveError::Budget { .. }) => {
+                    note = Some(format!(
+                        "not solved within {VALUE_NODES} nodes or {} s: MCTS's statistics instead",
+                        VALUE_TIME.as_secs()
+                    ));
+                }
+                Err(e) => note = Some(format!("not solved ({e}): MCTS's statistics instead")),
+            }
+        }
+        let cfg = MctsConfig {
+            simulations: MCTS_SIMULATIONS,
+            time: Some(MCTS_TIME),
+            threads: 1,
+            ..MctsConfig::default()
+        };
+        let result =
+            mcts::search(game, &self.state, player, &cfg, &mut self.rng, &mut None).map_err(|e| game_error(&e))?;
+        let listed: Vec<Value> = result
+            .moves
+            .iter()
+            .map(|m| {
+                json!({
+                    "move": game.move_text(&m.mv),
+                    "visits": m.visits,
+                    "mean": m.mean(),
+                    "proven": m.proven().filter(|_| result.solving),
+                })
+            })
+            .collect();
+        Ok(json!({
+            "kind": "mcts",
+            "player": game.player_name(player),
+            "note": note,
+            "simulations": result.simulations,
+            "moves": listed,
+        }))
+    }
+}
+
+/// A board as the page draws it.
+fn board_json(board: &Board) -> Value {
+    match board {
+        Board::Grid {
+            rows,
+            cols,
+            shift,
+            cells,
+        } => json!({"layout": "grid", "rows": rows, "cols": cols, "shift": shift, "cells": cells}),
+        Board::Pits {
+            bottom,
+            top,
+            left,
+            right,
+        } => json!({"layout": "pits", "bottom": bottom, "top": top, "left": left, "right": right}),
+        Board::Rows { rows } => json!({
+            "layout": "rows",
+            "rows": rows.iter().map(|(label, n, symbol)| json!({"label": label, "count": n, "symbol": symbol})).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+/// A run-time error of the rules, as the command line prints it.
+fn game_error(e: &GameError) -> ApiError {
+    ApiError::new(422, crate::report::diagnostic::render(e, false).trim_end().to_string())
+}
+
+fn render(e: &AgentError) -> String {
+    crate::report::diagnostic::render(e, false).trim_end().to_string()
+}

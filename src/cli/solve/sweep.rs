@@ -1,0 +1,251 @@
+//! `gdl solve FILE --pits 1..8 --tokens 1..10`: one exact solve per
+//! combination of the parameters given as ranges, one row each (winner,
+//! value, best first moves, states, time); `--csv` writes the same rows.
+//! A combination that fails or exceeds a limit gets a row that says so,
+//! and the sweep goes on.
+
+use std::time::{Duration, Instant};
+
+use super::SolveArgs;
+use crate::cli::{Context, Failure, limits, load_game};
+use crate::game::Game;
+use crate::report::solve::thousands;
+use crate::solve::{self, SolveError, SolveOptions};
+
+/// The most combinations one sweep solves.
+const MOST_COMBINATIONS: usize = 10_000;
+
+/// `lo..hi` (both included), as a sweep takes a parameter.
+fn range_of(text: &str) -> Option<(i64, i64)> {
+    let (lo, hi) = text.trim().split_once("..")?;
+    Some((lo.trim().parse().ok()?, hi.trim().parse().ok()?))
+}
+
+/// `n` with its digits in groups of three: `1,000,000`.
+fn grouped(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether any parameter on the command line is a range: then `gdl solve` sweeps.
+pub(in crate::cli) fn is_sweep(ctx: &Context) -> bool {
+    ctx.bindings.iter().any(|(_, v)| range_of(v).is_some())
+}
+
+/// One combination's row.
+struct Row {
+    params: Vec<String>,
+    winner: String,
+    value: String,
+    best: String,
+    states: String,
+    seconds: f64,
+}
+
+pub(in crate::cli) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
+    // The file is checked before the sweep, as every output is.
+    let csv_out = match args.csv.as_deref() {
+        Some("-") | None => None,
+        Some(path) => {
+            let path = std::path::Path::new(path);
+            crate::cli::output::check(&[("--csv", path)], &[crate::cli::output::Input::game(&args.game.file)])?;
+            Some(crate::cli::output::Output {
+                flag: "--csv",
+                path: path.to_path_buf(),
+            })
+        }
+    };
+    let given = ctx.bindings.clone();
+    // Counted before any range is spelled out: `1..9223372036854775807`
+    // has more values than memory holds.
+    let mut total: u128 = 1;
+    for (name, value) in &given {
+        match range_of(value) {
+            Some((lo, hi)) if lo <= hi => total = total.saturating_mul((i128::from(hi) - i128::from(lo) + 1) as u128),
+            Some(_) => {
+                return Err(Failure::input(format!(
+                    "error: --{name} {value}: a range to sweep goes up (write `1..8`)"
+                )));
+            }
+            None => {}
+        }
+    }
+    if total > MOST_COMBINATIONS as u128 {
+        return Err(Failure::input(format!(
+            "error: the ranges make {} combinations; a sweep solves at most {}",
+            grouped(total),
+            thousands(MOST_COMBINATIONS as u64)
+        )));
+    }
+    let total = total as usize;
+    let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, value) in &given {
+        match range_of(value) {
+            Some((lo, hi)) => axes.push((name.clone(), (lo..=hi).map(|v| v.to_string()).collect())),
+            None => axes.push((name.clone(), vec![value.clone()])),
+        }
+    }
+    let swept: Vec<usize> = (0..axes.len())
+        .filter(|&i| axes[i].1.len() > 1 || range_of(&given[i].1).is_some())
+        .collect();
+    let mut rows = Vec::with_capacity(total);
+    for k in 0..total {
+        // The combination number k, the last axis fastest.
+        let mut rest = k;
+        let mut bindings = vec![(String::new(), String::new()); axes.len()];
+        for i in (0..axes.len()).rev() {
+            let n = axes[i].1.len();
+            bindings[i] = (axes[i].0.clone(), axes[i].1[rest % n].clone());
+            rest /= n;
+        }
+        ctx.bindings = bindings.clone();
+        let params = swept.iter().map(|&i| bindings[i].1.clone()).collect();
+        rows.push(solve_one(args, ctx, params));
+    }
+    ctx.bindings = given;
+    let names: Vec<String> = swept.iter().map(|&i| axes[i].0.clone()).collect();
+    let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
+    match args.csv.as_deref() {
+        Some("-") => write!(ctx.out, "{}", csv(&names, &rows)).map_err(io)?,
+        Some(_) => {
+            // The table is printed even when the file cannot be written.
+            write!(ctx.out, "{}", table(&names, &rows)).map_err(io)?;
+            if let Some(out) = &csv_out {
+                out.write(csv(&names, &rows).as_bytes())?;
+            }
+        }
+        None => write!(ctx.out, "{}", table(&names, &rows)).map_err(io)?,
+    }
+    Ok(())
+}
+
+/// Solves the game with the bindings in `ctx`; a failure becomes the row's text.
+fn solve_one(args: &SolveArgs, ctx: &Context, params: Vec<String>) -> Row {
+    let started = Instant::now();
+    let failed = |why: String, started: Instant| Row {
+        params: params.clone(),
+        winner: why,
+        value: String::new(),
+        best: String::new(),
+        states: String::new(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    let game = match load_game(&args.game.file, ctx) {
+        Ok(g) => g,
+        // The parameters' own checks (`require`) refuse some combinations.
+        Err(_) => return failed("(not a valid combination)".into(), started),
+    };
+    let root = match game.initial_state() {
+        Ok(r) => r,
+        Err(e) => return failed(format!("(the rules failed: {})", e.message()), started),
+    };
+    let mut opts = SolveOptions {
+        memo: !args.no_memo,
+        max_nodes: args.max_nodes,
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+        max_states: args.max_states,
+        ..SolveOptions::default()
+    };
+    limits::cap_memo(&mut opts, &root, 1);
+    match solve::solve(&game, &root, &opts) {
+        Ok(sol) => Row {
+            params,
+            winner: if sol.value > 0.0 {
+                game.player_name(0).to_string()
+            } else if sol.value < 0.0 {
+                game.player_name(1).to_string()
+            } else {
+                "draw".into()
+            },
+            value: sol.value.to_string(),
+            best: sol
+                .best_moves
+                .iter()
+                .map(|m| game.move_text(m))
+                .collect::<Vec<_>>()
+                .join(" "),
+            states: thousands(sol.states),
+            seconds: sol.seconds,
+        },
+        Err(SolveError::Budget { what, limit, .. }) => failed(format!("(stopped: {what} limit {limit})"), started),
+        Err(SolveError::Game(e)) => failed(format!("(the rules failed: {})", e.message()), started),
+        Err(e) => failed(format!("({e})"), started),
+    }
+}
+
+fn table(names: &[String], rows: &[Row]) -> String {
+    let mut header: Vec<String> = names.to_vec();
+    header.extend(["winner", "value", "best first moves", "states", "time"].map(String::from));
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut c = r.params.clone();
+            c.extend([
+                r.winner.clone(),
+                r.value.clone(),
+                r.best.clone(),
+                r.states.clone(),
+                format!("{:.3} s", r.seconds),
+            ]);
+            c
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            cells
+                .iter()
+                .map(|c| c[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |c: &[String]| {
+        let mut s = c
+            .iter()
+            .zip(&widths)
+            .map(|(x, w)| format!("{x:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ");
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+        s
+    };
+    let mut out = line(&header);
+    for c in &cells {
+        out.push_str(&line(c));
+    }
+    out
+}
+
+fn csv(names: &[String], rows: &[Row]) -> String {
+    let field = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = names.join(",");
+    out.push_str(",winner,value,best_first_moves,states,seconds\n");
+    for r in rows {
+        let mut c: Vec<String> = r.params.iter().map(|p| field(p)).collect();
+        c.extend([
+            field(&r.winner),
+            r.value.clone(),
+            field(&r.best),
+            r.states.replace(',', ""),
+            format!("{:.6}", r.seconds),
+        ]);
+        out.push_str(&c.join(","));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,976 @@
+//! Expectiminimax with a memo table: exact values of two-player zero-sum
+//! games with chance, turn-taking or simultaneous, and perfect information.
+//!
+//! Player 0 maximizes its utility, player 1 minimizes it, a chance node is
+//! worth the expectation over its outcomes, and a simultaneous node is a
+//! matrix game over the values that follow ([`simultaneous`](super::simultaneous)).
+//! Every position is valued once (the memo table is keyed by the state,
+//! which includes whose turn it is). A game with a canonical form
+//! (`Game::canonical`) is searched on representatives: every position below
+//! the root is replaced by its representative, so the table keeps one entry
+//! per class, and the positions that look alike are compared among
+//! representatives.
+//!
+//! A game whose positions can recur (Pig: rolling a 1 hands the turn back
+//! and forth) has no bottom to recurse to. When the search meets a position
+//! already on its line, it starts again with value iteration over every
+//! reachable position: all values start at 0 and each sweep recomputes them
+//! from their successors, until no value moves by more than
+//! [`ChanceOptions::tolerance`]. For a game that ends with probability 1
+//! whatever the players do (Pig), the limit is the exact value; play that
+//! can go on forever counts as 0 for both.
+//!
+//! The state must be all there is to know: a player who cannot tell two
+//! positions apart cannot play differently in them. After a solve, the
+//! positions that look alike to the player to move
+//! (`Game::observation`) are compared, and the solve is refused when they
+//! call for different play (the game has hidden information: use
+//! [`cfr`](crate::solve::learn::cfr)).
+
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHasher};
+
+use super::matrix::Matrix;
+use super::simultaneous::{Stage, solve_stage, stage_moves};
+use super::solve_error::{SolveError, SolveKind};
+use crate::error_kind::RuntimeKind;
+use crate::game::{Game, GameError, Player, Turn, representative};
+
+/// Chance probabilities must sum to 1 within this.
+const PROBABILITY_SLACK: f64 = 1e-9;
+/// Two values this close (relative to their size) are equally good.
+const TIE: f64 = 1e-9;
+/// The principal line stops after this many steps (a game with cycles can
+/// follow one forever).
+const MAX_LINE: usize = 10_000;
+/// The clock is read every this many nodes.
+const CLOCK_EVERY: u64 = 4096;
+
+/// Limits and settings of an expectiminimax solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChanceOptions {
+    /// Stop with a budget error when this many positions are stored.
+    pub max_states: Option<u64>,
+    /// Stop with a budget error after this long.
+    pub time_limit: Option<Duration>,
+    /// The longest line searched before giving up (`SolveError::TooDeep`).
+    pub max_depth: usize,
+    /// Value iteration (games with cycles) stops when a sweep moves no
+    /// value by more than this.
+    pub tolerance: f64,
+    /// Value iteration gives up after this many sweeps.
+    pub max_sweeps: u64,
+    /// Compare positions that look alike to the player to move (see the
+    /// module's documentation). Costs one observation per position.
+    pub check_hidden: bool,
+    /// Where the solve publishes its progress, and may be stopped from
+    /// another thread (see [`Watch`](crate::solve::Watch)).
+    pub watch: Option<std::sync::Arc<crate::solve::Watch>>,
+}
+
+impl Default for ChanceOptions {
+    fn default() -> Self {
+        ChanceOptions {
+            max_states: None,
+            time_limit: None,
+            max_depth: crate::solve::DEFAULT_MAX_DEPTH,
+            tolerance: 1e-13,
+            max_sweeps: 1_000_000,
+            check_hidden: true,
+            watch: None,
+        }
+    }
+}
+
+/// How the values were found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Method {
+    /// Depth-first search with the memo table: the game graph is acyclic.
+    BackwardInduction,
+    /// Value iteration over every reachable position: positions can recur.
+    ValueIteration {
+        /// Sweeps over all positions.
+        sweeps: u64,
+        /// The largest change in the last sweep.
+        residual: f64,
+    },
+}
+
+/// A choice at the root with its value for player 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionValue<M> {
+    pub mv: M,
+    /// Player 0's expected utility after it, under optimal play.
+    pub value: f64,
+    /// At a chance node, the outcome's probability.
+    pub probability: Option<f64>,
+}
+
+/// What the root of a solve is, and the value of each choice there.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Root<M> {
+    /// The game is over.
+    Terminal,
+    /// `player` moves: every legal move with its value, and the best of them.
+    Player {
+        player: Player,
+        moves: Vec<OptionValue<M>>,
+        best: Vec<M>,
+    },
+    /// Chance acts: every outcome with its probability and value.
+    Chance { outcomes: Vec<OptionValue<M>> },
+    /// Both players choose at once: the matrix game and its solution.
+    Simultaneous(Stage<M>),
+}
+
+/// One step of the principal line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step<M> {
+    /// `player` plays its first best move.
+    Move { player: Player, mv: M },
+    /// Chance: the most likely outcome (the first of equally likely ones).
+    Chance { outcome: M, probability: f64 },
+    /// Both players at once: each one's most likely move under its optimal
+    /// mixed strategy, with that probability.
+    Joint { moves: Vec<M>, probabilities: Vec<f64> },
+}
+
+/// A principal line and why it stops there.
+type Line<M> = (Vec<Step<M>>, LineEnd);
+
+/// Why the principal line stops where it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// At the end of the game.
+    Terminal,
+    /// At a position already on the line: it would go round forever.
+    Repeats,
+    /// After `MAX_LINE` steps.
+    Cut,
+}
+
+/// The result of an expectiminimax solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChanceSolution<M> {
+    /// Player 0's expected utility under optimal play.
+    pub value: f64,
+    /// The root and the value of each choice there (what `--explain` prints).
+    pub root: Root<M>,
+    /// The principal line from the root.
+    pub line: Vec<Step<M>>,
+    pub line_end: LineEnd,
+    /// Positions searched, memo hits included (for value iteration: the
+    /// positions explored once each, before the sweeps).
+    pub nodes: u64,
+    /// Distinct positions valued.
+    pub states: u64,
+    /// Positions answered from the memo table.
+    pub memo_hits: u64,
+    /// Matrix games solved at simultaneous nodes (with value iteration,
+    /// once per node per sweep).
+    pub stages: u64,
+    pub method: Method,
+    pub seconds: f64,
+}
+
+impl<M: Clone> Root<M> {
+    /// The optimal moves here: for a player, every move of the best value;
+    /// at a simultaneous node, both players' moves played with positive
+    /// probability (player 0's first); otherwise none.
+    pub fn best_moves(&self) -> Vec<M> {
+        match self {
+            Root::Player { best, .. } => best.clone(),
+            Root::Simultaneous(stage) => {
+                let [a, b] = stage.support();
+                a.into_iter().chain(b).map(|(m, _)| m).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl<M: Clone> ChanceSolution<M> {
+    /// The optimal moves at the root (see [`Root::best_moves`]).
+    pub fn best_moves(&self) -> Vec<M> {
+        self.root.best_moves()
+    }
+}
+
+/// Solves `root` by expectiminimax (see the module's documentation).
+pub fn solve<G: Game>(game: &G, root: &G::State, opts: &ChanceOptions) -> Result<ChanceSolution<G::Move>, SolveError> {
+    solve_with(Engine::new(game, opts)?, root)
+}
+
+/// [`solve`], with the positions of value iteration explored on `threads`
+/// threads: each thread plays the rules on its share of a batch of
+/// positions, and one numbers their successors in the order one thread
+/// would, so that the sweeps, the values and everything after them are
+/// exactly one thread's. The sweeps themselves run on one thread: each
+/// reads the values the sweep has just written (Gauss-Seidel), which is
+/// why they converge in few sweeps, and why they cannot be split without
+/// changing the values in their last digits.
+pub fn solve_threads<G>(
+    game: &G,
+    root: &G::State,
+    opts: &ChanceOptions,
+    threads: usize,
+) -> Result<ChanceSolution<G::Move>, SolveError>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+{
+    let mut engine = Engine::new(game, opts)?;
+    if threads > 1 {
+        engine.expand_many = Some(Box::new(move |batch: &[G::State]| {
+            expand_on_threads(game, batch, threads)
+        }));
+    }
+    solve_with(engine, root)
+}
+
+/// Expands `batch`, split in `threads` runs of positions next to each other.
+fn expand_on_threads<G>(game: &G, batch: &[G::State], threads: usize) -> Vec<Expanded<G::State>>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+{
+    let each = batch.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(each)
+            .map(|run| scope.spawn(move || run.iter().map(|s| expand_state(game, s)).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![Err(SolveError::Inconsistent(
+                        "a thread of the solve failed (a bug in gdl)".into(),
+                    ))]
+                })
+            })
+            .collect()
+    })
+}
+
+fn solve_with<G: Game>(mut engine: Engine<'_, G>, root: &G::State) -> Result<ChanceSolution<G::Move>, SolveError> {
+    let method = engine.settle(root)?;
+    if engine.opts.check_hidden {
+        engine.check_hidden()?;
+    }
+    let value = engine.stored(root)?;
+    let root_report = engine.root(root)?;
+    let (line, line_end) = engine.line(root)?;
+    Ok(ChanceSolution {
+        value,
+        root: root_report,
+        line,
+        line_end,
+        nodes: engine.nodes,
+        states: engine.memo.len() as u64,
+        memo_hits: engine.hits,
+        stages: engine.stages,
+        method,
+        seconds: engine.started.elapsed().as_secs_f64(),
+    })
+}
+
+/// What a position is worth, and what the hidden-information check needs.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// NaN while the position is being searched (on the current line).
+    value: f64,
+    /// Who acts: a player, or `CHANCE`, `SIMULTANEOUS`, `TERMINAL`.
+    who: u8,
+    /// At a player's node, the best moves as bits of their indices (the
+    /// first 64 moves).
+    best: u64,
+    /// A hash of each player's legal moves here.
+    moves: [u64; 2],
+}
+
+const CHANCE: u8 = 2;
+const SIMULTANEOUS: u8 = 3;
+const TERMINAL: u8 = 4;
+
+/// Why the depth-first search stopped.
+enum Stop {
+    /// It met a position on its own line: the graph has a cycle.
+    Cycle,
+    Fail(SolveError),
+}
+
+impl From<SolveError> for Stop {
+    fn from(e: SolveError) -> Self {
+        Stop::Fail(e)
+    }
+}
+
+impl From<GameError> for Stop {
+    fn from(e: GameError) -> Self {
+        Stop::Fail(e.into())
+    }
+}
+
+/// A position's successors, and how its value follows from theirs.
+enum Node<S> {
+    Terminal(f64),
+    /// Player 0 (maximizes) or 1 (minimizes) moves; the children in
+    /// legal-move order.
+    Player {
+        player: u8,
+        children: Vec<S>,
+    },
+    Chance {
+        children: Vec<S>,
+        probs: Vec<f64>,
+    },
+    /// Children row by row (player 0's move, then player 1's).
+    Simultaneous {
+        rows: usize,
+        cols: usize,
+        children: Vec<S>,
+    },
+}
+
+impl<S> Node<S> {
+    fn children(&self) -> &[S] {
+        match self {
+            Node::Terminal(_) => &[],
+            Node::Player { children, .. } | Node::Chance { children, .. } | Node::Simultaneous { children, .. } => {
+                children
+            }
+        }
+    }
+}
+
+/// A position's successors and its players' move fingerprints, or why not.
+type Expanded<S> = Result<(Node<S>, [u64; 2]), SolveError>;
+
+/// Expands a batch of positions, in order (on several threads: [`solve_threads`]).
+type ExpandMany<'g, S> = Box<dyn Fn(&[S]) -> Vec<Expanded<S>> + Send + 'g>;
+
+/// Positions value iteration explores at once on several threads.
+const BATCH: usize = 8192;
+
+struct Engine<'g, G: Game> {
+    game: &'g G,
+    opts: ChanceOptions,
+    /// Set by [`solve_threads`].
+    expand_many: Option<ExpandMany<'g, G::State>>,
+    memo: FxHashMap<G::State, Entry>,
+    nodes: u64,
+    hits: u64,
+    stages: u64,
+    depth: usize,
+    started: Instant,
+    next_clock: u64,
+}
+
+/// The expectiminimax values of many positions of one game (the nodes of
+/// `gdl tree --values`), each position searched once: one engine and one
+/// memo table serve them all.
+pub struct ChanceValuer<'g, G: Game> {
+    engine: Engine<'g, G>,
+}
+
+impl<'g, G: Game> ChanceValuer<'g, G> {
+    pub fn new(game: &'g G, opts: &ChanceOptions) -> Result<Self, SolveError> {
+        Ok(ChanceValuer {
+            engine: Engine::new(game, opts)?,
+        })
+    }
+
+    /// Player 0's expected utility at `state` under optimal play, and the
+    /// optimal moves there (as [`Root::best_moves`]).
+    pub fn value_and_best(&mut self, state: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
+        if self.engine.known(state).is_none() {
+            self.engine.settle(state)?;
+        }
+        let value = self.engine.stored(state)?;
+        Ok((value, self.engine.root(state)?.best_moves()))
+    }
+
+    /// The root report of a position valued before (its choices and their
+    /// values; a simultaneous node's matrix game and its solution).
+    pub fn root(&mut self, state: &G::State) -> Result<Root<G::Move>, SolveError> {
+        self.engine.root(state)
+    }
+
+    /// Refuses, as `solve` does, when a player would have to tell apart
+    /// positions valued so far that look alike to it (hidden information).
+    pub fn check_hidden(&self) -> Result<(), SolveError> {
+        self.engine.check_hidden()
+    }
+}
+
+impl<'g, G: Game> Engine<'g, G> {
+    fn new(game: &'g G, opts: &ChanceOptions) -> Result<Self, SolveError> {
+        if game.num_players() != 2 {
+            return Err(SolveError::NotApplicable {
+                message: format!(
+                    "{} has {} players; expectiminimax solves two-player games",
+                    game.name(),
+                    game.num_players()
+                ),
+                help: "use a search agent (`gdl match --players search,...`) for games of more players".into(),
+            });
+        }
+        Ok(Engine {
+            game,
+            opts: opts.clone(),
+            expand_many: None,
+            memo: FxHashMap::default(),
+            nodes: 0,
+            hits: 0,
+            stages: 0,
+            depth: 0,
+            started: Instant::now(),
+            next_clock: CLOCK_EVERY,
+        })
+    }
+
+    /// Values `state` and every position reachable from it: depth-first, or
+    /// by value iteration when the positions form a cycle (the table is then
+    /// rebuilt from `state`).
+    fn settle(&mut self, state: &G::State) -> Result<Method, SolveError> {
+        match self.value(state) {
+            Ok(_) => Ok(Method::BackwardInduction),
+            Err(Stop::Cycle) => {
+                self.memo.clear();
+                self.iterate(state)
+            }
+            Err(Stop::Fail(e)) => Err(e),
+        }
+    }
+
+    /// The value of `state` by depth-first search, storing it.
+    fn value(&mut self, state: &G::State) -> Result<f64, Stop> {
+        self.count_node()?;
+        if let Some(e) = self.memo.get(state) {
+            if e.value.is_nan() {
+                return Err(Stop::Cycle);
+            }
+            self.hits += 1;
+            return Ok(e.value);
+        }
+        if let Some(max) = self.opts.max_states
+            && self.memo.len() as u64 >= max
+        {
+            return Err(self.budget("states", max.to_string()).into());
+        }
+        let (node, moves) = self.expand(state)?;
+        self.memo.insert(
+            state.clone(),
+            Entry {
+                value: f64::NAN,
+                who: who(&node),
+                best: 0,
+                moves,
+            },
+        );
+        self.depth += 1;
+        if self.depth > self.opts.max_depth {
+            return Err(SolveError::TooDeep {
+                depth: self.opts.max_depth,
+                position: self.game.state_text(state),
+            }
+            .into());
+        }
+        let mut values = Vec::with_capacity(node.children().len());
+        for child in node.children() {
+            values.push(self.value(child)?);
+        }
+        self.depth -= 1;
+        let (value, best) = self.combine(&node, &values)?;
+        let e = self.memo.get_mut(state).expect("stored above");
+        e.value = value;
+        e.best = best;
+        Ok(value)
+    }
+
+    /// A position's kind and successors, checked, and a hash of each
+    /// player's legal moves. The successors are representatives (see
+    /// `Game::canonical`), so the memo table holds one entry per class of
+    /// positions below the root.
+    fn expand(&self, state: &G::State) -> Expanded<G::State> {
+        expand_state(self.game, state)
+    }
+
+    /// A position's value from its children's, and its best moves as bits.
+    fn combine<S>(&mut self, node: &Node<S>, values: &[f64]) -> Result<(f64, u64), SolveError> {
+        Ok(match node {
+            Node::Terminal(v) => (*v, 0),
+            Node::Player { player, .. } => {
+                let maximize = *player == 0;
+                let best = values
+                    .iter()
+                    .copied()
+                    .reduce(|a, b| if maximize { a.max(b) } else { a.min(b) })
+                    .expect("a player's node has moves");
+                let mut bits = 0u64;
+                for (i, v) in values.iter().enumerate().take(64) {
+                    if tie(*v, best) {
+                        bits |= 1 << i;
+                    }
+                }
+                (best, bits)
+            }
+            Node::Chance { probs, .. } => (probs.iter().zip(values).map(|(p, v)| p * v).sum(), 0),
+            Node::Simultaneous { rows, cols, .. } => {
+                self.stages += 1;
+                let solution = solve_stage(&Matrix::new(*rows, *cols, values.to_vec()))?;
+                (solution.value, 0)
+            }
+        })
+    }
+
+    fn count_node(&mut self) -> Result<(), SolveError> {
+        self.nodes += 1;
+        if self.nodes >= self.next_clock {
+            self.next_clock = self.nodes + CLOCK_EVERY;
+            self.watched()?;
+            if let Some(limit) = self.opts.time_limit
+                && self.started.elapsed() >= limit
+            {
+                return Err(self.budget("time", format!("{}s", limit.as_secs_f64())));
+            }
+        }
+        Ok(())
+    }
+
+    /// Publishes the progress to the watch, if any, and stops if it says so.
+    fn watched(&self) -> Result<(), SolveError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if let Some(watch) = &self.opts.watch {
+            watch.nodes.store(self.nodes, Relaxed);
+            watch.states.store(self.memo.len() as u64, Relaxed);
+            if watch.stop.load(Relaxed) {
+                return Err(self.budget(crate::solve::STOPPED, String::new()));
+            }
+        }
+        Ok(())
+    }
+
+    fn budget(&self, what: &'static str, limit: String) -> SolveError {
+        SolveError::Budget {
+            what,
+            limit,
+            nodes: self.nodes,
+        }
+    }
+
+    /// Value iteration over every position reachable from `root`.
+    fn iterate(&mut self, root: &G::State) -> Result<Method, SolveError> {
+        // Explore breadth-first, numbering the positions.
+        let mut index: FxHashMap<G::State, u32> = FxHashMap::default();
+        let mut states: Vec<G::State> = vec![root.clone()];
+        let mut nodes: Vec<Node<u32>> = Vec::new();
+        let mut fingerprints = Vec::new();
+        index.insert(root.clone(), 0);
+        let mut next = 0;
+        // Positions expanded ahead on several threads, in order.
+        let mut ahead: std::collections::VecDeque<Expanded<G::State>> = std::collections::VecDeque::new();
+        while next < states.len() {
+            self.count_node()?;
+            if let Some(max) = self.opts.max_states
+                && states.len() as u64 > max
+            {
+                return Err(self.budget("states", max.to_string()));
+            }
+            if ahead.is_empty()
+                && let Some(expand_many) = &self.expand_many
+            {
+                let end = states.len().min(next + BATCH);
+                ahead.extend(expand_many(&states[next..end]));
+            }
+            let (node, fp) = match ahead.pop_front() {
+                Some(expanded) => expanded?,
+                None => self.expand(&states[next])?,
+            };
+            let mut ids = Vec::with_capacity(node.children().len());
+            for child in node.children() {
+                let id = match index.get(child) {
+                    Some(&id) => id,
+                    None => {
+                        let id = states.len() as u32;
+                        index.insert(child.clone(), id);
+                        states.push(child.clone());
+                        id
+                    }
+                };
+                ids.push(id);
+            }
+            nodes.push(match node {
+                Node::Terminal(v) => Node::Terminal(v),
+                Node::Player { player, .. } => Node::Player { player, children: ids },
+                Node::Chance { probs, .. } => Node::Chance { children: ids, probs },
+                Node::Simultaneous { rows, cols, .. } => Node::Simultaneous {
+                    rows,
+                    cols,
+                    children: ids,
+                },
+            });
+            fingerprints.push(fp);
+            next += 1;
+        }
+        drop(index);
+        let mut values: Vec<f64> = nodes
+            .iter()
+            .map(|n| if let Node::Terminal(v) = n { *v } else { 0.0 })
+            .collect();
+        let mut sweeps = 0;
+        let mut children_values = Vec::new();
+        let residual = loop {
+            if sweeps >= self.opts.max_sweeps {
+                return Err(self.budget("sweeps", self.opts.max_sweeps.to_string()));
+            }
+            sweeps += 1;
+            let mut residual = 0.0f64;
+            // Deepest first: values flow up within one sweep (Gauss-Seidel).
+            for i in (0..nodes.len()).rev() {
+                if matches!(nodes[i], Node::Terminal(_)) {
+                    continue;
+                }
+                children_values.clear();
+                children_values.extend(nodes[i].children().iter().map(|&c| values[c as usize]));
+                let (v, _) = self.combine(&nodes[i], &children_values)?;
+                residual = residual.max((v - values[i]).abs());
+                values[i] = v;
+            }
+            self.watched()?;
+            if let Some(limit) = self.opts.time_limit
+                && self.started.elapsed() >= limit
+            {
+                return Err(self.budget("time", format!("{}s", limit.as_secs_f64())));
+            }
+            if residual <= self.opts.tolerance {
+                break residual;
+            }
+        };
+        for (i, state) in states.into_iter().enumerate() {
+            children_values.clear();
+            children_values.extend(nodes[i].children().iter().map(|&c| values[c as usize]));
+            let (_, best) = self.combine(&nodes[i], &children_values)?;
+            self.memo.insert(
+                state,
+                Entry {
+                    value: values[i],
+                    who: who(&nodes[i]),
+                    best,
+                    moves: fingerprints[i],
+                },
+            );
+        }
+        Ok(Method::ValueIteration { sweeps, residual })
+    }
+
+    /// The stored value of a solved position.
+    /// `state`'s value, once searched (not while it is on the current line).
+    fn known(&self, state: &G::State) -> Option<f64> {
+        self.memo.get(state).map(|e| e.value).filter(|v| !v.is_nan())
+    }
+
+    fn stored(&self, state: &G::State) -> Result<f64, SolveError> {
+        match self.known(state) {
+            Some(v) => Ok(v),
+            None => Err(SolveError::Inconsistent(format!(
+                "the position `{}` was not valued",
+                self.game.state_text(state)
+            ))),
+        }
+    }
+
+    /// The values of `state`'s successors, in the order of its choices.
+    fn child_values(&self, node: &Node<G::State>) -> Result<Vec<f64>, SolveError> {
+        node.children().iter().map(|c| self.stored(c)).collect()
+    }
+
+    fn root(&mut self, state: &G::State) -> Result<Root<G::Move>, SolveError> {
+        let game = self.game;
+        Ok(match game.turn(state)? {
+            Turn::Terminal => Root::Terminal,
+            Turn::Player(p) => {
+                let mut moves = Vec::new();
+                game.legal_moves(state, &mut moves)?;
+                let (node, _) = self.expand(state)?;
+                let values = self.child_values(&node)?;
+                let (best_value, _) = self.combine(&node, &values)?;
+                let best = moves
+                    .iter()
+                    .zip(&values)
+                    .filter(|(_, v)| tie(**v, best_value))
+                    .map(|(m, _)| m.clone())
+                    .collect();
+                let moves = moves
+                    .into_iter()
+                    .zip(values)
+                    .map(|(mv, value)| OptionValue {
+                        mv,
+                        value,
+                        probability: None,
+                    })
+                    .collect();
+                Root::Player { player: p, moves, best }
+            }
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                game.chance_outcomes(state, &mut outcomes)?;
+                let (node, _) = self.expand(state)?;
+                let values = self.child_values(&node)?;
+                Root::Chance {
+                    outcomes: outcomes
+                        .into_iter()
+                        .zip(values)
+                        .map(|((mv, p), value)| OptionValue {
+                            mv,
+                            value,
+                            probability: Some(p),
+                        })
+                        .collect(),
+                }
+            }
+            Turn::Simultaneous => Root::Simultaneous(self.stage(state)?),
+        })
+    }
+
+    /// The matrix game at a simultaneous node, from the stored values.
+    fn stage(&mut self, state: &G::State) -> Result<Stage<G::Move>, SolveError> {
+        let [row_moves, col_moves] = stage_moves(self.game, state)?;
+        let (node, _) = self.expand(state)?;
+        let payoff = Matrix::new(row_moves.len(), col_moves.len(), self.child_values(&node)?);
+        let solution = solve_stage(&payoff)?;
+        Ok(Stage {
+            row_moves,
+            col_moves,
+            payoff,
+            solution,
+        })
+    }
+
+    /// The principal line: at a player's node the first best move, at a
+    /// chance node the most likely outcome, at a simultaneous node each
+    /// player's most likely move.
+    fn line(&mut self, root: &G::State) -> Result<Line<G::Move>, SolveError> {
+        let game = self.game;
+        let mut line = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut state = root.clone();
+        loop {
+            if !seen.insert(state.clone()) {
+                return Ok((line, LineEnd::Repeats));
+            }
+            if line.len() >= MAX_LINE {
+                return Ok((line, LineEnd::Cut));
+            }
+            match game.turn(&state)? {
+                Turn::Terminal => return Ok((line, LineEnd::Terminal)),
+                Turn::Player(p) => {
+                    let mut moves = Vec::new();
+                    game.legal_moves(&state, &mut moves)?;
+                    let (node, _) = self.expand(&state)?;
+                    let values = self.child_values(&node)?;
+                    let (best, _) = self.combine(&node, &values)?;
+                    let i = values.iter().position(|v| tie(*v, best)).expect("a best move");
+                    game.apply(&mut state, &moves[i])?;
+                    line.push(Step::Move {
+                        player: p,
+                        mv: moves.swap_remove(i),
+                    });
+                }
+                Turn::Chance => {
+                    let mut outcomes = Vec::new();
+                    game.chance_outcomes(&state, &mut outcomes)?;
+                    let mut pick = 0;
+                    for (i, o) in outcomes.iter().enumerate() {
+                        if o.1 > outcomes[pick].1 {
+                            pick = i;
+                        }
+                    }
+                    let (outcome, probability) = outcomes.swap_remove(pick);
+                    game.apply(&mut state, &outcome)?;
+                    line.push(Step::Chance { outcome, probability });
+                }
+                Turn::Simultaneous => {
+                    let stage = self.stage(&state)?;
+                    let most = |probs: &[f64]| {
+                        let mut pick = 0;
+                        for (i, p) in probs.iter().enumerate() {
+                            if *p > probs[pick] + 1e-9 {
+                                pick = i;
+                            }
+                        }
+                        pick
+                    };
+                    let (a, b) = (most(&stage.solution.row), most(&stage.solution.col));
+                    let moves = vec![stage.row_moves[a].clone(), stage.col_moves[b].clone()];
+                    game.apply_joint(&mut state, &moves)?;
+                    line.push(Step::Joint {
+                        moves,
+                        probabilities: vec![stage.solution.row[a], stage.solution.col[b]],
+                    });
+                }
+            }
+        }
+    }
+
+    /// Refuses a solve in which a player would have to tell apart two
+    /// positions that look alike to them: same observation, but different
+    /// values, legal moves or best moves.
+    fn check_hidden(&self) -> Result<(), SolveError> {
+        let game = self.game;
+        let mut seen: FxHashMap<(usize, u64), (&G::State, Entry)> = FxHashMap::default();
+        for (state, entry) in &self.memo {
+            let viewers: &[usize] = match entry.who {
+                0 => &[0],
+                1 => &[1],
+                SIMULTANEOUS => &[0, 1],
+                _ => continue,
+            };
+            for &p in viewers {
+                let seen_as = hash_of(&game.observation(state, p));
+                let Some((other, e)) = seen.get(&(p, seen_as)) else {
+                    seen.insert((p, seen_as), (state, *entry));
+                    continue;
+                };
+                let differ = !tie(e.value, entry.value)
+                    || e.moves[p] != entry.moves[p]
+                    || (entry.who < 2 && e.best & entry.best == 0);
+                if differ {
+                    return Err(SolveError::NotApplicable {
+                        message: format!(
+                            "{} cannot tell `{}` from `{}`, which call for different play: \
+                             {} has hidden information",
+                            game.player_name(p),
+                            game.state_text(other),
+                            game.state_text(state),
+                            game.name()
+                        ),
+                        help: "expectiminimax needs every player to see the whole position; \
+                               CFR solves games with hidden information"
+                            .into(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A position's kind and successors, checked, and a hash of each player's
+/// legal moves (see [`Engine::expand`]).
+fn expand_state<G: Game>(game: &G, state: &G::State) -> Expanded<G::State> {
+    let mut fingerprint = [0u64; 2];
+    let node = match game.turn(state)? {
+        Turn::Terminal => {
+            let v = game.returns(state, 0)?;
+            if v.is_nan() {
+                return Err(GameError::new(SolveKind::Nan, "the game's utility is not a number")
+                    .in_state(game.state_text(state))
+                    .into());
+            }
+            Node::Terminal(v)
+        }
+        Turn::Player(p) if p < 2 => {
+            let mut moves = Vec::new();
+            game.legal_moves(state, &mut moves)?;
+            if moves.is_empty() {
+                return Err(GameError::new(
+                    RuntimeKind::NoMoves,
+                    "the game is not over, but the player to move has no legal move",
+                )
+                .in_state(game.state_text(state))
+                .into());
+            }
+            fingerprint[p] = hash_of(&moves);
+            let children = moves
+                .iter()
+                .map(|m| {
+                    let mut c = state.clone();
+                    game.apply(&mut c, m)?;
+                    representative(game, c)
+                })
+                .collect::<Result<_, _>>()?;
+            Node::Player {
+                player: p as u8,
+                children,
+            }
+        }
+        Turn::Player(p) => {
+            return Err(SolveError::Inconsistent(format!(
+                "player {p} is to move in `{}`, but the game has two players",
+                game.state_text(state)
+            )));
+        }
+        Turn::Chance => {
+            let mut outcomes = Vec::new();
+            game.chance_outcomes(state, &mut outcomes)?;
+            check_probabilities(game, state, &outcomes)?;
+            let mut children = Vec::with_capacity(outcomes.len());
+            let mut probs = Vec::with_capacity(outcomes.len());
+            for (m, p) in &outcomes {
+                let mut c = state.clone();
+                game.apply(&mut c, m)?;
+                children.push(representative(game, c)?);
+                probs.push(*p);
+            }
+            Node::Chance { children, probs }
+        }
+        Turn::Simultaneous => {
+            let [rows, cols] = stage_moves(game, state)?;
+            fingerprint = [hash_of(&rows), hash_of(&cols)];
+            let mut children = Vec::with_capacity(rows.len() * cols.len());
+            for a in &rows {
+                for b in &cols {
+                    let mut c = state.clone();
+                    game.apply_joint(&mut c, &[a.clone(), b.clone()])?;
+                    children.push(representative(game, c)?);
+                }
+            }
+            Node::Simultaneous {
+                rows: rows.len(),
+                cols: cols.len(),
+                children,
+            }
+        }
+    };
+    Ok((node, fingerprint))
+}
+
+fn who<S>(node: &Node<S>) -> u8 {
+    match node {
+        Node::Terminal(_) => TERMINAL,
+        Node::Player { player, .. } => *player,
+        Node::Chance { .. } => CHANCE,
+        Node::Simultaneous { .. } => SIMULTANEOUS,
+    }
+}
+
+fn tie(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TIE * (1.0 + a.abs().max(b.abs()))
+}
+
+fn hash_of<T: Hash + ?Sized>(x: &T) -> u64 {
+    let mut h = FxHasher::default();
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// Chance outcomes must be probabilities that sum to 1.
+pub(crate) fn check_probabilities<G: Game>(
+    game: &G,
+    state: &G::State,
+    outcomes: &[(G::Move, f64)],
+) -> Result<(), SolveError> {
+    let total: f64 = outcomes.iter().map(|o| o.1).sum();
+    let bad = outcomes.iter().find(|o| !(o.1 >= 0.0 && o.1 <= 1.0));
+    if outcomes.is_empty() || bad.is_some() || (total - 1.0).abs() > PROBABILITY_SLACK {
+        return Err(SolveError::Inconsistent(format!(
+            "the chance outcomes in `{}` are not probabilities that sum to 1 (they sum to {total})",
+            game.state_text(state)
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""The browser test of `gdl serve` (issue 28): headless Chromium, driven by
+chromedriver over the W3C WebDriver protocol (plain HTTP, the standard
+library only), opens the page, plays tic-tac-toe against `optimal` by
+clicking cells, and checks the result the page shows against the board it
+draws. With --screenshots DIR it also saves connect four and Kalah in the
+middle of a game, for the docs.
+
+    python3 tests/browser/play.py GDL_BINARY [--screenshots docs]
+"""
+
+import argparse
+import base64
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Driver:
+    """The few WebDriver commands the test needs."""
+
+    def __init__(self, chromedriver, chromium):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [chromedriver, f"--port={self.port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        self.base = f"http://127.0.0.1:{self.port}"
+        deadline = time.time() + 30
+        while True:
+            try:
+                self.call("GET", "/status")
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+        options = {
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,860", "--hide-scrollbars"],
+        }
+        if chromium:
+            options["binary"] = chromium
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}}
+        self.session = self.call("POST", "/session", caps)["sessionId"]
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return json.loads(response.read())["value"]
+        except urllib.error.HTTPError as e:
+            raise RuntimeError(f"WebDriver {method} {path}: {e.read().decode()}") from None
+
+    def do(self, method, path, body=None):
+        return self.call(method, f"/session/{self.session}{path}", body)
+
+    def js(self, script, *args):
+        return self.do("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def click(self, css, index=0):
+        found = self.do("POST", "/elements", {"using": "css selector", "value": css})
+        element = list(found[index].values())[0]
+        self.do("POST", f"/element/{element}/click", {})
+
+    def wait(self, script, what, timeout=60):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            value = self.js(script)
+            if value:
+                return value
+            time.sleep(0.1)
+        error = self.js("return document.getElementById('error').textContent")
+        raise AssertionError(f"timed out waiting for {what}; the page says: {error!r}")
+
+    def screenshot(self, path):
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.do("GET", "/screenshot")))
+
+    def close(self):
+        try:
+            self.call("DELETE", f"/session/{self.session}")
+        finally:
+            self.process.terminate()
+            self.process.wait()
+
+
+def start_server(gdl):
+    server = subprocess.Popen([gdl, "serve", "--port", "0", "--seed", "11"], stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    url = re.search(r"http://\S+/", line)
+    if not url:
+        server.terminate()
+        raise AssertionError(f"gdl serve printed no URL: {line!r}")
+    return server, url.group(0)
+
+
+def new_game(d, url, game, seats):
+    d.do("POST", "/url", {"url": f"{url}?game={game}"})
+    d.wait(f"return document.querySelectorAll('.seat').length == {len(seats)}", "the seats")
+    d.js("""const seats = document.querySelectorAll('.seat');
+            arguments[0].forEach((s, i) => { seats[i].value = s; });""", seats)
+    d.click("#start")
+    d.wait("return document.getElementById('play').hidden === false", "the board")
+
+
+# The page is waiting for the person: cells to click, or the game over.
+READY = """const outcome = document.getElementById('outcome').textContent;
+           const legal = document.querySelectorAll('#board .legal').length;
+           return outcome !== '' || (legal > 0 && document.getElementById('status').textContent.endsWith('(you)'));"""
+
+# Each cell's symbol as the board draws it ('.' for an empty cell).
+CELLS_OF = """[...document.querySelectorAll('#board g[data-cell]')].map(g => {
+               const t = g.querySelector('text'); return t ? t.textContent : '.'; })"""
+CELLS = "return " + CELLS_OF + ";"
+
+
+def play_tictactoe(d, url):
+    new_game(d, url, "tictactoe", ["human", "optimal"])
+    clicks = 0
+    for turn in range(9):
+        d.wait(READY, "the person's turn or the end")
+        if d.js("return document.getElementById('outcome').textContent"):
+            break
+        before = d.js(CELLS)
+        legal = d.js("return document.querySelectorAll('#board .legal').length")
+        # Not best play: the person clicks around the board.
+        d.click("#board .legal", (turn * 5) % legal)
+        clicks += 1
+        d.wait(f"const c = {CELLS_OF}; return c.filter(x => x == 'X').length == {before.count('X') + 1}",
+               "the X clicked to appear")
+    d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
+    cells = d.js(CELLS)
+    outcome = d.js("return document.getElementById('outcome').textContent")
+    history = d.js("return document.querySelectorAll('#history li').length")
+    won = lambda mark: any(all(cells[i] == mark for i in line) for line in LINES)
+    assert len(cells) == 9, cells
+    assert cells.count("X") == clicks, (cells, clicks)
+    assert history == cells.count("X") + cells.count("O"), (history, cells)
+    assert not won("X"), f"optimal lost: {cells}"
+    if won("O"):
+        assert outcome == "O won the game", outcome
+    else:
+        assert "." not in cells, cells
+        assert outcome == "the game is a draw", outcome
+    print(f"browser: tic-tac-toe against optimal, {clicks} clicks: {outcome} ({''.join(cells)})")
+
+
+def screenshots(d, url, folder):
+    # Connect four: the person drops discs in the middle columns, MCTS answers.
+    new_game(d, url, "connect4", ["human", "mcts"])
+    for column in [3, 3, 2, 4]:
+        d.wait(READY, "the person's turn")
+        # Any cell of a column plays it: the top row's cell does.
+        d.click(f"#board g[data-cell='{column}'] rect")
+        time.sleep(0.3)
+    d.wait(READY, "the person's turn")
+    d.click("#values")
+    d.wait("return document.getElementById('valuetable').hidden === false", "the move values", 30)
+    path = os.path.join(folder, "serve-connect4.png")
+    d.screenshot(path)
+    print(f"browser: wrote {path}")
+    # Kalah: a few sowings each.
+    new_game(d, url, "kalah", ["human", "mcts"])
+    for pit in [2, 5, 0]:
+        d.wait(READY, "the person's turn")
+        legal = d.js("return document.querySelectorAll('#board .legal').length")
+        d.click("#board .legal", min(pit, legal - 1))
+        time.sleep(0.3)
+    d.wait(READY, "the person's turn")
+    path = os.path.join(folder, "serve-kalah.png")
+    d.screenshot(path)
+    print(f"browser: wrote {path}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("gdl")
+    parser.add_argument("--screenshots", metavar="DIR")
+    parser.add_argument("--chromedriver", default="chromedriver")
+    parser.add_argument("--chromium", default=None)
+    args = parser.parse_args()
+    server, url = start_server(args.gdl)
+    driver = None
+    try:
+        driver = Driver(args.chromedriver, args.chromium)
+        play_tictactoe(driver, url)
+        if args.screenshots:
+            screenshots(driver, url, args.screenshots)
+    finally:
+        if driver:
+            driver.close()
+        server.terminate()
+        server.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The browser test of `gdl serve` (tests/browser/play.py): headless Chromium
+# plays tic-tac-toe against `optimal` on the page by clicking cells. Needs
+# Debian's chromium and chromium-driver, installed here with apt-get when
+# missing. Where they cannot be installed (no apt-get, not root), the test
+# is skipped, and says so loudly; any other failure fails the run.
+#
+#     tests/browser/run.sh [GDL_BINARY] [--screenshots docs]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+gdl=${1:-${GDL_BIN:-target/debug/gdl}}
+shift || true
+
+skip() {
+    {
+        echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+        echo "!! SKIPPED: the browser test of gdl serve: $1"
+        echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+    } >&2
+    exit 0
+}
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    command -v apt-get >/dev/null ||
+        skip "chromium and chromedriver are not installed, and there is no apt-get to install them"
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo -n true 2>/dev/null ||
+            skip "chromium and chromedriver are not installed, and installing them needs root"
+        as_root=(sudo -n)
+    fi
+    echo "== installing chromium and chromium-driver (apt-get)"
+    "${as_root[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+echo "== the browser test of gdl serve (headless $(chromium --version 2>/dev/null | head -1))"
+python3 tests/browser/play.py "$gdl" --chromium "$(command -v chromium)" "$@"
