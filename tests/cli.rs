@@ -140,6 +140,35 @@ fn check_summarizes_a_game() {
     }
 }
 
+/// `--timings` adds the engine and the load time after the summary, which is
+/// otherwise the one `gdl check` prints; compiled, some rules were made (a
+/// count and a time), on the VM none.
+#[test]
+fn check_timings_adds_the_compile_time() {
+    let plain = gdl(&["check", "games/connect4.game"]);
+    for engine in ["jit", "vm"] {
+        let r = gdl(&["check", "games/connect4.game", "--timings", "--engine", engine]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let (summary, added) = r.stdout.split_at(plain.stdout.len());
+        assert_eq!(summary, plain.stdout);
+        let lines: Vec<&str> = added.lines().collect();
+        assert_eq!(lines.len(), 2, "{added}");
+        let number = |text: &str, after: &str| -> f64 {
+            text.strip_prefix(after)
+                .and_then(|l| l.split(' ').next())
+                .and_then(|x| x.parse().ok())
+                .unwrap_or_else(|| panic!("{added}"))
+        };
+        if engine == "jit" {
+            assert!(number(lines[0], "engine      jit: ") > 0.0, "{added}");
+            assert!(lines[0].contains(" rules compiled to machine code in "), "{added}");
+        } else {
+            assert_eq!(lines[0], "engine      vm: the rules run on the interpreter");
+        }
+        assert!(number(lines[1], "loaded in   ") > 0.0, "{added}");
+    }
+}
+
 /// Each rule that fails at run time gives a diagnostic that points at the
 /// rule in the file and shows the position, and exit code 1 (issue 7).
 #[test]

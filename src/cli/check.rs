@@ -16,17 +16,39 @@ pub struct CheckArgs {
     /// Print the summary as one JSON object (docs/json-schema/check.json)
     #[arg(long, conflicts_with = "ir")]
     pub json: bool,
+    /// Also print how long loading the file and compiling its rules to machine code took
+    #[arg(long, conflicts_with_all = ["ir", "json"])]
+    pub timings: bool,
 }
 
 pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
     let game = load_game(&args.game.file, ctx)?;
+    let loaded = started.elapsed();
     let text = if args.json {
         let value = summary::json(&game).map_err(|e| ctx.fail(&e))?;
         format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
     } else if args.ir {
         game.code().listing(&game.program().source.inner().clone())
     } else {
-        summary::render(&game).map_err(|e| ctx.fail(&e))?
+        let mut text = summary::render(&game).map_err(|e| ctx.fail(&e))?;
+        if args.timings {
+            // Off by default: a time in the summary would differ from run to run.
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+            let engine = match game.jit_stats() {
+                Some(j) => format!(
+                    "jit: {} rules compiled to machine code in {:.1} ms",
+                    j.rules,
+                    ms(j.compile_time)
+                ),
+                None => "vm: the rules run on the interpreter".to_string(),
+            };
+            text.push_str(&format!(
+                "engine      {engine}\nloaded in   {:.1} ms (parse, check, lower, compile)\n",
+                ms(loaded)
+            ));
+        }
+        text
     };
     write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
     Ok(())

@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::types::{I8, I16, I32, I64};
 use cranelift_codegen::ir::{
-    AbiParam, Block, FuncRef, InstBuilder, MemFlags, SigRef, Signature, StackSlotData, StackSlotKind, UserFuncName,
-    Value,
+    AbiParam, Block, FuncRef, InstBuilder, InstructionData, MemFlags, Opcode, SigRef, Signature, StackSlotData,
+    StackSlotKind, UserFuncName, Value, ValueDef,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -150,6 +150,10 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
     let mut made_direct: Vec<u32> = Vec::new();
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
+    // `GDL_JIT_DUMP=1` prints each function's machine code, to read a profile by.
+    let dump = std::env::var_os("GDL_JIT_DUMP").is_some();
+    ctx.set_disasm(dump);
+    let mut dumped: Vec<(String, FuncId)> = Vec::new();
     while let Some((entry, keep, as_direct)) = bodies.pop() {
         let (entry, keep, as_direct) = (&entry, &keep, &as_direct);
         let id = match as_direct {
@@ -222,18 +226,30 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             }
         }
         module.define_function(id, &mut ctx).map_err(|e| format!("{e:?}"))?;
+        if dump && let Some(c) = ctx.compiled_code() {
+            let name = format!("{}{}", if as_direct.is_some() { "direct" } else { "rule" }, entry.start);
+            eprintln!("== {name} (width {width})\n{}", c.vcode.as_deref().unwrap_or(""));
+            dumped.push((name, id));
+        }
         module.clear_context(&mut ctx);
+        ctx.set_disasm(dump);
     }
     module.finalize_definitions().map_err(|e| e.to_string())?;
+    for (name, id) in dumped {
+        eprintln!("== {name} at {:p}", module.get_finalized_function(id));
+    }
     Ok(Made { module, funcs })
 }
 
-/// `(ctx, a0, .., a(n-1)) -> value`: a function called with its arguments in registers.
+/// `(ctx, depth, steps, a0, .., a(n-1)) -> (value, steps)`: a function
+/// called with its arguments, the call depth and the steps left in
+/// registers, which gives back the steps it left.
 fn direct_sig(module: &JITModule, n: u16) -> Signature {
     let mut sig = module.make_signature();
-    for _ in 0..=n {
+    for _ in 0..n + 3 {
         sig.params.push(AbiParam::new(I64));
     }
+    sig.returns.push(AbiParam::new(I64));
     sig.returns.push(AbiParam::new(I64));
     sig
 }
@@ -247,6 +263,23 @@ fn cc(op: CmpOp) -> IntCC {
         CmpOp::Le => IntCC::SignedLessThanOrEqual,
         CmpOp::Gt => IntCC::SignedGreaterThan,
         CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
+    }
+}
+
+/// Whether `a cc b` holds, for a comparison folded while translating.
+fn holds(cc: IntCC, a: i64, b: i64) -> bool {
+    let (ua, ub) = (a as u64, b as u64);
+    match cc {
+        IntCC::Equal => a == b,
+        IntCC::NotEqual => a != b,
+        IntCC::SignedLessThan => a < b,
+        IntCC::SignedLessThanOrEqual => a <= b,
+        IntCC::SignedGreaterThan => a > b,
+        IntCC::SignedGreaterThanOrEqual => a >= b,
+        IntCC::UnsignedLessThan => ua < ub,
+        IntCC::UnsignedLessThanOrEqual => ua <= ub,
+        IntCC::UnsignedGreaterThan => ua > ub,
+        IntCC::UnsignedGreaterThanOrEqual => ua >= ub,
     }
 }
 
@@ -275,6 +308,10 @@ pub(super) fn native(op: &Op) -> bool {
 }
 
 const FLAGS: MemFlags = MemFlags::trusted();
+/// For memory that no call changes while it runs (the context's pointers,
+/// the frame as the rule starts): Cranelift may drop such a load when its
+/// value is unused, and merge two of them.
+const FIXED: MemFlags = MemFlags::trusted().with_readonly().with_can_move();
 
 /// One rule being translated.
 struct Rule<'a, 'b> {
@@ -285,8 +322,10 @@ struct Rule<'a, 'b> {
     /// The frame the caller passed (`None`: arguments came in registers).
     frame: Option<Value>,
     cells: Value,
-    budget: Value,
     writable: Value,
+    /// The steps left and the call depth (see `build`).
+    steps: Variable,
+    depth: Variable,
     width: u8,
     len: i64,
     keep: bool,
@@ -353,15 +392,31 @@ impl<'a, 'b> Rule<'a, 'b> {
         let params = b.block_params(top).to_vec();
         let ctx = params[0];
         let frame = if direct.is_none() { Some(params[1]) } else { None };
-        let cells = b.ins().load(I64, FLAGS, ctx, Ctx::CELLS);
-        let budget = b.ins().load(I64, FLAGS, ctx, Ctx::BUDGET);
-        let writable = b.ins().load(I64, FLAGS, ctx, Ctx::WRITABLE);
+        let cells = b.ins().load(I64, FIXED, ctx, Ctx::CELLS);
+        let budget = b.ins().load(I64, FIXED, ctx, Ctx::BUDGET);
+        let writable = b.ins().load(I64, FIXED, ctx, Ctx::WRITABLE);
+        // The steps left and the call depth live in registers: a rule the
+        // runtime calls reads them from the budget and writes them back as
+        // it returns (and before anything else reads them: a call to a rule,
+        // the VM); a function called with its arguments in registers gets
+        // them the same way. A failure writes nothing back: the VM redoes
+        // the whole call with a budget of its own.
+        let (steps, depth) = (b.declare_var(I64), b.declare_var(I64));
+        let (s0, d0) = match direct {
+            None => (
+                b.ins().load(I64, FLAGS, budget, STEPS_AT as i32),
+                b.ins().load(I64, FLAGS, budget, DEPTH_AT as i32),
+            ),
+            Some(_) => (params[2], params[1]),
+        };
+        b.def_var(steps, s0);
+        b.def_var(depth, d0);
         let regs: Vec<Variable> = (0..entry.frame).map(|_| b.declare_var(I64)).collect();
         for (i, &v) in regs.iter().enumerate() {
             let x = match (frame, direct) {
-                (Some(frame), _) => b.ins().load(I64, FLAGS, frame, (i * 8) as i32),
+                (Some(frame), _) => b.ins().load(I64, FIXED, frame, (i * 8) as i32),
                 // As the VM's frame: the arguments, the rest 0.
-                (None, Some(n)) if i < n as usize => params[1 + i],
+                (None, Some(n)) if i < n as usize => params[3 + i],
                 _ => b.ins().iconst(I64, 0),
             };
             b.def_var(v, x);
@@ -403,8 +458,9 @@ impl<'a, 'b> Rule<'a, 'b> {
             ctx,
             frame,
             cells,
-            budget,
             writable,
+            steps,
+            depth,
             width,
             len,
             keep,
@@ -432,15 +488,67 @@ impl<'a, 'b> Rule<'a, 'b> {
             let c = r.b.ins().iconst(I64, code);
             r.b.ins().store(FLAGS, c, r.ctx, Ctx::FAIL);
             let zero = r.b.ins().iconst(I64, 0);
-            r.b.ins().return_(&[zero]);
+            r.leave(zero, false);
         }
         r.b.switch_to_block(r.failed);
         let zero = r.b.ins().iconst(I64, 0);
-        r.b.ins().return_(&[zero]);
+        r.leave(zero, false);
         r.b.switch_to_block(r.stopped);
         let one = r.b.ins().iconst(I64, STOPPED);
-        r.b.ins().return_(&[one]);
+        r.leave(one, true);
         r.calls
+    }
+
+    /// Returns `v`: with the steps left where called with its arguments in
+    /// registers, else after writing the budget back where it succeeded.
+    fn leave(&mut self, v: Value, ok: bool) {
+        if self.frame.is_none() {
+            let s = self.b.use_var(self.steps);
+            self.b.ins().return_(&[v, s]);
+            return;
+        }
+        if ok {
+            // The budget's depth is as the runtime gave it (see `sync_budget`).
+            let s = self.b.use_var(self.steps);
+            let budget = self.budget_ptr();
+            self.b.ins().store(FLAGS, s, budget, STEPS_AT as i32);
+        }
+        self.b.ins().return_(&[v]);
+    }
+
+    /// The budget, read from the context again where it is needed rather
+    /// than kept in a register through the rule (a loop with a call in it
+    /// has few registers to spare).
+    fn budget_ptr(&mut self) -> Value {
+        self.b.ins().load(I64, FLAGS, self.ctx, Ctx::BUDGET)
+    }
+
+    /// Writes the steps left to the budget, for what spends them there (a
+    /// rule called through its frame, the VM), and the call depth `depth`
+    /// for a rule called so; gives the depth the budget held before, for
+    /// `reload_steps` to put back. The budget's depth is otherwise left as
+    /// the runtime gave it, all through a call into compiled code: only
+    /// `Call` reads it, and the VM's stubs make no calls.
+    fn sync_budget(&mut self, depth: Option<Value>) -> Option<Value> {
+        let s = self.b.use_var(self.steps);
+        let budget = self.budget_ptr();
+        self.b.ins().store(FLAGS, s, budget, STEPS_AT as i32);
+        depth.map(|d| {
+            let before = self.b.ins().load(I64, FLAGS, budget, DEPTH_AT as i32);
+            self.b.ins().store(FLAGS, d, budget, DEPTH_AT as i32);
+            before
+        })
+    }
+
+    /// Reads the steps left back from the budget, after what spent them
+    /// there, and puts back the depth `sync_budget` found there.
+    fn reload_steps(&mut self, depth: Option<Value>) {
+        let budget = self.budget_ptr();
+        let s = self.b.ins().load(I64, FLAGS, budget, STEPS_AT as i32);
+        self.b.def_var(self.steps, s);
+        if let Some(d) = depth {
+            self.b.ins().store(FLAGS, d, budget, DEPTH_AT as i32);
+        }
     }
 
     /// Translates the instructions `start..end`, from the current block.
@@ -457,6 +565,13 @@ impl<'a, 'b> Rule<'a, 'b> {
                 blocks.entry(ip + 1).or_insert_with(|| self.b.create_block());
             }
         }
+        // A block that no jump reaches from itself or after it (no loop
+        // comes back to it) has all its predecessors translated when it is
+        // reached: sealed then, so that the registers' values, constants
+        // among them, flow into it while translating.
+        let looped: Vec<usize> = (start..end)
+            .filter_map(|ip| self.code.ops[ip].target().map(|t| t as usize).filter(|&t| t <= ip))
+            .collect();
         let first = *blocks.entry(start).or_insert_with(|| self.b.create_block());
         self.b.ins().jump(first, &[]);
         let mut open = false;
@@ -466,6 +581,9 @@ impl<'a, 'b> Rule<'a, 'b> {
                     self.b.ins().jump(blk, &[]);
                 }
                 self.b.switch_to_block(blk);
+                if !looped.contains(&ip) {
+                    self.b.seal_block(blk);
+                }
                 open = true;
             }
             if !open {
@@ -514,6 +632,8 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.ret_to = ret_to;
         self.regs = regs;
         self.b.switch_to_block(after);
+        // Every `Ret` of the body jumped here already.
+        self.b.seal_block(after);
         self.b.use_var(result)
     }
 
@@ -529,11 +649,124 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.ins().iconst(I64, v)
     }
 
-    /// Goes on only where `cond` is false; else to `to`.
+    /// Goes on only where `cond` is false; else to `to`. A condition known
+    /// while translating costs nothing: no test where it is false, a plain
+    /// jump where it is true (what follows is then unreachable).
     fn unless(&mut self, cond: Value, to: Block) {
-        let next = self.b.create_block();
-        self.b.ins().brif(cond, to, &[], next, &[]);
-        self.b.switch_to_block(next);
+        match self.known(cond) {
+            Some(0) => {}
+            Some(_) => {
+                self.b.ins().jump(to, &[]);
+                let dead = self.b.create_block();
+                self.b.switch_to_block(dead);
+                self.b.seal_block(dead);
+            }
+            None => {
+                let next = self.b.create_block();
+                self.b.ins().brif(cond, to, &[], next, &[]);
+                self.b.switch_to_block(next);
+                // Its one predecessor is known: sealed now, so that the
+                // registers' values (constants among them) flow into it.
+                self.b.seal_block(next);
+            }
+        }
+    }
+
+    /// The value of `v` where it is a constant known while translating:
+    /// constant operands fold the checks on them away (Cranelift folds
+    /// arithmetic on constants, but keeps a branch on a constant condition).
+    fn known(&self, v: Value) -> Option<i64> {
+        let dfg = &self.b.func.dfg;
+        match dfg.value_def(dfg.resolve_aliases(v)) {
+            ValueDef::Result(inst, 0) => match dfg.insts[inst] {
+                InstructionData::UnaryImm {
+                    opcode: Opcode::Iconst,
+                    imm,
+                } => Some(imm.bits()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A condition known while translating.
+    fn truth(&mut self, c: bool) -> Value {
+        self.b.ins().iconst(I8, i64::from(c))
+    }
+
+    fn icmp(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
+        match (self.known(x), self.known(y)) {
+            (Some(a), Some(b)) => self.truth(holds(cc, a, b)),
+            _ => self.b.ins().icmp(cc, x, y),
+        }
+    }
+
+    fn icmp_imm(&mut self, cc: IntCC, x: Value, imm: i64) -> Value {
+        match self.known(x) {
+            Some(a) => self.truth(holds(cc, a, imm)),
+            None => self.b.ins().icmp_imm(cc, x, imm),
+        }
+    }
+
+    /// `p or q` for conditions (0 or 1).
+    fn or_c(&mut self, p: Value, q: Value) -> Value {
+        match (self.known(p), self.known(q)) {
+            (Some(0), _) => q,
+            (_, Some(0)) => p,
+            (Some(_), _) | (_, Some(_)) => self.truth(true),
+            _ => self.b.ins().bor(p, q),
+        }
+    }
+
+    /// `p and q` for conditions (0 or 1).
+    fn and_c(&mut self, p: Value, q: Value) -> Value {
+        match (self.known(p), self.known(q)) {
+            (Some(0), _) | (_, Some(0)) => self.truth(false),
+            (Some(_), _) => q,
+            (_, Some(_)) => p,
+            _ => self.b.ins().band(p, q),
+        }
+    }
+
+    fn select(&mut self, c: Value, x: Value, y: Value) -> Value {
+        match self.known(c) {
+            Some(0) => y,
+            Some(_) => x,
+            None => self.b.ins().select(c, x, y),
+        }
+    }
+
+    fn iadd_imm(&mut self, x: Value, imm: i64) -> Value {
+        match self.known(x) {
+            Some(a) => self.iconst(a.wrapping_add(imm)),
+            None if imm == 0 => x,
+            None => self.b.ins().iadd_imm(x, imm),
+        }
+    }
+
+    fn imul_imm(&mut self, x: Value, imm: i64) -> Value {
+        match self.known(x) {
+            Some(a) => self.iconst(a.wrapping_mul(imm)),
+            None if imm == 1 => x,
+            None => self.b.ins().imul_imm(x, imm),
+        }
+    }
+
+    fn iadd(&mut self, x: Value, y: Value) -> Value {
+        match (self.known(x), self.known(y)) {
+            (Some(a), Some(b)) => self.iconst(a.wrapping_add(b)),
+            (_, Some(b)) => self.iadd_imm(x, b),
+            (Some(a), _) => self.iadd_imm(y, a),
+            _ => self.b.ins().iadd(x, y),
+        }
+    }
+
+    fn isub(&mut self, x: Value, y: Value) -> Value {
+        match (self.known(x), self.known(y)) {
+            (Some(a), Some(b)) => self.iconst(a.wrapping_sub(b)),
+            (_, Some(b)) => self.iadd_imm(x, b.wrapping_neg()),
+            _ => self.b.ins().isub(x, y),
+        }
     }
 
     fn fail_if(&mut self, cond: Value) {
@@ -543,7 +776,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// Fails unless `0 <= i < bound`, for a bound known when compiling
     /// (one unsigned comparison: a negative `i` is past any bound).
     fn check_below(&mut self, i: Value, bound: i64) {
-        let out = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, bound);
+        let out = self.icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, bound);
         self.fail_if(out);
     }
 
@@ -551,17 +784,15 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// may itself be negative in a state given by hand: then every index fails,
     /// as in the VM).
     fn check_index(&mut self, i: Value, len: Value) {
-        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, i, 0);
-        let past = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
-        let bad = self.b.ins().bor(neg, past);
+        let neg = self.icmp_imm(IntCC::SignedLessThan, i, 0);
+        let past = self.icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+        let bad = self.or_c(neg, past);
         self.fail_if(bad);
     }
 
     /// `x + y`, failing on overflow.
     fn checked_add(&mut self, x: Value, y: Value) -> Value {
-        let (v, of) = self.b.ins().sadd_overflow(x, y);
-        self.fail_if(of);
-        v
+        self.arith(ArithOp::Add, x, y)
     }
 
     /// Checks that `i` names a cell (any failure: the VM decides).
@@ -575,9 +806,9 @@ impl<'a, 'b> Rule<'a, 'b> {
         let off = match self.width {
             NIBBLE => self.b.ins().ushr_imm(i, 1),
             1 => i,
-            w => self.b.ins().imul_imm(i, i64::from(w)),
+            w => self.imul_imm(i, i64::from(w)),
         };
-        self.b.ins().iadd(self.cells, off)
+        self.iadd(self.cells, off)
     }
 
     fn load(&mut self, i: Value) -> Value {
@@ -603,7 +834,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     }
 
     fn store(&mut self, i: Value, v: Value) {
-        let ro = self.b.ins().icmp_imm(IntCC::Equal, self.writable, 0);
+        let ro = self.icmp_imm(IntCC::Equal, self.writable, 0);
         self.fail_if(ro);
         let a = self.addr(i);
         let narrow = |r: &mut Self, ty| {
@@ -615,7 +846,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         };
         match self.width {
             NIBBLE => {
-                let bad = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, v, 15);
+                let bad = self.icmp_imm(IntCC::UnsignedGreaterThan, v, 15);
                 self.unless(bad, self.widen);
                 let byte = self.b.ins().uload8(I64, FLAGS, a, 0);
                 let odd = self.b.ins().band_imm(i, 1);
@@ -655,6 +886,28 @@ impl<'a, 'b> Rule<'a, 'b> {
     fn arith(&mut self, op: ArithOp, x: Value, y: Value) -> Value {
         match op {
             ArithOp::Add | ArithOp::Sub | ArithOp::Mul => {
+                // Folded where the operands make it exact: both known (an
+                // overflow then fails outright), or adding 0, or times 1.
+                let v = match (op, self.known(x), self.known(y)) {
+                    (_, Some(a), Some(b)) => match op {
+                        ArithOp::Add => a.checked_add(b),
+                        ArithOp::Sub => a.checked_sub(b),
+                        _ => a.checked_mul(b),
+                    }
+                    .map_or(Err(()), |v| Ok(Some(v))),
+                    (ArithOp::Add | ArithOp::Sub, _, Some(0)) | (ArithOp::Mul, _, Some(1)) => return x,
+                    (ArithOp::Add, Some(0), _) | (ArithOp::Mul, Some(1), _) => return y,
+                    _ => Ok(None),
+                };
+                match v {
+                    Ok(Some(v)) => return self.iconst(v),
+                    Err(()) => {
+                        let yes = self.truth(true);
+                        self.fail_if(yes);
+                        return self.iconst(0);
+                    }
+                    Ok(None) => {}
+                }
                 let (v, of) = match op {
                     ArithOp::Add => self.b.ins().sadd_overflow(x, y),
                     ArithOp::Sub => self.b.ins().ssub_overflow(x, y),
@@ -664,93 +917,105 @@ impl<'a, 'b> Rule<'a, 'b> {
                 v
             }
             ArithOp::Div | ArithOp::Rem => {
-                let zero = self.b.ins().icmp_imm(IntCC::Equal, y, 0);
+                let zero = self.icmp_imm(IntCC::Equal, y, 0);
                 self.fail_if(zero);
-                let min = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
-                let minus = self.b.ins().icmp_imm(IntCC::Equal, y, -1);
-                let both = self.b.ins().band(min, minus);
+                let min = self.icmp_imm(IntCC::Equal, x, i64::MIN);
+                let minus = self.icmp_imm(IntCC::Equal, y, -1);
+                let both = self.and_c(min, minus);
                 self.fail_if(both);
                 let r = self.b.ins().srem(x, y);
-                let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, r, 0);
-                let ypos = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, y, 0);
+                let neg = self.icmp_imm(IntCC::SignedLessThan, r, 0);
+                let ypos = self.icmp_imm(IntCC::SignedGreaterThan, y, 0);
                 if op == ArithOp::Div {
                     let q = self.b.ins().sdiv(x, y);
                     let m1 = self.iconst(-1);
                     let p1 = self.iconst(1);
-                    let step = self.b.ins().select(ypos, m1, p1);
+                    let step = self.select(ypos, m1, p1);
                     let zero = self.iconst(0);
-                    let adj = self.b.ins().select(neg, step, zero);
-                    self.b.ins().iadd(q, adj)
+                    let adj = self.select(neg, step, zero);
+                    self.iadd(q, adj)
                 } else {
-                    let plus = self.b.ins().iadd(r, y);
-                    let minus = self.b.ins().isub(r, y);
-                    let fixed = self.b.ins().select(ypos, plus, minus);
-                    self.b.ins().select(neg, fixed, r)
+                    let plus = self.iadd(r, y);
+                    let minus = self.isub(r, y);
+                    let fixed = self.select(ypos, plus, minus);
+                    self.select(neg, fixed, r)
                 }
             }
         }
     }
 
     fn cmp(&mut self, op: CmpOp, x: Value, y: Value) -> Value {
-        self.b.ins().icmp(cc(op), x, y)
+        self.icmp(cc(op), x, y)
     }
 
     fn cmp_imm(&mut self, op: CmpOp, x: Value, imm: i32) -> Value {
-        self.b.ins().icmp_imm(cc(op), x, i64::from(imm))
+        self.icmp_imm(cc(op), x, i64::from(imm))
     }
 
     fn bool64(&mut self, c: Value) -> Value {
+        if let Some(k) = self.known(c) {
+            return self.iconst(i64::from(k != 0));
+        }
         self.b.ins().uextend(I64, c)
     }
 
     /// `x % m` (Euclidean) for a constant `m > 0`.
     fn rem_pos(&mut self, x: Value, m: i32) -> Value {
         let r = self.b.ins().srem_imm(x, i64::from(m));
-        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, r, 0);
-        let plus = self.b.ins().iadd_imm(r, i64::from(m));
-        self.b.ins().select(neg, plus, r)
+        let neg = self.icmp_imm(IntCC::SignedLessThan, r, 0);
+        let plus = self.iadd_imm(r, i64::from(m));
+        self.select(neg, plus, r)
     }
 
     /// Takes `n` steps from the budget.
     fn spend(&mut self, n: Value) {
-        let s = self.b.ins().load(I64, FLAGS, self.budget, STEPS_AT as i32);
-        let short = self.b.ins().icmp(IntCC::UnsignedLessThan, s, n);
+        let s = self.b.use_var(self.steps);
+        let short = self.icmp(IntCC::UnsignedLessThan, s, n);
         self.fail_if(short);
-        let left = self.b.ins().isub(s, n);
-        self.b.ins().store(FLAGS, left, self.budget, STEPS_AT as i32);
+        let left = self.isub(s, n);
+        self.b.def_var(self.steps, left);
     }
 
     /// The cell of element `i` of the list whose length cell is `list`
     /// (whose length is `len`), after checking `0 <= i < len`.
     fn element(&mut self, list: Value, len: Value, i: Value, size: u32) -> Value {
         self.check_index(i, len);
-        let off = self.b.ins().imul_imm(i, i64::from(size));
-        let base = self.b.ins().iadd_imm(list, 1);
-        self.b.ins().iadd(base, off)
+        let off = self.imul_imm(i, i64::from(size));
+        let base = self.iadd_imm(list, 1);
+        self.iadd(base, off)
     }
 
     /// Fails unless `lo..=hi` is short enough to go through (at most 2^20).
     fn check_range(&mut self, lo: Value, hi: Value) {
+        if let (Some(l), Some(h)) = (self.known(lo), self.known(hi)) {
+            let too_long = match h.checked_sub(l) {
+                None => h > l,
+                Some(d) => d >= MAX_RANGE_SPAN,
+            };
+            let c = self.truth(too_long);
+            self.fail_if(c);
+            return;
+        }
         let (d, of) = self.b.ins().ssub_overflow(hi, lo);
         let long = self
             .b
             .ins()
             .icmp_imm(IntCC::SignedGreaterThanOrEqual, d, MAX_RANGE_SPAN);
-        let up = self.b.ins().icmp(IntCC::SignedGreaterThan, hi, lo);
-        let too_long = self.b.ins().select(of, up, long);
+        let up = self.icmp(IntCC::SignedGreaterThan, hi, lo);
+        let too_long = self.select(of, up, long);
         self.fail_if(too_long);
     }
 
     fn consts_ptr(&mut self) -> Value {
-        self.b.ins().load(I64, FLAGS, self.ctx, Ctx::CONSTS)
+        self.b.ins().load(I64, FIXED, self.ctx, Ctx::CONSTS)
     }
 
     /// `consts[i]`, checked.
     fn load_const(&mut self, i: Value) -> Value {
         self.check_below(i, self.code.consts.len() as i64);
         let p = self.consts_ptr();
-        let off = self.b.ins().imul_imm(i, 8);
-        let a = self.b.ins().iadd(p, off);
+        let off = self.imul_imm(i, 8);
+        let a = self.iadd(p, off);
         self.b.ins().load(I64, FLAGS, a, 0)
     }
 
@@ -771,20 +1036,20 @@ impl<'a, 'b> Rule<'a, 'b> {
     fn next_element(&mut self, var: u16, idx: u16, addr: u16, to: Block, consts: bool) {
         let (i, o) = (self.get(idx), self.get(addr));
         let len = if consts { self.load_const(o) } else { self.load(o) };
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, len);
+        let done = self.icmp(IntCC::SignedGreaterThanOrEqual, i, len);
         self.branch(done, to);
-        let base = self.b.ins().iadd_imm(o, 1);
-        let at = self.b.ins().iadd(base, i);
+        let base = self.iadd_imm(o, 1);
+        let at = self.iadd(base, i);
         let v = if consts { self.load_const(at) } else { self.load(at) };
         self.set(var, v);
-        let n = self.b.ins().iadd_imm(i, 1);
+        let n = self.iadd_imm(i, 1);
         self.set(idx, n);
     }
 
     /// Counts one more choice of a move's arguments in `c`: fails past `MAX_ARG_CHOICES`.
     fn count_choice(&mut self, c: Value) -> Value {
-        let c1 = self.b.ins().iadd_imm(c, 1);
-        let many = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
+        let c1 = self.iadd_imm(c, 1);
+        let many = self.icmp_imm(IntCC::SignedGreaterThan, c1, MAX_ARG_CHOICES);
         self.fail_if(many);
         c1
     }
@@ -795,9 +1060,7 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// Jumps to `to` where `cond` holds, else goes on.
     fn branch(&mut self, cond: Value, to: Block) {
-        let next = self.b.create_block();
-        self.b.ins().brif(cond, to, &[], next, &[]);
-        self.b.switch_to_block(next);
+        self.unless(cond, to);
     }
 
     /// Writes the registers back to the frame, for a caller that reads them.
@@ -827,19 +1090,19 @@ impl<'a, 'b> Rule<'a, 'b> {
         let (fast, slow, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let len = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_LEN);
         let cap = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_CAP);
-        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, len, cap);
+        let room = self.icmp(IntCC::UnsignedLessThan, len, cap);
         self.b.ins().brif(room, fast, &[], slow, &[]);
 
         self.b.switch_to_block(fast);
         let base = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT);
-        let off = self.b.ins().imul_imm(len, MOVE_SIZE);
-        let at = self.b.ins().iadd(base, off);
+        let off = self.imul_imm(len, MOVE_SIZE);
+        let at = self.iadd(base, off);
         let k = self.b.ins().iconst(I16, i64::from(kind));
         self.b.ins().store(FLAGS, k, at, MOVE_KIND);
         for (i, &v) in args.iter().enumerate() {
             self.b.ins().store(FLAGS, v, at, MOVE_ARGS + (i * 8) as i32);
         }
-        let more = self.b.ins().iadd_imm(len, 1);
+        let more = self.iadd_imm(len, 1);
         self.b.ins().store(FLAGS, more, self.ctx, Ctx::OUT_LEN);
         self.b.ins().jump(done, &[]);
 
@@ -848,6 +1111,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             self.b.ins().stack_store(v, self.args, (i * 8) as i32);
         }
         let p = self.b.ins().stack_addr(I64, self.args, 0);
+        // Not `FIXED`: hoisted out of a loop, it would hold a register through it.
         let f = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::EMIT);
         let k = self.iconst(i64::from(kind));
         let call = self.b.ins().call_indirect(self.helper, f, &[self.ctx, k, p]);
@@ -883,14 +1147,14 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::Neg { dst, src } => {
                 let x = self.get(src);
-                let min = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
+                let min = self.icmp_imm(IntCC::Equal, x, i64::MIN);
                 self.fail_if(min);
                 let v = self.b.ins().ineg(x);
                 self.set(dst, v);
             }
             Op::Not { dst, src } => {
                 let x = self.get(src);
-                let c = self.b.ins().icmp_imm(IntCC::Equal, x, 0);
+                let c = self.icmp_imm(IntCC::Equal, x, 0);
                 let v = self.bool64(c);
                 self.set(dst, v);
             }
@@ -920,7 +1184,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::Pick { op, dst, a, b } => {
                 let (x, y) = (self.get(a), self.get(b));
                 let c = self.cmp(op, x, y);
-                let v = self.b.ins().select(c, x, y);
+                let v = self.select(c, x, y);
                 self.set(dst, v);
             }
             Op::CellCmpI { op, dst, cell, imm } => {
@@ -937,45 +1201,45 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::JumpIfZero { x, to } => {
                 let t = self.jump_to(blocks, to);
                 let v = self.get(x);
-                let c = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
+                let c = self.icmp_imm(IntCC::Equal, v, 0);
                 self.branch(c, t);
             }
             Op::JumpIfNonZero { x, to } => {
                 let t = self.jump_to(blocks, to);
                 let v = self.get(x);
-                let c = self.b.ins().icmp_imm(IntCC::NotEqual, v, 0);
+                let c = self.icmp_imm(IntCC::NotEqual, v, 0);
                 self.branch(c, t);
             }
             Op::JumpUnless { op, a, b, to } => {
                 let t = self.jump_to(blocks, to);
                 let (x, y) = (self.get(a), self.get(b));
-                let c = self.b.ins().icmp(cc(op).complement(), x, y);
+                let c = self.icmp(cc(op).complement(), x, y);
                 self.branch(c, t);
             }
             Op::JumpUnlessI { op, a, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.get(a);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), x, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), x, i64::from(imm));
                 self.branch(c, t);
             }
             Op::JumpUnlessCellI { op, cell, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.load_at(cell);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), x, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), x, i64::from(imm));
                 self.branch(c, t);
             }
             Op::JumpUnlessRemI { op, a, m, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.get(a);
                 let r = self.rem_pos(x, m);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), r, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), r, i64::from(imm));
                 self.branch(c, t);
             }
             Op::JumpUnlessCellRemI { op, cell, m, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.load_at(cell);
                 let r = self.rem_pos(x, m);
-                let c = self.b.ins().icmp_imm(cc(op).complement(), r, i64::from(imm));
+                let c = self.icmp_imm(cc(op).complement(), r, i64::from(imm));
                 self.branch(c, t);
             }
             Op::Ret { src } => {
@@ -986,7 +1250,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                     return false;
                 }
                 self.write_back();
-                self.b.ins().return_(&[v]);
+                self.leave(v, true);
                 return false;
             }
             Op::Halt => {
@@ -998,7 +1262,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 }
                 self.write_back();
                 let z = self.iconst(0);
-                self.b.ins().return_(&[z]);
+                self.leave(z, true);
                 return false;
             }
             Op::ElemAddr { dst, list, index, size } => {
@@ -1077,16 +1341,16 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let a = self.get(addr);
                 let len = self.load(a);
                 let x = self.get(x);
-                let nonneg = self.b.ins().icmp_imm(IntCC::SignedGreaterThanOrEqual, x, 0);
-                let below = self.b.ins().icmp(IntCC::SignedLessThan, x, len);
-                let c = self.b.ins().band(nonneg, below);
+                let nonneg = self.icmp_imm(IntCC::SignedGreaterThanOrEqual, x, 0);
+                let below = self.icmp(IntCC::SignedLessThan, x, len);
+                let c = self.and_c(nonneg, below);
                 let v = self.bool64(c);
                 self.set(dst, v);
             }
             Op::SetHas { dst, addr, x, set } => {
                 let lo = self.code.sets[set as usize].lo;
                 let x = self.get(x);
-                let bit = self.b.ins().iadd_imm(x, lo.wrapping_neg());
+                let bit = self.iadd_imm(x, lo.wrapping_neg());
                 let v = self.bit_of(addr, bit);
                 self.set(dst, v);
             }
@@ -1098,14 +1362,14 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::SetAdd { addr, x, set } | Op::SetRemove { addr, x, set } => {
                 let r = self.code.sets[set as usize];
                 let x = self.get(x);
-                let below = self.b.ins().icmp_imm(IntCC::SignedLessThan, x, r.lo);
-                let above = self.b.ins().icmp_imm(IntCC::SignedGreaterThan, x, r.hi);
-                let out = self.b.ins().bor(below, above);
+                let below = self.icmp_imm(IntCC::SignedLessThan, x, r.lo);
+                let above = self.icmp_imm(IntCC::SignedGreaterThan, x, r.hi);
+                let out = self.or_c(below, above);
                 self.fail_if(out);
-                let bit = self.b.ins().iadd_imm(x, r.lo.wrapping_neg());
+                let bit = self.iadd_imm(x, r.lo.wrapping_neg());
                 let a = self.get(addr);
                 let word = self.b.ins().ushr_imm(bit, 6);
-                let o = self.b.ins().iadd(a, word);
+                let o = self.iadd(a, word);
                 let sh = self.b.ins().band_imm(bit, 63);
                 let one = self.iconst(1);
                 let mask = self.b.ins().ishl(one, sh);
@@ -1123,23 +1387,23 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let v = self.get(x);
                 let len = self.load(o);
                 self.check_below(len, i64::from(cap));
-                let base = self.b.ins().iadd_imm(o, 1);
-                let at = self.b.ins().iadd(base, len);
+                let base = self.iadd_imm(o, 1);
+                let at = self.iadd(base, len);
                 self.store(at, v);
-                let n = self.b.ins().iadd_imm(len, 1);
+                let n = self.iadd_imm(len, 1);
                 self.store(o, n);
             }
             Op::RangeInit { var, hi, spend, to } => {
                 let t = self.jump_to(blocks, to);
                 let (lo, h) = (self.get(var), self.get(hi));
                 self.check_range(lo, h);
-                let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, h);
+                let empty = self.icmp(IntCC::SignedGreaterThan, lo, h);
                 if spend {
                     // Short enough: `h - lo + 1` does not overflow where `lo <= h`.
-                    let d = self.b.ins().isub(h, lo);
-                    let n = self.b.ins().iadd_imm(d, 1);
+                    let d = self.isub(h, lo);
+                    let n = self.iadd_imm(d, 1);
                     let zero = self.iconst(0);
-                    let n = self.b.ins().select(empty, zero, n);
+                    let n = self.select(empty, zero, n);
                     self.spend(n);
                 }
                 self.branch(empty, t);
@@ -1147,19 +1411,19 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::RangeNext { var, hi, to } => {
                 let t = self.jump_to(blocks, to);
                 let (v, h) = (self.get(var), self.get(hi));
-                let more = self.b.ins().icmp(IntCC::SignedLessThan, v, h);
-                let next = self.b.ins().iadd_imm(v, 1);
-                let nv = self.b.ins().select(more, next, v);
+                let more = self.icmp(IntCC::SignedLessThan, v, h);
+                let next = self.iadd_imm(v, 1);
+                let nv = self.select(more, next, v);
                 self.set(var, nv);
                 self.branch(more, t);
             }
             Op::CountNext { var, idx, limit, to } => {
                 let t = self.jump_to(blocks, to);
                 let (i, l) = (self.get(idx), self.get(limit));
-                let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, l);
+                let done = self.icmp(IntCC::SignedGreaterThanOrEqual, i, l);
                 self.branch(done, t);
                 self.set(var, i);
-                let n = self.b.ins().iadd_imm(i, 1);
+                let n = self.iadd_imm(i, 1);
                 self.set(idx, n);
             }
             Op::ListNext { var, idx, addr, to } => {
@@ -1173,51 +1437,57 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::CountAdd { acc, x } => {
                 let (a, x) = (self.get(acc), self.get(x));
-                let c = self.b.ins().icmp_imm(IntCC::NotEqual, x, 0);
+                let c = self.icmp_imm(IntCC::NotEqual, x, 0);
                 let c = self.bool64(c);
-                let v = self.b.ins().iadd(a, c);
+                let v = self.iadd(a, c);
                 self.set(acc, v);
             }
             Op::PickAcc { op, acc, found, x } => {
                 let (a, f, x) = (self.get(acc), self.get(found), self.get(x));
-                let none = self.b.ins().icmp_imm(IntCC::Equal, f, 0);
+                let none = self.icmp_imm(IntCC::Equal, f, 0);
                 let better = self.cmp(op, x, a);
-                let take = self.b.ins().bor(none, better);
-                let v = self.b.ins().select(take, x, a);
+                let take = self.or_c(none, better);
+                let v = self.select(take, x, a);
                 self.set(acc, v);
                 let one = self.iconst(1);
                 self.set(found, one);
             }
             Op::NeedFound { found, .. } => {
                 let f = self.get(found);
-                let none = self.b.ins().icmp_imm(IntCC::Equal, f, 0);
+                let none = self.icmp_imm(IntCC::Equal, f, 0);
                 self.fail_if(none);
             }
             Op::Call { dst, func, args, n } => {
                 let f = self.code.fns[func as usize];
-                let d = self.b.ins().load(I64, FLAGS, self.budget, DEPTH_AT as i32);
+                let d = self.b.use_var(self.depth);
                 self.check_below(d, MAX_CALL_DEPTH as i64);
                 let one = self.iconst(1);
                 self.spend(one);
-                let d1 = self.b.ins().iadd_imm(d, 1);
-                self.b.ins().store(FLAGS, d1, self.budget, DEPTH_AT as i32);
+                let d1 = self.iadd_imm(d, 1);
                 if self.can_inline(f) {
                     let vals: Vec<Value> = (0..n).map(|k| self.get(args + k)).collect();
+                    self.b.def_var(self.depth, d1);
                     let v = self.inline_call(f, &vals);
-                    self.b.ins().store(FLAGS, d, self.budget, DEPTH_AT as i32);
+                    self.b.def_var(self.depth, d);
                     self.set(dst, v);
                     return true;
                 }
                 let (callee, direct) = self.refs[&f.start];
-                let call = if direct == Some(n) {
+                let v = if direct == Some(n) {
                     if !self.calls.contains(&f.start) {
                         self.calls.push(f.start);
                     }
-                    let mut vals = vec![self.ctx];
+                    let s = self.b.use_var(self.steps);
+                    let mut vals = vec![self.ctx, d1, s];
                     for k in 0..n {
                         vals.push(self.get(args + k));
                     }
-                    self.b.ins().call(callee, &vals)
+                    let call = self.b.ins().call(callee, &vals);
+                    let (v, s) = (self.b.inst_results(call)[0], self.b.inst_results(call)[1]);
+                    let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
+                    self.unless(failed, self.failed);
+                    self.b.def_var(self.steps, s);
+                    v
                 } else {
                     let words = f.frame.max(n as usize);
                     for k in 0..words {
@@ -1229,12 +1499,15 @@ impl<'a, 'b> Rule<'a, 'b> {
                         self.b.ins().stack_store(v, self.callee, (k * 8) as i32);
                     }
                     let fp = self.b.ins().stack_addr(I64, self.callee, 0);
-                    self.b.ins().call(callee, &[self.ctx, fp])
+                    // The callee reads the budget from memory.
+                    let before = self.sync_budget(Some(d1));
+                    let call = self.b.ins().call(callee, &[self.ctx, fp]);
+                    let v = self.b.inst_results(call)[0];
+                    let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
+                    self.unless(failed, self.failed);
+                    self.reload_steps(before);
+                    v
                 };
-                let v = self.b.inst_results(call)[0];
-                let failed = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::FAIL);
-                self.unless(failed, self.failed);
-                self.b.ins().store(FLAGS, d, self.budget, DEPTH_AT as i32);
                 self.set(dst, v);
             }
             Op::Choice { counter, .. } => {
@@ -1262,7 +1535,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let c0 = self.get(counter);
                 self.b.def_var(c, c0);
                 let (head, exit) = (self.b.create_block(), self.b.create_block());
-                let empty = self.b.ins().icmp(IntCC::SignedGreaterThan, lo, h);
+                let empty = self.icmp(IntCC::SignedGreaterThan, lo, h);
                 self.b.ins().brif(empty, exit, &[], head, &[]);
                 self.b.switch_to_block(head);
                 let cv = self.b.use_var(c);
@@ -1271,8 +1544,8 @@ impl<'a, 'b> Rule<'a, 'b> {
                 args[n as usize - 1] = self.b.use_var(v);
                 self.emit(kind, args);
                 let x = self.b.use_var(v);
-                let last = self.b.ins().icmp(IntCC::Equal, x, h);
-                let x1 = self.b.ins().iadd_imm(x, 1);
+                let last = self.icmp(IntCC::Equal, x, h);
+                let x1 = self.iadd_imm(x, 1);
                 self.b.def_var(v, x1);
                 self.b.ins().brif(last, exit, &[], head, &[]);
                 self.b.switch_to_block(exit);
@@ -1304,10 +1577,10 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let o = self.get(addr);
                 let mut total = self.iconst(0);
                 for w in 0..words {
-                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    let i = self.iadd_imm(o, i64::from(w));
                     let v = self.load(i);
                     let n = self.b.ins().popcnt(v);
-                    total = self.b.ins().iadd(total, n);
+                    total = self.iadd(total, n);
                 }
                 self.set(dst, total);
             }
@@ -1331,7 +1604,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let o = self.get(addr);
                 let zero = self.iconst(0);
                 for w in 0..words {
-                    let i = self.b.ins().iadd_imm(o, i64::from(w));
+                    let i = self.iadd_imm(o, i64::from(w));
                     self.store(i, zero);
                 }
             }
@@ -1364,7 +1637,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.b.ins().brif(bv, found, &[], advance, &[]);
                 self.b.switch_to_block(advance);
                 let wv = self.b.use_var(word);
-                let w1 = self.b.ins().iadd_imm(wv, 1);
+                let w1 = self.iadd_imm(wv, 1);
                 self.b.def_var(word, w1);
                 let past = self
                     .b
@@ -1373,7 +1646,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.b.ins().brif(past, empty, &[], load, &[]);
                 self.b.switch_to_block(load);
                 let wv = self.b.use_var(word);
-                let i = self.b.ins().iadd(o, wv);
+                let i = self.iadd(o, wv);
                 let v = self.load(i);
                 self.b.def_var(bits, v);
                 self.b.ins().jump(head, &[]);
@@ -1384,11 +1657,11 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.b.switch_to_block(found);
                 let (bv, wv) = (self.b.use_var(bits), self.b.use_var(word));
                 let tz = self.b.ins().ctz(bv);
-                let base = self.b.ins().imul_imm(wv, 64);
-                let base = self.b.ins().iadd_imm(base, r.lo);
-                let v = self.b.ins().iadd(base, tz);
+                let base = self.imul_imm(wv, 64);
+                let base = self.iadd_imm(base, r.lo);
+                let v = self.iadd(base, tz);
                 self.set(var, v);
-                let less = self.b.ins().iadd_imm(bv, -1);
+                let less = self.iadd_imm(bv, -1);
                 let rest = self.b.ins().band(bv, less);
                 self.set(state, rest);
                 self.set(state + 1, wv);
@@ -1410,11 +1683,11 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let i = self.get(idx);
                 let len = self.items_call(super::call::items_len as *const () as usize, None);
                 // As the VM's `as usize`: a negative index is past the end.
-                let done = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+                let done = self.icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
                 self.branch(done, t);
                 let v = self.items_call(super::call::item as *const () as usize, Some(i));
                 self.set(var, v);
-                let n = self.b.ins().iadd_imm(i, 1);
+                let n = self.iadd_imm(i, 1);
                 self.set(idx, n);
             }
             _ => unreachable!("every other instruction runs in the VM (`native`)"),
@@ -1425,7 +1698,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// The length of the list whose length cell is `o`; a negative one fails.
     fn list_len(&mut self, o: Value) -> Value {
         let len = self.load(o);
-        let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, len, 0);
+        let neg = self.icmp_imm(IntCC::SignedLessThan, len, 0);
         self.fail_if(neg);
         len
     }
@@ -1441,17 +1714,17 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let iv = self.b.use_var(i);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        let more = self.icmp(IntCC::SignedLessThan, iv, len);
         self.b.ins().brif(more, body, &[], done, &[]);
         self.b.switch_to_block(body);
         let iv = self.b.use_var(i);
-        let at = self.b.ins().iadd(o, iv);
-        let at = self.b.ins().iadd_imm(at, 1);
+        let at = self.iadd(o, iv);
+        let at = self.iadd_imm(at, 1);
         let x = self.load(at);
         let t = self.b.use_var(total);
         let t = self.checked_add(t, x);
         self.b.def_var(total, t);
-        let i1 = self.b.ins().iadd_imm(iv, 1);
+        let i1 = self.iadd_imm(iv, 1);
         self.b.def_var(i, i1);
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(done);
@@ -1475,16 +1748,16 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let iv = self.b.use_var(i);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, len);
+        let more = self.icmp(IntCC::SignedLessThan, iv, len);
         self.b.ins().brif(more, body, &[], done, &[]);
         self.b.switch_to_block(body);
         let iv = self.b.use_var(i);
-        let at = self.b.ins().iadd(o, iv);
-        let at = self.b.ins().iadd_imm(at, 1);
+        let at = self.iadd(o, iv);
+        let at = self.iadd_imm(at, 1);
         let v = self.load(at);
-        let i1 = self.b.ins().iadd_imm(iv, 1);
+        let i1 = self.iadd_imm(iv, 1);
         self.b.def_var(i, i1);
-        let eq = self.b.ins().icmp(IntCC::Equal, v, x);
+        let eq = self.icmp(IntCC::Equal, v, x);
         self.b.ins().brif(eq, hit, &[], head, &[]);
         self.b.switch_to_block(hit);
         let one = self.iconst(1);
@@ -1502,7 +1775,8 @@ impl<'a, 'b> Rule<'a, 'b> {
             Some(_) => self.items_sig.1,
         };
         let f = self.iconst(f as i64);
-        let mut args = vec![self.budget];
+        let budget = self.budget_ptr();
+        let mut args = vec![budget];
         args.extend(x);
         let call = self.b.ins().call_indirect(sig, f, &args);
         self.b.inst_results(call)[0]
@@ -1512,7 +1786,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     fn bit_of(&mut self, addr: u16, bit: Value) -> Value {
         let a = self.get(addr);
         let word = self.b.ins().ushr_imm(bit, 6);
-        let o = self.b.ins().iadd(a, word);
+        let o = self.iadd(a, word);
         let w = self.load(o);
         let sh = self.b.ins().band_imm(bit, 63);
         let v = self.b.ins().sshr(w, sh);
@@ -1522,6 +1796,8 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// An instruction the VM runs: the registers go to a frame in memory,
     /// the VM runs the instruction's stub, and they come back.
     fn slow_op(&mut self, ip: usize, op: Op, blocks: &HashMap<usize, Block>) -> bool {
+        // The VM spends from the budget in memory.
+        self.sync_budget(None);
         for i in 0..self.regs.len() {
             let v = self.b.use_var(self.regs[i]);
             self.b.ins().stack_store(v, self.spill, (i * 8) as i32);
@@ -1532,8 +1808,9 @@ impl<'a, 'b> Rule<'a, 'b> {
         let n = self.iconst(self.spill_len as i64);
         let call = self.b.ins().call_indirect(self.slow_sig, f, &[self.ctx, stub, fp, n]);
         let flow = self.b.inst_results(call)[0];
-        let failed = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, flow, 1);
+        let failed = self.icmp_imm(IntCC::UnsignedGreaterThan, flow, 1);
         self.unless(failed, self.failed);
+        self.reload_steps(None);
         for i in 0..self.regs.len() {
             let v = self.b.ins().stack_load(I64, self.spill, (i * 8) as i32);
             self.b.def_var(self.regs[i], v);
