@@ -294,3 +294,36 @@ fn the_page_and_its_script_come_from_the_binary_and_fetch_nothing_else() {
     let (status, _) = server.request("GET", "/nothing", None, None);
     assert_eq!(status, 404);
 }
+
+#[test]
+fn every_bundled_game_is_played_to_its_end_on_the_page() {
+    let server = Server::start(&["--seed", "3"]);
+    let (status, list) = server.request("GET", "/api/games", None, None);
+    assert_eq!(status, 200);
+    let names: Vec<String> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(names.len() >= 15, "{names:?}");
+    for name in &names {
+        let about = server.ok("/api/game", json!({"game": name}));
+        let seats = about["players"].as_array().unwrap().len();
+        assert!(seats >= 1, "{name}: {about}");
+        let players = vec!["random"; seats].join(",");
+        let mut state = server.ok("/api/new", json!({"game": name, "players": players}));
+        let drawn = !state["board"].is_null();
+        let mut steps = 0;
+        while state["turn"] != "terminal" {
+            // Every position of a game with a display is drawn from it.
+            assert_eq!(!state["board"].is_null(), drawn, "{name}: {state}");
+            state = server.ok("/api/step", json!({"id": state["id"]}));
+            steps += 1;
+            assert!(steps < 5000, "{name} does not end");
+        }
+        assert!(!state["outcome"].is_null(), "{name}: {state}");
+        assert!(steps > 0, "{name}");
+        assert_eq!(state["history"].as_array().unwrap().len(), steps, "{name}: {state}");
+    }
+}
