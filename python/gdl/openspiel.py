@@ -365,4 +365,9 @@ class _Observer:
 
 
 for _name in gdl.list_games():
-    register(_name)
+    try:
+        register(_name)
+    except gdl.GdlError:
+        # A game the module refuses (one that ends on a repeated position):
+        # `gdl.load` says why to whoever asks for it.
+        pass

@@ -133,6 +133,16 @@ fn compile(py: Python<'_>, origin: Origin, engine: Engine) -> PyResult<Py<PyGame
     match compiled {
         Ok(program) => {
             let game = Arc::new(Interpreted::with_engine(program, engine));
+            // A state here does not carry the positions before it, so the
+            // rule could not end a game: refuse rather than play on forever.
+            if let Some(times) = gdl::game::Game::repetition(&*game) {
+                return Err(GdlError::new_err(format!(
+                    "{} ends a game when a position is repeated {times} times (`end when repeated`), \
+                     which the Python module does not keep yet: play it with `gdl play`, `trace` or `match`, \
+                     or solve it with `gdl solve`",
+                    origin.name
+                )));
+            }
             let meta = Meta::new(origin);
             origin::remember(&game, &meta);
             game::python_game(py, &game, &meta)

@@ -14,16 +14,29 @@ import pytest
 import gdl
 from conftest import GAMES, game_path
 
-BUNDLED = sorted(p.stem for p in GAMES.glob("*.game"))
+ALL_BUNDLED = sorted(p.stem for p in GAMES.glob("*.game"))
+# Games that end on a repeated position need the positions before a state,
+# which a state here does not carry: the module refuses them (see below).
+REPETITION = sorted(p.stem for p in GAMES.glob("*.game") if "end when repeated" in p.read_text())
+BUNDLED = [name for name in ALL_BUNDLED if name not in REPETITION]
 
 
 def test_every_game_file_is_bundled_and_loads_by_name():
-    assert gdl.list_games() == BUNDLED
+    assert gdl.list_games() == ALL_BUNDLED
     for name in BUNDLED:
         by_name = gdl.load(name)
         by_path = gdl.load(game_path(f"{name}.game"))
         assert by_name.name == by_path.name
         assert str(by_name.initial_state()) == str(by_path.initial_state())
+
+
+def test_a_game_with_the_repetition_rule_is_refused_not_played_forever():
+    assert REPETITION, "oware.game has the rule"
+    for name in REPETITION:
+        with pytest.raises(gdl.GdlError) as e:
+            gdl.load(name)
+        assert "end when repeated" in str(e.value)
+        assert "gdl solve" in str(e.value)
 
 
 def test_a_bundled_game_takes_parameters_and_a_path_wins_over_a_name(tmp_path, monkeypatch):
