@@ -136,6 +136,15 @@ pub trait Game {
         self.state_text(state)
     }
 
+    /// A hash of [`observation`](Game::observation): equal observations
+    /// give equal hashes. A game may compute it without building the text.
+    fn observation_hash(&self, state: &Self::State, player: Player) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        self.observation(state, player).as_bytes().hash(&mut h);
+        h.finish()
+    }
+
     /// A state that `player` cannot tell from `state`, with everything hidden
     /// from them drawn at random (determinization). Without hidden information,
     /// `state` itself.

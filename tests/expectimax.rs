@@ -456,3 +456,71 @@ fn tree_values_of_pig_read_as_expectations() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     common::snapshot_settings().bind(|| insta::assert_snapshot!("tree_pig_values", run.stdout));
 }
+
+/// The hidden-information check hashes what each player sees without
+/// writing it out (`Game::observation_hash`): two positions get the same
+/// hash exactly when they look the same (`Game::observation`), on games
+/// with hidden and private state, along random games.
+#[test]
+fn observation_hashes_tell_apart_what_observations_do() {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let games = [
+        common::load_game("games/kuhn-poker.game", &[]),
+        common::load_game("games/xnimmt.game", &[("K", "5"), ("R", "1"), ("N", "2"), ("X", "2")]),
+        common::load_game("games/pig.game", &[("target", "8")]),
+    ];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    for game in &games {
+        let mut seen = Vec::new();
+        for _ in 0..40 {
+            let mut s = game.initial_state().unwrap();
+            for _ in 0..30 {
+                seen.push(s.clone());
+                let mut moves = Vec::new();
+                match game.turn(&s).unwrap() {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        let mut outcomes = Vec::new();
+                        game.chance_outcomes(&s, &mut outcomes).unwrap();
+                        let (m, _) = outcomes.choose(&mut rng).unwrap().clone();
+                        game.apply(&mut s, &m).unwrap();
+                    }
+                    Turn::Simultaneous => {
+                        let joint: Vec<_> = (0..game.num_players())
+                            .map(|p| {
+                                game.legal_moves_of(&s, p, &mut moves).unwrap();
+                                moves.choose(&mut rng).unwrap().clone()
+                            })
+                            .collect();
+                        game.apply_joint(&mut s, &joint).unwrap();
+                    }
+                    Turn::Player(_) => {
+                        game.legal_moves(&s, &mut moves).unwrap();
+                        let m = moves.choose(&mut rng).unwrap().clone();
+                        game.apply(&mut s, &m).unwrap();
+                    }
+                }
+            }
+        }
+        let mut alike = 0;
+        for p in 0..game.num_players() {
+            let texts: Vec<String> = seen.iter().map(|s| game.observation(s, p)).collect();
+            let hashes: Vec<u64> = seen.iter().map(|s| game.observation_hash(s, p)).collect();
+            for i in 0..seen.len() {
+                for j in 0..i {
+                    assert_eq!(
+                        texts[i] == texts[j],
+                        hashes[i] == hashes[j],
+                        "{} and {}",
+                        texts[i],
+                        texts[j]
+                    );
+                    alike += usize::from(texts[i] == texts[j] && seen[i] != seen[j]);
+                }
+            }
+        }
+        // Kuhn poker and X Nimmt! have positions that differ and look alike.
+        assert!(game.name() == "Pig" || alike > 0, "{}", game.name());
+    }
+}

@@ -69,10 +69,16 @@ fn method_text<M>(s: &ChanceSolution<M>) -> String {
     if s.stages > 0 {
         text.push_str(", simultaneous moves as matrix games solved by linear programming");
     }
-    if let Method::ValueIteration { sweeps, residual } = s.method {
+    if let Method::ValueIteration {
+        cycles,
+        sweeps,
+        residual,
+    } = s.method
+    {
         let _ = write!(
             text,
-            "; positions recur, so by value iteration ({sweeps} sweeps, last change {residual:.1e})"
+            "; positions recur, so by value iteration, one cycle of positions after another \
+             ({cycles} cycles, at most {sweeps} sweeps each, last change {residual:.1e})"
         );
     }
     text

@@ -968,6 +968,10 @@ impl Game for Interpreted {
         visibility::observation(self, &state.cells(), player)
     }
 
+    fn observation_hash(&self, state: &State, player: Player) -> u64 {
+        visibility::observation_hash(self, &state.cells(), player)
+    }
+
     fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {
         let mut cells: smallvec::SmallVec<[i64; 64]> = smallvec::SmallVec::from_elem(0, state.len());
         state.unpack_into(&mut cells);

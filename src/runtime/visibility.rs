@@ -1,6 +1,8 @@
 //! What each player sees (`hidden` and `private` state), and determinization:
 //! drawing at random everything a player cannot see.
 
+use std::fmt;
+
 use rand::seq::SliceRandom;
 
 use super::Interpreted;
@@ -27,17 +29,49 @@ fn unseen<'g>(game: &'g Interpreted, player: usize, out: &mut impl Extend<(usize
 
 /// The position as `player` sees it: what they cannot see is `?`.
 pub(super) fn observation(game: &Interpreted, cells: &[i64], player: usize) -> String {
+    let mut text = String::new();
+    write_observation(game, cells, player, &mut text);
+    text
+}
+
+/// A hash of [`observation`]'s text, written into the hasher without the
+/// text being built (value iteration observes every position it explores).
+pub(super) fn observation_hash(game: &Interpreted, cells: &[i64], player: usize) -> u64 {
+    use std::hash::{Hash, Hasher};
+    /// Hashes what is written, as `[u8]::hash` hashes the whole text.
+    struct Writer {
+        hasher: rustc_hash::FxHasher,
+        len: usize,
+    }
+    impl fmt::Write for Writer {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.hasher.write(s.as_bytes());
+            self.len += s.len();
+            Ok(())
+        }
+    }
+    let mut w = Writer {
+        hasher: rustc_hash::FxHasher::default(),
+        len: 0,
+    };
+    write_observation(game, cells, player, &mut w);
+    // The length last: two texts whose bytes run together alike still differ.
+    w.len.hash(&mut w.hasher);
+    w.hasher.finish()
+}
+
+fn write_observation(game: &Interpreted, cells: &[i64], player: usize, out: &mut impl fmt::Write) {
     let prog = game.program();
-    let parts: Vec<String> = prog
-        .vars
-        .iter()
-        .map(|v| format!("{}: {}", v.name, shown(game, cells, v, Some(player))))
-        .collect();
+    for (i, v) in prog.vars.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        let _ = write!(out, "{sep}{}: ", v.name);
+        write_shown(game, cells, v, Some(player), out);
+    }
     let who = prog
         .players
         .get(cells[TURN_CELL] as usize)
         .map_or("nobody", String::as_str);
-    format!("{}; {who} to move", parts.join(", "))
+    let _ = write!(out, "; {who} to move");
 }
 
 /// The state field by field, as `viewer` sees it, for people to read: hidden
@@ -54,27 +88,44 @@ pub(super) fn view(game: &Interpreted, cells: &[i64], viewer: Option<usize>) -> 
 
 /// One variable's value as `viewer` may see it (`None`: everything).
 fn shown(game: &Interpreted, cells: &[i64], v: &crate::ir::Var, viewer: Option<usize>) -> String {
+    let mut text = String::new();
+    write_shown(game, cells, v, viewer, &mut text);
+    text
+}
+
+fn write_shown(
+    game: &Interpreted,
+    cells: &[i64],
+    v: &crate::ir::Var,
+    viewer: Option<usize>,
+    out: &mut impl fmt::Write,
+) {
     let players = &game.program().players;
-    let value = |l: &Layout, at: usize| ShowValue(&load_value(l, &cells[at..at + l.size()]), players).to_string();
+    let value = |l: &Layout, at: usize, out: &mut dyn fmt::Write| {
+        let _ = write!(out, "{}", ShowValue(&load_value(l, &cells[at..at + l.size()]), players));
+    };
     let Some(player) = viewer else {
-        return value(&v.layout, v.offset);
+        return value(&v.layout, v.offset, out);
     };
     match (v.visibility, &v.layout) {
-        (Visibility::Public, l) => value(l, v.offset),
-        (Visibility::Hidden, _) => "?".to_string(),
+        (Visibility::Public, l) => value(l, v.offset, out),
         (Visibility::Private, Layout::List { elem, cap }) => {
-            let entries: Vec<String> = (0..*cap)
-                .map(|p| {
-                    if p == player {
-                        value(elem, v.offset + 1 + p * elem.size())
-                    } else {
-                        "?".to_string()
-                    }
-                })
-                .collect();
-            format!("[{}]", entries.join(", "))
+            let _ = out.write_str("[");
+            for p in 0..*cap {
+                if p > 0 {
+                    let _ = out.write_str(", ");
+                }
+                if p == player {
+                    value(elem, v.offset + 1 + p * elem.size(), out);
+                } else {
+                    let _ = out.write_str("?");
+                }
+            }
+            let _ = out.write_str("]");
         }
-        (Visibility::Private, _) => "?".to_string(),
+        (Visibility::Hidden | Visibility::Private, _) => {
+            let _ = out.write_str("?");
+        }
     }
 }
 

@@ -27,14 +27,18 @@
 //! call for different play (the game has hidden information: use
 //! [`cfr`](crate::solve::learn::cfr)).
 
+use std::collections::{BTreeMap, VecDeque};
 use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use super::matrix::Matrix;
 use super::simultaneous::{Stage, solve_stage, stage_moves};
 use super::solve_error::{SolveError, SolveKind};
+use super::value_iteration::{CHANCE, Graph, Limits, PARALLEL_MIN, Rule, SIMULTANEOUS, TERMINAL, evaluate, settle};
 use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn, representative};
 
@@ -89,11 +93,14 @@ impl Default for ChanceOptions {
 pub enum Method {
     /// Depth-first search with the memo table: the game graph is acyclic.
     BackwardInduction,
-    /// Value iteration over every reachable position: positions can recur.
+    /// Value iteration, one strongly connected component of the positions
+    /// after another: positions can recur.
     ValueIteration {
-        /// Sweeps over all positions.
+        /// Components with a cycle, each valued by sweeps of its own.
+        cycles: u64,
+        /// The most sweeps one of them took.
         sweeps: u64,
-        /// The largest change in the last sweep.
+        /// The largest change in the last sweep of any of them.
         residual: f64,
     },
 }
@@ -203,14 +210,13 @@ pub fn solve<G: Game>(game: &G, root: &G::State, opts: &ChanceOptions) -> Result
     solve_with(Engine::new(game, opts)?, root)
 }
 
-/// [`solve`], with the positions of value iteration explored on `threads`
-/// threads: each thread plays the rules on its share of a batch of
-/// positions, and one numbers their successors in the order one thread
-/// would, so that the sweeps, the values and everything after them are
-/// exactly one thread's. The sweeps themselves run on one thread: each
-/// reads the values the sweep has just written (Gauss-Seidel), which is
-/// why they converge in few sweeps, and why they cannot be split without
-/// changing the values in their last digits.
+/// [`solve`] on `threads` threads, with one thread's answer bit for bit.
+/// Value iteration explores its positions on the threads (each plays the
+/// rules on its share of a batch of positions, and one numbers their
+/// successors in the order one thread would) and values the components of
+/// its position graph that no path joins on the threads at once
+/// ([`value_iteration`](super::value_iteration)). A game without cycles is
+/// searched depth first on one thread.
 pub fn solve_threads<G>(
     game: &G,
     root: &G::State,
@@ -222,37 +228,80 @@ where
     G::State: Send + Sync,
 {
     let mut engine = Engine::new(game, opts)?;
-    if threads > 1 {
-        engine.expand_many = Some(Box::new(move |batch: &[G::State]| {
-            expand_on_threads(game, batch, threads)
-        }));
+    engine.sweep_threads = threads.max(1);
+    if threads < 2 {
+        return solve_with(engine, root);
     }
-    solve_with(engine, root)
+    // The exploration of value iteration numbers positions on this thread
+    // while the others play the rules on the positions found ahead.
+    let observe = opts.check_hidden;
+    let (work, jobs) = mpsc::channel::<(u64, Vec<G::State>)>();
+    let (done, results) = mpsc::channel();
+    let jobs = Mutex::new(jobs);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (jobs, done) = (&jobs, done.clone());
+            scope.spawn(move || {
+                loop {
+                    // The lock is held only to take a batch; the channel closes with the engine.
+                    let job = jobs.lock().map_err(|_| ()).and_then(|rx| rx.recv().map_err(|_| ()));
+                    let Ok((seq, batch)) = job else { break };
+                    let expanded: Vec<_> = batch.iter().map(|s| explore_state(game, s, observe)).collect();
+                    if done.send((seq, expanded)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done);
+        engine.ahead = Some(Ahead {
+            work,
+            results,
+            sent: 0,
+            received: 0,
+            early: BTreeMap::new(),
+        });
+        // The engine, and with it the channel to the threads, ends here: they stop.
+        solve_with(engine, root)
+    })
 }
 
-/// Expands `batch`, split in `threads` runs of positions next to each other.
-fn expand_on_threads<G>(game: &G, batch: &[G::State], threads: usize) -> Vec<Expanded<G::State>>
-where
-    G: Game + Sync,
-    G::State: Send + Sync,
-{
-    let each = batch.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = batch
-            .chunks(each)
-            .map(|run| scope.spawn(move || run.iter().map(|s| expand_state(game, s)).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    vec![Err(SolveError::Inconsistent(
-                        "a thread of the solve failed (a bug in gdl)".into(),
-                    ))]
-                })
-            })
-            .collect()
-    })
+/// Positions expanded on other threads: sent in numbered batches, and
+/// received back in the order they were sent.
+struct Ahead<S> {
+    work: mpsc::Sender<(u64, Vec<S>)>,
+    results: mpsc::Receiver<(u64, Vec<Explored<S>>)>,
+    sent: u64,
+    received: u64,
+    /// Batches that came back before those sent earlier.
+    early: BTreeMap<u64, Vec<Explored<S>>>,
+}
+
+impl<S> Ahead<S> {
+    fn in_flight(&self) -> bool {
+        self.received < self.sent
+    }
+
+    fn send(&mut self, batch: Vec<S>) -> Result<(), SolveError> {
+        self.work.send((self.sent, batch)).map_err(|_| thread_failed())?;
+        self.sent += 1;
+        Ok(())
+    }
+
+    /// The next batch sent, expanded (waits for it).
+    fn next(&mut self) -> Result<Vec<Explored<S>>, SolveError> {
+        let want = self.received;
+        while !self.early.contains_key(&want) {
+            let (seq, batch) = self.results.recv().map_err(|_| thread_failed())?;
+            self.early.insert(seq, batch);
+        }
+        self.received += 1;
+        Ok(self.early.remove(&want).expect("waited for"))
+    }
+}
+
+fn thread_failed() -> SolveError {
+    SolveError::Inconsistent("a thread of the solve failed (a bug in gdl)".into())
 }
 
 fn solve_with<G: Game>(mut engine: Engine<'_, G>, root: &G::State) -> Result<ChanceSolution<G::Move>, SolveError> {
@@ -287,13 +336,75 @@ struct Entry {
     /// At a player's node, the best moves as bits of their indices (the
     /// first 64 moves).
     best: u64,
-    /// A hash of each player's legal moves here.
-    moves: [u64; 2],
+    /// What the hidden-information check compares.
+    facts: Facts,
 }
 
-const CHANCE: u8 = 2;
-const SIMULTANEOUS: u8 = 3;
-const TERMINAL: u8 = 4;
+/// The memo table: the positions by number, their entries by the same
+/// numbers, and a hash table of the numbers. Value iteration numbers the
+/// positions as it explores them, and its table becomes the memo table
+/// as it is; the threads that expand positions hash their successors, so
+/// that the thread numbering them does not.
+struct Table<S> {
+    ids: HashTable<u32>,
+    states: Vec<S>,
+    /// Each position's hash, for the hash table to grow without hashing again.
+    hashes: Vec<u64>,
+    entries: Vec<Entry>,
+}
+
+impl<S: Hash + Eq> Table<S> {
+    fn new() -> Self {
+        Table {
+            ids: HashTable::new(),
+            states: Vec::new(),
+            hashes: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    fn find(&self, hash: u64, state: &S) -> Option<usize> {
+        self.ids
+            .find(hash, |&i| self.states[i as usize] == *state)
+            .map(|&i| i as usize)
+    }
+
+    fn get(&self, state: &S) -> Option<&Entry> {
+        self.find(hash_of(state), state).map(|i| &self.entries[i])
+    }
+
+    fn get_mut(&mut self, state: &S) -> Option<&mut Entry> {
+        self.find(hash_of(state), state).map(|i| &mut self.entries[i])
+    }
+
+    /// The number of `state` (whose hash is `hash`), numbered now if it is new.
+    fn number(&mut self, hash: u64, state: S) -> Option<u32> {
+        if let Some(i) = self.find(hash, &state) {
+            return Some(i as u32);
+        }
+        let id = u32::try_from(self.states.len()).ok()?;
+        let hashes = &self.hashes;
+        self.ids.insert_unique(hash, id, |&i| hashes[i as usize]);
+        self.states.push(state);
+        self.hashes.push(hash);
+        Some(id)
+    }
+
+    /// Adds a position not in the table.
+    fn insert(&mut self, state: S, entry: Entry) {
+        let id = self.number(hash_of(&state), state).expect("fewer than 2^32 positions") as usize;
+        debug_assert_eq!(id, self.entries.len());
+        self.entries.push(entry);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&S, &Entry)> {
+        self.states.iter().zip(&self.entries)
+    }
+}
 
 /// Why the depth-first search stopped.
 enum Stop {
@@ -336,6 +447,18 @@ enum Node<S> {
 }
 
 impl<S> Node<S> {
+    /// Who acts, the children, a chance node's probabilities, a
+    /// simultaneous node's rows, a terminal position's value.
+    fn into_parts(self) -> (u8, Vec<S>, Vec<f64>, usize, f64) {
+        let who = who(&self);
+        match self {
+            Node::Terminal(v) => (who, Vec::new(), Vec::new(), 0, v),
+            Node::Player { children, .. } => (who, children, Vec::new(), 0, 0.0),
+            Node::Chance { children, probs } => (who, children, probs, 0, 0.0),
+            Node::Simultaneous { rows, children, .. } => (who, children, Vec::new(), rows, 0.0),
+        }
+    }
+
     fn children(&self) -> &[S] {
         match self {
             Node::Terminal(_) => &[],
@@ -346,21 +469,32 @@ impl<S> Node<S> {
     }
 }
 
-/// A position's successors and its players' move fingerprints, or why not.
-type Expanded<S> = Result<(Node<S>, [u64; 2]), SolveError>;
+/// What the hidden-information check compares of a position: a hash of
+/// each player's legal moves and, where asked for, of what each player who
+/// acts there sees (`Game::observation`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Facts {
+    moves: [u64; 2],
+    seen: Option<[u64; 2]>,
+}
 
-/// Expands a batch of positions, in order (on several threads: [`solve_threads`]).
-type ExpandMany<'g, S> = Box<dyn Fn(&[S]) -> Vec<Expanded<S>> + Send + 'g>;
+/// A position's successors and its [`Facts`], or why not.
+type Expanded<S> = Result<(Node<S>, Facts), SolveError>;
 
-/// Positions value iteration explores at once on several threads.
-const BATCH: usize = 8192;
+/// [`Expanded`], with the hash of each successor.
+type Explored<S> = Result<(Node<S>, Facts, Vec<u64>), SolveError>;
+
+/// Positions value iteration sends to another thread to expand at once.
+const BATCH: usize = 2048;
 
 struct Engine<'g, G: Game> {
     game: &'g G,
     opts: ChanceOptions,
     /// Set by [`solve_threads`].
-    expand_many: Option<ExpandMany<'g, G::State>>,
-    memo: FxHashMap<G::State, Entry>,
+    ahead: Option<Ahead<G::State>>,
+    /// Threads that value the components of value iteration (set by [`solve_threads`]).
+    sweep_threads: usize,
+    memo: Table<G::State>,
     nodes: u64,
     hits: u64,
     stages: u64,
@@ -422,8 +556,9 @@ impl<'g, G: Game> Engine<'g, G> {
         Ok(Engine {
             game,
             opts: opts.clone(),
-            expand_many: None,
-            memo: FxHashMap::default(),
+            ahead: None,
+            sweep_threads: 1,
+            memo: Table::new(),
             nodes: 0,
             hits: 0,
             stages: 0,
@@ -440,7 +575,7 @@ impl<'g, G: Game> Engine<'g, G> {
         match self.value(state) {
             Ok(_) => Ok(Method::BackwardInduction),
             Err(Stop::Cycle) => {
-                self.memo.clear();
+                self.memo = Table::new();
                 self.iterate(state)
             }
             Err(Stop::Fail(e)) => Err(e),
@@ -462,14 +597,14 @@ impl<'g, G: Game> Engine<'g, G> {
         {
             return Err(self.budget("states", max.to_string()).into());
         }
-        let (node, moves) = self.expand(state)?;
+        let (node, facts) = self.expand(state)?;
         self.memo.insert(
             state.clone(),
             Entry {
                 value: f64::NAN,
                 who: who(&node),
                 best: 0,
-                moves,
+                facts,
             },
         );
         self.depth += 1;
@@ -497,35 +632,24 @@ impl<'g, G: Game> Engine<'g, G> {
     /// `Game::canonical`), so the memo table holds one entry per class of
     /// positions below the root.
     fn expand(&self, state: &G::State) -> Expanded<G::State> {
-        expand_state(self.game, state)
+        expand_state(self.game, state, self.opts.check_hidden)
     }
 
     /// A position's value from its children's, and its best moves as bits.
     fn combine<S>(&mut self, node: &Node<S>, values: &[f64]) -> Result<(f64, u64), SolveError> {
-        Ok(match node {
-            Node::Terminal(v) => (*v, 0),
-            Node::Player { player, .. } => {
-                let maximize = *player == 0;
-                let best = values
-                    .iter()
-                    .copied()
-                    .reduce(|a, b| if maximize { a.max(b) } else { a.min(b) })
-                    .expect("a player's node has moves");
-                let mut bits = 0u64;
-                for (i, v) in values.iter().enumerate().take(64) {
-                    if tie(*v, best) {
-                        bits |= 1 << i;
-                    }
-                }
-                (best, bits)
-            }
-            Node::Chance { probs, .. } => (probs.iter().zip(values).map(|(p, v)| p * v).sum(), 0),
+        let rule = match node {
+            Node::Terminal(v) => Rule::Terminal(*v),
+            Node::Player { player, .. } => Rule::Player(*player),
+            Node::Chance { probs, .. } => Rule::Chance(probs),
             Node::Simultaneous { rows, cols, .. } => {
                 self.stages += 1;
-                let solution = solve_stage(&Matrix::new(*rows, *cols, values.to_vec()))?;
-                (solution.value, 0)
+                Rule::Simultaneous {
+                    rows: *rows,
+                    cols: *cols,
+                }
             }
-        })
+        };
+        evaluate(rule, values, true, tie)
     }
 
     fn count_node(&mut self) -> Result<(), SolveError> {
@@ -563,109 +687,108 @@ impl<'g, G: Game> Engine<'g, G> {
         }
     }
 
-    /// Value iteration over every position reachable from `root`.
+    /// Value iteration over every position reachable from `root`
+    /// ([`value_iteration`](super::value_iteration)).
     fn iterate(&mut self, root: &G::State) -> Result<Method, SolveError> {
         // Explore breadth-first, numbering the positions.
-        let mut index: FxHashMap<G::State, u32> = FxHashMap::default();
-        let mut states: Vec<G::State> = vec![root.clone()];
-        let mut nodes: Vec<Node<u32>> = Vec::new();
+        let mut table = Table::new();
+        table.number(hash_of(root), root.clone());
+        let mut graph = Graph::new();
         let mut fingerprints = Vec::new();
-        index.insert(root.clone(), 0);
         let mut next = 0;
-        // Positions expanded ahead on several threads, in order.
-        let mut ahead: std::collections::VecDeque<Expanded<G::State>> = std::collections::VecDeque::new();
-        while next < states.len() {
+        let mut ids = Vec::new();
+        // Positions expanded ahead on other threads, in order, and how many
+        // of `states` were sent to them.
+        let mut ready: VecDeque<Explored<G::State>> = VecDeque::new();
+        let mut sent = 0;
+        while next < table.len() {
             self.count_node()?;
             if let Some(max) = self.opts.max_states
-                && states.len() as u64 > max
+                && table.len() as u64 > max
             {
                 return Err(self.budget("states", max.to_string()));
             }
-            if ahead.is_empty()
-                && let Some(expand_many) = &self.expand_many
-            {
-                let end = states.len().min(next + BATCH);
-                ahead.extend(expand_many(&states[next..end]));
+            if let Some(ahead) = &mut self.ahead {
+                // Full batches as soon as they are found; a smaller one when
+                // nothing else is on its way.
+                let found = table.len();
+                while found - sent >= BATCH || (sent < found && ready.is_empty() && !ahead.in_flight()) {
+                    let end = found.min(sent + BATCH);
+                    ahead.send(table.states[sent..end].to_vec())?;
+                    sent = end;
+                }
+                if ready.is_empty() {
+                    ready.extend(ahead.next()?);
+                }
             }
-            let (node, fp) = match ahead.pop_front() {
-                Some(expanded) => expanded?,
-                None => self.expand(&states[next])?,
+            let (node, fp, hashes) = match ready.pop_front() {
+                Some(explored) => explored?,
+                None => explore_state(self.game, &table.states[next], self.opts.check_hidden)?,
             };
-            let mut ids = Vec::with_capacity(node.children().len());
-            for child in node.children() {
-                let id = match index.get(child) {
-                    Some(&id) => id,
-                    None => {
-                        let id = states.len() as u32;
-                        index.insert(child.clone(), id);
-                        states.push(child.clone());
-                        id
-                    }
-                };
+            ids.clear();
+            let (who, children, probs, rows, terminal) = node.into_parts();
+            for (child, hash) in children.into_iter().zip(hashes) {
+                let id = table
+                    .number(hash, child)
+                    .ok_or_else(|| self.budget("states", u32::MAX.to_string()))?;
                 ids.push(id);
             }
-            nodes.push(match node {
-                Node::Terminal(v) => Node::Terminal(v),
-                Node::Player { player, .. } => Node::Player { player, children: ids },
-                Node::Chance { probs, .. } => Node::Chance { children: ids, probs },
-                Node::Simultaneous { rows, cols, .. } => Node::Simultaneous {
-                    rows,
-                    cols,
-                    children: ids,
-                },
-            });
+            graph.push(who, &ids, &probs, rows, terminal);
             fingerprints.push(fp);
             next += 1;
         }
-        drop(index);
-        let mut values: Vec<f64> = nodes
-            .iter()
-            .map(|n| if let Node::Terminal(v) = n { *v } else { 0.0 })
-            .collect();
-        let mut sweeps = 0;
-        let mut children_values = Vec::new();
-        let residual = loop {
-            if sweeps >= self.opts.max_sweeps {
-                return Err(self.budget("sweeps", self.opts.max_sweeps.to_string()));
-            }
-            sweeps += 1;
-            let mut residual = 0.0f64;
-            // Deepest first: values flow up within one sweep (Gauss-Seidel).
-            for i in (0..nodes.len()).rev() {
-                if matches!(nodes[i], Node::Terminal(_)) {
-                    continue;
+        let (values, summary) = {
+            let (started, time_limit, watch) = (self.started, self.opts.time_limit, self.opts.watch.clone());
+            let (nodes, positions) = (self.nodes, table.len() as u64);
+            let check = move || -> Result<(), SolveError> {
+                let budget = |what, limit| SolveError::Budget { what, limit, nodes };
+                if let Some(watch) = &watch {
+                    use std::sync::atomic::Ordering::Relaxed;
+                    watch.nodes.store(nodes, Relaxed);
+                    watch.states.store(positions, Relaxed);
+                    if watch.stop.load(Relaxed) {
+                        return Err(budget(crate::solve::STOPPED, String::new()));
+                    }
                 }
-                children_values.clear();
-                children_values.extend(nodes[i].children().iter().map(|&c| values[c as usize]));
-                let (v, _) = self.combine(&nodes[i], &children_values)?;
-                residual = residual.max((v - values[i]).abs());
-                values[i] = v;
-            }
-            self.watched()?;
-            if let Some(limit) = self.opts.time_limit
-                && self.started.elapsed() >= limit
-            {
-                return Err(self.budget("time", format!("{}s", limit.as_secs_f64())));
-            }
-            if residual <= self.opts.tolerance {
-                break residual;
-            }
+                match time_limit {
+                    Some(limit) if started.elapsed() >= limit => {
+                        Err(budget("time", format!("{}s", limit.as_secs_f64())))
+                    }
+                    _ => Ok(()),
+                }
+            };
+            let limits = Limits {
+                tolerance: self.opts.tolerance,
+                max_sweeps: self.opts.max_sweeps,
+                check: &check,
+                parallel_min: PARALLEL_MIN,
+            };
+            settle(&graph, &limits, self.sweep_threads).map_err(|e| match e {
+                SolveError::Budget { what, limit, .. } => self.budget(what, limit),
+                e => e,
+            })?
         };
-        for (i, state) in states.into_iter().enumerate() {
+        self.stages += summary.stages;
+        let mut children_values = Vec::new();
+        let mut entries = Vec::with_capacity(graph.len());
+        for (i, facts) in fingerprints.into_iter().enumerate() {
             children_values.clear();
-            children_values.extend(nodes[i].children().iter().map(|&c| values[c as usize]));
-            let (_, best) = self.combine(&nodes[i], &children_values)?;
-            self.memo.insert(
-                state,
-                Entry {
-                    value: values[i],
-                    who: who(&nodes[i]),
-                    best,
-                    moves: fingerprints[i],
-                },
-            );
+            children_values.extend(graph.children(i).iter().map(|&c| values[c as usize]));
+            let (_, best) = evaluate(graph.rule(i), &children_values, true, tie)?;
+            entries.push(Entry {
+                value: values[i],
+                who: graph.who[i],
+                best,
+                facts,
+            });
         }
-        Ok(Method::ValueIteration { sweeps, residual })
+        table.entries = entries;
+        self.memo = table;
+        Ok(Method::ValueIteration {
+            cycles: summary.cycles,
+            sweeps: summary.sweeps,
+            residual: summary.residual,
+        })
     }
 
     /// The stored value of a solved position.
@@ -823,21 +946,17 @@ impl<'g, G: Game> Engine<'g, G> {
     fn check_hidden(&self) -> Result<(), SolveError> {
         let game = self.game;
         let mut seen: FxHashMap<(usize, u64), (&G::State, Entry)> = FxHashMap::default();
-        for (state, entry) in &self.memo {
-            let viewers: &[usize] = match entry.who {
-                0 => &[0],
-                1 => &[1],
-                SIMULTANEOUS => &[0, 1],
-                _ => continue,
-            };
-            for &p in viewers {
-                let seen_as = hash_of(&game.observation(state, p));
+        for (state, entry) in self.memo.iter() {
+            // Observed as the position was expanded, unless the options said not to.
+            let seen_by = entry.facts.seen.unwrap_or_else(|| observed(game, state, entry.who));
+            for &p in viewers(entry.who) {
+                let seen_as = seen_by[p];
                 let Some((other, e)) = seen.get(&(p, seen_as)) else {
                     seen.insert((p, seen_as), (state, *entry));
                     continue;
                 };
                 let differ = !tie(e.value, entry.value)
-                    || e.moves[p] != entry.moves[p]
+                    || e.facts.moves[p] != entry.facts.moves[p]
                     || (entry.who < 2 && e.best & entry.best == 0);
                 if differ {
                     return Err(SolveError::NotApplicable {
@@ -862,7 +981,7 @@ impl<'g, G: Game> Engine<'g, G> {
 
 /// A position's kind and successors, checked, and a hash of each player's
 /// legal moves (see [`Engine::expand`]).
-fn expand_state<G: Game>(game: &G, state: &G::State) -> Expanded<G::State> {
+fn expand_state<G: Game>(game: &G, state: &G::State, observe: bool) -> Expanded<G::State> {
     let mut fingerprint = [0u64; 2];
     let node = match game.turn(state)? {
         Turn::Terminal => {
@@ -937,7 +1056,40 @@ fn expand_state<G: Game>(game: &G, state: &G::State) -> Expanded<G::State> {
             }
         }
     };
-    Ok((node, fingerprint))
+    let seen = observe.then(|| observed(game, state, who(&node)));
+    Ok((
+        node,
+        Facts {
+            moves: fingerprint,
+            seen,
+        },
+    ))
+}
+
+/// [`expand_state`], and the hash of each successor.
+fn explore_state<G: Game>(game: &G, state: &G::State, observe: bool) -> Explored<G::State> {
+    let (node, facts) = expand_state(game, state, observe)?;
+    let hashes = node.children().iter().map(hash_of).collect();
+    Ok((node, facts, hashes))
+}
+
+/// A hash of what each player who acts at a position sees of it (0 for the others).
+fn observed<G: Game>(game: &G, state: &G::State, who: u8) -> [u64; 2] {
+    let mut seen = [0; 2];
+    for &p in viewers(who) {
+        seen[p] = game.observation_hash(state, p);
+    }
+    seen
+}
+
+/// The players who choose at a position where `who` acts.
+fn viewers(who: u8) -> &'static [usize] {
+    match who {
+        0 => &[0],
+        1 => &[1],
+        SIMULTANEOUS => &[0, 1],
+        _ => &[],
+    }
 }
 
 fn who<S>(node: &Node<S>) -> u8 {

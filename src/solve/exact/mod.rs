@@ -18,3 +18,4 @@ pub mod simultaneous;
 pub(in crate::solve) mod solution;
 pub(in crate::solve) mod solve_error;
 pub(in crate::solve) mod solver;
+mod value_iteration;
