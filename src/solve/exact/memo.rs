@@ -149,8 +149,11 @@ pub(crate) fn hash_of<S: Hash>(state: &S) -> u64 {
 /// The shard of a state whose [`hash_of`] is `hash`.
 #[inline]
 pub(crate) fn shard_of_hash(hash: u64) -> usize {
-    // The high bits: hashbrown indexes its buckets by the low ones.
-    (hash >> 56) as usize % SHARDS
+    // Neither the low bits, which pick a shard's bucket, nor the top 7,
+    // hashbrown's tag for a bucket: if every state of a shard shared its
+    // tag, a probe would compare the state with every full bucket it
+    // passes (a memory read each) instead of those whose tag matches.
+    (hash >> 40) as usize % SHARDS
 }
 
 impl<S: Eq + Hash + Clone> Memo<S> {
