@@ -152,7 +152,7 @@ pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: 
                     ..ChanceOptions::default()
                 };
                 // Every core unless --threads says otherwise, as for the other
-                // exact solves: Pig to 100 took 5.6 s on one thread and 4.1 s
+                // exact solves: Pig to 100 took 4.8 s on one thread and 2.7 s
                 // on two (2 idle cores), with the same values bit for bit.
                 expectimax::solve_threads(game, root, &opts, super::exact_threads(args))
             });

@@ -33,7 +33,7 @@ use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use hashbrown::HashTable;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHasher;
 
 use super::matrix::Matrix;
 use super::simultaneous::{Stage, solve_stage, stage_moves};
@@ -246,7 +246,12 @@ where
                     // The lock is held only to take a batch; the channel closes with the engine.
                     let job = jobs.lock().map_err(|_| ()).and_then(|rx| rx.recv().map_err(|_| ()));
                     let Ok((seq, batch)) = job else { break };
-                    let expanded: Vec<_> = batch.iter().map(|s| explore_state(game, s, observe)).collect();
+                    let mut expanded = Flat::default();
+                    for s in &batch {
+                        if !expanded.push(game, s, observe) {
+                            break;
+                        }
+                    }
                     if done.send((seq, expanded)).is_err() {
                         break;
                     }
@@ -270,11 +275,11 @@ where
 /// received back in the order they were sent.
 struct Ahead<S> {
     work: mpsc::Sender<(u64, Vec<S>)>,
-    results: mpsc::Receiver<(u64, Vec<Explored<S>>)>,
+    results: mpsc::Receiver<(u64, Flat<S>)>,
     sent: u64,
     received: u64,
     /// Batches that came back before those sent earlier.
-    early: BTreeMap<u64, Vec<Explored<S>>>,
+    early: BTreeMap<u64, Flat<S>>,
 }
 
 impl<S> Ahead<S> {
@@ -289,7 +294,7 @@ impl<S> Ahead<S> {
     }
 
     /// The next batch sent, expanded (waits for it).
-    fn next(&mut self) -> Result<Vec<Explored<S>>, SolveError> {
+    fn next(&mut self) -> Result<Flat<S>, SolveError> {
         let want = self.received;
         while !self.early.contains_key(&want) {
             let (seq, batch) = self.results.recv().map_err(|_| thread_failed())?;
@@ -400,10 +405,6 @@ impl<S: Hash + Eq> Table<S> {
         debug_assert_eq!(id, self.entries.len());
         self.entries.push(entry);
     }
-
-    fn iter(&self) -> impl Iterator<Item = (&S, &Entry)> {
-        self.states.iter().zip(&self.entries)
-    }
 }
 
 /// Why the depth-first search stopped.
@@ -481,8 +482,79 @@ struct Facts {
 /// A position's successors and its [`Facts`], or why not.
 type Expanded<S> = Result<(Node<S>, Facts), SolveError>;
 
-/// [`Expanded`], with the hash of each successor.
-type Explored<S> = Result<(Node<S>, Facts, Vec<u64>), SolveError>;
+/// Positions expanded one after another, flattened: each one's successors
+/// follow the last one's in `children`, with their hashes, and a chance
+/// node's probabilities in `probs`. A thread that expands positions for
+/// another hands it a few large buffers (freed by a thread that did not
+/// allocate them) instead of a few small ones per position.
+struct Flat<S> {
+    heads: VecDeque<Head>,
+    children: VecDeque<S>,
+    hashes: VecDeque<u64>,
+    probs: VecDeque<f64>,
+    /// Why the position after the last head could not be expanded.
+    error: Option<SolveError>,
+}
+
+impl<S> Default for Flat<S> {
+    fn default() -> Self {
+        Flat {
+            heads: VecDeque::new(),
+            children: VecDeque::new(),
+            hashes: VecDeque::new(),
+            probs: VecDeque::new(),
+            error: None,
+        }
+    }
+}
+
+/// One position of a [`Flat`].
+struct Head {
+    who: u8,
+    children: usize,
+    rows: usize,
+    terminal: f64,
+    facts: Facts,
+}
+
+impl<S: Hash> Flat<S> {
+    /// Expands `state` onto the end; false (and the error kept) if it fails.
+    fn push<G: Game<State = S>>(&mut self, game: &G, state: &S, observe: bool) -> bool {
+        match expand_state(game, state, observe) {
+            Ok((node, facts)) => {
+                let (who, children, probs, rows, terminal) = node.into_parts();
+                self.heads.push_back(Head {
+                    who,
+                    children: children.len(),
+                    rows,
+                    terminal,
+                    facts,
+                });
+                self.hashes.extend(children.iter().map(hash_of));
+                self.children.extend(children);
+                self.probs.extend(probs);
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.heads.is_empty() && self.error.is_none()
+    }
+
+    /// The first position's head (its successors are the first in
+    /// `children`), or the error met in its place.
+    fn pop(&mut self) -> Option<Result<Head, SolveError>> {
+        match self.heads.pop_front() {
+            Some(head) => Some(Ok(head)),
+            None => self.error.take().map(Err),
+        }
+    }
+}
 
 /// Positions value iteration sends to another thread to expand at once.
 const BATCH: usize = 2048;
@@ -699,7 +771,8 @@ impl<'g, G: Game> Engine<'g, G> {
         let mut ids = Vec::new();
         // Positions expanded ahead on other threads, in order, and how many
         // of `states` were sent to them.
-        let mut ready: VecDeque<Explored<G::State>> = VecDeque::new();
+        let mut ready: Flat<G::State> = Flat::default();
+        let mut probs = Vec::new();
         let mut sent = 0;
         while next < table.len() {
             self.count_node()?;
@@ -718,23 +791,32 @@ impl<'g, G: Game> Engine<'g, G> {
                     sent = end;
                 }
                 if ready.is_empty() {
-                    ready.extend(ahead.next()?);
+                    ready = ahead.next()?;
                 }
+            } else {
+                ready.push(self.game, &table.states[next], self.opts.check_hidden);
             }
-            let (node, fp, hashes) = match ready.pop_front() {
-                Some(explored) => explored?,
-                None => explore_state(self.game, &table.states[next], self.opts.check_hidden)?,
-            };
+            let head = ready
+                .pop()
+                .ok_or_else(|| SolveError::Inconsistent("a position was not expanded (a bug in gdl)".into()))??;
             ids.clear();
-            let (who, children, probs, rows, terminal) = node.into_parts();
-            for (child, hash) in children.into_iter().zip(hashes) {
+            for _ in 0..head.children {
+                let (Some(child), Some(hash)) = (ready.children.pop_front(), ready.hashes.pop_front()) else {
+                    return Err(SolveError::Inconsistent(
+                        "a successor went missing (a bug in gdl)".into(),
+                    ));
+                };
                 let id = table
                     .number(hash, child)
                     .ok_or_else(|| self.budget("states", u32::MAX.to_string()))?;
                 ids.push(id);
             }
-            graph.push(who, &ids, &probs, rows, terminal);
-            fingerprints.push(fp);
+            probs.clear();
+            if head.who == CHANCE {
+                probs.extend(ready.probs.drain(..head.children));
+            }
+            graph.push(head.who, &ids, &probs, head.rows, head.terminal);
+            fingerprints.push(head.facts);
             next += 1;
         }
         let (values, summary) = {
@@ -945,37 +1027,59 @@ impl<'g, G: Game> Engine<'g, G> {
     /// values, legal moves or best moves.
     fn check_hidden(&self) -> Result<(), SolveError> {
         let game = self.game;
-        let mut seen: FxHashMap<(usize, u64), (&G::State, Entry)> = FxHashMap::default();
-        for (state, entry) in self.memo.iter() {
+        let memo = &self.memo;
+        // What each chooser sees at each position, sorted so that the
+        // positions that look alike to a player lie side by side, each group
+        // in the order the positions were stored: as a scan of the positions
+        // in that order meets them, with each compared to the first of its
+        // group (sorting costs less than a hash map of two million entries).
+        let mut seen: Vec<(u64, u32)> = Vec::with_capacity(memo.len());
+        for (i, entry) in memo.entries.iter().enumerate() {
             // Observed as the position was expanded, unless the options said not to.
-            let seen_by = entry.facts.seen.unwrap_or_else(|| observed(game, state, entry.who));
+            let seen_by = entry
+                .facts
+                .seen
+                .unwrap_or_else(|| observed(game, &memo.states[i], entry.who));
             for &p in viewers(entry.who) {
-                let seen_as = seen_by[p];
-                let Some((other, e)) = seen.get(&(p, seen_as)) else {
-                    seen.insert((p, seen_as), (state, *entry));
-                    continue;
-                };
-                let differ = !tie(e.value, entry.value)
-                    || e.facts.moves[p] != entry.facts.moves[p]
-                    || (entry.who < 2 && e.best & entry.best == 0);
-                if differ {
-                    return Err(SolveError::NotApplicable {
-                        message: format!(
-                            "{} cannot tell `{}` from `{}`, which call for different play: \
-                             {} has hidden information",
-                            game.player_name(p),
-                            game.state_text(other),
-                            game.state_text(state),
-                            game.name()
-                        ),
-                        help: "expectiminimax needs every player to see the whole position; \
-                               CFR solves games with hidden information"
-                            .into(),
-                    });
-                }
+                // The player in the lowest bit: a hash of 63 bits is enough.
+                seen.push((seen_by[p] << 1 | p as u64, i as u32));
             }
         }
-        Ok(())
+        seen.sort_unstable();
+        let differ = |p: usize, a: &Entry, b: &Entry| {
+            !tie(a.value, b.value) || a.facts.moves[p] != b.facts.moves[p] || (b.who < 2 && a.best & b.best == 0)
+        };
+        // The first position, in the order stored, that differs from the
+        // first of its group, and that first.
+        let mut found: Option<(u32, u32, usize)> = None;
+        for group in seen.chunk_by(|a, b| a.0 == b.0) {
+            let p = (group[0].0 & 1) as usize;
+            let first = group[0].1;
+            let e = &memo.entries[first as usize];
+            if let Some(&(_, i)) = group[1..]
+                .iter()
+                .find(|(_, i)| differ(p, e, &memo.entries[*i as usize]))
+                && found.is_none_or(|(j, _, _)| i < j)
+            {
+                found = Some((i, first, p));
+            }
+        }
+        let Some((i, first, p)) = found else {
+            return Ok(());
+        };
+        Err(SolveError::NotApplicable {
+            message: format!(
+                "{} cannot tell `{}` from `{}`, which call for different play: \
+                 {} has hidden information",
+                game.player_name(p),
+                game.state_text(&memo.states[first as usize]),
+                game.state_text(&memo.states[i as usize]),
+                game.name()
+            ),
+            help: "expectiminimax needs every player to see the whole position; \
+                   CFR solves games with hidden information"
+                .into(),
+        })
     }
 }
 
@@ -1064,13 +1168,6 @@ fn expand_state<G: Game>(game: &G, state: &G::State, observe: bool) -> Expanded<
             seen,
         },
     ))
-}
-
-/// [`expand_state`], and the hash of each successor.
-fn explore_state<G: Game>(game: &G, state: &G::State, observe: bool) -> Explored<G::State> {
-    let (node, facts) = expand_state(game, state, observe)?;
-    let hashes = node.children().iter().map(hash_of).collect();
-    Ok((node, facts, hashes))
 }
 
 /// A hash of what each player who acts at a position sees of it (0 for the others).
