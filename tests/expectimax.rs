@@ -483,21 +483,21 @@ fn observation_hashes_tell_apart_what_observations_do() {
                     Turn::Chance => {
                         let mut outcomes = Vec::new();
                         game.chance_outcomes(&s, &mut outcomes).unwrap();
-                        let (m, _) = outcomes.choose(&mut rng).unwrap().clone();
+                        let (m, _) = *outcomes.choose(&mut rng).unwrap();
                         game.apply(&mut s, &m).unwrap();
                     }
                     Turn::Simultaneous => {
                         let joint: Vec<_> = (0..game.num_players())
                             .map(|p| {
                                 game.legal_moves_of(&s, p, &mut moves).unwrap();
-                                moves.choose(&mut rng).unwrap().clone()
+                                *moves.choose(&mut rng).unwrap()
                             })
                             .collect();
                         game.apply_joint(&mut s, &joint).unwrap();
                     }
                     Turn::Player(_) => {
                         game.legal_moves(&s, &mut moves).unwrap();
-                        let m = moves.choose(&mut rng).unwrap().clone();
+                        let m = *moves.choose(&mut rng).unwrap();
                         game.apply(&mut s, &m).unwrap();
                     }
                 }
