@@ -63,8 +63,11 @@ const MAX_LINE: u64 = 1 << 20;
 const LINES_AHEAD: usize = 16;
 
 /// How long a program that is no longer needed may take to exit by itself
-/// (its input closed) before it is killed.
-const EXIT_GRACE: Duration = Duration::from_millis(200);
+/// (its input closed) before it is killed: long enough for a program that
+/// saves what it learnt at the end of its input to finish writing on a busy
+/// machine (at 0.2 s, a test agent's counts went missing under load 20); a
+/// program waits at most this once, when gdl is done with it.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// How long gdl still reads a program that exited or closed its output: the
 /// lines it wrote before are on their way, and so is its exit status.
