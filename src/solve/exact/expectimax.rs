@@ -246,12 +246,21 @@ where
                     // The lock is held only to take a batch; the channel closes with the engine.
                     let job = jobs.lock().map_err(|_| ()).and_then(|rx| rx.recv().map_err(|_| ()));
                     let Ok((seq, batch)) = job else { break };
-                    let mut expanded = Flat::default();
-                    for s in &batch {
-                        if !expanded.push(game, s, observe) {
-                            break;
+                    // A panic (a bug in gdl) still answers the batch: the
+                    // numbering thread waits for every batch in turn.
+                    let expanded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let mut expanded = Flat::default();
+                        for s in &batch {
+                            if !expanded.push(game, s, observe) {
+                                break;
+                            }
                         }
-                    }
+                        expanded
+                    }))
+                    .unwrap_or_else(|_| Flat {
+                        error: Some(thread_failed()),
+                        ..Flat::default()
+                    });
                     if done.send((seq, expanded)).is_err() {
                         break;
                     }
