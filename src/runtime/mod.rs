@@ -874,17 +874,16 @@ impl Interpreted {
                 done => return done,
             }
         }
-        let before = self.jit.as_ref().map(|_| state.clone());
-        let done = state.update(|cells| {
-            let unpack = |h: &WideMut| h.0.to_vec();
-            self.play(&mut WideMut(cells), mv, unpack)
-        });
-        match (done, before) {
-            (Err(e), Some(before)) if e.is(RuntimeKind::Bailout) => {
-                *state = before;
-                self.vm().apply_once(state, mv)
-            }
-            (done, _) => done,
+        let done = state.update_unless(
+            |cells| {
+                let unpack = |h: &WideMut| h.0.to_vec();
+                self.play(&mut WideMut(cells), mv, unpack)
+            },
+            is_bailout,
+        );
+        match done {
+            Err(e) if e.is(RuntimeKind::Bailout) => self.vm().apply_once(state, mv),
+            done => done,
         }
     }
 
@@ -899,15 +898,18 @@ impl Interpreted {
                 ),
             ));
         }
-        let before = self.jit.as_ref().map(|_| state.clone());
-        match (state.update(|cells| self.apply_joint_to(cells, moves)), before) {
-            (Err(e), Some(before)) if e.is(RuntimeKind::Bailout) => {
-                *state = before;
-                self.vm().apply_joint_once(state, moves)
-            }
-            (done, _) => done,
+        // Compiled code that hands the moves back leaves the state as it was.
+        match state.update_unless(|cells| self.apply_joint_to(cells, moves), is_bailout) {
+            Err(e) if e.is(RuntimeKind::Bailout) => self.vm().apply_joint_once(state, moves),
+            done => done,
         }
     }
+}
+
+/// Whether compiled code handed a call back to the VM: the state it was
+/// given must then be left as it was.
+fn is_bailout<T>(done: &Result<T, GameError>) -> bool {
+    matches!(done, Err(e) if e.is(RuntimeKind::Bailout))
 }
 
 impl Game for Interpreted {

@@ -402,6 +402,31 @@ impl State {
         unsafe { &mut *(&mut buf[..n] as *mut [MaybeUninit<i64>] as *mut [i64]) }
     }
 
+    /// As [`update`](State::update), but the state stays as it was when
+    /// `keep` says so of what `f` returned: `f` works on an unpacked copy,
+    /// so a move that compiled code hands back to the VM needs no copy of
+    /// the state made before it.
+    #[inline(always)]
+    pub(super) fn update_unless<T>(&mut self, f: impl FnOnce(&mut [i64]) -> T, keep: impl FnOnce(&T) -> bool) -> T {
+        let n = self.len();
+        if n <= STACK_CELLS {
+            let mut buf = [MaybeUninit::<i64>::uninit(); STACK_CELLS];
+            let cells = self.unpack_to_stack(&mut buf, n);
+            let out = f(cells);
+            if !keep(&out) {
+                self.store(cells);
+            }
+            out
+        } else {
+            let mut cells = self.cells();
+            let out = f(&mut cells);
+            if !keep(&out) {
+                self.store(&cells);
+            }
+            out
+        }
+    }
+
     /// Runs `f` on the cells to change them, then packs them again; what
     /// `turn` remembered is forgotten.
     #[inline(always)]
