@@ -871,6 +871,22 @@ fn found_bugs_end_in_clear_answers() {
     );
 }
 
+/// The memory limit's message says what gdl was doing: a solve of a game
+/// with chance (Pig's value iteration) is "solving", not "compiling the
+/// game" (the last thing said before).
+#[test]
+fn the_memory_limit_names_the_solve_of_a_game_with_chance() {
+    for args in [
+        &["solve", "games/pig.game", "--max-memory", "64M"][..],
+        &["solve", "games/pig.game", "--max-memory", "64M", "--threads", "2"],
+    ] {
+        let r = common::gdl(args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("memory limit of"), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("while solving"), "{args:?}: {}", r.stderr);
+    }
+}
+
 /// Every command that can grow, under a 512 MiB address-space limit (as
 /// `ulimit -v` sets), on a game whose search would need gigabytes (40 moves
 /// of 2 choices, each state 32 KB): a clear message and exit 1, never an

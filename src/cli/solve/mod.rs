@@ -195,6 +195,8 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         };
         return puzzle::run(&game, &root, &opts, output, ctx);
     }
+    // What the memory limit's message says gdl was doing.
+    crate::memory::doing("solving");
     if let Some(kind) = kinds::kind(&game, args.grundy) {
         return kinds::run(kind, args, &game, &root, ctx);
     }
