@@ -14,11 +14,12 @@
 //! A game whose positions can recur (Pig: rolling a 1 hands the turn back
 //! and forth) has no bottom to recurse to. When the search meets a position
 //! already on its line, it starts again with value iteration over every
-//! reachable position: all values start at 0 and each sweep recomputes them
-//! from their successors, until no value moves by more than
-//! [`ChanceOptions::tolerance`]. For a game that ends with probability 1
-//! whatever the players do (Pig), the limit is the exact value; play that
-//! can go on forever counts as 0 for both.
+//! reachable position, one cycle of positions at a time
+//! ([`value_iteration`](super::value_iteration)): the values of a cycle
+//! start at 0 and each sweep recomputes them from their successors, until
+//! no value moves by more than [`ChanceOptions::tolerance`]. For a game
+//! that ends with probability 1 whatever the players do (Pig), the limit is
+//! the exact value; play that can go on forever counts as 0 for both.
 //!
 //! The state must be all there is to know: a player who cannot tell two
 //! positions apart cannot play differently in them. After a solve, the
