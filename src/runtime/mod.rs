@@ -22,7 +22,9 @@ use cells::{Cells, Nibbles, NibblesMut, Packed, PackedMut};
 pub use jit::{Engine, JitStats};
 pub use position::PositionError;
 pub use state::State;
-use state::{MAX_REMEMBERED_END, NIBBLE, NOT_ENDED, UNKNOWN};
+use state::{
+    MAX_REMEMBERED_END, NIBBLE, NOT_ENDED, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_ENDED_SIMULTANEOUS, UNKNOWN,
+};
 use vm::{Budget, Collect, First, Generator, Host, Reader, Sink, WideMut, with_frame};
 
 /// Runs `$body` with `$c` bound to the cells of `$state`, read at the width
@@ -372,7 +374,7 @@ impl Interpreted {
     #[inline(always)]
     fn ended<C: Cells>(&self, budget: &mut Budget, state: &State, cells: C) -> Result<Option<usize>, GameError> {
         match state.ended() {
-            NOT_ENDED => Ok(None),
+            NOT_ENDED | NOT_ENDED_CHANCE | NOT_ENDED_SIMULTANEOUS | NOT_ENDED_PLAYER => Ok(None),
             UNKNOWN => {
                 let at = self.first_end(budget, cells)?;
                 match at {
@@ -476,7 +478,19 @@ impl Interpreted {
         let mut budget = Budget::new();
         let turn = match self.ended(&mut budget, state, cells) {
             Ok(Some(_)) => Ok(Turn::Terminal),
-            Ok(None) => self.actor(&mut budget, cells),
+            Ok(None) => {
+                let actor = self.actor(&mut budget, cells);
+                // Remembered, where finding out ran move rules.
+                if self.prog.has_chance || self.prog.has_simultaneous {
+                    match actor {
+                        Ok(Turn::Chance) => state.set_ended(NOT_ENDED_CHANCE),
+                        Ok(Turn::Simultaneous) => state.set_ended(NOT_ENDED_SIMULTANEOUS),
+                        Ok(Turn::Player(_)) => state.set_ended(NOT_ENDED_PLAYER),
+                        _ => {}
+                    }
+                }
+                actor
+            }
             Err(e) => Err(e),
         };
         turn.map_err(|e| self.locate(e, &cells.to_vec()))
@@ -695,6 +709,9 @@ impl Interpreted {
                 return Ok(Turn::Player(state.cell(TURN_CELL) as usize));
             }
             NOT_ENDED => {}
+            NOT_ENDED_CHANCE => return Ok(Turn::Chance),
+            NOT_ENDED_SIMULTANEOUS => return Ok(Turn::Simultaneous),
+            NOT_ENDED_PLAYER => return Ok(Turn::Player(state.cell(TURN_CELL) as usize)),
             _ => return Ok(Turn::Terminal),
         }
         with_cells!(state, |c| self.turn_in(state, c))

@@ -43,10 +43,18 @@ const BACKUP: usize = 512;
 
 /// `ended` before `turn` has looked.
 pub(super) const UNKNOWN: u8 = u8::MAX;
-/// `ended` when no `end when` clause holds.
+/// `ended` when no `end when` clause holds (in a game with chance or
+/// simultaneous moves: and who acts is not known yet).
 pub(super) const NOT_ENDED: u8 = u8::MAX - 1;
+/// `ended` in a game with chance or simultaneous moves when no clause holds
+/// and `turn` has found who acts: chance, everyone at once, or the player
+/// to move. Finding out runs the move rules, which a search asks of the
+/// same position several times (descending, listing moves, playing out).
+pub(super) const NOT_ENDED_CHANCE: u8 = u8::MAX - 2;
+pub(super) const NOT_ENDED_SIMULTANEOUS: u8 = u8::MAX - 3;
+pub(super) const NOT_ENDED_PLAYER: u8 = u8::MAX - 4;
 /// Clauses past this index are not remembered (looked at again each time).
-pub(super) const MAX_REMEMBERED_END: usize = NOT_ENDED as usize - 1;
+pub(super) const MAX_REMEMBERED_END: usize = NOT_ENDED_PLAYER as usize - 1;
 
 /// A position: the cells of the program's state, the player to move included.
 ///
