@@ -140,7 +140,7 @@ pub(crate) fn shard_of<S: Hash>(state: &S) -> usize {
 
 /// The hash [`shard_of`] picks a shard by.
 #[inline]
-pub(crate) fn hash_of<S: Hash>(state: &S) -> u64 {
+pub(crate) fn hash_of<S: Hash + ?Sized>(state: &S) -> u64 {
     let mut h = FxHasher::default();
     state.hash(&mut h);
     h.finish()

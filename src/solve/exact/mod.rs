@@ -12,6 +12,7 @@ pub(in crate::solve) mod memo;
 pub(in crate::solve) mod minimax;
 pub(in crate::solve) mod options;
 pub mod parallel;
+mod positions;
 pub mod puzzle;
 pub(in crate::solve) mod score;
 pub mod simultaneous;
