@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 
 use super::part::{self, Header, League};
-use super::tournament::{MatchArgs, csv_line, disambiguate, progress_bar, shard_range, x_label};
+use super::tournament::{MatchArgs, csv_line, disambiguate, print_report, progress_bar, shard_range, x_label};
 use crate::cli::agents::{BoxedAgent, make_player};
 use crate::cli::output::{CsvStream, Output};
 use crate::cli::signals::Caught;
@@ -425,18 +425,7 @@ impl Report<'_> {
                 Err(f) => failed = failed.or(Some(f)),
             }
         }
-        if !files.is_empty() {
-            text.push('\n');
-            for f in files {
-                text.push_str(&f);
-                text.push('\n');
-            }
-        }
-        write!(ctx.out, "{text}").map_err(crate::cli::stdout_failed)?;
-        match failed {
-            Some(f) => Err(f),
-            None => Ok(()),
-        }
+        print_report(ctx, text, &files, failed)
     }
 }
 

@@ -410,18 +410,9 @@ impl Report<'_> {
                 doc["failures"] = serde_json::json!(failures);
             }
             text = crate::report::json::document(&doc);
-        } else if !files.is_empty() {
-            text.push('\n');
-            for f in files {
-                text.push_str(&f);
-                text.push('\n');
-            }
         }
-        write!(ctx.out, "{text}").map_err(crate::cli::stdout_failed)?;
-        match failed {
-            Some(f) => Err(f),
-            None => Ok(()),
-        }
+        // The JSON document lists the files itself.
+        print_report(ctx, text, if json { &[] } else { &files }, failed)
     }
 }
 
@@ -627,5 +618,27 @@ pub(in crate::cli) fn disambiguate(names: &mut [String]) {
         if copy.iter().filter(|n| **n == copy[i]).count() > 1 {
             name.push_str(&format!(" #{}", i + 1));
         }
+    }
+}
+
+/// Prints a report with a line for each file written under it, then
+/// returns the first failure to write one, if any.
+pub(super) fn print_report(
+    ctx: &mut Context,
+    mut text: String,
+    files: &[String],
+    failed: Option<Failure>,
+) -> Result<(), Failure> {
+    if !files.is_empty() {
+        text.push('\n');
+        for f in files {
+            text.push_str(f);
+            text.push('\n');
+        }
+    }
+    write!(ctx.out, "{text}").map_err(crate::cli::stdout_failed)?;
+    match failed {
+        Some(f) => Err(f),
+        None => Ok(()),
     }
 }
