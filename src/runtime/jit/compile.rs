@@ -1121,6 +1121,66 @@ impl<'a, 'b> Rule<'a, 'b> {
         self.b.switch_to_block(done);
     }
 
+    /// `EmitRange`'s moves at once, where the caller's buffer has room for
+    /// them all and their count stays within `MAX_ARG_CHOICES`: a store per
+    /// field and no check per move (`hi - lo` is below `MAX_RANGE_SPAN`,
+    /// checked before). Otherwise goes to `one_by_one`, the loop that
+    /// counts and emits each move (and fails, or stops, where the VM does).
+    /// The choice counter `c` is left at `c0` plus the count; `exit` follows.
+    fn emit_all(
+        &mut self,
+        kind: u16,
+        mut args: [Value; MAX_MOVE_ARGS],
+        last: usize,
+        (lo, hi): (Value, Value),
+        (c, c0): (Variable, Value),
+        (one_by_one, exit): (Block, Block),
+    ) {
+        let d = self.isub(hi, lo);
+        let count = self.iadd_imm(d, 1);
+        let len = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_LEN);
+        let cap = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT_CAP);
+        // The buffer's length never passes its capacity.
+        let room = self.b.ins().isub(cap, len);
+        let fits = self.icmp(IntCC::UnsignedGreaterThanOrEqual, room, count);
+        let c_end = self.iadd(c0, count);
+        let within = self.icmp_imm(IntCC::SignedLessThanOrEqual, c_end, MAX_ARG_CHOICES);
+        let go = self.and_c(fits, within);
+        let (start, body, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(go, start, &[], one_by_one, &[]);
+
+        self.b.switch_to_block(start);
+        let base = self.b.ins().load(I64, FLAGS, self.ctx, Ctx::OUT);
+        let off = self.imul_imm(len, MOVE_SIZE);
+        let at0 = self.iadd(base, off);
+        let (at, v) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        self.b.def_var(at, at0);
+        self.b.def_var(v, lo);
+        self.b.ins().jump(body, &[]);
+
+        self.b.switch_to_block(body);
+        let p = self.b.use_var(at);
+        let x = self.b.use_var(v);
+        args[last] = x;
+        let k = self.b.ins().iconst(I16, i64::from(kind));
+        self.b.ins().store(FLAGS, k, p, MOVE_KIND);
+        for (i, &a) in args.iter().enumerate() {
+            self.b.ins().store(FLAGS, a, p, MOVE_ARGS + (i * 8) as i32);
+        }
+        let p1 = self.b.ins().iadd_imm(p, MOVE_SIZE);
+        self.b.def_var(at, p1);
+        let x1 = self.b.ins().iadd_imm(x, 1);
+        self.b.def_var(v, x1);
+        let end = self.b.ins().icmp(IntCC::Equal, x, hi);
+        self.b.ins().brif(end, done, &[], body, &[]);
+
+        self.b.switch_to_block(done);
+        let more = self.b.ins().iadd(len, count);
+        self.b.ins().store(FLAGS, more, self.ctx, Ctx::OUT_LEN);
+        self.b.def_var(c, c_end);
+        self.b.ins().jump(exit, &[]);
+    }
+
     /// Translates the instruction at `ip`; false when it ends its block.
     fn op(&mut self, ip: usize, blocks: &HashMap<usize, Block>) -> bool {
         let op = self.code.ops[ip];
@@ -1535,8 +1595,11 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let c0 = self.get(counter);
                 self.b.def_var(c, c0);
                 let (head, exit) = (self.b.create_block(), self.b.create_block());
+                let check = self.b.create_block();
                 let empty = self.icmp(IntCC::SignedGreaterThan, lo, h);
-                self.b.ins().brif(empty, exit, &[], head, &[]);
+                self.b.ins().brif(empty, exit, &[], check, &[]);
+                self.b.switch_to_block(check);
+                self.emit_all(kind, args, n as usize - 1, (lo, h), (c, c0), (head, exit));
                 self.b.switch_to_block(head);
                 let cv = self.b.use_var(c);
                 let c1 = self.count_choice(cv);
