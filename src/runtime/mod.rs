@@ -60,8 +60,9 @@ macro_rules! with_cells {
     }};
 }
 
-// After the macro, which it uses.
+// After the macro, which they use.
 mod display;
+mod fast;
 
 /// A move's body on four-bit cells, in place (here rather than in `cells`,
 /// which `vm` imports).
@@ -377,11 +378,7 @@ impl Interpreted {
             NOT_ENDED | NOT_ENDED_CHANCE | NOT_ENDED_SIMULTANEOUS | NOT_ENDED_PLAYER => Ok(None),
             UNKNOWN => {
                 let at = self.first_end(budget, cells)?;
-                match at {
-                    None => state.set_ended(NOT_ENDED),
-                    Some(i) if i <= MAX_REMEMBERED_END => state.set_ended(i as u8),
-                    Some(_) => {}
-                }
+                state.remember_end(at);
                 Ok(at)
             }
             i => Ok(Some(i as usize)),
@@ -702,19 +699,26 @@ impl Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn turn_once(&self, state: &State) -> Result<Turn, GameError> {
-        // Known already: no need to look at the cells.
-        match state.ended() {
-            UNKNOWN => {}
-            NOT_ENDED if !(self.prog.has_chance || self.prog.has_simultaneous) => {
-                return Ok(Turn::Player(state.cell(TURN_CELL) as usize));
-            }
-            NOT_ENDED => {}
-            NOT_ENDED_CHANCE => return Ok(Turn::Chance),
-            NOT_ENDED_SIMULTANEOUS => return Ok(Turn::Simultaneous),
-            NOT_ENDED_PLAYER => return Ok(Turn::Player(state.cell(TURN_CELL) as usize)),
-            _ => return Ok(Turn::Terminal),
+        if let Some(turn) = self.known_turn(state) {
+            return Ok(turn);
         }
         with_cells!(state, |c| self.turn_in(state, c))
+    }
+
+    /// Who acts, where the state remembers it: no need to look at the cells.
+    #[inline(always)]
+    fn known_turn(&self, state: &State) -> Option<Turn> {
+        match state.ended() {
+            UNKNOWN => None,
+            NOT_ENDED if !(self.prog.has_chance || self.prog.has_simultaneous) => {
+                Some(Turn::Player(state.cell(TURN_CELL) as usize))
+            }
+            NOT_ENDED => None,
+            NOT_ENDED_CHANCE => Some(Turn::Chance),
+            NOT_ENDED_SIMULTANEOUS => Some(Turn::Simultaneous),
+            NOT_ENDED_PLAYER => Some(Turn::Player(state.cell(TURN_CELL) as usize)),
+            _ => Some(Turn::Terminal),
+        }
     }
 
     // Out of line: inlined, its locals would grow every frame of a recursive search.
@@ -952,18 +956,37 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
+        if let Some(turn) = self.known_turn(state) {
+            return Ok(turn);
+        }
+        // One context for the whole call, where the rules are compiled (`fast`).
+        if let Some(jit) = &self.jit
+            && let Some(turn) = self.turn_compiled(jit, state)
+        {
+            return Ok(turn);
+        }
         self.or_vm(|g| g.turn_once(state))
     }
 
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn legal_moves(&self, state: &State, out: &mut Vec<Move>) -> Result<(), GameError> {
+        if let Some(jit) = &self.jit
+            && self.legal_moves_compiled(jit, state, out).is_some()
+        {
+            return Ok(());
+        }
         self.or_vm(|g| g.legal_moves_once(state, out))
     }
 
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn apply(&self, state: &mut State, mv: &Move) -> Result<(), GameError> {
+        if let Some(jit) = &self.jit
+            && self.apply_compiled(jit, state, mv).is_some()
+        {
+            return Ok(());
+        }
         self.apply_once(state, mv)
     }
 

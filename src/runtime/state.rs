@@ -378,6 +378,17 @@ impl State {
         }
     }
 
+    /// Remembers what `turn` found: the first end clause that holds (where
+    /// its index fits), or none.
+    #[inline(always)]
+    pub(super) fn remember_end(&self, at: Option<usize>) {
+        match at {
+            None => self.set_ended(NOT_ENDED),
+            Some(i) if i <= MAX_REMEMBERED_END => self.set_ended(i as u8),
+            Some(_) => {}
+        }
+    }
+
     /// Cell `i`.
     #[inline(always)]
     pub(super) fn cell(&self, i: usize) -> i64 {

@@ -72,11 +72,11 @@ fn buffer<H: Host>(host: &mut H) -> (*mut Move, usize, usize) {
 }
 
 /// A compiled rule: `fn(ctx, frame) -> value`.
-type Rule = extern "C" fn(*mut Ctx, *mut i64) -> i64;
+pub(in crate::runtime) type Rule = extern "C" fn(*mut Ctx, *mut i64) -> i64;
 
 /// The machine code of one width, and each rule's function by the label it
 /// starts at.
-pub(super) struct Compiled {
+pub(in crate::runtime) struct Compiled {
     module: ManuallyDrop<JITModule>,
     by_start: Vec<Option<Rule>>,
 }
@@ -89,9 +89,14 @@ unsafe impl Send for Compiled {}
 unsafe impl Sync for Compiled {}
 
 impl Compiled {
-    pub(super) fn new(made: Made, ops: usize) -> Compiled {
+    /// The functions of `made`, but for those of the rules starting at
+    /// `vm_only`, which the VM runs.
+    pub(super) fn new(made: Made, ops: usize, vm_only: &[u32]) -> Compiled {
         let mut by_start = vec![None; ops];
         for (start, id) in made.funcs {
+            if vm_only.contains(&start) {
+                continue;
+            }
             let ptr = made.module.get_finalized_function(id);
             // SAFETY: `compile` declared every rule with the signature
             // `(i64, i64) -> i64` in the platform's C calling convention,
@@ -105,8 +110,9 @@ impl Compiled {
         }
     }
 
+    /// The rule starting at `start`, where it is compiled.
     #[inline(always)]
-    pub(super) fn func(&self, start: u32) -> Option<Rule> {
+    pub(in crate::runtime) fn func(&self, start: u32) -> Option<Rule> {
         self.by_start.get(start as usize).copied().flatten()
     }
 }
@@ -117,6 +123,73 @@ impl Drop for Compiled {
         // `by_start` alone, dropped with it; no call is running, as each
         // borrows `self`.
         unsafe { ManuallyDrop::take(&mut self.module).free_memory() };
+    }
+}
+
+/// Calls into compiled code on one host: the context is made once, for
+/// every rule that one `Game` call runs (an end test, then the next, ...).
+pub(in crate::runtime) struct Calls<'h, H: Host> {
+    ctx: Ctx,
+    host: std::marker::PhantomData<&'h mut H>,
+    budget: std::marker::PhantomData<&'h mut Budget>,
+}
+
+impl<'h, H: Host> Calls<'h, H> {
+    /// A context for the cells `raw` of `host` (checked by the caller to
+    /// have the length the code was compiled for), spending `budget`.
+    #[inline(always)]
+    pub(in crate::runtime) fn new(slow: &'h Slow, raw: Raw, host: &'h mut H, budget: &'h mut Budget) -> Calls<'h, H> {
+        // Before `host` is lent to the context as a raw pointer.
+        let (out, out_len, out_cap) = buffer(host);
+        Calls {
+            ctx: Ctx {
+                cells: raw.ptr,
+                budget,
+                host: (host as *mut H).cast(),
+                emit: emit::<H> as *const () as usize,
+                slow: slow_op::<H> as *const () as usize,
+                fail: 0,
+                writable: i64::from(raw.writable),
+                consts: slow.code.consts.as_ptr(),
+                code: slow,
+                out,
+                out_len,
+                out_cap,
+            },
+            host: std::marker::PhantomData,
+            budget: std::marker::PhantomData,
+        }
+    }
+
+    /// Runs compiled rule `f` with the registers `regs` (at least its frame,
+    /// checked by the caller).
+    #[inline(always)]
+    pub(in crate::runtime) fn run(&mut self, f: Rule, regs: &mut [i64]) -> Result<i64, GameError> {
+        // SAFETY: compiled code reads and writes only: the `raw.len` cells
+        // at `raw.ptr` (every index is checked against the length the code
+        // was compiled for, which the caller checked is `raw.len`; it
+        // writes only when `raw.writable`, which the host gave as a
+        // `&mut`), the frame `regs` (the rule's frame, at most
+        // `regs.len()`, checked by the caller; callees get frames on the
+        // machine stack), the constants (indexes checked against their
+        // length), the budget and the context, all alive and borrowed for
+        // `'h`. The host is reached only through the callbacks below, while
+        // no other reference to it is used.
+        let v = f(&mut self.ctx, regs.as_mut_ptr());
+        // SAFETY: `ctx.host` is the `&'h mut H` lent to `new`, not used
+        // elsewhere while `self` lives.
+        let host = unsafe { &mut *self.ctx.host.cast::<H>() };
+        if let Some(moves) = host.moves() {
+            // SAFETY: the buffer holds `ctx.out_len` moves: the first ones
+            // as `buffer` or the last `emit` left them, the rest written
+            // whole by compiled code below `out_cap`, its capacity then.
+            unsafe { moves.set_len(self.ctx.out_len) };
+        }
+        match self.ctx.fail {
+            0 => Ok(v),
+            WIDEN => Err(widen()),
+            _ => Err(bailout()),
+        }
     }
 }
 
@@ -131,43 +204,7 @@ pub(super) fn call<H: Host>(
     regs: &mut [i64],
     budget: &mut Budget,
 ) -> Result<i64, GameError> {
-    // Before `host` is lent to the context as a raw pointer.
-    let (out, out_len, out_cap) = buffer(host);
-    let mut ctx = Ctx {
-        cells: raw.ptr,
-        budget,
-        host: (host as *mut H).cast(),
-        emit: emit::<H> as *const () as usize,
-        slow: slow_op::<H> as *const () as usize,
-        fail: 0,
-        writable: i64::from(raw.writable),
-        consts: slow.code.consts.as_ptr(),
-        code: slow,
-        out,
-        out_len,
-        out_cap,
-    };
-    // SAFETY: compiled code reads and writes only: the `raw.len` cells at
-    // `raw.ptr` (every index is checked against the length the code was
-    // compiled for, which `Jit::run` checked is `raw.len`; it writes only
-    // when `raw.writable`, which the host gave as a `&mut`), the frame
-    // `regs` (the rule's frame, at most `regs.len()`, checked by `Jit::run`;
-    // callees get frames on the machine stack), the constants (indexes
-    // checked against their length), `budget` and `ctx`, all alive and
-    // borrowed for this call. `host` is reached only through the callbacks
-    // below, while no other reference to it is used.
-    let v = f(&mut ctx, regs.as_mut_ptr());
-    if let Some(moves) = host.moves() {
-        // SAFETY: the buffer holds `ctx.out_len` moves: the first ones as
-        // `buffer` or the last `emit` left them, the rest written whole by
-        // compiled code below `out_cap`, its capacity then.
-        unsafe { moves.set_len(ctx.out_len) };
-    }
-    match ctx.fail {
-        0 => Ok(v),
-        WIDEN => Err(widen()),
-        _ => Err(bailout()),
-    }
+    Calls::new(slow, raw, host, budget).run(f, regs)
 }
 
 /// Compiled code gives a generated move to the host (its buffer is full, or

@@ -44,12 +44,11 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::state::NIBBLE;
-use super::vm::{Budget, Host};
+use super::vm::{Budget, Host, Raw};
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
 use crate::ir::Program;
 use crate::ir::code::{Code, Entry, Op, OpSpans};
-use call::Compiled;
 
 /// Which executor runs a game's rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +91,7 @@ impl Engine {
 const FAIL: i64 = 1;
 const WIDEN: i64 = 2;
 
-pub(super) use call::Ctx;
+pub(super) use call::{Calls, Compiled, Ctx};
 
 /// The code the VM runs for compiled rules: the game's code, then a stub
 /// per instruction that compiled code leaves to the VM.
@@ -224,14 +223,24 @@ impl Jit {
     }
 
     /// The rules compiled for `width`, compiled now if not yet.
+    #[inline(always)]
     fn variant(&self, width: u8) -> Option<&Compiled> {
+        match self.widths[slot(width)].get() {
+            Some(done) => done.as_ref(),
+            None => self.compile_width(width),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn compile_width(&self, width: u8) -> Option<&Compiled> {
         self.widths[slot(width)]
             .get_or_init(|| {
                 let t = Instant::now();
                 match compile::compile(&self.slow.code, &self.slow, width, self.len) {
                     Ok(made) => {
                         let n = made.funcs.len();
-                        let c = Compiled::new(made, self.slow.code.ops.len());
+                        let c = Compiled::new(made, self.slow.code.ops.len(), &self.vm_only);
                         if let Ok(mut s) = self.stats.lock() {
                             s.0 += t.elapsed();
                             s.1 = s.1.max(n);
@@ -256,6 +265,32 @@ impl Jit {
         }
     }
 
+    /// The rules compiled for the cells `raw`: `None` where the VM must run
+    /// them (a state of another length, a width Cranelift failed on).
+    #[inline(always)]
+    pub(super) fn rules_for(&self, raw: &Raw) -> Option<&Compiled> {
+        if raw.len != self.len {
+            return None;
+        }
+        self.variant(raw.width)
+    }
+
+    /// The game's code as compiled code's calls into the VM see it.
+    #[inline(always)]
+    pub(super) fn slow(&self) -> &Slow {
+        &self.slow
+    }
+
+    /// Counts a call handed back to the VM, where `done` says so.
+    #[inline(always)]
+    fn count<T>(&self, done: &Result<T, GameError>) {
+        if let Err(e) = done
+            && e.is(RuntimeKind::Bailout)
+        {
+            self.bailouts.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     /// Runs the rule at `entry` compiled, if it can be: `None` leaves it to
     /// the VM; an error of kind `Bailout` says to redo the whole call on the VM.
     #[inline]
@@ -267,20 +302,12 @@ impl Jit {
         budget: &mut Budget,
     ) -> Option<Result<i64, GameError>> {
         let raw = host.raw();
-        if raw.len != self.len || regs.len() < entry.frame {
+        if regs.len() < entry.frame {
             return None;
         }
-        if !self.vm_only.is_empty() && self.vm_only.binary_search(&entry.start).is_ok() {
-            return None;
-        }
-        let compiled = self.variant(raw.width)?;
-        let f = compiled.func(entry.start)?;
+        let f = self.rules_for(&raw)?.func(entry.start)?;
         let done = call::call(f, &self.slow, raw, host, regs, budget);
-        if let Err(e) = &done
-            && e.is(RuntimeKind::Bailout)
-        {
-            self.bailouts.fetch_add(1, Ordering::Relaxed);
-        }
+        self.count(&done);
         Some(done)
     }
 }
