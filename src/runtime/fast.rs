@@ -1,5 +1,5 @@
-//! `turn`, `legal_moves` and `apply` on compiled rules with one context per
-//! `Game` call.
+//! `turn`, `legal_moves`, `legal_moves_of`, `apply` and `apply_joint` on
+//! compiled rules with one context per `Game` call.
 //!
 //! The general path (`Interpreted::exec`) makes a context, a frame and a
 //! budget for every rule it runs, through layers that also serve the VM:
@@ -7,20 +7,84 @@
 //! compiled rules themselves (docs/PERFORMANCE.md, "Compiled rules"). Here
 //! one `Game` call makes one context and calls each compiled rule straight.
 //!
-//! Each path answers only the common case: a game without chance or
-//! simultaneous moves, every rule it runs compiled for the state's width.
-//! Anything else (a rule left to the VM, a failure, a value too wide for the
+//! Each path answers only the common case: every rule it runs compiled for
+//! the state's width, a state of at most `BACKUP` bytes for the moves
+//! played in place, a player's move alone (`apply`) in a game without
+//! chance or simultaneous moves. Anything else (a rule left to the VM, a failure, a value too wide for the
 //! cells, no legal move, a turn given to nobody) answers `None`, having
 //! changed nothing, and the general path answers the call from the start,
 //! with its errors and their spans: so these paths can only be as right as
 //! the general one, which `tests/jit.rs` holds equal to the VM.
 
 use super::jit::{Calls, Compiled, Jit};
-use super::state::{NIBBLE, State, UNKNOWN};
+use super::state::{NIBBLE, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_ENDED_SIMULTANEOUS, State, UNKNOWN};
 use super::vm::{self, Budget, Collect, First, Generator, Host, Reader, with_frame};
 use super::{Cells, Interpreted, Move, Nibbles, NibblesMut, Packed, PackedMut};
 use crate::game::Turn;
 use crate::ir::{MAX_MOVE_ARGS, MoveBy, PREVIOUS_CELL, TURN_CELL, TURN_UNSET};
+
+/// Runs `$f` on the packed cells of `$state` in place, as a host of their
+/// width (`$host`): where it answers `None` the bytes are put back as they
+/// were (nothing else was touched: `changed` is called only after a
+/// success). A small state's bytes are copied aside without zeroing a
+/// large buffer first; a state of over `BACKUP` bytes is not tried.
+macro_rules! in_place {
+    ($state:expr, |$host:ident| $f:expr) => {{
+        let state: &mut State = $state;
+        let len = state.len();
+        let (width, bytes) = state.packed_mut();
+        let n = bytes.len();
+        macro_rules! on_width {
+            () => {
+                match width {
+                    NIBBLE => {
+                        let $host = &mut NibblesMut { bytes, len };
+                        $f
+                    }
+                    1 => {
+                        let $host = &mut PackedMut::<1>(bytes);
+                        $f
+                    }
+                    2 => {
+                        let $host = &mut PackedMut::<2>(bytes);
+                        $f
+                    }
+                    4 => {
+                        let $host = &mut PackedMut::<4>(bytes);
+                        $f
+                    }
+                    _ => {
+                        let $host = &mut PackedMut::<8>(bytes);
+                        $f
+                    }
+                }
+            };
+        }
+        let done = if n <= SMALL {
+            let mut backup = [0u8; SMALL];
+            backup[..n].copy_from_slice(bytes);
+            let done = on_width!();
+            if done.is_none() {
+                state.packed_mut().1.copy_from_slice(&backup[..n]);
+            }
+            done
+        } else if n <= BACKUP {
+            let mut backup = [0u8; BACKUP];
+            backup[..n].copy_from_slice(bytes);
+            let done = on_width!();
+            if done.is_none() {
+                state.packed_mut().1.copy_from_slice(&backup[..n]);
+            }
+            done
+        } else {
+            None
+        };
+        if done.is_some() {
+            state.changed();
+        }
+        done
+    }};
+}
 
 /// The most bytes of packed cells `apply` copies aside to put back when
 /// compiled code hands the move back; a larger state takes the general path.
@@ -40,22 +104,31 @@ impl Interpreted {
     /// clause that holds, as `ended` does.
     #[inline(always)]
     pub(super) fn turn_compiled(&self, jit: &Jit, state: &State) -> Option<Turn> {
-        if !self.plain() || state.ended() != UNKNOWN {
+        if state.ended() != UNKNOWN {
             return None;
         }
-        let at = with_cells!(state, |c| self.first_end_compiled(jit, c))?;
+        let (at, actor) = with_cells!(state, |c| self.ended_and_actor(jit, c))?;
         state.remember_end(at);
-        Some(match at {
-            Some(_) => Turn::Terminal,
-            None => Turn::Player(state.cell(TURN_CELL) as usize),
-        })
+        if at.is_some() {
+            return Some(Turn::Terminal);
+        }
+        // Remembered, where finding out ran move rules (as `turn_in` does).
+        match actor {
+            Turn::Chance => state.set_ended(NOT_ENDED_CHANCE),
+            Turn::Simultaneous => state.set_ended(NOT_ENDED_SIMULTANEOUS),
+            _ if !self.plain() => state.set_ended(NOT_ENDED_PLAYER),
+            _ => {}
+        }
+        Some(actor)
     }
 
-    /// The first end clause that holds in `cells`, as `first_end` finds it.
-    fn first_end_compiled<C: Cells>(&self, jit: &Jit, cells: C) -> Option<Option<usize>> {
+    /// The first end clause that holds in `cells` (as `first_end` finds
+    /// it), and who acts if none does (as `actor` finds out).
+    fn ended_and_actor<C: Cells>(&self, jit: &Jit, cells: C) -> Option<(Option<usize>, Turn)> {
         let raw = cells.raw();
         let rules = jit.rules_for(&raw)?;
         let mut budget = Budget::new();
+        let any = |by, me, budget: &mut Budget| self.any_move_compiled(jit, rules, cells, budget, by, me);
         for (i, end) in self.code.ends.iter().enumerate() {
             let holds = match end.cond {
                 Some(cond) => {
@@ -64,26 +137,48 @@ impl Interpreted {
                     let mut calls = Calls::new(jit.slow(), raw, &mut reader, &mut budget);
                     with_frame(cond.frame, |frame| calls.run(f, frame)).ok()? != 0
                 }
-                None => !self.any_move_compiled(jit, rules, cells, &mut budget)?,
+                // `end when no moves`: nobody can move, as `has_move` finds out.
+                None => {
+                    !(any(MoveBy::Turn, cells.get(TURN_CELL), &mut budget)?
+                        || (self.prog.has_chance && any(MoveBy::Chance, 0, &mut budget)?)
+                        || (self.prog.has_simultaneous && any(MoveBy::Simultaneous, 0, &mut budget)?))
+                }
             };
             if holds {
-                return Some(Some(i));
+                return Some((Some(i), Turn::Terminal));
             }
         }
-        Some(None)
+        let actor = if self.prog.has_chance && any(MoveBy::Chance, 0, &mut budget)? {
+            Turn::Chance
+        } else if self.prog.has_simultaneous && any(MoveBy::Simultaneous, 0, &mut budget)? {
+            Turn::Simultaneous
+        } else {
+            Turn::Player(cells.get(TURN_CELL) as usize)
+        };
+        Some((None, actor))
     }
 
-    /// Whether the player to move has a legal move (`end when no moves`).
-    fn any_move_compiled<C: Cells>(&self, jit: &Jit, rules: &Compiled, cells: C, budget: &mut Budget) -> Option<bool> {
-        let current = cells.get(TURN_CELL);
+    /// Whether a move made `by` is legal for player `me`.
+    fn any_move_compiled<C: Cells>(
+        &self,
+        jit: &Jit,
+        rules: &Compiled,
+        cells: C,
+        budget: &mut Budget,
+        by: MoveBy,
+        me: i64,
+    ) -> Option<bool> {
         let mut host = Generator { cells, sink: First };
         let mut calls = Calls::new(jit.slow(), cells.raw(), &mut host, budget);
         for (k, mk) in self.prog.moves.iter().enumerate() {
+            if mk.by != by {
+                continue;
+            }
             let entry = self.code.moves[k].generate;
             let f = rules.func(entry.start)?;
             let found = with_frame(entry.frame, |frame| {
                 if let Some(l) = mk.me_local {
-                    frame[l] = current;
+                    frame[l] = me;
                 }
                 calls.run(f, frame)
             })
@@ -100,11 +195,45 @@ impl Interpreted {
     /// path to say why.
     #[inline(always)]
     pub(super) fn legal_moves_compiled(&self, jit: &Jit, state: &State, out: &mut Vec<Move>) -> Option<()> {
-        if !self.plain() {
-            return None;
+        let by = if self.plain() {
+            MoveBy::Turn
+        } else {
+            match self.turn_of(jit, state)? {
+                Turn::Chance => MoveBy::Chance,
+                Turn::Simultaneous => MoveBy::Simultaneous,
+                _ => MoveBy::Turn,
+            }
+        };
+        self.moves_into(jit, state, out, by, None)
+    }
+
+    /// The legal moves of `player` at a simultaneous node, as
+    /// `legal_moves_of` gives them; `None` elsewhere.
+    pub(super) fn legal_moves_of_compiled(
+        &self,
+        jit: &Jit,
+        state: &State,
+        player: usize,
+        out: &mut Vec<Move>,
+    ) -> Option<()> {
+        match self.turn_of(jit, state)? {
+            Turn::Simultaneous => self.moves_into(jit, state, out, MoveBy::Simultaneous, Some(player as i64)),
+            _ => None,
         }
+    }
+
+    /// Who acts in `state`, where the state remembers it or compiled rules
+    /// find out.
+    #[inline(always)]
+    fn turn_of(&self, jit: &Jit, state: &State) -> Option<Turn> {
+        self.known_turn(state).or_else(|| self.turn_compiled(jit, state))
+    }
+
+    /// The moves made `by` for `me` (the player to move where `None`) into `out`.
+    #[inline(always)]
+    fn moves_into(&self, jit: &Jit, state: &State, out: &mut Vec<Move>, by: MoveBy, me: Option<i64>) -> Option<()> {
         out.clear();
-        let done = with_cells!(state, |c| self.moves_compiled(jit, c, out));
+        let done = with_cells!(state, |c| self.moves_compiled(jit, c, out, by, me));
         if done.is_none() || out.is_empty() {
             out.clear();
             return None;
@@ -112,10 +241,17 @@ impl Interpreted {
         Some(())
     }
 
-    fn moves_compiled<C: Cells>(&self, jit: &Jit, cells: C, out: &mut Vec<Move>) -> Option<()> {
+    fn moves_compiled<C: Cells>(
+        &self,
+        jit: &Jit,
+        cells: C,
+        out: &mut Vec<Move>,
+        by: MoveBy,
+        me: Option<i64>,
+    ) -> Option<()> {
         let raw = cells.raw();
         let rules = jit.rules_for(&raw)?;
-        let current = cells.get(TURN_CELL);
+        let me = me.unwrap_or_else(|| cells.get(TURN_CELL));
         let mut budget = Budget::new();
         let mut host = Generator {
             cells,
@@ -123,11 +259,14 @@ impl Interpreted {
         };
         let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
         for (k, mk) in self.prog.moves.iter().enumerate() {
+            if mk.by != by {
+                continue;
+            }
             let entry = self.code.moves[k].generate;
             let f = rules.func(entry.start)?;
             with_frame(entry.frame, |frame| {
                 if let Some(l) = mk.me_local {
-                    frame[l] = current;
+                    frame[l] = me;
                 }
                 calls.run(f, frame)
             })
@@ -142,47 +281,17 @@ impl Interpreted {
         if !self.plain() {
             return None;
         }
-        let len = state.len();
-        let (width, bytes) = state.packed_mut();
-        // The bytes to put back if compiled code hands the move back: a
-        // small state's without zeroing a large buffer first.
-        let n = bytes.len();
-        let done = if n <= SMALL {
-            let mut backup = [0u8; SMALL];
-            backup[..n].copy_from_slice(bytes);
-            let done = self.play_width(jit, width, len, bytes, mv);
-            if done.is_none() {
-                state.packed_mut().1.copy_from_slice(&backup[..n]);
-            }
-            done
-        } else if n <= BACKUP {
-            let mut backup = [0u8; BACKUP];
-            backup[..n].copy_from_slice(bytes);
-            let done = self.play_width(jit, width, len, bytes, mv);
-            if done.is_none() {
-                state.packed_mut().1.copy_from_slice(&backup[..n]);
-            }
-            done
-        } else {
-            None
-        };
-        // Where it was handed back nothing else was touched: `changed` was
-        // not called.
-        if done.is_some() {
-            state.changed();
-        }
-        done
+        in_place!(state, |host| self.play_compiled(jit, host, mv))
     }
 
-    #[inline(always)]
-    fn play_width(&self, jit: &Jit, width: u8, len: usize, bytes: &mut [u8], mv: &Move) -> Option<()> {
-        match width {
-            NIBBLE => self.play_compiled(jit, &mut NibblesMut { bytes, len }, mv),
-            1 => self.play_compiled(jit, &mut PackedMut::<1>(bytes), mv),
-            2 => self.play_compiled(jit, &mut PackedMut::<2>(bytes), mv),
-            4 => self.play_compiled(jit, &mut PackedMut::<4>(bytes), mv),
-            _ => self.play_compiled(jit, &mut PackedMut::<8>(bytes), mv),
+    /// Plays one move per player, then the `then` block, on `state` in
+    /// place, as `apply_joint_to` does on unpacked cells; `None` leaves
+    /// `state` as it was.
+    pub(super) fn apply_joint_compiled(&self, jit: &Jit, state: &mut State, moves: &[Move]) -> Option<()> {
+        if moves.len() != self.prog.players.len() {
+            return None;
         }
+        in_place!(state, |host| self.joint_compiled(jit, host, moves))
     }
 
     /// `play` on compiled rules: the move's body, then the turn passes.
@@ -203,19 +312,65 @@ impl Interpreted {
             Calls::new(jit.slow(), raw, host, &mut budget).run(f, frame).ok()?;
             Some(mk.turn_local.map_or(TURN_UNSET, |l| frame[l]))
         })?;
-        let players = self.prog.players.len() as i64;
         if mk.by == MoveBy::Turn {
             if self.keeps_previous {
                 host.set(PREVIOUS_CELL, mover).ok()?;
             }
-            host.set(TURN_CELL, (mover + 1) % players).ok()?;
+            host.set(TURN_CELL, (mover + 1) % self.prog.players.len() as i64).ok()?;
         }
-        if said != TURN_UNSET {
-            if !(0..players).contains(&said) {
-                return None;
-            }
-            host.set(TURN_CELL, said).ok()?;
+        self.give_turn(host, said)
+    }
+
+    /// `apply_joint_to` on compiled rules, with one context for every
+    /// player's body and the `then` block.
+    fn joint_compiled<H: Host>(&self, jit: &Jit, host: &mut H, moves: &[Move]) -> Option<()> {
+        let raw = host.raw();
+        let rules = jit.rules_for(&raw)?;
+        let mut budget = Budget::new();
+        let mut calls = Calls::new(jit.slow(), raw, host, &mut budget);
+        let mut last_kind = None;
+        for (p, mv) in moves.iter().enumerate() {
+            let k = mv.kind as usize;
+            let mk = &self.prog.moves[k];
+            let entry = self.code.moves[k].body;
+            let f = rules.func(entry.start)?;
+            with_frame(entry.frame, |frame| {
+                frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
+                if let Some(l) = mk.me_local {
+                    frame[l] = p as i64;
+                }
+                calls.run(f, frame)
+            })
+            .ok()?;
+            last_kind = Some(k);
         }
-        Some(())
+        let mut said = TURN_UNSET;
+        if let Some(k) = last_kind
+            && let Some(entry) = self.code.moves[k].then
+        {
+            let mk = &self.prog.moves[k];
+            let f = rules.func(entry.start)?;
+            said = with_frame(entry.frame, |frame| {
+                if let Some(l) = mk.then_turn_local {
+                    frame[l] = TURN_UNSET;
+                }
+                calls.run(f, frame).ok()?;
+                Some(mk.then_turn_local.map_or(TURN_UNSET, |l| frame[l]))
+            })?;
+        }
+        self.give_turn(host, said)
+    }
+
+    /// Gives the turn to the player a move's `again` or `turn = p` named,
+    /// if it did, as `pass_turn` does; `None` where it names nobody.
+    #[inline(always)]
+    fn give_turn<H: Host>(&self, host: &mut H, said: i64) -> Option<()> {
+        if said == TURN_UNSET {
+            return Some(());
+        }
+        if !(0..self.prog.players.len() as i64).contains(&said) {
+            return None;
+        }
+        host.set(TURN_CELL, said).ok()
     }
 }

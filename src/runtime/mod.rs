@@ -995,10 +995,20 @@ impl Game for Interpreted {
     }
 
     fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {
+        if let Some(jit) = &self.jit
+            && self.legal_moves_of_compiled(jit, state, player, out).is_some()
+        {
+            return Ok(());
+        }
         self.or_vm(|g| g.legal_moves_of_once(state, player, out))
     }
 
     fn apply_joint(&self, state: &mut State, moves: &[Move]) -> Result<(), GameError> {
+        if let Some(jit) = &self.jit
+            && self.apply_joint_compiled(jit, state, moves).is_some()
+        {
+            return Ok(());
+        }
         self.apply_joint_once(state, moves)
     }
 
