@@ -578,7 +578,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         for ip in start..end {
             if let Some(&blk) = blocks.get(&ip) {
                 if open {
-                    self.b.ins().jump(blk, &[]);
+                    self.goto(&blocks, ip, ip - 1);
                 }
                 self.b.switch_to_block(blk);
                 if !looped.contains(&ip) {
@@ -1058,6 +1058,43 @@ impl<'a, 'b> Rule<'a, 'b> {
         blocks[&(to as usize)]
     }
 
+    /// Goes to the instruction `to` from the block ending at `here`. Where
+    /// `to` only tests a register (`JumpIfZero`, `JumpIfNonZero`: the end of
+    /// an `and` or `or` whose value the next instruction branches on) and
+    /// both its ways lie ahead, the test is made here instead, on this
+    /// path's value of the register: a constant (`const r = 0` before it)
+    /// then decides it while translating. The tests of an `and` then
+    /// follow one another with nothing joining them, so that what the
+    /// first checked and loaded, Cranelift finds again in the next.
+    fn goto(&mut self, blocks: &HashMap<usize, Block>, to: usize, here: usize) {
+        let direct = blocks[&to];
+        let (x, taken, on_zero) = match self.code.ops.get(to) {
+            Some(&Op::JumpIfZero { x, to: t }) => (x, t as usize, true),
+            Some(&Op::JumpIfNonZero { x, to: t }) => (x, t as usize, false),
+            _ => {
+                self.b.ins().jump(direct, &[]);
+                return;
+            }
+        };
+        // Only ahead: a block already translated is sealed, and takes no
+        // new way in.
+        let (Some(&yes), Some(&no)) = (blocks.get(&taken), blocks.get(&(to + 1))) else {
+            self.b.ins().jump(direct, &[]);
+            return;
+        };
+        if taken <= here {
+            self.b.ins().jump(direct, &[]);
+            return;
+        }
+        let v = self.get(x);
+        let (if_nonzero, if_zero) = if on_zero { (no, yes) } else { (yes, no) };
+        match self.known(v) {
+            Some(0) => self.b.ins().jump(if_zero, &[]),
+            Some(_) => self.b.ins().jump(if_nonzero, &[]),
+            None => self.b.ins().brif(v, if_nonzero, &[], if_zero, &[]),
+        };
+    }
+
     /// Jumps to `to` where `cond` holds, else goes on.
     fn branch(&mut self, cond: Value, to: Block) {
         self.unless(cond, to);
@@ -1254,8 +1291,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 self.set(dst, v);
             }
             Op::Jump { to } => {
-                let t = self.jump_to(blocks, to);
-                self.b.ins().jump(t, &[]);
+                self.goto(blocks, to as usize, ip);
                 return false;
             }
             Op::JumpIfZero { x, to } => {
