@@ -34,6 +34,16 @@ fn nibbles_fit(len: usize) -> bool {
     len > INLINE && len <= 2 * INLINE
 }
 
+/// The widths narrower than `width` that a state of `len` cells can be
+/// packed at, as its values shrink (narrowest first).
+pub(super) fn narrower_widths(len: usize, width: u8) -> impl Iterator<Item = u8> {
+    let nibble = nibbles_fit(len).then_some(NIBBLE);
+    nibble
+        .into_iter()
+        .chain([1, 2, 4])
+        .filter(move |&w| width != NIBBLE && w < width)
+}
+
 /// Cells up to this many are unpacked on the stack.
 pub(super) const STACK_CELLS: usize = 16;
 
