@@ -12,6 +12,7 @@ mod fuzzgen;
 
 use gdl::game::{Game, GameError, Turn};
 use gdl::runtime::{Engine, Interpreted, State};
+use gdl::value::Value;
 use miette::Diagnostic;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -211,5 +212,62 @@ fn bundled_games_play_out_without_the_vm() {
         let stats = jit.jit_stats().expect("compiled");
         assert!(stats.rules > 0, "{file}: {stats:?}");
         assert_eq!(stats.bailouts, 0, "{file}: compiled code handed calls back to the VM");
+    }
+}
+
+/// A move whose value outgrows the state's packed cells, alone and at a
+/// simultaneous round: the one-context paths on compiled rules hand it
+/// back untouched, and the general path plays it on wider cells, as the
+/// VM does.
+#[test]
+fn moves_that_widen_the_cells_give_the_vms_states() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    let alone = r#"
+game "Widen"
+players A, B
+state n: int = 100
+state moves: int = 0
+move add(k in 1..2) {
+    n += 100 * k
+    moves += 1
+}
+end when moves == 3 { draw }
+"#;
+    let together = r#"
+game "Widen together"
+players A, B
+state n: int = 100
+state rounds: int = 0
+simultaneous move bid(k in 1..3) { n += 50 * k } then { rounds += 1 }
+end when rounds == 2 { draw }
+"#;
+    for (name, text) in [("alone", alone), ("together", together)] {
+        let prog = gdl::compile::load(name, text, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let (jit, vm) = both(prog);
+        agree(name, &jit, &vm, 20, 10, 5);
+        // The first move from n = 100 leaves n past a byte's 127 on both.
+        let mut s = jit.initial_state().unwrap();
+        match jit.turn(&s).unwrap() {
+            Turn::Player(_) => {
+                let mut moves = Vec::new();
+                jit.legal_moves(&s, &mut moves).unwrap();
+                jit.apply(&mut s, moves.last().unwrap()).unwrap();
+                assert_eq!(jit.value_of(&s, "n"), Some(Value::Int(300)), "{name}");
+            }
+            Turn::Simultaneous => {
+                let mut joint = Vec::new();
+                for p in 0..2 {
+                    let mut moves = Vec::new();
+                    jit.legal_moves_of(&s, p, &mut moves).unwrap();
+                    joint.push(*moves.last().unwrap());
+                }
+                jit.apply_joint(&mut s, &joint).unwrap();
+                assert_eq!(jit.value_of(&s, "n"), Some(Value::Int(400)), "{name}");
+                assert_eq!(jit.value_of(&s, "rounds"), Some(Value::Int(1)), "{name}");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
     }
 }
