@@ -26,8 +26,7 @@ use crate::ir::{MAX_MOVE_ARGS, MoveBy, PREVIOUS_CELL, TURN_CELL, TURN_UNSET};
 /// Runs `$f` on the packed cells of `$state` in place, as a host of their
 /// width (`$host`): where it answers `None` the bytes are put back as they
 /// were (nothing else was touched: `changed` is called only after a
-/// success). A small state's bytes are copied aside without zeroing a
-/// large buffer first; a state of over `BACKUP` bytes is not tried.
+/// success). A state of over `BACKUP` bytes is not tried.
 macro_rules! in_place {
     ($state:expr, |$host:ident| $f:expr) => {{
         let state: &mut State = $state;
@@ -60,25 +59,15 @@ macro_rules! in_place {
                 }
             };
         }
-        let done = if n <= SMALL {
-            let mut backup = [0u8; SMALL];
-            backup[..n].copy_from_slice(bytes);
-            let done = on_width!();
-            if done.is_none() {
-                state.packed_mut().1.copy_from_slice(&backup[..n]);
-            }
-            done
-        } else if n <= BACKUP {
-            let mut backup = [0u8; BACKUP];
-            backup[..n].copy_from_slice(bytes);
-            let done = on_width!();
-            if done.is_none() {
-                state.packed_mut().1.copy_from_slice(&backup[..n]);
-            }
-            done
-        } else {
-            None
-        };
+        if n > BACKUP {
+            return None;
+        }
+        // Copied aside without zeroing a buffer of `BACKUP` bytes first.
+        let backup = smallvec::SmallVec::<[u8; BACKUP]>::from_slice(bytes);
+        let done = on_width!();
+        if done.is_none() {
+            state.packed_mut().1.copy_from_slice(&backup);
+        }
         if done.is_some() {
             state.changed();
         }
@@ -89,8 +78,6 @@ macro_rules! in_place {
 /// The most bytes of packed cells `apply` copies aside to put back when
 /// compiled code hands the move back; a larger state takes the general path.
 const BACKUP: usize = 128;
-/// The bytes of a state held inline (`state::INLINE`, rounded up).
-const SMALL: usize = 16;
 
 impl Interpreted {
     /// Whether the paths here may answer for this game: one player moves
@@ -170,20 +157,26 @@ impl Interpreted {
     ) -> Option<bool> {
         let mut host = Generator { cells, sink: First };
         let mut calls = Calls::new(jit.slow(), cells.raw(), &mut host, budget);
+        self.generate(&mut calls, rules, by, me)
+    }
+
+    /// Runs the move generators of the moves made `by`, for player `me`, in
+    /// declaration order: true where the host's sink said to stop.
+    fn generate<H: Host>(&self, calls: &mut Calls<'_, H>, rules: &Compiled, by: MoveBy, me: i64) -> Option<bool> {
         for (k, mk) in self.prog.moves.iter().enumerate() {
             if mk.by != by {
                 continue;
             }
             let entry = self.code.moves[k].generate;
             let f = rules.func(entry.start)?;
-            let found = with_frame(entry.frame, |frame| {
+            let done = with_frame(entry.frame, |frame| {
                 if let Some(l) = mk.me_local {
                     frame[l] = me;
                 }
                 calls.run(f, frame)
             })
             .ok()?;
-            if found == vm::STOPPED {
+            if done == vm::STOPPED {
                 return Some(true);
             }
         }
@@ -258,21 +251,8 @@ impl Interpreted {
             sink: Collect(out),
         };
         let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
-        for (k, mk) in self.prog.moves.iter().enumerate() {
-            if mk.by != by {
-                continue;
-            }
-            let entry = self.code.moves[k].generate;
-            let f = rules.func(entry.start)?;
-            with_frame(entry.frame, |frame| {
-                if let Some(l) = mk.me_local {
-                    frame[l] = me;
-                }
-                calls.run(f, frame)
-            })
-            .ok()?;
-        }
-        Some(())
+        // `Collect` never says to stop.
+        self.generate(&mut calls, rules, by, me).map(|_| ())
     }
 
     /// Plays `mv` on `state` in place; `None` leaves `state` as it was.
