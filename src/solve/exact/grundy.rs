@@ -21,8 +21,8 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use super::solve_error::SolveError;
-use crate::error_kind::RuntimeKind;
-use crate::game::{Game, GameError, Player, Turn};
+use super::solver::no_moves;
+use crate::game::{Game, Player, Turn};
 
 /// The result of a Grundy solve.
 #[derive(Clone, Debug, PartialEq)]
@@ -208,12 +208,7 @@ impl<'g, G: Game> Grundy<'g, G> {
         let mut moves = Vec::new();
         game.legal_moves(state, &mut moves)?;
         if moves.is_empty() {
-            return Err(GameError::new(
-                RuntimeKind::NoMoves,
-                "the game is not over, but the player to move has no legal move",
-            )
-            .in_state(game.state_text(state))
-            .into());
+            return Err(no_moves(game, state).into());
         }
         let mut h = FxHasher::default();
         for m in &moves {

@@ -12,8 +12,8 @@ use hashbrown::HashTable;
 pub(super) use super::memo::hash_of;
 use super::simultaneous::stage_moves;
 use super::solve_error::{SolveError, SolveKind};
+use super::solver::no_moves;
 use super::value_iteration::{CHANCE, SIMULTANEOUS, TERMINAL};
-use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Turn, representative};
 
 /// Chance probabilities must sum to 1 within this.
@@ -284,12 +284,7 @@ pub(super) fn expand_state<G: Game>(game: &G, state: &G::State, observe: bool) -
             let mut moves = Vec::new();
             game.legal_moves(state, &mut moves)?;
             if moves.is_empty() {
-                return Err(GameError::new(
-                    RuntimeKind::NoMoves,
-                    "the game is not over, but the player to move has no legal move",
-                )
-                .in_state(game.state_text(state))
-                .into());
+                return Err(no_moves(game, state).into());
             }
             fingerprint[p] = hash_of(&moves);
             let children = moves

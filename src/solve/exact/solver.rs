@@ -842,7 +842,7 @@ impl<'g, G: Game> Solver<'g, G> {
 }
 
 /// The error for a position that is not terminal but has no legal move.
-fn no_moves<G: Game>(game: &G, state: &G::State) -> GameError {
+pub(super) fn no_moves<G: Game>(game: &G, state: &G::State) -> GameError {
     GameError::new(
         RuntimeKind::NoMoves,
         "the game is not over, but the player to move has no legal move",
