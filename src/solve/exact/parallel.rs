@@ -198,11 +198,17 @@ struct Filled<S> {
     hits: u64,
 }
 
+/// One shard of the shared table, its lock on cache lines of its own: two
+/// locks side by side would make each lock taken a write to the other's
+/// line as well.
+#[repr(align(128))]
+struct Shard<S>(Mutex<FxHashMap<S, Packed>>);
+
 /// What the threads share.
 struct Shared<'g, G: Game> {
     game: &'g G,
     opts: &'g SolveOptions,
-    shards: Vec<Mutex<FxHashMap<G::State, Packed>>>,
+    shards: Vec<Shard<G::State>>,
     /// Positions stored, added in batches.
     stored: AtomicU64,
     /// Set when one thread has finished the root, or has given up: the others stop.
@@ -222,6 +228,7 @@ impl<G: Game> Shared<'_, G> {
     fn shard(&self, hash: u64) -> MutexGuard<'_, FxHashMap<G::State, Packed>> {
         // A thread that panicked holding a lock is reported by the join.
         self.shards[shard_of_hash(hash)]
+            .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -261,7 +268,7 @@ where
     let shared = Shared {
         game,
         opts,
-        shards: (0..SHARDS).map(|_| Mutex::new(FxHashMap::default())).collect(),
+        shards: (0..SHARDS).map(|_| Shard(Mutex::new(FxHashMap::default()))).collect(),
         stored: AtomicU64::new(0),
         done: AtomicBool::new(false),
         started,
@@ -322,7 +329,7 @@ where
     let shards = shared
         .shards
         .into_iter()
-        .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .map(|m| m.0.into_inner().unwrap_or_else(|p| p.into_inner()))
         .collect();
     Ok(Filled {
         memo: Memo::from_shards(shards),
