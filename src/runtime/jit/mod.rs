@@ -214,7 +214,6 @@ impl Jit {
             stats: Default::default(),
             bailouts: AtomicU64::new(0),
         };
-        jit.variant(first_width);
         // Unpacked cells (a move played again after a value outgrew the
         // packed width, `canonical`, simultaneous moves) are 8 bytes wide,
         // and states pack narrower as their values shrink (the 1-9 game's
@@ -222,10 +221,24 @@ impl Jit {
         // no search pays for it midway (a solve's peak memory held
         // Cranelift's working memory: 866 bytes per memo entry for the
         // 1-9 game, against 105).
-        jit.variant(8);
-        for w in narrower_widths(len, first_width) {
-            jit.variant(w);
-        }
+        let mut others: Vec<u8> = std::iter::once(8).chain(narrower_widths(len, first_width)).collect();
+        others.retain(|&w| w != first_width);
+        // Each width is a module of its own: compiled side by side, X
+        // Nimmt!'s four take the time of one on a machine with the cores
+        // (every command pays it before its first move).
+        std::thread::scope(|scope| {
+            for &w in &others {
+                let jit = &jit;
+                // No thread to be had: this one compiles that width after its own.
+                let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    jit.variant(w);
+                });
+            }
+            jit.variant(first_width);
+            for &w in &others {
+                jit.variant(w);
+            }
+        });
         jit
     }
 
