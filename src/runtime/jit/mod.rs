@@ -39,7 +39,7 @@
 mod call;
 mod compile;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -165,8 +165,12 @@ pub(super) struct Jit {
     /// Per width (`NIBBLE`, 1, 2, 4, 8 bytes): compiled on first use; `None`
     /// where Cranelift failed (the VM runs those).
     widths: [OnceLock<Option<Compiled>>; 5],
-    /// How long compiling took, in total, and how many rules.
+    /// How long compiling took (the load's widths, side by side, as the
+    /// wall time they took; each width compiled later, added), and how
+    /// many rules.
     stats: std::sync::Mutex<(Duration, usize)>,
+    /// Whether the load's widths are done: a width compiled after adds its time.
+    loaded: AtomicBool,
     /// How many calls compiled code handed back to the VM.
     bailouts: AtomicU64,
     /// Where the rules start that the VM runs: those with local lists or
@@ -177,7 +181,8 @@ pub(super) struct Jit {
 /// What compiling a game's rules cost, and how they ran.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct JitStats {
-    /// Time spent compiling, all widths met so far together.
+    /// Time spent compiling: the widths compiled at load, side by side (the
+    /// wall time they took), and each width compiled since.
     pub compile_time: Duration,
     /// Rules compiled to machine code (each width holds them all).
     pub rules: usize,
@@ -212,6 +217,7 @@ impl Jit {
             len,
             widths: Default::default(),
             stats: Default::default(),
+            loaded: AtomicBool::new(false),
             bailouts: AtomicU64::new(0),
         };
         // Unpacked cells (a move played again after a value outgrew the
@@ -226,6 +232,7 @@ impl Jit {
         // Each width is a module of its own: compiled side by side, X
         // Nimmt!'s four take the time of one on a machine with the cores
         // (every command pays it before its first move).
+        let started = Instant::now();
         std::thread::scope(|scope| {
             for &w in &others {
                 let jit = &jit;
@@ -239,6 +246,10 @@ impl Jit {
                 jit.variant(w);
             }
         });
+        if let Ok(mut s) = jit.stats.lock() {
+            s.0 = started.elapsed();
+        }
+        jit.loaded.store(true, Ordering::Relaxed);
         jit
     }
 
@@ -262,7 +273,9 @@ impl Jit {
                         let n = made.funcs.len();
                         let c = Compiled::new(made, self.slow.code.ops.len(), &self.vm_only);
                         if let Ok(mut s) = self.stats.lock() {
-                            s.0 += t.elapsed();
+                            if self.loaded.load(Ordering::Relaxed) {
+                                s.0 += t.elapsed();
+                            }
                             s.1 = s.1.max(n);
                         }
                         Some(c)
