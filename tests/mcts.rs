@@ -391,6 +391,7 @@ fn each_way_of_choosing_at_simultaneous_moves_plays_goofspiel() {
         SimultaneousSelect::RegretMatchingMixed,
         SimultaneousSelect::Ucb,
         SimultaneousSelect::OthersRandom,
+        SimultaneousSelect::OthersHalfRandom,
     ] {
         let cfg = MctsConfig {
             simulations: 3000,
@@ -607,4 +608,119 @@ fn tree_parallelism_shares_one_tree_and_one_thread_repeats_itself() {
     let a = search(&c4, &root, 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
     let b = search(&c4, &root, 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
     assert_eq!(a, b);
+}
+
+#[test]
+fn backing_up_scores_counts_a_players_own_points_and_the_win_bonus() {
+    // Goofspiel with 2 cards: prize 2, A bids 2 and B 1 (A takes 2 points);
+    // prize 1, and each has one card left, B's the higher (B takes 1). The
+    // last bid's mean is the return (the margin, 1 for A) by default, the
+    // player's own points with scores backed up, and B more for the winner
+    // and B fewer for the loser with a win bonus of B.
+    use gdl::solve::agents::mcts::Backup;
+    let game = common::load_game("games/goofspiel.game", &[("cards", "2")]);
+    let mut s = game.initial_state().unwrap();
+    let prize = |s: &<Interpreted as Game>::State, card: &str| {
+        let mut outcomes = Vec::new();
+        game.chance_outcomes(s, &mut outcomes).unwrap();
+        outcomes
+            .into_iter()
+            .find(|(m, _)| game.move_text(m).contains(card))
+            .unwrap()
+            .0
+    };
+    let bid = |s: &<Interpreted as Game>::State, p: usize, card: &str| {
+        let mut moves = Vec::new();
+        game.legal_moves_of(s, p, &mut moves).unwrap();
+        moves.into_iter().find(|m| game.move_text(m) == card).unwrap()
+    };
+    let two = prize(&s, "2");
+    game.apply(&mut s, &two).unwrap();
+    let joint = [bid(&s, 0, "2"), bid(&s, 1, "1")];
+    game.apply_joint(&mut s, &joint).unwrap();
+    let one = prize(&s, "1");
+    game.apply(&mut s, &one).unwrap();
+    let mean = |player: usize, backup: Backup, win_bonus: f64| {
+        let cfg = MctsConfig {
+            simulations: 50,
+            backup,
+            win_bonus,
+            ..MctsConfig::default()
+        };
+        let mut search = Search::new(&game, &s, player, cfg, 1).unwrap();
+        search.run(&game).unwrap();
+        let r = search.result(&game);
+        assert_eq!(r.moves.len(), 1);
+        r.moves[0].mean()
+    };
+    assert_eq!(mean(0, Backup::Returns, 0.0), 1.0);
+    assert_eq!(mean(1, Backup::Returns, 0.0), -1.0);
+    assert_eq!(mean(0, Backup::Score, 0.0), 2.0);
+    assert_eq!(mean(1, Backup::Score, 0.0), 1.0);
+    assert_eq!(mean(0, Backup::Score, 3.0), 5.0);
+    assert_eq!(mean(1, Backup::Score, 3.0), -2.0);
+    // The bonus belongs to scores; returns are backed up as they are.
+    assert_eq!(mean(0, Backup::Returns, 3.0), 1.0);
+}
+
+/// Two turns of taking points, the fewest points winning: A takes 3, 5 or
+/// 9, then B has one move left, taking 4.
+const TALLY: &str = "game Tally
+players A, B
+state points: per player int = 0
+state taken: int = 0
+move take(n in [3, 5, 9]) requires taken == 0 {
+    points[current] += n
+    taken += 1
+}
+move take_four() requires taken == 1 {
+    points[current] += 4
+    taken += 1
+}
+end when taken == 2 { lowest points wins }
+";
+
+#[test]
+fn backing_up_scores_counts_points_the_right_way_round_where_the_fewest_win() {
+    // B's one move: its mean with scores backed up is minus B's 4 points,
+    // plus the bonus if A took more (a win) or minus it if A took fewer.
+    use gdl::solve::agents::mcts::Backup;
+    let game = Interpreted::new(gdl::compile::load("tally.game", TALLY, &[]).unwrap());
+    let mean = |s: &<Interpreted as Game>::State, player: usize, win_bonus: f64| {
+        let cfg = MctsConfig {
+            simulations: 20,
+            backup: Backup::Score,
+            win_bonus,
+            ..MctsConfig::default()
+        };
+        let mut search = Search::new(&game, s, player, cfg, 1).unwrap();
+        search.run(&game).unwrap();
+        search.result(&game)
+    };
+    let start = game.initial_state().unwrap();
+    let mut firsts = Vec::new();
+    game.legal_moves(&start, &mut firsts).unwrap();
+    for (a, won) in [("3", -1.0), ("5", 1.0), ("9", 1.0)] {
+        let mut s = start.clone();
+        let mv = firsts.iter().find(|m| game.move_text(m).contains(a)).unwrap();
+        game.apply(&mut s, mv).unwrap();
+        for bonus in [0.0, 2.5] {
+            let r = mean(&s, 1, bonus);
+            assert_eq!(r.moves.len(), 1);
+            assert_eq!(r.moves[0].mean(), -4.0 + bonus * won, "A took {a}, bonus {bonus}");
+        }
+    }
+    // A, searching: taking 3 (3 points and the win) is worth -3 + 2.5, the
+    // most; 9 (and the loss) -9 - 2.5.
+    let r = mean(&start, 0, 2.5);
+    let of = |a: &str| {
+        r.moves
+            .iter()
+            .find(|m| game.move_text(&m.mv).contains(a))
+            .unwrap()
+            .mean()
+    };
+    assert_eq!(of("3"), -0.5);
+    assert_eq!(of("9"), -11.5);
+    assert_eq!(r.moves.len(), 3);
 }

@@ -32,6 +32,7 @@ use crate::game::{Game, GameError, Player, Turn};
 use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
 use crate::runtime::{Interpreted, State};
+use crate::solve::agent_builder::MoveKinds;
 use crate::solve::agents::agent::{AgentError, AgentSpec, PlayerSpec, Ties};
 use crate::solve::matches::episode::{Step, play_out};
 
@@ -205,11 +206,17 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
 
 /// The computer first and the person last, as seed 001's transcript seats
 /// them; the computer plays the exact solution where it exists (ties to the
-/// first move, so that seed 001's game comes out move for move), else search.
+/// first move, so that seed 001's game comes out move for move); in card
+/// games (simultaneous moves decided by scores: X Nimmt!) information-set
+/// MCTS, which beat `search` and `dsearch` there (docs/XNIMMT.md); else
+/// search.
 fn default_players(game: &Interpreted) -> String {
     let prog = game.program();
+    let kinds = MoveKinds::of(prog);
     let computer = if game.num_players() == 2 && !prog.has_chance && !prog.has_simultaneous {
         "optimal:first"
+    } else if kinds.simultaneous && kinds.scores {
+        "mcts"
     } else {
         "search"
     };

@@ -20,7 +20,7 @@ use super::learn::strategy_file::StrategyFileError;
 use super::{SolveError, SolveOptions, learn::policy_agent};
 use crate::error_kind::{EXIT_INPUT, Exits};
 use crate::game::FileGame;
-use crate::ir::{Program, Visibility};
+use crate::ir::{Outcome, Program, Visibility};
 
 /// An agent of any kind for a game of type `G`; `Send`, so that a match can
 /// play on several threads.
@@ -37,6 +37,8 @@ pub struct MoveKinds {
     pub simultaneous: bool,
     /// Some state is `hidden` or `private`.
     pub hidden: bool,
+    /// Some end of the game is decided by scores (`lowest/highest S wins`).
+    pub scores: bool,
 }
 
 impl MoveKinds {
@@ -46,9 +48,15 @@ impl MoveKinds {
             chance: program.has_chance,
             simultaneous: program.has_simultaneous,
             hidden: program.vars.iter().any(|v| v.visibility != Visibility::Public),
+            scores: program.ends.iter().any(|e| matches!(e.outcome, Outcome::Score { .. })),
         }
     }
 }
+
+/// What a win adds to the score that `mcts` backs up in card games, in the
+/// score's units: X Nimmt!'s agent, measured with 1, 2, 4 and 10 (4 kept
+/// the most wins against `greedy` within 3.6 points against `random`).
+pub const CARD_GAME_WIN_BONUS: f64 = 4.0;
 
 /// Options of the agents that take any.
 #[derive(Clone, Copy, Debug, Default)]
@@ -62,12 +70,17 @@ pub struct AgentOptions {
     pub time_limit: Option<Duration>,
     /// Threads of one `mcts` agent's search of a move (0 counts as 1).
     pub search_threads: usize,
-    /// How `mcts` agents choose at simultaneous nodes.
-    pub mcts_simultaneous: SimultaneousSelect,
-    /// What `mcts` agents back up from the end of a simulation.
-    pub mcts_backup: Backup,
+    /// How `mcts` agents choose at simultaneous nodes (`None`: the
+    /// default for the game, [`mcts_config`](Self::mcts_config)).
+    pub mcts_simultaneous: Option<SimultaneousSelect>,
+    /// What `mcts` agents back up from the end of a simulation (`None`: the
+    /// default for the game).
+    pub mcts_backup: Option<Backup>,
     /// UCB1's exploration constant of `mcts` agents (0 counts as the default).
     pub mcts_exploration: f64,
+    /// What a win adds to a score backed up by `mcts` agents (`None`: the
+    /// default for the game).
+    pub mcts_win_bonus: Option<f64>,
     /// How an `mcts` agent's threads share a move's search.
     pub mcts_parallel: Parallelism,
     /// How many `optimal` agents' memo tables share the memory limit (one
@@ -103,15 +116,34 @@ impl AgentOptions {
         }
     }
 
-    /// How `mcts` (`None`) or `mcts:N` searches a move: N simulations, or
-    /// the default number; with a time limit alone, the clock decides.
-    pub fn mcts_config(&self, simulations: Option<u64>) -> MctsConfig {
+    /// How `mcts` (`None`) or `mcts:N` searches a move in a game with
+    /// `kinds` of moves: N simulations, or the default number; with a time
+    /// limit alone, the clock decides. What the options leave open is
+    /// UCT's default, except in games of simultaneous moves decided by
+    /// scores (card games: X Nimmt!, Goofspiel), where each simulation
+    /// backs up the player's own score with [`CARD_GAME_WIN_BONUS`] for the
+    /// win, and the others are taken to search half the time and to play at
+    /// random the other half: on X Nimmt! against `random` and `greedy`
+    /// these beat UCT's defaults (3.53 points against 3.75, 75.8% wins
+    /// against 74.0%; docs/XNIMMT.md), on Goofspiel too (81.9% against
+    /// 74.5% against `random`).
+    pub fn mcts_config(&self, simulations: Option<u64>, kinds: MoveKinds) -> MctsConfig {
+        let card_game = kinds.simultaneous && kinds.scores;
         MctsConfig {
             simulations: move_budget::units(simulations, mcts::DEFAULT_SIMULATIONS, self.search_time),
             time: self.search_time,
             threads: self.search_threads.max(1),
-            simultaneous: self.mcts_simultaneous,
-            backup: self.mcts_backup,
+            simultaneous: self.mcts_simultaneous.unwrap_or(if card_game {
+                SimultaneousSelect::OthersHalfRandom
+            } else {
+                SimultaneousSelect::default()
+            }),
+            backup: self
+                .mcts_backup
+                .unwrap_or(if card_game { Backup::Score } else { Backup::default() }),
+            win_bonus: self
+                .mcts_win_bonus
+                .unwrap_or(if card_game { CARD_GAME_WIN_BONUS } else { 0.0 }),
             parallel: self.mcts_parallel,
             exploration: if self.mcts_exploration > 0.0 {
                 self.mcts_exploration
@@ -234,7 +266,7 @@ where
         )),
         AgentSpec::Mcts(simulations) => Box::new(MctsAgent::new(
             spec.to_string(),
-            options.mcts_config(*simulations),
+            options.mcts_config(*simulations, kinds),
             seed,
         )),
         AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),
@@ -281,4 +313,48 @@ pub fn optimal_unsuited<G: FileGame>(game: &G, kinds: MoveKinds) -> Option<Strin
         "`optimal` solves two-player games with perfect information (and one-player puzzles without chance), and {} has {why}; try `search`, `mcts` or `greedy`",
         game.name()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(simultaneous: bool, scores: bool) -> MoveKinds {
+        MoveKinds {
+            chance: true,
+            simultaneous,
+            hidden: true,
+            scores,
+        }
+    }
+
+    #[test]
+    fn card_games_get_mcts_defaults_of_their_own_and_options_still_decide() {
+        let options = AgentOptions::default();
+        let card = options.mcts_config(None, kinds(true, true));
+        assert_eq!(
+            (card.backup, card.win_bonus, card.simultaneous),
+            (Backup::Score, CARD_GAME_WIN_BONUS, SimultaneousSelect::OthersHalfRandom)
+        );
+        // Simultaneous moves without scores, or scores taken in turns (Kalah):
+        // UCT's defaults, which keep MCTS-Solver's proofs.
+        for other in [kinds(true, false), kinds(false, true), kinds(false, false)] {
+            let c = options.mcts_config(None, other);
+            assert_eq!(
+                (c.backup, c.win_bonus, c.simultaneous),
+                (Backup::Returns, 0.0, SimultaneousSelect::Ucb)
+            );
+        }
+        let chosen = AgentOptions {
+            mcts_backup: Some(Backup::Outcome),
+            mcts_simultaneous: Some(SimultaneousSelect::Ucb),
+            mcts_win_bonus: Some(0.0),
+            ..AgentOptions::default()
+        };
+        let c = chosen.mcts_config(Some(10), kinds(true, true));
+        assert_eq!(
+            (c.backup, c.win_bonus, c.simultaneous, c.simulations),
+            (Backup::Outcome, 0.0, SimultaneousSelect::Ucb, 10)
+        );
+    }
 }

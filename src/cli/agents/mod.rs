@@ -69,6 +69,7 @@ pub enum McsSelect {
     Rm,
     RmMixed,
     OthersRandom,
+    OthersHalfRandom,
 }
 
 /// `--mcts-parallel` (`--parallel` of `solve --mcts`): how threads share one move's search.
@@ -94,6 +95,7 @@ pub enum McsBackup {
     #[default]
     Returns,
     Outcome,
+    Score,
 }
 
 /// Options of the agents, shared by the commands that take `--players`.
@@ -128,15 +130,26 @@ pub struct AgentArgs {
     pub mcts_parallel: McsParallel,
     /// How `mcts` agents choose at simultaneous moves: decoupled UCB1 (ucb);
     /// regret matching, playing the most visited move (rm); regret matching,
-    /// playing a move drawn from the average strategy (rm-mixed); or UCB1
-    /// for itself against the others drawn at random (others-random)
-    #[arg(long = "mcts-simultaneous", value_name = "HOW", value_enum, default_value_t = McsSelect::Ucb)]
-    pub mcts_simultaneous: McsSelect,
+    /// playing a move drawn from the average strategy (rm-mixed); UCB1 for
+    /// itself against the others drawn at random (others-random); or the
+    /// others half the time by UCB1, half the time at random
+    /// (others-half-random). Default: others-half-random in games decided
+    /// by scores (X Nimmt!, Goofspiel), else ucb
+    #[arg(long = "mcts-simultaneous", value_name = "HOW", value_enum)]
+    pub mcts_simultaneous: Option<McsSelect>,
     /// What `mcts` agents back up from the end of each simulation: every
     /// player's return (returns), or its outcome, +1 for a win, 0 for a
-    /// draw, -1 for a loss (outcome: plays to win, not for the margin)
-    #[arg(long = "mcts-backup", value_name = "WHAT", value_enum, default_value_t = McsBackup::Returns)]
-    pub mcts_backup: McsBackup,
+    /// draw, -1 for a loss (outcome: plays to win, not for the margin), or
+    /// its own score where the game ends on scores (score: few points of its
+    /// own, not a margin over the others). Default: score in games of
+    /// simultaneous moves decided by scores, else returns
+    #[arg(long = "mcts-backup", value_name = "WHAT", value_enum)]
+    pub mcts_backup: Option<McsBackup>,
+    /// With `--mcts-backup score`: B points more for a win and B fewer for
+    /// a loss, in the score's units. Default: 4 where score is the default,
+    /// else 0
+    #[arg(long = "mcts-win-bonus", value_name = "B", value_parser = win_bonus)]
+    pub mcts_win_bonus: Option<f64>,
     /// UCB1's exploration constant of `mcts` agents, for returns scaled to 0..1
     #[arg(long = "mcts-exploration", value_name = "C", default_value_t = 1.0, value_parser = exploration)]
     pub mcts_exploration: f64,
@@ -172,19 +185,30 @@ impl AgentArgs {
             memory_share: self.optimal_agents.max(1),
             resist: self.resist,
             search_threads: self.search_threads,
-            mcts_simultaneous: match self.mcts_simultaneous {
+            mcts_simultaneous: self.mcts_simultaneous.map(|how| match how {
                 McsSelect::Rm => SimultaneousSelect::RegretMatching,
                 McsSelect::RmMixed => SimultaneousSelect::RegretMatchingMixed,
                 McsSelect::Ucb => SimultaneousSelect::Ucb,
                 McsSelect::OthersRandom => SimultaneousSelect::OthersRandom,
-            },
-            mcts_backup: match self.mcts_backup {
+                McsSelect::OthersHalfRandom => SimultaneousSelect::OthersHalfRandom,
+            }),
+            mcts_backup: self.mcts_backup.map(|what| match what {
                 McsBackup::Returns => Backup::Returns,
                 McsBackup::Outcome => Backup::Outcome,
-            },
+                McsBackup::Score => Backup::Score,
+            }),
             mcts_exploration: self.mcts_exploration,
+            mcts_win_bonus: self.mcts_win_bonus,
             mcts_parallel: self.mcts_parallel.into(),
         }
+    }
+}
+
+/// A win bonus: finite and not below 0.
+fn win_bonus(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(b) if b.is_finite() && b >= 0.0 => Ok(b),
+        _ => Err(format!("`{s}` is not a win bonus: a number of points, 0 or more")),
     }
 }
 

@@ -60,6 +60,11 @@ pub enum SimultaneousSelect {
     /// a best response to players who choose at random, not a search for an
     /// equilibrium (what `search` assumes of the others, in a tree).
     OthersRandom,
+    /// Each other player half the time by UCB1 over its own statistics (a
+    /// player who searches, as `Ucb` takes it), half the time uniformly at
+    /// random: a model between the two, for opponents who are neither
+    /// (X Nimmt!'s `greedy` and `random` both: docs/XNIMMT.md).
+    OthersHalfRandom,
 }
 
 /// How several threads search one move.
@@ -87,6 +92,12 @@ pub enum Backup {
     /// margin of points (Goofspiel); the game's `evaluate` at a cutoff is
     /// still backed up as it is.
     Outcome,
+    /// Every player's own score where the game ends on scores (`lowest S
+    /// wins`, `highest S wins`; the sign reversed for the lowest), not the
+    /// margin over the others that its return is: a search for few points
+    /// of one's own, what "collects N points a game" counts (X Nimmt!).
+    /// Games without scores back up their returns.
+    Score,
 }
 
 /// Regret matching's uniform exploration at simultaneous nodes (Lanctot,
@@ -123,6 +134,10 @@ pub struct MctsConfig {
     pub simultaneous: SimultaneousSelect,
     /// What a simulation backs up from the end of the game.
     pub backup: Backup,
+    /// With [`Backup::Score`], added to a winner's score and taken from a
+    /// loser's (0 to a draw), in the score's units: few points of one's
+    /// own, and the win too.
+    pub win_bonus: f64,
 }
 
 /// Simulations per move of `mcts` without a number.
@@ -142,6 +157,7 @@ impl Default for MctsConfig {
             max_nodes: (1 << 31) - 1,
             simultaneous: SimultaneousSelect::default(),
             backup: Backup::default(),
+            win_bonus: 0.0,
         }
     }
 }

@@ -282,6 +282,7 @@ impl<G: Game> Search<G> {
         let range = match cfg.backup {
             Backup::Outcome => (-1.0, 1.0),
             Backup::Returns => game.utility_range().unwrap_or((f64::NEG_INFINITY, f64::INFINITY)),
+            Backup::Score => (f64::NEG_INFINITY, f64::INFINITY),
         };
         let mut search = Search {
             np,
@@ -292,7 +293,8 @@ impl<G: Game> Search<G> {
             stats: Vec::new(),
             root_state: state.clone(),
             determinized,
-            solving: cfg.solver && np == 2 && !determinized && !private,
+            // Scores need not sum to a constant: nothing to prove by.
+            solving: cfg.solver && np == 2 && !determinized && !private && cfg.backup != Backup::Score,
             zero_sum: None,
             range,
             seen: (f64::INFINITY, f64::NEG_INFINITY),
@@ -889,6 +891,23 @@ fn evaluated<G: Game>(game: &G, state: &G::State, ret: &mut [f64]) -> Result<boo
 
 /// Every player's return at the end of the game into `ret`, as the backup asks.
 fn end_returns<G: Game>(game: &G, cfg: &MctsConfig, state: &G::State, ret: &mut [f64]) -> Result<(), GameError> {
+    if cfg.backup == Backup::Score
+        && let Some(scores) = game.scores(state)?
+    {
+        let sign = if game.lowest_score_wins() { -1.0 } else { 1.0 };
+        for (r, s) in ret.iter_mut().zip(scores) {
+            *r = sign * s;
+        }
+        if cfg.win_bonus != 0.0 && ret.len() > 1 {
+            // `scores` allocated already: one more list per simulation.
+            let mut won = ret.to_vec();
+            outcomes(&mut won);
+            for (r, o) in ret.iter_mut().zip(won) {
+                *r += cfg.win_bonus * o;
+            }
+        }
+        return Ok(());
+    }
     for (p, r) in ret.iter_mut().enumerate() {
         *r = game.returns(state, p)?;
     }

@@ -20,7 +20,12 @@ impl<G: Game> Search<G> {
                 )
                 .in_state(game.state_text(&self.state)));
             }
-            if self.cfg.simultaneous == SimultaneousSelect::OthersRandom && p != self.player {
+            let at_random = match self.cfg.simultaneous {
+                SimultaneousSelect::OthersRandom => p != self.player,
+                SimultaneousSelect::OthersHalfRandom => p != self.player && self.rng.random::<bool>(),
+                _ => false,
+            };
+            if at_random {
                 let i = self.rng.random_range(0..self.moves.len());
                 self.joint.push(self.moves[i].clone());
                 continue;
