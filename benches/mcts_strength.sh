@@ -8,7 +8,7 @@
 #
 #   benches/mcts_strength.sh target/release/gdl [THREADS] [CHECK...]
 #
-# CHECK is any of: connect4 pig goofspiel goofspiel-rm goofspiel-mixed
+# CHECK is any of: connect4 pig goofspiel goofspiel-ucb goofspiel-rm goofspiel-mixed
 # goofspiel-others-random xnimmt-random xnimmt-greedy xnimmt-3
 # xnimmt-random-10ms xnimmt-greedy-10ms (default: all). Run from the
 # repository's root.
@@ -19,7 +19,7 @@ threads=${2:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 shift $(($# < 2 ? $# : 2))
 checks=("$@")
 if [ ${#checks[@]} -eq 0 ]; then
-    checks=(connect4 pig goofspiel goofspiel-rm goofspiel-mixed goofspiel-others-random
+    checks=(connect4 pig goofspiel goofspiel-ucb goofspiel-rm goofspiel-mixed goofspiel-others-random
         xnimmt-random xnimmt-greedy xnimmt-3 xnimmt-random-10ms xnimmt-greedy-10ms)
 fi
 
@@ -43,20 +43,24 @@ for check in "${checks[@]}"; do
         run "Pig, target 20: mcts against optimal (expectiminimax)" "mcts wins at least 45%" \
             match games/pig.game --target 20 --players mcts,optimal --games 2000 --seed 1 ;;
     goofspiel)
-        run "Goofspiel 5 cards: mcts (decoupled UCB, the default) against random" "mcts wins at least 85%" \
+        run "Goofspiel 5 cards: mcts (the card games' defaults: own score, win bonus, others half at random) against random" "mcts wins at least 85%" \
             match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 ;;
+    goofspiel-ucb)
+        run "Goofspiel 5 cards: mcts (decoupled UCB, returns: UCT's defaults) against random" "for comparison" \
+            match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 \
+            --mcts-simultaneous ucb --mcts-backup returns ;;
     goofspiel-rm)
         run "Goofspiel 5 cards: mcts (regret matching) against random" "for comparison" \
             match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 \
-            --mcts-simultaneous rm ;;
+            --mcts-simultaneous rm --mcts-backup returns ;;
     goofspiel-mixed)
         run "Goofspiel 5 cards: mcts (regret matching, move drawn from the average strategy) against random" "for comparison" \
             match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 \
-            --mcts-simultaneous rm-mixed ;;
+            --mcts-simultaneous rm-mixed --mcts-backup returns ;;
     goofspiel-others-random)
         run "Goofspiel 5 cards: mcts (UCB1 against others drawn at random) against random" "for comparison" \
             match games/goofspiel.game --cards 5 --players mcts,random --games 1000 --seed 1 \
-            --mcts-simultaneous others-random ;;
+            --mcts-simultaneous others-random --mcts-backup returns ;;
     xnimmt-random-10ms)
         run "X Nimmt! defaults: mcts with 10 ms a move against random" "at most 3.6 points a game" \
             match games/xnimmt.game --players mcts,random --games 2000 --seed 1 --budget-ms 10 ;;
