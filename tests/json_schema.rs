@@ -125,7 +125,28 @@ fn every_json_output_fits_its_schema() {
     ] {
         let v = check("mcts", &run(args));
         assert!(!v["moves"].as_array().unwrap().is_empty());
+        assert_eq!(v["backup"], "returns");
     }
+    let v = check(
+        "mcts",
+        &run(&[
+            "solve",
+            "games/dots-and-boxes.game",
+            "--mcts",
+            "1000000",
+            "--backup",
+            "outcome",
+            "--seed",
+            "1",
+            "--json",
+        ]),
+    );
+    // Outcomes prove who wins: A, by a value of 1 (the exact value is 2 boxes).
+    assert_eq!(
+        (v["backup"].as_str(), v["value"].as_f64()),
+        (Some("outcome"), Some(1.0)),
+        "{v}"
+    );
     for game in common::game_files() {
         let v = check("check", &run(&["check", &game, "--json"]));
         assert!(!v["players"].as_array().unwrap().is_empty());

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::solve::{number, thousands, winner_text};
 use crate::game::Game;
-use crate::solve::agents::mcts::{MctsResult, RootMove};
+use crate::solve::agents::mcts::{Backup, MctsResult, RootMove};
 
 /// What was asked and how it went, besides the result.
 pub struct Header<'a> {
@@ -25,6 +25,8 @@ pub struct Header<'a> {
     pub drawn: Vec<String>,
     pub exploration: f64,
     pub cutoff: Option<usize>,
+    /// What each simulation backed up.
+    pub backup: Backup,
     pub threads: usize,
     pub seed: u64,
     pub seconds: f64,
@@ -120,9 +122,14 @@ pub fn text<G: Game>(game: &G, h: &Header, r: &MctsResult<G::Move>, best: usize,
         Some(c) => format!("random playouts scored by `evaluate` after {c} moves"),
         None => "random playouts".to_string(),
     };
+    let backed = match h.backup {
+        Backup::Returns => "",
+        Backup::Outcome => ", outcomes backed up (+1 a win, 0 a draw, -1 a loss)",
+        Backup::Score => ", own scores backed up",
+    };
     let _ = writeln!(
         out,
-        "search      Monte Carlo tree search: UCT (exploration {}), {playouts}{}, {} thread{}, seed {}",
+        "search      Monte Carlo tree search: UCT (exploration {}), {playouts}{backed}{}, {} thread{}, seed {}",
         number(h.exploration),
         if r.solving { ", MCTS-Solver" } else { "" },
         h.threads,
@@ -229,6 +236,11 @@ pub fn json<G: Game>(game: &G, h: &Header, r: &MctsResult<G::Move>, best: usize)
         "solver": r.solving,
         "exploration": h.exploration,
         "cutoff": h.cutoff,
+        "backup": match h.backup {
+            Backup::Returns => "returns",
+            Backup::Outcome => "outcome",
+            Backup::Score => "score",
+        },
         "threads": h.threads,
         "seed": h.seed,
         "seconds": h.seconds,

@@ -98,6 +98,16 @@ pub enum McsBackup {
     Score,
 }
 
+impl From<McsBackup> for Backup {
+    fn from(what: McsBackup) -> Backup {
+        match what {
+            McsBackup::Returns => Backup::Returns,
+            McsBackup::Outcome => Backup::Outcome,
+            McsBackup::Score => Backup::Score,
+        }
+    }
+}
+
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
@@ -192,11 +202,7 @@ impl AgentArgs {
                 McsSelect::OthersRandom => SimultaneousSelect::OthersRandom,
                 McsSelect::OthersHalfRandom => SimultaneousSelect::OthersHalfRandom,
             }),
-            mcts_backup: self.mcts_backup.map(|what| match what {
-                McsBackup::Returns => Backup::Returns,
-                McsBackup::Outcome => Backup::Outcome,
-                McsBackup::Score => Backup::Score,
-            }),
+            mcts_backup: self.mcts_backup.map(Into::into),
             mcts_exploration: self.mcts_exploration,
             mcts_win_bonus: self.mcts_win_bonus,
             mcts_parallel: self.mcts_parallel.into(),

@@ -20,6 +20,7 @@ pub struct MctsArgs {
     pub simulations: u64,
     pub exploration: f64,
     pub cutoff: Option<usize>,
+    pub backup: mcts::Backup,
     pub threads: usize,
     pub parallel: mcts::Parallelism,
     pub seed: u64,
@@ -57,6 +58,7 @@ pub fn run(args: &MctsArgs, game: &Interpreted, root: &State, ctx: &mut Context)
         time: args.time_limit.map(Duration::from_secs_f64),
         exploration: args.exploration,
         cutoff: args.cutoff,
+        backup: args.backup,
         threads: args.threads,
         parallel: args.parallel,
         ..MctsConfig::default()
@@ -88,6 +90,7 @@ pub fn run(args: &MctsArgs, game: &Interpreted, root: &State, ctx: &mut Context)
         drawn,
         exploration: args.exploration,
         cutoff: args.cutoff,
+        backup: args.backup,
         threads: args.threads,
         seed: args.seed,
         seconds,

@@ -91,6 +91,13 @@ pub struct SolveArgs {
     /// With --mcts: UCB1's exploration constant (returns scaled to 0..1)
     #[arg(long, value_name = "C", requires = "mcts", value_parser = exploration)]
     pub exploration: Option<f64>,
+    /// With --mcts: what each simulation backs up: every player's return
+    /// (returns), its outcome, +1 a win, 0 a draw, -1 a loss (outcome: the
+    /// proofs then say who wins, not by how much; a score game without a
+    /// declared range is proven sooner), or its own score (score)
+    /// [default: returns]
+    #[arg(long, value_name = "WHAT", requires = "mcts", value_enum)]
+    pub backup: Option<super::agents::McsBackup>,
     /// With --mcts: score playouts by the game's `evaluate` after this many moves
     #[arg(long, value_name = "MOVES", requires = "mcts", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub cutoff: Option<u64>,
@@ -149,6 +156,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 .exploration
                 .unwrap_or(crate::solve::agents::mcts::MctsConfig::default().exploration),
             cutoff: args.cutoff.map(|c| c as usize),
+            backup: args.backup.map(Into::into).unwrap_or_default(),
             threads: args.threads.unwrap_or(1),
             parallel: args.parallel.into(),
             seed: args.seed,
