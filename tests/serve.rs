@@ -327,3 +327,19 @@ fn every_bundled_game_is_played_to_its_end_on_the_page() {
         assert_eq!(state["history"].as_array().unwrap().len(), steps, "{name}: {state}");
     }
 }
+
+#[test]
+fn the_page_seats_the_computer_each_game_plays_best_against() {
+    let server = Server::start(&[]);
+    for (game, seats) in [
+        ("tictactoe", "human,optimal"),
+        // Card games decided by scores: information-set MCTS beat `search`.
+        ("xnimmt", "human,mcts"),
+        // Other hidden cards: `search`.
+        ("kuhn-poker", "human,search"),
+        ("connect4", "human,mcts"),
+    ] {
+        let about = server.ok("/api/game", json!({"game": game}));
+        assert_eq!(about["seats"], seats, "{game}: {about}");
+    }
+}

@@ -331,8 +331,9 @@ fn flag_value(default: &str) -> String {
 }
 
 /// A person first, then the computer: `optimal` where the exact solver
-/// settles the game quickly (a page waits for each move), else `mcts` (or
-/// `search` where cards are hidden, which MCTS would see).
+/// settles the game quickly (a page waits for each move), else `mcts`
+/// (or `search` where cards are hidden, except in card games decided by
+/// scores, where `mcts` beat it: docs/XNIMMT.md, as `gdl play` seats it).
 fn default_players(p: &crate::ir::Program, engine: Engine) -> String {
     let kinds = crate::solve::agent_builder::MoveKinds::of(p);
     let solvable = || {
@@ -345,7 +346,7 @@ fn default_players(p: &crate::ir::Program, engine: Engine) -> String {
         game.initial_state()
             .is_ok_and(|root| crate::solve::solve(&game, &root, &opts).is_ok())
     };
-    let computer = if kinds.hidden {
+    let computer = if kinds.hidden && !(kinds.simultaneous && kinds.scores) {
         "search"
     } else if p.players.len() == 2 && !kinds.chance && !kinds.simultaneous && solvable() {
         "optimal"
