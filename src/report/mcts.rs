@@ -125,7 +125,7 @@ pub fn text<G: Game>(game: &G, h: &Header, r: &MctsResult<G::Move>, best: usize,
     let backed = match h.backup {
         Backup::Returns => "",
         Backup::Outcome => ", outcomes backed up (+1 a win, 0 a draw, -1 a loss)",
-        Backup::Score => ", own scores backed up",
+        Backup::Score => ", own scores backed up (returns where the game has no scores)",
     };
     let _ = writeln!(
         out,
