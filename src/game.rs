@@ -547,6 +547,18 @@ impl Diagnostic for GameError {
     }
 }
 
+/// The error for a position that is not terminal but where the player to
+/// move has no legal move: a mistake in the rules, which every algorithm
+/// reports the same way.
+pub fn no_legal_move<G: Game>(game: &G, state: &G::State) -> GameError {
+    GameError::new(
+        RuntimeKind::NoMoves,
+        "the game is not over, but the player to move has no legal move",
+    )
+    .in_state(game.state_text(state))
+    .with_help("end the game when no move is possible (e.g. `end when no moves`)")
+}
+
 /// The value of a terminal state for every player, in player order.
 pub fn all_returns<G: Game>(game: &G, state: &G::State) -> Result<Vec<f64>, GameError> {
     (0..game.num_players()).map(|p| game.returns(state, p)).collect()

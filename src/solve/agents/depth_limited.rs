@@ -13,8 +13,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
-use crate::error_kind::RuntimeKind;
-use crate::game::{Game, GameError, Turn};
+use crate::game::{Game, GameError, Turn, no_legal_move};
 use crate::solve::exact::solve_error::SolveError;
 
 /// Limits of a depth-limited search; all optional.
@@ -195,12 +194,7 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
     let mut moves = Vec::new();
     game.legal_moves(root, &mut moves)?;
     if moves.is_empty() {
-        return Err(GameError::new(
-            RuntimeKind::NoMoves,
-            "the game is not over, but the player to move has no legal move",
-        )
-        .in_state(game.state_text(root))
-        .into());
+        return Err(no_legal_move(game, root).into());
     }
     let children: Vec<G::State> = moves
         .iter()
@@ -328,12 +322,7 @@ impl<G: Game> Search<'_, G> {
         let mut moves = Vec::new();
         self.game.legal_moves(state, &mut moves)?;
         if moves.is_empty() {
-            return Err(GameError::new(
-                RuntimeKind::NoMoves,
-                "the game is not over, but the player to move has no legal move",
-            )
-            .in_state(self.game.state_text(state))
-            .into());
+            return Err(no_legal_move(self.game, state).into());
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximize { f64::NEG_INFINITY } else { f64::INFINITY };

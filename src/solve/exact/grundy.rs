@@ -21,8 +21,7 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use super::solve_error::SolveError;
-use super::solver::no_moves;
-use crate::game::{Game, Player, Turn};
+use crate::game::{Game, Player, Turn, no_legal_move};
 
 /// The result of a Grundy solve.
 #[derive(Clone, Debug, PartialEq)]
@@ -208,7 +207,7 @@ impl<'g, G: Game> Grundy<'g, G> {
         let mut moves = Vec::new();
         game.legal_moves(state, &mut moves)?;
         if moves.is_empty() {
-            return Err(no_moves(game, state).into());
+            return Err(no_legal_move(game, state).into());
         }
         let mut h = FxHasher::default();
         for m in &moves {

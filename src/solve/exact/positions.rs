@@ -12,9 +12,8 @@ use hashbrown::HashTable;
 pub(super) use super::memo::hash_of;
 use super::simultaneous::stage_moves;
 use super::solve_error::{SolveError, SolveKind};
-use super::solver::no_moves;
 use super::value_iteration::{CHANCE, SIMULTANEOUS, TERMINAL};
-use crate::game::{Game, GameError, Turn, representative};
+use crate::game::{Game, GameError, Turn, no_legal_move, representative};
 
 /// Chance probabilities must sum to 1 within this.
 const PROBABILITY_SLACK: f64 = 1e-9;
@@ -284,7 +283,7 @@ pub(super) fn expand_state<G: Game>(game: &G, state: &G::State, observe: bool) -
             let mut moves = Vec::new();
             game.legal_moves(state, &mut moves)?;
             if moves.is_empty() {
-                return Err(no_moves(game, state).into());
+                return Err(no_legal_move(game, state).into());
             }
             fingerprint[p] = hash_of(&moves);
             let children = moves

@@ -12,8 +12,7 @@ use super::options::{Algorithm, SolveOptions};
 use super::score::Score;
 use super::solution::{MoveValue, Solution};
 use super::solve_error::{SolveError, SolveKind};
-use crate::error_kind::RuntimeKind;
-use crate::game::{Game, GameError, Turn};
+use crate::game::{Game, GameError, Turn, no_legal_move};
 
 /// The clock is read at most every this many nodes.
 const CLOCK_EVERY: u64 = 4096;
@@ -829,7 +828,7 @@ impl<'g, G: Game> Solver<'g, G> {
     pub(in crate::solve) fn fill_moves(&self, state: &G::State, out: &mut Vec<G::Move>) -> Result<(), SolveError> {
         self.game.legal_moves(state, out)?;
         if out.is_empty() {
-            return Err(no_moves(self.game, state).into());
+            return Err(no_legal_move(self.game, state).into());
         }
         Ok(())
     }
@@ -839,16 +838,6 @@ impl<'g, G: Game> Solver<'g, G> {
         self.fill_moves(state, &mut moves)?;
         Ok(moves)
     }
-}
-
-/// The error for a position that is not terminal but has no legal move.
-pub(super) fn no_moves<G: Game>(game: &G, state: &G::State) -> GameError {
-    GameError::new(
-        RuntimeKind::NoMoves,
-        "the game is not over, but the player to move has no legal move",
-    )
-    .in_state(game.state_text(state))
-    .with_help("end the game when no move is possible (e.g. `end when no moves`)")
 }
 
 fn format_duration(d: Duration) -> String {

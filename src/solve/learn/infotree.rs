@@ -21,11 +21,10 @@
 //! cannot choose among moves it does not know it has. A game where the
 //! observation does not determine the legal moves is refused.
 
-use crate::error_kind::RuntimeKind;
 use crate::solve::exact::solve_error::SolveKind;
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, GameError, Player, Turn};
+use crate::game::{Game, GameError, Player, Turn, no_legal_move};
 use crate::solve::exact::expectimax::check_probabilities;
 use crate::solve::exact::solve_error::SolveError;
 
@@ -428,12 +427,7 @@ impl<G: Game> Builder<'_, G> {
     ) -> Result<u32, SolveError> {
         let game = self.game;
         if moves.is_empty() {
-            return Err(GameError::new(
-                RuntimeKind::NoMoves,
-                "the game is not over, but the player to move has no legal move",
-            )
-            .in_state(game.state_text(state))
-            .into());
+            return Err(no_legal_move(game, state).into());
         }
         if let Some(&id) = self.infoset_ids.get(&key) {
             let set = &self.tree.infosets[id as usize];

@@ -39,7 +39,7 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use crate::error_kind::{EXIT_INPUT, Exits, RuntimeKind};
-use crate::game::{Game, GameError, Player, Turn, representative};
+use crate::game::{Game, GameError, Player, Turn, no_legal_move, representative};
 use crate::solve::agents::agent::{Agent, AgentError, Choice};
 use crate::solve::agents::simulate::MAX_PLAYOUT_PLIES;
 use crate::solve::exact::solve_error::SolveError;
@@ -360,13 +360,7 @@ fn mover_in<G: Game>(game: &G, state: &G::State) -> Result<Option<Player>, QLear
 fn moves_in<G: Game>(game: &G, state: &G::State, out: &mut Vec<G::Move>) -> Result<(), QLearnError> {
     game.legal_moves(state, out)?;
     if out.is_empty() {
-        return Err(GameError::new(
-            RuntimeKind::NoMoves,
-            "the game is not over, but the player to move has no legal move",
-        )
-        .in_state(game.state_text(state))
-        .with_help("end the game when no move is possible (e.g. `end when no moves`)")
-        .into());
+        return Err(no_legal_move(game, state).into());
     }
     Ok(())
 }
