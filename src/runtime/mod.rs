@@ -641,6 +641,45 @@ impl Interpreted {
         self.outcome_in(i, cells, player)
     }
 
+    /// The return of a state that remembers its end clause, where that
+    /// clause is a draw or names its player by a cell or a constant, with
+    /// a constant payoff or none (`loser previous`, `winner current`):
+    /// nothing to run, where the general way (`returns_once`) costs about
+    /// 185 instructions for Nim's `loser previous`, once per player at the
+    /// end of every playout and at every leaf of a search. `None` sends the
+    /// call the general way, which also reports what is wrong.
+    #[inline]
+    fn plain_outcome(&self, state: &State, player: Player) -> Option<f64> {
+        let i = state.ended() as usize;
+        if i > MAX_REMEMBERED_END {
+            return None;
+        }
+        let code = self.code.ends.get(i)?;
+        let read = |value: Value| match value {
+            Value::Const(n) => Some(n),
+            Value::Cell(c) => Some(state.cell(c as usize)),
+            Value::Code(_) => None,
+        };
+        let (who, wins) = match self.prog.ends.get(i)?.outcome {
+            Outcome::Draw => return Some(0.0),
+            Outcome::Winner { .. } => (read(code.player?)?, true),
+            Outcome::Loser { .. } => (read(code.player?)?, false),
+            Outcome::Score { .. } => return None,
+        };
+        let payoff = match code.payoff {
+            None => 1,
+            Some(v) => read(v)?,
+        };
+        if who < 0 || who as usize >= self.prog.players.len() {
+            return None;
+        }
+        Some(if (who as usize == player) == wins {
+            payoff as f64
+        } else {
+            -(payoff as f64)
+        })
+    }
+
     /// The utility for `player` of end clause `i`'s outcome, read in `cells`.
     fn outcome_in<C: Cells>(&self, i: usize, cells: C, player: Player) -> Result<f64, GameError> {
         let mut budget = Budget::new();
@@ -1049,6 +1088,9 @@ impl Game for Interpreted {
     // Out of line: inlined, its locals would grow every frame of a recursive search.
     #[inline(never)]
     fn returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
+        if let Some(v) = self.plain_outcome(state, player) {
+            return Ok(v);
+        }
         self.or_vm(|g| g.returns_once(state, player))
     }
 
