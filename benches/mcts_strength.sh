@@ -9,7 +9,7 @@
 #   benches/mcts_strength.sh target/release/gdl [THREADS] [CHECK...]
 #
 # CHECK is any of: connect4 pig goofspiel goofspiel-ucb goofspiel-rm goofspiel-mixed
-# goofspiel-others-random xnimmt-random xnimmt-greedy xnimmt-3
+# goofspiel-others-random xnimmt-random xnimmt-random-seed2 xnimmt-greedy xnimmt-3
 # xnimmt-random-10ms xnimmt-greedy-10ms (default: all). Run from the
 # repository's root.
 set -euo pipefail
@@ -20,7 +20,7 @@ shift $(($# < 2 ? $# : 2))
 checks=("$@")
 if [ ${#checks[@]} -eq 0 ]; then
     checks=(connect4 pig goofspiel goofspiel-ucb goofspiel-rm goofspiel-mixed goofspiel-others-random
-        xnimmt-random xnimmt-greedy xnimmt-3 xnimmt-random-10ms xnimmt-greedy-10ms)
+        xnimmt-random xnimmt-random-seed2 xnimmt-greedy xnimmt-3 xnimmt-random-10ms xnimmt-greedy-10ms)
 fi
 
 run() {
@@ -70,6 +70,9 @@ for check in "${checks[@]}"; do
     xnimmt-random)
         run "X Nimmt! defaults: mcts against random" "at most 3.6 points a game, at most 10 ms a decision" \
             match games/xnimmt.game --players mcts,random --games 2000 --seed 1 ;;
+    xnimmt-random-seed2)
+        run "X Nimmt! defaults: mcts against random, other games (seed 2: the card defaults were chosen on seed 1)" "at most 3.6 points a game" \
+            match games/xnimmt.game --players mcts,random --games 2000 --seed 2 ;;
     xnimmt-greedy)
         run "X Nimmt! defaults: mcts against greedy" "mcts wins at least 75%" \
             match games/xnimmt.game --players mcts,greedy --games 2000 --seed 1 ;;
