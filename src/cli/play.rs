@@ -212,10 +212,9 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
 /// search.
 fn default_players(game: &Interpreted) -> String {
     let prog = game.program();
-    let kinds = MoveKinds::of(prog);
     let computer = if game.num_players() == 2 && !prog.has_chance && !prog.has_simultaneous {
         "optimal:first"
-    } else if kinds.simultaneous && kinds.scores {
+    } else if MoveKinds::of(prog).card_game() {
         "mcts"
     } else {
         "search"

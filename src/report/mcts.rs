@@ -236,11 +236,7 @@ pub fn json<G: Game>(game: &G, h: &Header, r: &MctsResult<G::Move>, best: usize)
         "solver": r.solving,
         "exploration": h.exploration,
         "cutoff": h.cutoff,
-        "backup": match h.backup {
-            Backup::Returns => "returns",
-            Backup::Outcome => "outcome",
-            Backup::Score => "score",
-        },
+        "backup": h.backup.name(),
         "threads": h.threads,
         "seed": h.seed,
         "seconds": h.seconds,

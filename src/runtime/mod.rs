@@ -673,11 +673,7 @@ impl Interpreted {
         if who < 0 || who as usize >= self.prog.players.len() {
             return None;
         }
-        Some(if (who as usize == player) == wins {
-            payoff as f64
-        } else {
-            -(payoff as f64)
-        })
+        Some(utility(who as usize == player, wins, payoff))
     }
 
     /// The utility for `player` of end clause `i`'s outcome, read in `cells`.
@@ -726,10 +722,16 @@ impl Interpreted {
                 &cells.to_vec(),
             ));
         }
-        let v = payoff.unwrap_or(1) as f64;
-        let is_named = who as usize == player;
-        Ok(if is_named == wins { v } else { -v })
+        Ok(utility(who as usize == player, wins, payoff.unwrap_or(1)))
     }
+}
+
+/// A player's utility where an outcome names a winner (`wins`) or a loser
+/// with `payoff`: the named player gains it or loses it, the others the
+/// reverse.
+fn utility(named: bool, wins: bool, payoff: i64) -> f64 {
+    let v = payoff as f64;
+    if named == wins { v } else { -v }
 }
 
 /// The `Game` calls that run rules, once: compiled code may hand them back

@@ -51,6 +51,13 @@ impl MoveKinds {
             scores: program.ends.iter().any(|e| matches!(e.outcome, Outcome::Score { .. })),
         }
     }
+
+    /// A card game: moves made at once and an end decided by scores (X
+    /// Nimmt!, Goofspiel), where `mcts` has defaults of its own and is the
+    /// computer `gdl play` and `gdl serve` seat.
+    pub fn card_game(&self) -> bool {
+        self.simultaneous && self.scores
+    }
 }
 
 /// What a win adds to the score that `mcts` backs up in card games, in the
@@ -128,7 +135,7 @@ impl AgentOptions {
     /// against 74.0%; docs/XNIMMT.md), on Goofspiel too (81.9% against
     /// 74.5% against `random`).
     pub fn mcts_config(&self, simulations: Option<u64>, kinds: MoveKinds) -> MctsConfig {
-        let card_game = kinds.simultaneous && kinds.scores;
+        let card_game = kinds.card_game();
         MctsConfig {
             simulations: move_budget::units(simulations, mcts::DEFAULT_SIMULATIONS, self.search_time),
             time: self.search_time,

@@ -346,7 +346,7 @@ fn default_players(p: &crate::ir::Program, engine: Engine) -> String {
         game.initial_state()
             .is_ok_and(|root| crate::solve::solve(&game, &root, &opts).is_ok())
     };
-    let computer = if kinds.hidden && !(kinds.simultaneous && kinds.scores) {
+    let computer = if kinds.hidden && !kinds.card_game() {
         "search"
     } else if p.players.len() == 2 && !kinds.chance && !kinds.simultaneous && solvable() {
         "optimal"

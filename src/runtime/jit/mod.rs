@@ -39,7 +39,7 @@
 mod call;
 mod compile;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -169,8 +169,6 @@ pub(super) struct Jit {
     /// wall time they took; each width compiled later, added), and how
     /// many rules.
     stats: std::sync::Mutex<(Duration, usize)>,
-    /// Whether the load's widths are done: a width compiled after adds its time.
-    loaded: AtomicBool,
     /// How many calls compiled code handed back to the VM.
     bailouts: AtomicU64,
     /// Where the rules start that the VM runs: those with local lists or
@@ -217,7 +215,6 @@ impl Jit {
             len,
             widths: Default::default(),
             stats: Default::default(),
-            loaded: AtomicBool::new(false),
             bailouts: AtomicU64::new(0),
         };
         // Unpacked cells (a move played again after a value outgrew the
@@ -246,10 +243,10 @@ impl Jit {
                 jit.variant(w);
             }
         });
+        // The widths added their times up; side by side, the load took this.
         if let Ok(mut s) = jit.stats.lock() {
             s.0 = started.elapsed();
         }
-        jit.loaded.store(true, Ordering::Relaxed);
         jit
     }
 
@@ -273,9 +270,7 @@ impl Jit {
                         let n = made.funcs.len();
                         let c = Compiled::new(made, self.slow.code.ops.len(), &self.vm_only);
                         if let Ok(mut s) = self.stats.lock() {
-                            if self.loaded.load(Ordering::Relaxed) {
-                                s.0 += t.elapsed();
-                            }
+                            s.0 += t.elapsed();
                             s.1 = s.1.max(n);
                         }
                         Some(c)

@@ -100,6 +100,17 @@ pub enum Backup {
     Score,
 }
 
+impl Backup {
+    /// As `--mcts-backup` and `--backup` take it, and reports print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backup::Returns => "returns",
+            Backup::Outcome => "outcome",
+            Backup::Score => "score",
+        }
+    }
+}
+
 /// Regret matching's uniform exploration at simultaneous nodes (Lanctot,
 /// Lisý & Winands tune it between 0.025 and 0.3 for Goofspiel).
 pub const REGRET_EXPLORATION: f64 = 0.1;

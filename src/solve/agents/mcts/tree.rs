@@ -899,12 +899,7 @@ fn end_returns<G: Game>(game: &G, cfg: &MctsConfig, state: &G::State, ret: &mut 
             *r = sign * s;
         }
         if cfg.win_bonus != 0.0 && ret.len() > 1 {
-            // `scores` allocated already: one more list per simulation.
-            let mut won = ret.to_vec();
-            outcomes(&mut won);
-            for (r, o) in ret.iter_mut().zip(won) {
-                *r += cfg.win_bonus * o;
-            }
+            with_outcomes(ret, |score, won| score + cfg.win_bonus * won);
         }
         return Ok(());
     }
@@ -920,6 +915,12 @@ fn end_returns<G: Game>(game: &G, cfg: &MctsConfig, state: &G::State, ret: &mut 
 /// Each player's return replaced by its outcome against the others: +1
 /// above all of them, 0 tied with the best of them, -1 below.
 fn outcomes(ret: &mut [f64]) {
+    with_outcomes(ret, |_, won| won);
+}
+
+/// Each player's return replaced by `f(return, outcome)`, the outcome
+/// against the others as [`outcomes`] gives it, in place.
+fn with_outcomes(ret: &mut [f64], f: impl Fn(f64, f64) -> f64) {
     let mut best = [f64::NEG_INFINITY; 2];
     let mut who = usize::MAX;
     // The highest return and its player, and the highest of the rest.
@@ -934,13 +935,14 @@ fn outcomes(ret: &mut [f64]) {
     }
     for (p, r) in ret.iter_mut().enumerate() {
         let others = if p == who { best[1] } else { best[0] };
-        *r = if *r > others {
+        let won = if *r > others {
             1.0
         } else if *r == others {
             0.0
         } else {
             -1.0
         };
+        *r = f(*r, won);
     }
 }
 
