@@ -271,3 +271,69 @@ end when rounds == 2 { draw }
         }
     }
 }
+
+/// Limits reached inside functions compiled into their caller: the step
+/// taken for such a call is checked later than the VM checks it, and the
+/// call depth once on entering a rule, with room for the calls compiled
+/// into it. The answers and errors stay the VM's: a rule out of steps
+/// fails (the VM then says why), and recursion a little short of the
+/// VM's limit is handed to the VM, which completes it.
+#[test]
+fn limits_reached_inside_functions_compiled_in_place_give_the_vms_answers() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    // Each number costs its loop step and 21 calls (functions with
+    // statements stay calls in the flat code, and are compiled in place): a
+    // million of them take 22 million steps, past the 16.8 million a move
+    // may take.
+    let steps = |n: u32| {
+        format!(
+            r#"
+game "Steps"
+players A, B
+state x: int = 1
+fn g(k: int) -> int {{ return k % 7 + 1 }}
+fn h(k: int) -> int {{ return g(g(g(g(k)))) }}
+fn f(k: int) -> int {{ return h(h(h(h(k)))) }}
+move m() {{ x += sum(f(i) for i in 0..<{n}) % 5 }}
+end when x >= 3 {{ winner previous }}
+"#
+        )
+    };
+    // `deep(d)` calls itself `d` times deep, on top of the move's own call.
+    let depth = |d: u32| {
+        format!(
+            r#"
+game "Depth"
+players A, B
+state x: int = 1
+fn one(k: int) -> int = k + 1
+fn deep(n: int) -> int = if n <= 0 then 0 else one(deep(n - 1))
+move m() {{ x += deep({d}) }}
+end when x >= 1000 {{ winner previous }}
+"#
+        )
+    };
+    let cases = [
+        ("steps, within the budget", steps(100_000), Ok(())),
+        ("steps, out of them", steps(1_000_000), Err("steps")),
+        ("depth, well within", depth(100), Ok(())),
+        ("depth, just within", depth(253), Ok(())),
+        ("depth, too deep", depth(300), Err("called itself")),
+    ];
+    for (name, text, want) in cases {
+        let prog = gdl::compile::load(name, &text, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let (jit, vm) = both(prog);
+        agree(name, &jit, &vm, 1, 3, 1);
+        let mut s = jit.initial_state().unwrap();
+        let mut moves = Vec::new();
+        jit.legal_moves(&s, &mut moves).unwrap();
+        let got = jit.apply(&mut s, &moves[0]).map_err(shown);
+        match (want, got) {
+            (Ok(()), Ok(())) => {}
+            (Err(what), Err(e)) => assert!(e.contains(what), "{name}: {e}"),
+            (want, got) => panic!("{name}: wanted {want:?}, got {got:?}"),
+        }
+    }
+}

@@ -28,6 +28,7 @@ use cranelift_module::{FuncId, Linkage, Module};
 use super::super::state::NIBBLE;
 use super::super::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, MAX_RANGE_SPAN, STEPS_AT, STOPPED};
 use super::call::{MOVE_ARGS, MOVE_KIND, MOVE_SIZE};
+use super::spans::{Span, Spans, decide};
 use super::{Ctx, FAIL, Slow, WIDEN};
 use crate::ir::code::{Code, Entry, Op};
 use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS};
@@ -360,6 +361,11 @@ struct Rule<'a, 'b> {
     inlined: usize,
     /// The functions this rule calls with their arguments in registers.
     calls: Vec<u32>,
+    /// What is known of the values' bounds, to leave out checks that pass.
+    spans: Spans,
+    /// Whether the rule calls functions: only then can its step count go
+    /// below 0 (`spend_unchecked`) or its depth need checking.
+    calls_any: bool,
 }
 
 /// Calls compiled in place (a call costs about 40 instructions: the frame,
@@ -481,7 +487,19 @@ impl<'a, 'b> Rule<'a, 'b> {
             inlining: vec![entry.start],
             inlined: 0,
             calls: Vec::new(),
+            spans: Spans::default(),
+            calls_any: code.ops[start..end].iter().any(|op| matches!(op, Op::Call { .. })),
         };
+        // The call depth is checked once here, for every call this rule
+        // makes from the functions compiled into it (at most
+        // `MAX_INLINE_DEPTH` deep): a rule entered too deep for them fails
+        // and the VM decides, a little before the VM itself would fail.
+        // A rule without calls needs neither.
+        if r.calls_any {
+            let room = MAX_CALL_DEPTH as i64 - MAX_INLINE_DEPTH as i64;
+            r.check_below(d0, room);
+            r.spans.note(d0, Span { lo: 0, hi: room - 1 });
+        }
         r.body(start, end);
         for (blk, code) in [(r.fail, FAIL), (r.widen, WIDEN)] {
             r.b.switch_to_block(blk);
@@ -509,7 +527,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         }
         if ok {
             // The budget's depth is as the runtime gave it (see `sync_budget`).
-            let s = self.b.use_var(self.steps);
+            let s = self.steps_left();
             let budget = self.budget_ptr();
             self.b.ins().store(FLAGS, s, budget, STEPS_AT as i32);
         }
@@ -530,7 +548,7 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// the runtime gave it, all through a call into compiled code: only
     /// `Call` reads it, and the VM's stubs make no calls.
     fn sync_budget(&mut self, depth: Option<Value>) -> Option<Value> {
-        let s = self.b.use_var(self.steps);
+        let s = self.steps_left();
         let budget = self.budget_ptr();
         self.b.ins().store(FLAGS, s, budget, STEPS_AT as i32);
         depth.map(|d| {
@@ -586,10 +604,19 @@ impl<'a, 'b> Rule<'a, 'b> {
                 }
                 open = true;
             }
-            if !open {
+            // Code no jump reaches (after a check known to fail, or a
+            // branch known to be taken) is not translated: jumping on from
+            // it would merge its registers, undefined there, into the code
+            // that runs, and hide their values (constants, bounds) there.
+            if !open || self.b.is_unreachable() {
+                open = false;
                 continue;
             }
             open = self.op(ip, &blocks);
+            if open && self.b.is_unreachable() {
+                self.b.ins().jump(self.fail, &[]);
+                open = false;
+            }
         }
         if open {
             self.b.ins().jump(self.fail, &[]);
@@ -689,21 +716,42 @@ impl<'a, 'b> Rule<'a, 'b> {
         }
     }
 
+    /// The bounds known of `v`: exact for a constant.
+    fn span(&self, v: Value) -> Span {
+        match self.known(v) {
+            Some(k) => Span::exact(k),
+            None => self.spans.get(self.b.func.dfg.resolve_aliases(v)),
+        }
+    }
+
+    /// Notes the bounds of `v`; gives `v`.
+    fn noted(&mut self, v: Value, s: Span) -> Value {
+        self.spans.note(v, s);
+        v
+    }
+
     /// A condition known while translating.
     fn truth(&mut self, c: bool) -> Value {
         self.b.ins().iconst(I8, i64::from(c))
     }
 
+    /// `x cc y`, folded where constants or bounds decide it.
     fn icmp(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
-        match (self.known(x), self.known(y)) {
-            (Some(a), Some(b)) => self.truth(holds(cc, a, b)),
-            _ => self.b.ins().icmp(cc, x, y),
+        if let (Some(a), Some(b)) = (self.known(x), self.known(y)) {
+            return self.truth(holds(cc, a, b));
+        }
+        match decide(cc, self.span(x), self.span(y)) {
+            Some(c) => self.truth(c),
+            None => self.b.ins().icmp(cc, x, y),
         }
     }
 
     fn icmp_imm(&mut self, cc: IntCC, x: Value, imm: i64) -> Value {
-        match self.known(x) {
-            Some(a) => self.truth(holds(cc, a, imm)),
+        if let Some(a) = self.known(x) {
+            return self.truth(holds(cc, a, imm));
+        }
+        match decide(cc, self.span(x), Span::exact(imm)) {
+            Some(c) => self.truth(c),
             None => self.b.ins().icmp_imm(cc, x, imm),
         }
     }
@@ -732,15 +780,26 @@ impl<'a, 'b> Rule<'a, 'b> {
         match self.known(c) {
             Some(0) => y,
             Some(_) => x,
-            None => self.b.ins().select(c, x, y),
+            None => {
+                let s = self.span(x).union(self.span(y));
+                let v = self.b.ins().select(c, x, y);
+                self.noted(v, s)
+            }
         }
     }
+
+    // The wrapping operations below note a result's bounds where no value
+    // in them wraps: the result is then exact.
 
     fn iadd_imm(&mut self, x: Value, imm: i64) -> Value {
         match self.known(x) {
             Some(a) => self.iconst(a.wrapping_add(imm)),
             None if imm == 0 => x,
-            None => self.b.ins().iadd_imm(x, imm),
+            None => {
+                let s = self.span(x).add(Span::exact(imm));
+                let v = self.b.ins().iadd_imm(x, imm);
+                self.noted(v, s.unwrap_or(Span::ANY))
+            }
         }
     }
 
@@ -748,7 +807,11 @@ impl<'a, 'b> Rule<'a, 'b> {
         match self.known(x) {
             Some(a) => self.iconst(a.wrapping_mul(imm)),
             None if imm == 1 => x,
-            None => self.b.ins().imul_imm(x, imm),
+            None => {
+                let s = self.span(x).mul(Span::exact(imm));
+                let v = self.b.ins().imul_imm(x, imm);
+                self.noted(v, s.unwrap_or(Span::ANY))
+            }
         }
     }
 
@@ -757,7 +820,11 @@ impl<'a, 'b> Rule<'a, 'b> {
             (Some(a), Some(b)) => self.iconst(a.wrapping_add(b)),
             (_, Some(b)) => self.iadd_imm(x, b),
             (Some(a), _) => self.iadd_imm(y, a),
-            _ => self.b.ins().iadd(x, y),
+            _ => {
+                let s = self.span(x).add(self.span(y));
+                let v = self.b.ins().iadd(x, y);
+                self.noted(v, s.unwrap_or(Span::ANY))
+            }
         }
     }
 
@@ -765,7 +832,11 @@ impl<'a, 'b> Rule<'a, 'b> {
         match (self.known(x), self.known(y)) {
             (Some(a), Some(b)) => self.iconst(a.wrapping_sub(b)),
             (_, Some(b)) => self.iadd_imm(x, b.wrapping_neg()),
-            _ => self.b.ins().isub(x, y),
+            _ => {
+                let s = self.span(x).sub(self.span(y));
+                let v = self.b.ins().isub(x, y);
+                self.noted(v, s.unwrap_or(Span::ANY))
+            }
         }
     }
 
@@ -813,7 +884,7 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     fn load(&mut self, i: Value) -> Value {
         let a = self.addr(i);
-        match self.width {
+        let v = match self.width {
             NIBBLE => {
                 let byte = self.b.ins().uload8(I64, FLAGS, a, 0);
                 let odd = self.b.ins().band_imm(i, 1);
@@ -825,7 +896,8 @@ impl<'a, 'b> Rule<'a, 'b> {
             2 => self.b.ins().sload16(I64, FLAGS, a, 0),
             4 => self.b.ins().sload32(FLAGS, a, 0),
             _ => self.b.ins().load(I64, FLAGS, a, 0),
-        }
+        };
+        self.noted(v, Span::of_width(self.width))
     }
 
     fn load_at(&mut self, cell: u32) -> Value {
@@ -908,6 +980,20 @@ impl<'a, 'b> Rule<'a, 'b> {
                     }
                     Ok(None) => {}
                 }
+                // No overflow to check where the bounds rule it out.
+                let (sx, sy) = (self.span(x), self.span(y));
+                if let Some(s) = match op {
+                    ArithOp::Add => sx.add(sy),
+                    ArithOp::Sub => sx.sub(sy),
+                    _ => sx.mul(sy),
+                } {
+                    let v = match op {
+                        ArithOp::Add => self.b.ins().iadd(x, y),
+                        ArithOp::Sub => self.b.ins().isub(x, y),
+                        _ => self.b.ins().imul(x, y),
+                    };
+                    return self.noted(v, s);
+                }
                 let (v, of) = match op {
                     ArithOp::Add => self.b.ins().sadd_overflow(x, y),
                     ArithOp::Sub => self.b.ins().ssub_overflow(x, y),
@@ -956,7 +1042,8 @@ impl<'a, 'b> Rule<'a, 'b> {
         if let Some(k) = self.known(c) {
             return self.iconst(i64::from(k != 0));
         }
-        self.b.ins().uextend(I64, c)
+        let v = self.b.ins().uextend(I64, c);
+        self.noted(v, Span::BOOL)
     }
 
     /// `x % m` (Euclidean) for a constant `m > 0`.
@@ -970,10 +1057,33 @@ impl<'a, 'b> Rule<'a, 'b> {
     /// Takes `n` steps from the budget.
     fn spend(&mut self, n: Value) {
         let s = self.b.use_var(self.steps);
-        let short = self.icmp(IntCC::UnsignedLessThan, s, n);
+        let short = self.icmp(IntCC::SignedLessThan, s, n);
         self.fail_if(short);
         let left = self.isub(s, n);
         self.b.def_var(self.steps, left);
+    }
+
+    /// Takes a step for a call compiled in place without checking that
+    /// the budget had it: the count may go below 0 (it starts at
+    /// `MAX_STEPS`, far from overflow), and the next step checked (a loop's
+    /// step, a call made) or the return to the runtime fails then. A rule
+    /// out of steps runs on at most to the end of the range it goes
+    /// through, whose steps were taken before it started.
+    fn spend_unchecked(&mut self) {
+        let s = self.b.use_var(self.steps);
+        let left = self.iadd_imm(s, -1);
+        self.b.def_var(self.steps, left);
+    }
+
+    /// The steps left, failing where the budget ran out (see
+    /// `spend_unchecked`): for what leaves them in the budget.
+    fn steps_left(&mut self) -> Value {
+        let s = self.b.use_var(self.steps);
+        if self.calls_any {
+            let out = self.icmp_imm(IntCC::SignedLessThan, s, 0);
+            self.fail_if(out);
+        }
+        s
     }
 
     /// The cell of element `i` of the list whose length cell is `list`
@@ -994,6 +1104,9 @@ impl<'a, 'b> Rule<'a, 'b> {
             };
             let c = self.truth(too_long);
             self.fail_if(c);
+            return;
+        }
+        if self.span(hi).sub(self.span(lo)).is_some_and(|d| d.hi < MAX_RANGE_SPAN) {
             return;
         }
         let (d, of) = self.b.ins().ssub_overflow(hi, lo);
@@ -1246,7 +1359,9 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let x = self.get(src);
                 let min = self.icmp_imm(IntCC::Equal, x, i64::MIN);
                 self.fail_if(min);
+                let s = self.span(x).neg().unwrap_or(Span::ANY);
                 let v = self.b.ins().ineg(x);
+                let v = self.noted(v, s);
                 self.set(dst, v);
             }
             Op::Not { dst, src } => {
@@ -1556,11 +1671,11 @@ impl<'a, 'b> Rule<'a, 'b> {
             Op::Call { dst, func, args, n } => {
                 let f = self.code.fns[func as usize];
                 let d = self.b.use_var(self.depth);
+                // Known to pass where the depth checked on entry covers it.
                 self.check_below(d, MAX_CALL_DEPTH as i64);
-                let one = self.iconst(1);
-                self.spend(one);
                 let d1 = self.iadd_imm(d, 1);
                 if self.can_inline(f) {
+                    self.spend_unchecked();
                     let vals: Vec<Value> = (0..n).map(|k| self.get(args + k)).collect();
                     self.b.def_var(self.depth, d1);
                     let v = self.inline_call(f, &vals);
@@ -1568,6 +1683,8 @@ impl<'a, 'b> Rule<'a, 'b> {
                     self.set(dst, v);
                     return true;
                 }
+                let one = self.iconst(1);
+                self.spend(one);
                 let (callee, direct) = self.refs[&f.start];
                 let v = if direct == Some(n) {
                     if !self.calls.contains(&f.start) {

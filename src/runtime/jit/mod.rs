@@ -11,11 +11,16 @@
 //! `Interpreted::apply`) and runs the whole `Game` call again on the VM,
 //! which produces the error with its message and span. For this to be
 //! exact, compiled code must never succeed where the VM fails: it spends the
-//! step budget and the call depth exactly as the VM does (the same [`Budget`]
-//! in memory), and checks every condition the VM checks. Where it fails and
-//! the VM would not (it also checks every cell index against the state's
-//! length, which the VM leaves to Rust's bounds checks), the VM's answer is
-//! the one returned, only slower. A value too wide for the state's packed
+//! step budget exactly as the VM does (the same [`Budget`] in memory), and
+//! checks every condition the VM checks, except where the bounds known while
+//! compiling show that it holds (`spans`). Some checks come later or sooner
+//! than the VM's, never not at all: a call compiled in place takes its step
+//! unchecked, and the count is checked at the next loop step, call or
+//! return; a rule checks the call depth once on entry, with room for the
+//! calls compiled into it. Where it fails and the VM would not (that early
+//! depth check; every cell index checked against the state's length, which
+//! the VM leaves to Rust's bounds checks), the VM's answer is the one
+//! returned, only slower. A value too wide for the state's packed
 //! cells is reported as the VM reports it (`RuntimeKind::Widen`), and the
 //! move is played again on unpacked cells, compiled as well.
 //!
@@ -38,6 +43,7 @@
 
 mod call;
 mod compile;
+mod spans;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};

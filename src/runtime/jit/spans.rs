@@ -1,0 +1,223 @@
+//! The bounds of values while translating: what lets `compile` leave out a
+//! check that cannot fail. A cell's value is bounded by its width, a
+//! comparison is 0 or 1, and a sum of bounded values is bounded; where the
+//! bounds show that an addition cannot overflow or an index cannot leave its
+//! list, the check the VM makes is known to pass and costs nothing.
+//!
+//! A span is a fact about one SSA value, true wherever the value is defined,
+//! so it needs no flow analysis: a value that merges several paths (a block
+//! parameter) has no span, and is checked as before.
+
+use cranelift_codegen::entity::SecondaryMap;
+use cranelift_codegen::ir::Value;
+use cranelift_codegen::ir::condcodes::IntCC;
+
+use super::super::state::NIBBLE;
+
+/// `lo..=hi`, the values a value can take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Span {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+impl Default for Span {
+    fn default() -> Span {
+        Span::ANY
+    }
+}
+
+impl Span {
+    pub const ANY: Span = Span {
+        lo: i64::MIN,
+        hi: i64::MAX,
+    };
+    pub const BOOL: Span = Span { lo: 0, hi: 1 };
+
+    pub fn exact(k: i64) -> Span {
+        Span { lo: k, hi: k }
+    }
+
+    /// The values a cell of `width` holds.
+    pub fn of_width(width: u8) -> Span {
+        match width {
+            NIBBLE => Span { lo: 0, hi: 15 },
+            1 => Span::of_bits(8),
+            2 => Span::of_bits(16),
+            4 => Span::of_bits(32),
+            _ => Span::ANY,
+        }
+    }
+
+    fn of_bits(bits: u32) -> Span {
+        Span {
+            lo: -(1 << (bits - 1)),
+            hi: (1 << (bits - 1)) - 1,
+        }
+    }
+
+    /// The span of `lo..=hi` computed wide, where it fits in 64 bits.
+    fn fit(lo: i128, hi: i128) -> Option<Span> {
+        Some(Span {
+            lo: i64::try_from(lo).ok()?,
+            hi: i64::try_from(hi).ok()?,
+        })
+    }
+
+    /// `x + y` for every `x` here and `y` in `o`, where none overflows.
+    pub fn add(self, o: Span) -> Option<Span> {
+        Span::fit(
+            i128::from(self.lo) + i128::from(o.lo),
+            i128::from(self.hi) + i128::from(o.hi),
+        )
+    }
+
+    /// `x - y`, where none overflows.
+    pub fn sub(self, o: Span) -> Option<Span> {
+        Span::fit(
+            i128::from(self.lo) - i128::from(o.hi),
+            i128::from(self.hi) - i128::from(o.lo),
+        )
+    }
+
+    /// `x * y`, where none overflows: the extremes are at the corners.
+    pub fn mul(self, o: Span) -> Option<Span> {
+        let corners = [
+            i128::from(self.lo) * i128::from(o.lo),
+            i128::from(self.lo) * i128::from(o.hi),
+            i128::from(self.hi) * i128::from(o.lo),
+            i128::from(self.hi) * i128::from(o.hi),
+        ];
+        let lo = corners.iter().min().copied()?;
+        let hi = corners.iter().max().copied()?;
+        Span::fit(lo, hi)
+    }
+
+    /// `-x`, where it does not overflow.
+    pub fn neg(self) -> Option<Span> {
+        Span::fit(-i128::from(self.hi), -i128::from(self.lo))
+    }
+
+    /// Either of two values.
+    pub fn union(self, o: Span) -> Span {
+        Span {
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
+        }
+    }
+}
+
+/// Whether `a cc b` holds for every `a` in `x` and `b` in `y` (`Some(true)`),
+/// for none (`Some(false)`), or depends on the values (`None`). Unsigned
+/// comparisons are decided only where both sides are never negative.
+pub(super) fn decide(cc: IntCC, x: Span, y: Span) -> Option<bool> {
+    let signed = match cc {
+        IntCC::UnsignedLessThan => IntCC::SignedLessThan,
+        IntCC::UnsignedLessThanOrEqual => IntCC::SignedLessThanOrEqual,
+        IntCC::UnsignedGreaterThan => IntCC::SignedGreaterThan,
+        IntCC::UnsignedGreaterThanOrEqual => IntCC::SignedGreaterThanOrEqual,
+        other => other,
+    };
+    if signed != cc && (x.lo < 0 || y.lo < 0) {
+        return None;
+    }
+    let less = |x: Span, y: Span| match () {
+        _ if x.hi < y.lo => Some(true),
+        _ if x.lo >= y.hi => Some(false),
+        _ => None,
+    };
+    let not = |o: Option<bool>| o.map(|b| !b);
+    let equal = match () {
+        _ if x.hi < y.lo || y.hi < x.lo => Some(false),
+        _ if x.lo == x.hi && x == y => Some(true),
+        _ => None,
+    };
+    match signed {
+        IntCC::SignedLessThan => less(x, y),
+        IntCC::SignedGreaterThanOrEqual => not(less(x, y)),
+        IntCC::SignedGreaterThan => less(y, x),
+        IntCC::SignedLessThanOrEqual => not(less(y, x)),
+        IntCC::Equal => equal,
+        IntCC::NotEqual => not(equal),
+        _ => None,
+    }
+}
+
+/// The span known of each value of one function; `Span::ANY` where none is.
+#[derive(Default)]
+pub(super) struct Spans(SecondaryMap<Value, Span>);
+
+impl Spans {
+    pub fn get(&self, v: Value) -> Span {
+        self.0[v]
+    }
+
+    /// Notes `s` of `v`, where it says more than nothing.
+    pub fn note(&mut self, v: Value, s: Span) {
+        if s != Span::ANY {
+            self.0[v] = s;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_that_may_overflow_have_no_span() {
+        let byte = Span::of_width(1);
+        assert_eq!(byte.add(byte), Some(Span { lo: -256, hi: 254 }));
+        assert_eq!(byte.sub(Span::exact(1)), Some(Span { lo: -129, hi: 126 }));
+        assert_eq!(Span::ANY.add(Span::exact(1)), None);
+        assert_eq!(Span::ANY.add(Span::exact(0)), Some(Span::ANY));
+        assert_eq!(Span::exact(i64::MIN).neg(), None);
+        assert_eq!(Span::ANY.mul(Span::exact(1)), Some(Span::ANY));
+        assert_eq!(Span::ANY.mul(Span::exact(-1)), None);
+        let d = Span { lo: -1, hi: 1 };
+        assert_eq!(Span { lo: 0, hi: 6 }.mul(d), Some(Span { lo: -6, hi: 6 }));
+        assert_eq!(Span::of_width(8).mul(Span::exact(2)), None);
+    }
+
+    #[test]
+    fn cells_are_bounded_by_their_width() {
+        assert_eq!(Span::of_width(NIBBLE), Span { lo: 0, hi: 15 });
+        assert_eq!(Span::of_width(2), Span { lo: -32768, hi: 32767 });
+        assert_eq!(
+            Span::of_width(4),
+            Span {
+                lo: -(1 << 31),
+                hi: (1 << 31) - 1
+            }
+        );
+        assert_eq!(Span::of_width(8), Span::ANY);
+        assert_eq!(Span::BOOL.union(Span::exact(5)), Span { lo: 0, hi: 5 });
+    }
+
+    #[test]
+    fn comparisons_are_decided_only_where_every_value_agrees() {
+        let digit = Span { lo: 0, hi: 9 };
+        assert_eq!(decide(IntCC::SignedLessThan, digit, Span::exact(10)), Some(true));
+        assert_eq!(decide(IntCC::SignedLessThan, digit, Span::exact(9)), None);
+        assert_eq!(decide(IntCC::SignedLessThan, digit, Span::exact(0)), Some(false));
+        assert_eq!(
+            decide(IntCC::SignedGreaterThanOrEqual, digit, Span::exact(0)),
+            Some(true)
+        );
+        assert_eq!(decide(IntCC::SignedGreaterThan, digit, Span::exact(9)), Some(false));
+        assert_eq!(decide(IntCC::SignedLessThanOrEqual, digit, Span::exact(9)), Some(true));
+        assert_eq!(decide(IntCC::SignedLessThanOrEqual, digit, Span::exact(8)), None);
+        assert_eq!(decide(IntCC::Equal, digit, Span::exact(12)), Some(false));
+        assert_eq!(decide(IntCC::NotEqual, digit, Span::exact(-1)), Some(true));
+        assert_eq!(decide(IntCC::Equal, Span::exact(3), Span::exact(3)), Some(true));
+        assert_eq!(decide(IntCC::Equal, digit, digit), None);
+        assert_eq!(
+            decide(IntCC::UnsignedGreaterThanOrEqual, digit, Span::exact(10)),
+            Some(false)
+        );
+        // -1 is past every unsigned bound: not decided from signed spans.
+        let byte = Span::of_width(1);
+        assert_eq!(decide(IntCC::UnsignedGreaterThanOrEqual, byte, Span::exact(200)), None);
+        assert_eq!(decide(IntCC::UnsignedLessThan, Span::ANY, Span::exact(1)), None);
+    }
+}
