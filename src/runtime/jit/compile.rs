@@ -1627,10 +1627,31 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let t = self.jump_to(blocks, to);
                 let (v, h) = (self.get(var), self.get(hi));
                 let more = self.icmp(IntCC::SignedLessThan, v, h);
-                let next = self.iadd_imm(v, 1);
-                let nv = self.select(more, next, v);
-                self.set(var, nv);
-                self.branch(more, t);
+                match self.known(more) {
+                    Some(k) => {
+                        if k != 0 {
+                            let next = self.iadd_imm(v, 1);
+                            self.set(var, next);
+                        }
+                        self.branch(more, t);
+                    }
+                    // The next number only on the way back to the loop's
+                    // start: out of the loop `var` stays `hi`, with no
+                    // select between the two.
+                    None => {
+                        let (back, out) = (self.b.create_block(), self.b.create_block());
+                        self.b.ins().brif(more, back, &[], out, &[]);
+                        for blk in [back, out] {
+                            self.b.seal_block(blk);
+                        }
+                        self.b.switch_to_block(back);
+                        let next = self.iadd_imm(v, 1);
+                        self.set(var, next);
+                        self.b.ins().jump(t, &[]);
+                        self.b.switch_to_block(out);
+                        self.set(var, v);
+                    }
+                }
             }
             Op::CountNext { var, idx, limit, to } => {
                 let t = self.jump_to(blocks, to);
