@@ -1610,6 +1610,27 @@ impl Builder {
                 self.patch_all(holds, here);
                 sites
             }
+            // An inlined call's arguments, then its body as a condition.
+            Expr::Let { local, value, body } => {
+                self.expr_into(value, reg(*local));
+                self.jump_if(body, want)
+            }
+            // `x in lo..=hi` as two jumps, not a truth value to test: in the
+            // order and on the condition `contains` evaluates it (`x`, `lo`,
+            // and `hi` only where `lo <= x`).
+            Expr::Contains(c, x) if matches!(&**c, Coll::Range { .. }) => {
+                let Coll::Range { lo, hi } = &**c else { unreachable!() };
+                let x = self.operand(x);
+                let below = self.jump_unless_bound(CmpOp::Ge, x, lo);
+                if want {
+                    let inside = self.jump_unless_bound(CmpOp::Gt, x, hi);
+                    let here = self.here();
+                    self.patch(below, here);
+                    vec![inside]
+                } else {
+                    vec![below, self.jump_unless_bound(CmpOp::Le, x, hi)]
+                }
+            }
             Expr::Cmp(op, a, b) => {
                 // Jump unless `a op' b`, where op' holds exactly when the jump should not be taken.
                 let op = if want { negate(*op) } else { *op };
@@ -1626,6 +1647,17 @@ impl Builder {
         };
         self.release(mark);
         sites
+    }
+
+    /// A jump taken unless `x op bound`.
+    fn jump_unless_bound(&mut self, op: CmpOp, x: Reg, bound: &Expr) -> Label {
+        match self.imm(bound) {
+            Some(imm) => self.op(Op::JumpUnlessI { op, a: x, imm, to: 0 }),
+            None => {
+                let b = self.operand(bound);
+                self.op(Op::JumpUnless { op, a: x, b, to: 0 })
+            }
+        }
     }
 
     /// A jump taken unless `a op b`.
