@@ -28,7 +28,7 @@ use cranelift_module::{FuncId, Linkage, Module};
 use super::super::state::NIBBLE;
 use super::super::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, MAX_RANGE_SPAN, STEPS_AT, STOPPED};
 use super::call::{MOVE_ARGS, MOVE_KIND, MOVE_SIZE};
-use super::spans::{Span, Spans, decide};
+use super::spans::{Span, Spans, decide, stepped_loop};
 use super::{Ctx, FAIL, Slow, WIDEN};
 use crate::ir::code::{Code, Entry, Op};
 use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS};
@@ -366,6 +366,13 @@ struct Rule<'a, 'b> {
     /// Whether the rule calls functions: only then can its step count go
     /// below 0 (`spend_unchecked`) or its depth need checking.
     calls_any: bool,
+    /// The instruction being translated, and the function it is in.
+    ip: usize,
+    fn_start: usize,
+    fn_end: usize,
+    /// Range loops whose variable stays in its range (`stepped_loop`): the
+    /// variable, its span, and the instructions of the loop's body.
+    loops: Vec<(Variable, Span, std::ops::RangeInclusive<usize>)>,
 }
 
 /// Calls compiled in place (a call costs about 40 instructions: the frame,
@@ -493,6 +500,10 @@ impl<'a, 'b> Rule<'a, 'b> {
             calls: Vec::new(),
             spans: Spans::default(),
             calls_any: code.ops[start..end].iter().any(|op| matches!(op, Op::Call { .. })),
+            ip: start,
+            fn_start: start,
+            fn_end: end,
+            loops: Vec::new(),
         };
         // The call depth is checked once here, for every call this rule
         // makes from the functions compiled into it (at most
@@ -575,6 +586,13 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// Translates the instructions `start..end`, from the current block.
     fn body(&mut self, start: usize, end: usize) {
+        let outer = (self.fn_start, self.fn_end);
+        (self.fn_start, self.fn_end) = (start, end);
+        self.translate(start, end);
+        (self.fn_start, self.fn_end) = outer;
+    }
+
+    fn translate(&mut self, start: usize, end: usize) {
         // A block at each jump target and after each jump.
         let mut blocks: HashMap<usize, Block> = HashMap::new();
         for ip in start..end {
@@ -669,7 +687,16 @@ impl<'a, 'b> Rule<'a, 'b> {
     }
 
     fn get(&mut self, r: u16) -> Value {
-        self.b.use_var(self.regs[r as usize])
+        let var = self.regs[r as usize];
+        let v = self.b.use_var(var);
+        // Inside a range loop its variable is within the range.
+        if let Some((_, s, body)) = self.loops.iter().rev().find(|l| l.0 == var)
+            && body.contains(&self.ip)
+        {
+            let s = self.span(v).meet(*s);
+            self.spans.note(v, s);
+        }
+        v
     }
 
     fn set(&mut self, r: u16, v: Value) {
@@ -1337,6 +1364,7 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// Translates the instruction at `ip`; false when it ends its block.
     fn op(&mut self, ip: usize, blocks: &HashMap<usize, Block>) -> bool {
+        self.ip = ip;
         let op = self.code.ops[ip];
         if !native(&op) {
             return self.slow_op(ip, op, blocks);
@@ -1622,6 +1650,17 @@ impl<'a, 'b> Rule<'a, 'b> {
                     self.spend(n);
                 }
                 self.branch(empty, t);
+                let (sl, sh) = (self.span(lo), self.span(h));
+                if sl != Span::ANY
+                    && sh != Span::ANY
+                    && let Some(next) = stepped_loop(&self.code.ops, self.fn_start, self.fn_end, ip)
+                {
+                    let s = Span {
+                        lo: sl.lo,
+                        hi: sl.hi.max(sh.hi),
+                    };
+                    self.loops.push((self.regs[var as usize], s, ip + 1..=next));
+                }
             }
             Op::RangeNext { var, hi, to } => {
                 let t = self.jump_to(blocks, to);

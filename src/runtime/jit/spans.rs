@@ -13,6 +13,7 @@ use cranelift_codegen::ir::Value;
 use cranelift_codegen::ir::condcodes::IntCC;
 
 use super::super::state::NIBBLE;
+use crate::ir::code::{Op, Reg};
 
 /// `lo..=hi`, the values a value can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +99,14 @@ impl Span {
         Span::fit(-i128::from(self.hi), -i128::from(self.lo))
     }
 
+    /// What both spans say of one value.
+    pub fn meet(self, o: Span) -> Span {
+        Span {
+            lo: self.lo.max(o.lo),
+            hi: self.hi.min(o.hi),
+        }
+    }
+
     /// Either of two values.
     pub fn union(self, o: Span) -> Span {
         Span {
@@ -141,6 +150,77 @@ pub(super) fn decide(cc: IntCC, x: Span, y: Span) -> Option<bool> {
         IntCC::NotEqual => not(equal),
         _ => None,
     }
+}
+
+/// The end of the loop that the `RangeInit` at `init` starts (its
+/// `RangeNext`), where its variable goes only from `lo` up to `hi` inside:
+/// no instruction between writes the variable or the bound, and no jump
+/// from outside the loop lands inside it. `None` where that is not known
+/// (an instruction whose writes are not listed here, for one).
+pub(super) fn stepped_loop(ops: &[Op], start: usize, end: usize, init: usize) -> Option<usize> {
+    let Op::RangeInit { var, hi, .. } = ops[init] else {
+        return None;
+    };
+    let head = init + 1;
+    let next = (head..end)
+        .find(|&ip| matches!(ops[ip], Op::RangeNext { var: v, to, .. } if v == var && to as usize == head))?;
+    for op in &ops[head..next] {
+        if writes(op)?.iter().flatten().any(|&r| r == var || r == hi) {
+            return None;
+        }
+    }
+    let inside = head..=next;
+    let enters = (start..end)
+        .any(|ip| !inside.contains(&ip) && ops[ip].target().is_some_and(|t| inside.contains(&(t as usize))));
+    (!enters).then_some(next)
+}
+
+/// The registers an instruction writes, for those `stepped_loop` lets into
+/// a loop; `None` for the rest.
+fn writes(op: &Op) -> Option<[Option<Reg>; 2]> {
+    use Op::*;
+    let one = match *op {
+        Const { dst, .. }
+        | Copy { dst, .. }
+        | LoadCell { dst, .. }
+        | Load { dst, .. }
+        | Neg { dst, .. }
+        | Not { dst, .. }
+        | Arith { dst, .. }
+        | ArithI { dst, .. }
+        | Cmp { dst, .. }
+        | CmpI { dst, .. }
+        | Pick { dst, .. }
+        | CellCmpI { dst, .. }
+        | ElemAddr { dst, .. }
+        | ElemAddrS { dst, .. }
+        | LoadElemS { dst, .. }
+        | LoadConst { dst, .. }
+        | ConstElemAddr { dst, .. }
+        | Call { dst, .. } => Some(dst),
+        Choice { counter, .. } => Some(counter),
+        RangeNext { var, .. } => Some(var),
+        EmitRange { var, counter, .. } => return Some([Some(var), Some(counter)]),
+        Jump { .. }
+        | JumpIfZero { .. }
+        | JumpIfNonZero { .. }
+        | JumpUnless { .. }
+        | JumpUnlessI { .. }
+        | JumpUnlessCellI { .. }
+        | JumpUnlessCellRemI { .. }
+        | JumpUnlessRemI { .. }
+        | Emit { .. }
+        | Store { .. }
+        | StoreCell { .. }
+        | StoreArith { .. }
+        | StoreArithCell { .. }
+        | StoreElemS { .. }
+        | StoreElemSI { .. }
+        | RangeInit { .. }
+        | Step => None,
+        _ => return None,
+    };
+    Some([one, None])
 }
 
 /// The span known of each value of one function; `Span::ANY` where none is.
@@ -192,6 +272,45 @@ mod tests {
         );
         assert_eq!(Span::of_width(8), Span::ANY);
         assert_eq!(Span::BOOL.union(Span::exact(5)), Span { lo: 0, hi: 5 });
+    }
+
+    /// `r0` goes through `r0..=r1` around `body`, then `halt`.
+    fn range_loop(body: &[Op]) -> Vec<Op> {
+        let halt = body.len() as u32 + 2;
+        let mut ops = vec![Op::RangeInit {
+            var: 0,
+            hi: 1,
+            spend: true,
+            to: halt,
+        }];
+        ops.extend_from_slice(body);
+        ops.push(Op::RangeNext { var: 0, hi: 1, to: 1 });
+        ops.push(Op::Halt);
+        ops
+    }
+
+    #[test]
+    fn a_loop_variable_stays_in_its_range_unless_written_or_jumped_into() {
+        let add = |dst| Op::Arith {
+            op: crate::ir::ArithOp::Add,
+            dst,
+            a: 0,
+            b: 0,
+        };
+        let plain = range_loop(&[add(2), Op::Emit { kind: 0, n: 1 }]);
+        assert_eq!(stepped_loop(&plain, 0, plain.len(), 0), Some(3));
+        // The variable or the bound written in the body.
+        for written in [0, 1] {
+            let ops = range_loop(&[add(written)]);
+            assert_eq!(stepped_loop(&ops, 0, ops.len(), 0), None, "r{written}");
+        }
+        // An instruction whose writes are not listed.
+        let ops = range_loop(&[Op::Sort { addr: 2 }]);
+        assert_eq!(stepped_loop(&ops, 0, ops.len(), 0), None);
+        // A jump from after the loop into its body.
+        let mut ops = range_loop(&[add(2), add(3)]);
+        ops.push(Op::Jump { to: 2 });
+        assert_eq!(stepped_loop(&ops, 0, ops.len(), 0), None);
     }
 
     #[test]
