@@ -337,3 +337,41 @@ end when x >= 1000 {{ winner previous }}
         }
     }
 }
+
+/// What a comparison says of a value holds on the path it was made on, and
+/// nowhere else: an index tested on one branch is checked on the other.
+#[test]
+fn bounds_learned_on_a_branch_stay_on_it() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    let text = r#"
+game "Branches"
+players A, B
+state board: list<int, 3> = [5, 6, 7]
+state k: int = -2
+state total: int = 0
+fn inside(i: int) -> int = if i in 0..<3 then board[i] else 0
+fn outside(i: int) -> int = if i >= 0 and i < 3 then 1 else board[i]
+move step(d in 1..2) {
+    total += inside(k) + inside(k + 1)
+    k += d
+}
+move peek() {
+    total += outside(k)
+    k += 1
+}
+end when k >= 4 { draw }
+"#;
+    let prog = gdl::compile::load("branches", text, &[]).unwrap_or_else(|e| panic!("{e:?}"));
+    let (jit, vm) = both(prog);
+    agree("branches", &jit, &vm, 40, 10, 3);
+    // `peek` from k = -2 indexes the board at -2 on the branch where the
+    // test failed: an error, on both.
+    let mut s = jit.initial_state().unwrap();
+    let mut moves = Vec::new();
+    jit.legal_moves(&s, &mut moves).unwrap();
+    let peek = *moves.last().unwrap();
+    let e = jit.apply(&mut s, &peek).map_err(shown).unwrap_err();
+    assert!(e.contains("gdl::runtime::index"), "{e}");
+}

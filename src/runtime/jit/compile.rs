@@ -28,7 +28,7 @@ use cranelift_module::{FuncId, Linkage, Module};
 use super::super::state::NIBBLE;
 use super::super::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, MAX_RANGE_SPAN, STEPS_AT, STOPPED};
 use super::call::{MOVE_ARGS, MOVE_KIND, MOVE_SIZE};
-use super::spans::{Span, Spans, decide, stepped_loop};
+use super::spans::{Span, Spans, decide, given, stepped_loop};
 use super::{Ctx, FAIL, Slow, WIDEN};
 use crate::ir::code::{Code, Entry, Op};
 use crate::ir::{ArithOp, CmpOp, MAX_MOVE_ARGS};
@@ -373,6 +373,10 @@ struct Rule<'a, 'b> {
     /// Range loops whose variable stays in its range (`stepped_loop`): the
     /// variable, its span, and the instructions of the loop's body.
     loops: Vec<(Variable, Span, std::ops::RangeInclusive<usize>)>,
+    /// Bounds that hold only in `facts_block` and the blocks reached from
+    /// it alone: those of a comparison on the path taken there.
+    facts: Vec<(Value, Span)>,
+    facts_block: Option<Block>,
 }
 
 /// Calls compiled in place (a call costs about 40 instructions: the frame,
@@ -504,6 +508,8 @@ impl<'a, 'b> Rule<'a, 'b> {
             fn_start: start,
             fn_end: end,
             loops: Vec::new(),
+            facts: Vec::new(),
+            facts_block: None,
         };
         // The call depth is checked once here, for every call this rule
         // makes from the functions compiled into it (at most
@@ -612,15 +618,29 @@ impl<'a, 'b> Rule<'a, 'b> {
         let looped: Vec<usize> = (start..end)
             .filter_map(|ip| self.code.ops[ip].target().map(|t| t as usize).filter(|&t| t <= ip))
             .collect();
+        // Where jumps land; and after a jump on zero, where `goto` may land
+        // past it.
+        let targets: Vec<usize> = (start..end)
+            .flat_map(|ip| {
+                let op = self.code.ops[ip];
+                let past = matches!(op, Op::JumpIfZero { .. } | Op::JumpIfNonZero { .. }).then_some(ip + 1);
+                op.target().map(|t| t as usize).into_iter().chain(past)
+            })
+            .collect();
         let first = *blocks.entry(start).or_insert_with(|| self.b.create_block());
         self.b.ins().jump(first, &[]);
         let mut open = false;
         for ip in start..end {
             if let Some(&blk) = blocks.get(&ip) {
+                let from = self.b.current_block();
                 if open {
                     self.goto(&blocks, ip, ip - 1);
                 }
                 self.b.switch_to_block(blk);
+                // Reached only from the instruction before.
+                if open && !targets.contains(&ip) {
+                    self.carry_facts(from, blk);
+                }
                 if !looped.contains(&ip) {
                     self.b.seal_block(blk);
                 }
@@ -693,7 +713,9 @@ impl<'a, 'b> Rule<'a, 'b> {
         if let Some((_, s, body)) = self.loops.iter().rev().find(|l| l.0 == var)
             && body.contains(&self.ip)
         {
-            let s = self.span(v).meet(*s);
+            // What holds wherever `v` is, not what holds here alone.
+            let v = self.b.func.dfg.resolve_aliases(v);
+            let s = self.spans.get(v).meet(*s);
             self.spans.note(v, s);
         }
         v
@@ -721,13 +743,42 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             None => {
                 let next = self.b.create_block();
+                let here = self.b.current_block();
                 self.b.ins().brif(cond, to, &[], next, &[]);
                 self.b.switch_to_block(next);
                 // Its one predecessor is known: sealed now, so that the
                 // registers' values (constants among them) flow into it.
                 self.b.seal_block(next);
+                self.carry_facts(here, next);
             }
         }
+    }
+
+    /// The facts of `from` hold in `to` too, which only `from` reaches.
+    fn carry_facts(&mut self, from: Option<Block>, to: Block) {
+        if self.facts_block.is_some() && self.facts_block == from {
+            self.facts_block = Some(to);
+        }
+    }
+
+    /// Notes that `v` is within `s` in the current block and those it
+    /// alone reaches.
+    fn refine(&mut self, v: Value, s: Span) {
+        let here = self.b.current_block();
+        if self.facts_block != here {
+            self.facts.clear();
+            self.facts_block = here;
+        }
+        let v = self.b.func.dfg.resolve_aliases(v);
+        self.facts.push((v, s));
+    }
+
+    /// Notes what a comparison `x cc y` that held on the way here says of
+    /// both sides.
+    fn refine_cmp(&mut self, cc: IntCC, x: Value, y: Value) {
+        let (sx, sy) = (self.span(x), self.span(y));
+        self.refine(x, given(cc, sx, sy));
+        self.refine(y, given(cc.swap_args(), sy, sx));
     }
 
     /// The value of `v` where it is a constant known while translating:
@@ -747,12 +798,22 @@ impl<'a, 'b> Rule<'a, 'b> {
         }
     }
 
-    /// The bounds known of `v`: exact for a constant.
+    /// The bounds known of `v` here: exact for a constant, and narrowed by
+    /// the comparisons on the way here (`facts`).
     fn span(&self, v: Value) -> Span {
-        match self.known(v) {
-            Some(k) => Span::exact(k),
-            None => self.spans.get(self.b.func.dfg.resolve_aliases(v)),
+        if let Some(k) = self.known(v) {
+            return Span::exact(k);
         }
+        let v = self.b.func.dfg.resolve_aliases(v);
+        let mut s = self.spans.get(v);
+        if self.facts_block.is_some() && self.facts_block == self.b.current_block() {
+            for &(w, f) in &self.facts {
+                if w == v {
+                    s = s.meet(f);
+                }
+            }
+        }
+        s
     }
 
     /// Notes the bounds of `v`; gives `v`.
@@ -1458,12 +1519,15 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let (x, y) = (self.get(a), self.get(b));
                 let c = self.icmp(cc(op).complement(), x, y);
                 self.branch(c, t);
+                self.refine_cmp(cc(op), x, y);
             }
             Op::JumpUnlessI { op, a, imm, to } => {
                 let t = self.jump_to(blocks, to);
                 let x = self.get(a);
                 let c = self.icmp_imm(cc(op).complement(), x, i64::from(imm));
                 self.branch(c, t);
+                let s = given(cc(op), self.span(x), Span::exact(i64::from(imm)));
+                self.refine(x, s);
             }
             Op::JumpUnlessCellI { op, cell, imm, to } => {
                 let t = self.jump_to(blocks, to);

@@ -6,7 +6,10 @@
 //!
 //! A span is a fact about one SSA value, true wherever the value is defined,
 //! so it needs no flow analysis: a value that merges several paths (a block
-//! parameter) has no span, and is checked as before.
+//! parameter) has no span, and is checked as before. Two narrower kinds of
+//! fact are kept by `compile`: a range loop's variable inside the loop
+//! (`stepped_loop`), and what a comparison that held says of its operands
+//! (`given`), in the blocks that only the path through it reaches.
 
 use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::ir::Value;
@@ -150,6 +153,32 @@ pub(super) fn decide(cc: IntCC, x: Span, y: Span) -> Option<bool> {
         IntCC::NotEqual => not(equal),
         _ => None,
     }
+}
+
+/// What is known of `x` where `x cc y` holds, `x` in `s` and `y` in
+/// `other` (signed comparisons; the others say nothing here).
+pub(super) fn given(cc: IntCC, s: Span, other: Span) -> Span {
+    let bound = match cc {
+        IntCC::SignedLessThan => Span {
+            lo: i64::MIN,
+            hi: other.hi.saturating_sub(1),
+        },
+        IntCC::SignedLessThanOrEqual => Span {
+            lo: i64::MIN,
+            hi: other.hi,
+        },
+        IntCC::SignedGreaterThan => Span {
+            lo: other.lo.saturating_add(1),
+            hi: i64::MAX,
+        },
+        IntCC::SignedGreaterThanOrEqual => Span {
+            lo: other.lo,
+            hi: i64::MAX,
+        },
+        IntCC::Equal => other,
+        _ => Span::ANY,
+    };
+    s.meet(bound)
 }
 
 /// The end of the loop that the `RangeInit` at `init` starts (its
@@ -311,6 +340,36 @@ mod tests {
         let mut ops = range_loop(&[add(2), add(3)]);
         ops.push(Op::Jump { to: 2 });
         assert_eq!(stepped_loop(&ops, 0, ops.len(), 0), None);
+    }
+
+    #[test]
+    fn a_comparison_that_held_narrows_the_values() {
+        let byte = Span::of_width(1);
+        assert_eq!(
+            given(IntCC::SignedGreaterThanOrEqual, byte, Span::exact(0)),
+            Span { lo: 0, hi: 127 }
+        );
+        assert_eq!(
+            given(IntCC::SignedLessThan, byte, Span { lo: 0, hi: 7 }),
+            Span { lo: -128, hi: 6 }
+        );
+        assert_eq!(
+            given(IntCC::SignedLessThanOrEqual, Span::ANY, Span::exact(6)),
+            Span { lo: i64::MIN, hi: 6 }
+        );
+        assert_eq!(
+            given(IntCC::SignedGreaterThan, Span::ANY, Span::exact(-1)),
+            Span { lo: 0, hi: i64::MAX }
+        );
+        assert_eq!(given(IntCC::Equal, byte, Span::exact(3)), Span::exact(3));
+        // Not equal, and unsigned comparisons: nothing learned.
+        assert_eq!(given(IntCC::NotEqual, byte, Span::exact(3)), byte);
+        assert_eq!(given(IntCC::UnsignedLessThan, byte, Span::exact(3)), byte);
+        // At the edge of the integers: no wrap.
+        assert_eq!(
+            given(IntCC::SignedLessThan, Span::ANY, Span::exact(i64::MIN)).hi,
+            i64::MIN
+        );
     }
 
     #[test]
