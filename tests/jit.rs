@@ -138,6 +138,11 @@ fn both(prog: gdl::ir::Program) -> (Interpreted, Interpreted) {
     (jit, vm)
 }
 
+/// Both executors of the game written `text`.
+fn both_of(name: &str, text: &str) -> (Interpreted, Interpreted) {
+    both(gdl::compile::load(name, text, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}")))
+}
+
 #[test]
 fn compiled_rules_agree_with_the_vm_on_every_game_file() {
     if Engine::default_for_host() != Engine::Jit {
@@ -244,8 +249,7 @@ simultaneous move bid(k in 1..3) { n += 50 * k } then { rounds += 1 }
 end when rounds == 2 { draw }
 "#;
     for (name, text) in [("alone", alone), ("together", together)] {
-        let prog = gdl::compile::load(name, text, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        let (jit, vm) = both(prog);
+        let (jit, vm) = both_of(name, text);
         agree(name, &jit, &vm, 20, 10, 5);
         // The first move from n = 100 leaves n past a byte's 127 on both.
         let mut s = jit.initial_state().unwrap();
@@ -323,8 +327,7 @@ end when x >= 1000 {{ winner previous }}
         ("depth, too deep", depth(300), Err("called itself")),
     ];
     for (name, text, want) in cases {
-        let prog = gdl::compile::load(name, &text, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        let (jit, vm) = both(prog);
+        let (jit, vm) = both_of(name, &text);
         agree(name, &jit, &vm, 1, 3, 1);
         let mut s = jit.initial_state().unwrap();
         let mut moves = Vec::new();
@@ -363,8 +366,7 @@ move peek() {
 }
 end when k >= 4 { draw }
 "#;
-    let prog = gdl::compile::load("branches", text, &[]).unwrap_or_else(|e| panic!("{e:?}"));
-    let (jit, vm) = both(prog);
+    let (jit, vm) = both_of("branches", text);
     agree("branches", &jit, &vm, 40, 10, 3);
     // `peek` from k = -2 indexes the board at -2 on the branch where the
     // test failed: an error, on both.

@@ -1444,23 +1444,7 @@ impl Builder {
         match c {
             // `lo <= x and x <= hi`: `hi` only if needed.
             Coll::Range { lo, hi } => {
-                let no = match self.imm(lo) {
-                    Some(imm) => self.op(Op::JumpUnlessI {
-                        op: CmpOp::Ge,
-                        a: x,
-                        imm,
-                        to: 0,
-                    }),
-                    None => {
-                        let lo = self.operand(lo);
-                        self.op(Op::JumpUnless {
-                            op: CmpOp::Le,
-                            a: lo,
-                            b: x,
-                            to: 0,
-                        })
-                    }
-                };
+                let no = self.jump_unless_bound(CmpOp::Ge, x, lo);
                 match self.imm(hi) {
                     Some(imm) => self.op(Op::CmpI {
                         op: CmpOp::Le,

@@ -12,7 +12,7 @@
 //! each arm the machine-code twin of the same arm in `vm.rs`, and reading
 //! the two side by side is how they are kept equal.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::types::{I8, I16, I32, I64};
@@ -264,23 +264,6 @@ fn cc(op: CmpOp) -> IntCC {
         CmpOp::Le => IntCC::SignedLessThanOrEqual,
         CmpOp::Gt => IntCC::SignedGreaterThan,
         CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
-    }
-}
-
-/// Whether `a cc b` holds, for a comparison folded while translating.
-fn holds(cc: IntCC, a: i64, b: i64) -> bool {
-    let (ua, ub) = (a as u64, b as u64);
-    match cc {
-        IntCC::Equal => a == b,
-        IntCC::NotEqual => a != b,
-        IntCC::SignedLessThan => a < b,
-        IntCC::SignedLessThanOrEqual => a <= b,
-        IntCC::SignedGreaterThan => a > b,
-        IntCC::SignedGreaterThanOrEqual => a >= b,
-        IntCC::UnsignedLessThan => ua < ub,
-        IntCC::UnsignedLessThanOrEqual => ua <= ub,
-        IntCC::UnsignedGreaterThan => ua > ub,
-        IntCC::UnsignedGreaterThanOrEqual => ua >= ub,
     }
 }
 
@@ -615,12 +598,12 @@ impl<'a, 'b> Rule<'a, 'b> {
         // comes back to it) has all its predecessors translated when it is
         // reached: sealed then, so that the registers' values, constants
         // among them, flow into it while translating.
-        let looped: Vec<usize> = (start..end)
+        let looped: HashSet<usize> = (start..end)
             .filter_map(|ip| self.code.ops[ip].target().map(|t| t as usize).filter(|&t| t <= ip))
             .collect();
         // Where jumps land; and after a jump on zero, where `goto` may land
         // past it.
-        let targets: Vec<usize> = (start..end)
+        let targets: HashSet<usize> = (start..end)
             .flat_map(|ip| {
                 let op = self.code.ops[ip];
                 let past = matches!(op, Op::JumpIfZero { .. } | Op::JumpIfNonZero { .. }).then_some(ip + 1);
@@ -829,9 +812,6 @@ impl<'a, 'b> Rule<'a, 'b> {
 
     /// `x cc y`, folded where constants or bounds decide it.
     fn icmp(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
-        if let (Some(a), Some(b)) = (self.known(x), self.known(y)) {
-            return self.truth(holds(cc, a, b));
-        }
         match decide(cc, self.span(x), self.span(y)) {
             Some(c) => self.truth(c),
             None => self.b.ins().icmp(cc, x, y),
@@ -839,9 +819,6 @@ impl<'a, 'b> Rule<'a, 'b> {
     }
 
     fn icmp_imm(&mut self, cc: IntCC, x: Value, imm: i64) -> Value {
-        if let Some(a) = self.known(x) {
-            return self.truth(holds(cc, a, imm));
-        }
         match decide(cc, self.span(x), Span::exact(imm)) {
             Some(c) => self.truth(c),
             None => self.b.ins().icmp_imm(cc, x, imm),

@@ -121,8 +121,12 @@ impl Span {
 
 /// Whether `a cc b` holds for every `a` in `x` and `b` in `y` (`Some(true)`),
 /// for none (`Some(false)`), or depends on the values (`None`). Unsigned
-/// comparisons are decided only where both sides are never negative.
+/// comparisons of spans are decided only where both sides are never
+/// negative; of constants, always.
 pub(super) fn decide(cc: IntCC, x: Span, y: Span) -> Option<bool> {
+    if x.lo == x.hi && y.lo == y.hi {
+        return Some(holds(cc, x.lo, y.lo));
+    }
     let signed = match cc {
         IntCC::UnsignedLessThan => IntCC::SignedLessThan,
         IntCC::UnsignedLessThanOrEqual => IntCC::SignedLessThanOrEqual,
@@ -152,6 +156,23 @@ pub(super) fn decide(cc: IntCC, x: Span, y: Span) -> Option<bool> {
         IntCC::Equal => equal,
         IntCC::NotEqual => not(equal),
         _ => None,
+    }
+}
+
+/// Whether `a cc b` holds.
+fn holds(cc: IntCC, a: i64, b: i64) -> bool {
+    let (ua, ub) = (a as u64, b as u64);
+    match cc {
+        IntCC::Equal => a == b,
+        IntCC::NotEqual => a != b,
+        IntCC::SignedLessThan => a < b,
+        IntCC::SignedLessThanOrEqual => a <= b,
+        IntCC::SignedGreaterThan => a > b,
+        IntCC::SignedGreaterThanOrEqual => a >= b,
+        IntCC::UnsignedLessThan => ua < ub,
+        IntCC::UnsignedLessThanOrEqual => ua <= ub,
+        IntCC::UnsignedGreaterThan => ua > ub,
+        IntCC::UnsignedGreaterThanOrEqual => ua >= ub,
     }
 }
 
@@ -397,5 +418,10 @@ mod tests {
         let byte = Span::of_width(1);
         assert_eq!(decide(IntCC::UnsignedGreaterThanOrEqual, byte, Span::exact(200)), None);
         assert_eq!(decide(IntCC::UnsignedLessThan, Span::ANY, Span::exact(1)), None);
+        // Constants are always decided, unsigned too.
+        assert_eq!(
+            decide(IntCC::UnsignedGreaterThanOrEqual, Span::exact(-1), Span::exact(200)),
+            Some(true)
+        );
     }
 }
