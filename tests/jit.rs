@@ -377,3 +377,50 @@ end when k >= 4 { draw }
     let e = jit.apply(&mut s, &peek).map_err(shown).unwrap_err();
     assert!(e.contains("gdl::runtime::index"), "{e}");
 }
+
+/// `apply` on compiled rules passes the turn and runs the end clauses of
+/// the state it made in one call: an end clause that fails leaves the move
+/// played and fails `turn`, with the VM's error.
+#[test]
+fn the_end_clauses_after_a_move_fail_as_on_the_vm() {
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    let text = r#"
+game "Late failures"
+players A, B
+state n: int = 4
+move take(k in 1..2) requires k <= n { n -= k }
+move stay() requires n == 3 {
+    n -= 1
+    again
+}
+end when 12 / n == 12 { draw }
+end when no moves { draw }
+"#;
+    let (jit, vm) = both_of("late", text);
+    agree("late", &jit, &vm, 40, 10, 5);
+    let play = |game: &Interpreted, moves: &[&str]| {
+        let mut s = game.initial_state().unwrap();
+        for m in moves {
+            let mut legal = Vec::new();
+            game.legal_moves(&s, &mut legal).unwrap();
+            let mv = *legal.iter().find(|x| game.move_text(x) == *m).unwrap();
+            game.apply(&mut s, &mv).map_err(shown)?;
+        }
+        game.turn(&s).map_err(shown)
+    };
+    for line in [
+        &["take(2)", "take(2)"][..],
+        &["take(1)", "stay"],
+        &["take(1)", "take(2)"],
+    ] {
+        assert_eq!(play(&jit, line), play(&vm, line), "{line:?}");
+    }
+    // 12 / 0 in the first end clause, after the move was played.
+    let e = play(&jit, &["take(2)", "take(2)"]).unwrap_err();
+    assert!(e.contains("division"), "{e}");
+    // `again`: A moves twice.
+    assert_eq!(play(&jit, &["take(1)", "stay"]), Ok(Turn::Player(1)));
+    assert_eq!(play(&jit, &["take(1)", "take(2)"]), Ok(Turn::Terminal));
+}

@@ -5,22 +5,28 @@
 //! budget for every rule it runs, through layers that also serve the VM:
 //! in connect four's random playouts that cost as many instructions as the
 //! compiled rules themselves (docs/PERFORMANCE.md, "Compiled rules"). Here
-//! one `Game` call makes one context and calls each compiled rule straight.
+//! one `Game` call makes one context and calls each compiled rule straight,
+//! or, in a game where one player moves at a time, one compiled driver that
+//! calls them all (`jit/compile/drivers.rs`). `apply`'s driver also runs
+//! the end clauses of the state it made, so that the `turn` that follows
+//! finds the answer remembered in the state.
 //!
 //! Each path answers only the common case: every rule it runs compiled for
 //! the state's width, a state of at most `BACKUP` bytes for the moves
 //! played in place, a player's move alone (`apply`) in a game without
-//! chance or simultaneous moves. Anything else (a rule left to the VM, a failure, a value too wide for the
-//! cells, no legal move, a turn given to nobody) answers `None`, having
+//! chance or simultaneous moves. Anything else (a rule left to the VM, a
+//! failure, a value too wide for the cells, no legal move, a turn given to
+//! nobody) answers `None`, having
 //! changed nothing, and the general path answers the call from the start,
 //! with its errors and their spans: so these paths can only be as right as
 //! the general one, which `tests/jit.rs` holds equal to the VM.
 
-use super::jit::{Calls, Compiled, Jit};
+use super::jit::{Calls, Compiled, Jit, Rule};
 use super::state::{NIBBLE, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_ENDED_SIMULTANEOUS, State, UNKNOWN};
 use super::vm::{self, Budget, Collect, First, Generator, Host, Reader, with_frame};
 use super::{Cells, Interpreted, Move, Nibbles, NibblesMut, Packed, PackedMut};
 use crate::game::Turn;
+use crate::ir::code::Entry;
 use crate::ir::{MAX_MOVE_ARGS, MoveBy, PREVIOUS_CELL, TURN_CELL, TURN_UNSET};
 
 /// Runs `$f` on the packed cells of `$state` in place, as a host of their
@@ -115,6 +121,17 @@ impl Interpreted {
         let raw = cells.raw();
         let rules = jit.rules_for(&raw)?;
         let mut budget = Budget::new();
+        if let Some(f) = rules.turn {
+            // Every end clause in one call; the host stops a generator at
+            // its first move, for `end when no moves`.
+            let mut host = Generator { cells, sink: First };
+            let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
+            let at = calls.run(f, &mut [0]).ok()? as usize;
+            return Some(match at < self.code.ends.len() {
+                true => (Some(at), Turn::Terminal),
+                false => (None, Turn::Player(cells.get(TURN_CELL) as usize)),
+            });
+        }
         let any = |by, me, budget: &mut Budget| self.any_move_compiled(jit, rules, cells, budget, by, me);
         for (i, end) in self.code.ends.iter().enumerate() {
             let holds = match end.cond {
@@ -251,6 +268,9 @@ impl Interpreted {
             sink: Collect(out),
         };
         let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
+        if let (Some(f), MoveBy::Turn) = (rules.legal, by) {
+            return calls.run(f, &mut [0]).ok().map(|_| ());
+        }
         // `Collect` never says to stop.
         self.generate(&mut calls, rules, by, me).map(|_| ())
     }
@@ -261,7 +281,12 @@ impl Interpreted {
         if !self.plain() {
             return None;
         }
-        in_place!(state, |host| self.play_compiled(jit, host, mv))
+        let end = in_place!(state, |host| self.play_compiled(jit, host, mv))?;
+        // What the driver found of the end, after `changed` forgot it.
+        if let Ok(at) = usize::try_from(end) {
+            state.remember_end((at < self.code.ends.len()).then_some(at));
+        }
+        Some(())
     }
 
     /// Plays one move per player, then the `then` block, on `state` in
@@ -275,15 +300,39 @@ impl Interpreted {
     }
 
     /// `play` on compiled rules: the move's body, then the turn passes.
+    /// Gives the end clause that holds after it (as `ended_and_actor`
+    /// gives it: the number of clauses for none), where the apply driver
+    /// found out, else -1.
     #[inline(always)]
-    fn play_compiled<H: Host>(&self, jit: &Jit, host: &mut H, mv: &Move) -> Option<()> {
+    fn play_compiled<H: Host>(&self, jit: &Jit, host: &mut H, mv: &Move) -> Option<i64> {
         let k = mv.kind as usize;
-        let mk = &self.prog.moves[k];
-        let entry = self.code.moves[k].body;
+        let mk = self.prog.moves.get(k)?;
         let raw = host.raw();
-        let f = jit.rules_for(&raw)?.func(entry.start)?;
+        let rules = jit.rules_for(&raw)?;
+        if let Some(f) = rules.apply {
+            let mut frame = [0; MAX_MOVE_ARGS + 1];
+            frame[0] = k as i64;
+            frame[1..].copy_from_slice(&mv.args);
+            let mut budget = Budget::new();
+            return Calls::new(jit.slow(), raw, host, &mut budget).run(f, &mut frame).ok();
+        }
+        let entry = self.code.moves[k].body;
         let mover = host.get(TURN_CELL);
-        let said = with_frame(entry.frame, |frame| {
+        let said = self.play_rule(jit, rules.func(entry.start)?, entry, host, mv)?;
+        if mk.by == MoveBy::Turn {
+            if self.keeps_previous {
+                host.set(PREVIOUS_CELL, mover).ok()?;
+            }
+            host.set(TURN_CELL, (mover + 1) % self.prog.players.len() as i64).ok()?;
+        }
+        self.give_turn(host, said).map(|()| -1)
+    }
+
+    /// A move's body on its own, without a driver: who it said moves next.
+    fn play_rule<H: Host>(&self, jit: &Jit, f: Rule, entry: Entry, host: &mut H, mv: &Move) -> Option<i64> {
+        let mk = &self.prog.moves[mv.kind as usize];
+        let raw = host.raw();
+        with_frame(entry.frame, |frame| {
             frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);
             if let Some(l) = mk.turn_local {
                 frame[l] = TURN_UNSET;
@@ -291,14 +340,7 @@ impl Interpreted {
             let mut budget = Budget::new();
             Calls::new(jit.slow(), raw, host, &mut budget).run(f, frame).ok()?;
             Some(mk.turn_local.map_or(TURN_UNSET, |l| frame[l]))
-        })?;
-        if mk.by == MoveBy::Turn {
-            if self.keeps_previous {
-                host.set(PREVIOUS_CELL, mover).ok()?;
-            }
-            host.set(TURN_CELL, (mover + 1) % self.prog.players.len() as i64).ok()?;
-        }
-        self.give_turn(host, said)
+        })
     }
 
     /// `apply_joint_to` on compiled rules, with one context for every

@@ -9,7 +9,7 @@ use cranelift_jit::JITModule;
 use super::super::Move;
 use super::super::cells::widen;
 use super::super::vm::{self, Budget, Host, Raw};
-use super::compile::Made;
+use super::compile::{Driver, Made};
 use super::{FAIL, Slow, WIDEN, bailout};
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
@@ -79,6 +79,11 @@ pub(in crate::runtime) type Rule = extern "C" fn(*mut Ctx, *mut i64) -> i64;
 pub(in crate::runtime) struct Compiled {
     module: ManuallyDrop<JITModule>,
     by_start: Vec<Option<Rule>>,
+    /// One function per `Game` call (`compile/drivers.rs`), where the game
+    /// has them and the VM runs none of the rules they call.
+    pub turn: Option<Rule>,
+    pub legal: Option<Rule>,
+    pub apply: Option<Rule>,
 }
 
 // SAFETY: after `finalize_definitions` the module is never changed again:
@@ -92,21 +97,36 @@ impl Compiled {
     /// The functions of `made`, but for those of the rules starting at
     /// `vm_only`, which the VM runs.
     pub(super) fn new(made: Made, ops: usize, vm_only: &[u32]) -> Compiled {
-        let mut by_start = vec![None; ops];
-        for (start, id) in made.funcs {
-            if vm_only.contains(&start) {
-                continue;
-            }
+        let rule = |id| {
             let ptr = made.module.get_finalized_function(id);
-            // SAFETY: `compile` declared every rule with the signature
-            // `(i64, i64) -> i64` in the platform's C calling convention,
-            // which is `Rule`'s (pointers are 64 bits: checked there).
-            let f = unsafe { std::mem::transmute::<*const u8, Rule>(ptr) };
-            by_start[start as usize] = Some(f);
+            // SAFETY: `compile` declared every rule and driver with the
+            // signature `(i64, i64) -> i64` in the platform's C calling
+            // convention, which is `Rule`'s (pointers are 64 bits: checked
+            // there).
+            unsafe { std::mem::transmute::<*const u8, Rule>(ptr) }
+        };
+        let mut by_start = vec![None; ops];
+        for &(start, id) in &made.funcs {
+            if !vm_only.contains(&start) {
+                by_start[start as usize] = Some(rule(id));
+            }
         }
+        let driver = |d: &Option<Driver>| {
+            d.as_ref()
+                .filter(|d| d.calls.iter().all(|s| !vm_only.contains(s)))
+                .map(|d| rule(d.id))
+        };
+        let (turn, legal, apply) = (
+            driver(&made.drivers.turn),
+            driver(&made.drivers.legal),
+            driver(&made.drivers.apply),
+        );
         Compiled {
             module: ManuallyDrop::new(made.module),
             by_start,
+            turn,
+            legal,
+            apply,
         }
     }
 

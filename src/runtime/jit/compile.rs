@@ -34,13 +34,17 @@ use super::{Ctx, FAIL, Slow, WIDEN};
 use crate::ir::code::{Code, Entry, Op};
 use crate::ir::{CmpOp, MAX_MOVE_ARGS};
 
+mod drivers;
 mod values;
+
+pub(super) use drivers::{Driver, Drivers};
 
 /// What compiling one width made: the module that owns the code, and each
 /// rule's function by the label it starts at.
 pub(super) struct Made {
     pub module: JITModule,
     pub funcs: Vec<(u32, FuncId)>,
+    pub drivers: Drivers,
 }
 
 /// Whether Cranelift can make code for this machine.
@@ -238,11 +242,22 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
         module.clear_context(&mut ctx);
         ctx.set_disasm(dump);
     }
+    let drivers = drivers::drivers(
+        &mut module,
+        &mut ctx,
+        &mut fctx,
+        &sig,
+        &ids,
+        code,
+        &slow.prog,
+        width,
+        len,
+    )?;
     module.finalize_definitions().map_err(|e| e.to_string())?;
     for (name, id) in dumped {
         eprintln!("== {name} at {:p}", module.get_finalized_function(id));
     }
-    Ok(Made { module, funcs })
+    Ok(Made { module, funcs, drivers })
 }
 
 /// `(ctx, depth, steps, a0, .., a(n-1)) -> (value, steps)`: a function

@@ -97,7 +97,7 @@ impl Engine {
 const FAIL: i64 = 1;
 const WIDEN: i64 = 2;
 
-pub(super) use call::{Calls, Compiled, Ctx};
+pub(super) use call::{Calls, Compiled, Ctx, Rule};
 
 /// The code the VM runs for compiled rules: the game's code, then a stub
 /// per instruction that compiled code leaves to the VM.
