@@ -37,6 +37,7 @@ use crate::ir::{CmpOp, MAX_MOVE_ARGS};
 mod drivers;
 mod values;
 
+use drivers::Kind;
 pub(super) use drivers::{Driver, Drivers};
 
 /// What compiling one width made: the module that owns the code, and each
@@ -150,11 +151,26 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
         ids.insert(e.start, id);
         funcs.push((e.start, id));
     }
-    // Each function to make: its rule, whether it keeps its registers, and
-    // for a function's second entry its id and arity. The second entries
-    // are made as calls to them are found (a call compiled in place needs none).
-    type Body = (Entry, bool, Option<(FuncId, u16)>);
-    let mut bodies: Vec<Body> = rules.iter().map(|&(e, k)| (e, k, None)).collect();
+    // Each function to make: a rule (and whether it keeps its registers), a
+    // function's second entry (made as calls to it are found: a call
+    // compiled in place needs none), or a driver.
+    enum Body {
+        Rule(Entry, bool),
+        Direct(Entry, FuncId, u16),
+        Driver(Kind, FuncId),
+    }
+    let mut bodies: Vec<Body> = rules.iter().map(|&(e, k)| Body::Rule(e, k)).collect();
+    let mut drivers = Drivers::default();
+    for kind in drivers::kinds(prog) {
+        let id = module
+            .declare_function(kind.name(), Linkage::Local, &sig)
+            .map_err(|e| e.to_string())?;
+        *drivers.slot(kind) = Some(Driver {
+            id,
+            calls: kind.parts(code),
+        });
+        bodies.push(Body::Driver(kind, id));
+    }
     let mut made_direct: Vec<u32> = Vec::new();
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
@@ -162,17 +178,15 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
     let dump = std::env::var_os("GDL_JIT_DUMP").is_some();
     ctx.set_disasm(dump);
     let mut dumped: Vec<(String, FuncId)> = Vec::new();
-    while let Some((entry, keep, as_direct)) = bodies.pop() {
-        let (entry, keep, as_direct) = (&entry, &keep, &as_direct);
-        let id = match as_direct {
-            Some((id, n)) => {
-                ctx.func.signature = direct_sig(&module, *n);
-                *id
-            }
-            None => {
-                ctx.func.signature = sig.clone();
-                ids[&entry.start]
-            }
+    while let Some(body) = bodies.pop() {
+        let (id, name) = match &body {
+            Body::Rule(e, _) => (ids[&e.start], format!("rule{}", e.start)),
+            Body::Direct(f, id, _) => (*id, format!("direct{}", f.start)),
+            Body::Driver(kind, id) => (*id, format!("driver {}", kind.name())),
+        };
+        ctx.func.signature = match &body {
+            Body::Direct(_, _, n) => direct_sig(&module, *n),
+            _ => sig.clone(),
         };
         ctx.func.name = UserFuncName::user(0, id.as_u32());
         {
@@ -210,49 +224,39 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
                 s.returns.push(AbiParam::new(I64));
                 b.import_signature(s)
             };
-            let called = Rule::build(
-                &mut b,
+            let env = Env {
                 code,
                 slow,
-                *entry,
-                *keep,
-                as_direct.map(|d| d.1),
                 width,
-                len as i64,
-                &refs,
+                len: len as i64,
+                refs: &refs,
                 helper,
                 slow_sig,
-            );
+            };
+            let called = match body {
+                Body::Rule(e, keep) => Rule::build(&mut b, env, e, keep, None),
+                Body::Direct(f, _, n) => Rule::build(&mut b, env, f, false, Some(n)),
+                Body::Driver(kind, _) => drivers::build(kind, &mut b, env),
+            };
             b.seal_all_blocks();
             b.finalize();
             for start in called {
                 if !made_direct.contains(&start) {
                     made_direct.push(start);
                     let f = *code.fns.iter().find(|f| f.start == start).expect("a called function");
-                    bodies.push((f, false, Some(direct[&start])));
+                    let (id, n) = direct[&start];
+                    bodies.push(Body::Direct(f, id, n));
                 }
             }
         }
         module.define_function(id, &mut ctx).map_err(|e| format!("{e:?}"))?;
         if dump && let Some(c) = ctx.compiled_code() {
-            let name = format!("{}{}", if as_direct.is_some() { "direct" } else { "rule" }, entry.start);
             eprintln!("== {name} (width {width})\n{}", c.vcode.as_deref().unwrap_or(""));
             dumped.push((name, id));
         }
         module.clear_context(&mut ctx);
         ctx.set_disasm(dump);
     }
-    let drivers = drivers::drivers(
-        &mut module,
-        &mut ctx,
-        &mut fctx,
-        &sig,
-        &ids,
-        code,
-        &slow.prog,
-        width,
-        len,
-    )?;
     module.finalize_definitions().map_err(|e| e.to_string())?;
     for (name, id) in dumped {
         eprintln!("== {name} at {:p}", module.get_finalized_function(id));
@@ -392,22 +396,50 @@ const MAX_INLINED_PER_RULE: usize = 1024;
 /// fewer in random play: 3.5% of a playout's instructions).
 const UNROLL: usize = 2;
 
+/// What a function being made is compiled with: the module's references,
+/// the width and the length of the cells.
+#[derive(Clone, Copy)]
+struct Env<'a> {
+    code: &'a Code,
+    slow: &'a Slow,
+    width: u8,
+    len: i64,
+    refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
+    helper: SigRef,
+    slow_sig: SigRef,
+}
+
 impl<'a, 'b> Rule<'a, 'b> {
-    #[allow(clippy::too_many_arguments)]
-    fn build(
+    /// The function of the rule `entry`.
+    fn build(b: &'a mut FunctionBuilder<'b>, env: Env<'a>, entry: Entry, keep: bool, direct: Option<u16>) -> Vec<u32> {
+        let mut r = Rule::new(b, env, entry, &[entry], keep, direct);
+        r.inlining.push(entry.start);
+        r.body(entry.start as usize, entry.end as usize);
+        r.finish()
+    }
+
+    /// A function with the frame of `entry` (its registers, loaded from the
+    /// frame the caller passes unless `direct` says they come in machine
+    /// registers), for the instructions of `parts` (its own, or those a
+    /// driver compiles in place), in its first block.
+    fn new(
         b: &'a mut FunctionBuilder<'b>,
-        code: &'a Code,
-        slow: &'a Slow,
+        env: Env<'a>,
         entry: Entry,
+        parts: &[Entry],
         keep: bool,
         direct: Option<u16>,
-        width: u8,
-        len: i64,
-        refs: &'a HashMap<u32, (FuncRef, Option<u16>)>,
-        helper: SigRef,
-        slow_sig: SigRef,
-    ) -> Vec<u32> {
-        let (start, end) = (entry.start as usize, entry.end as usize);
+    ) -> Rule<'a, 'b> {
+        let Env {
+            code,
+            slow,
+            width,
+            len,
+            refs,
+            helper,
+            slow_sig,
+        } = env;
+        let ops = || parts.iter().flat_map(|e| &code.ops[e.start as usize..e.end as usize]);
         let top = b.create_block();
         b.append_block_params_for_function_params(top);
         b.switch_to_block(top);
@@ -444,8 +476,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             b.def_var(v, x);
         }
         let callee_len = code.fns.iter().map(|f| f.frame).max().unwrap_or(0).max(
-            code.ops[start..end]
-                .iter()
+            ops()
                 .map(|op| if let Op::Call { n, .. } = op { *n as usize } else { 0 })
                 .max()
                 .unwrap_or(0),
@@ -457,7 +488,8 @@ impl<'a, 'b> Rule<'a, 'b> {
                 3,
             ))
         };
-        let spill_len = (entry.frame + 1).max(MAX_MOVE_ARGS);
+        // The VM's stub of an instruction uses the register after its rule's.
+        let spill_len = parts.iter().map(|e| e.frame + 1).max().unwrap_or(1).max(MAX_MOVE_ARGS);
         let callee = slot(b, callee_len);
         let args = slot(b, MAX_MOVE_ARGS);
         let spill = slot(b, spill_len);
@@ -500,14 +532,14 @@ impl<'a, 'b> Rule<'a, 'b> {
             items_sig,
             slow,
             ret_to: None,
-            inlining: vec![entry.start],
+            inlining: Vec::new(),
             inlined: 0,
             calls: Vec::new(),
             spans: Spans::default(),
-            calls_any: code.ops[start..end].iter().any(|op| matches!(op, Op::Call { .. })),
-            ip: start,
-            fn_start: start,
-            fn_end: end,
+            calls_any: ops().any(|op| matches!(op, Op::Call { .. })),
+            ip: entry.start as usize,
+            fn_start: entry.start as usize,
+            fn_end: entry.end as usize,
             loops: Vec::new(),
             facts: Vec::new(),
             facts_block: None,
@@ -522,7 +554,13 @@ impl<'a, 'b> Rule<'a, 'b> {
             r.check_below(d0, room);
             r.spans.note(d0, Span { lo: 0, hi: room - 1 });
         }
-        r.body(start, end);
+        r
+    }
+
+    /// Fills the blocks every way out of the function goes through; gives
+    /// the functions it calls with their arguments in registers.
+    fn finish(mut self) -> Vec<u32> {
+        let r = &mut self;
         for (blk, code) in [(r.fail, FAIL), (r.widen, WIDEN)] {
             r.b.switch_to_block(blk);
             let c = r.b.ins().iconst(I64, code);
@@ -536,7 +574,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         r.b.switch_to_block(r.stopped);
         let one = r.b.ins().iconst(I64, STOPPED);
         r.leave(one, true);
-        r.calls
+        std::mem::take(&mut r.calls)
     }
 
     /// Returns `v`: with the steps left where called with its arguments in

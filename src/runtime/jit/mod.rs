@@ -38,6 +38,12 @@
 //! runs a stub of that one instruction on the same host and budget, and
 //! they come back. Every rule is compiled; none falls back as a whole.
 //!
+//! **One call per `Game` call.** In a game where one player moves at a
+//! time, each width also has three drivers (`compile/drivers.rs`): `turn`,
+//! `legal` and `apply` (the body, the turn passed, then the end clauses of
+//! the new state), each with the rules it runs compiled into it, so that a
+//! `Game` call makes one call into machine code (`runtime/fast.rs`).
+//!
 //! `unsafe` lives in `call` alone: the calls into compiled code and the
 //! callbacks it makes.
 
