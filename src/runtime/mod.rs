@@ -595,6 +595,21 @@ impl Interpreted {
         with_cells!(state, |c| self.turn_in(state, c))
     }
 
+    // Out of line: inlined, its locals would grow every frame of a recursive search.
+    #[inline(never)]
+    fn turn_out_of_line(&self, state: &State) -> Result<Turn, GameError> {
+        if let Some(turn) = self.known_turn(state) {
+            return Ok(turn);
+        }
+        // One context for the whole call, where the rules are compiled (`fast`).
+        if let Some(jit) = &self.jit
+            && let Some(turn) = self.turn_compiled(jit, state)
+        {
+            return Ok(turn);
+        }
+        self.or_vm(|g| g.turn_once(state))
+    }
+
     /// Who acts, where the state remembers it: no need to look at the cells.
     #[inline(always)]
     fn known_turn(&self, state: &State) -> Option<Turn> {
@@ -843,19 +858,15 @@ impl Game for Interpreted {
         Ok(State::new(&self.prog.initial))
     }
 
-    // Out of line: inlined, its locals would grow every frame of a recursive search.
-    #[inline(never)]
+    /// Inlined into the searches for the common case, a game going on that
+    /// the state remembers (`apply` found it out) in which one player moves
+    /// at a time: a byte compared and a cell read.
+    #[inline]
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
-        if let Some(turn) = self.known_turn(state) {
-            return Ok(turn);
+        if state.ended() == NOT_ENDED && !(self.prog.has_chance || self.prog.has_simultaneous) {
+            return Ok(Turn::Player(state.turn_cell() as usize));
         }
-        // One context for the whole call, where the rules are compiled (`fast`).
-        if let Some(jit) = &self.jit
-            && let Some(turn) = self.turn_compiled(jit, state)
-        {
-            return Ok(turn);
-        }
-        self.or_vm(|g| g.turn_once(state))
+        self.turn_out_of_line(state)
     }
 
     // Out of line: inlined, its locals would grow every frame of a recursive search.

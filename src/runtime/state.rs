@@ -399,6 +399,17 @@ impl State {
         }
     }
 
+    /// The player to move (`TURN_CELL`), read without working out the
+    /// length of the packed cells: every state has the cell.
+    #[inline(always)]
+    pub(super) fn turn_cell(&self) -> i64 {
+        let (width, bytes) = match &self.0 {
+            Repr::Inline { width, bytes, .. } => (*width, &bytes[..]),
+            Repr::Heap(h) => (h.width, &h.bytes[..]),
+        };
+        read(bytes, width, crate::ir::TURN_CELL)
+    }
+
     /// Cell `i`.
     #[inline(always)]
     pub(super) fn cell(&self, i: usize) -> i64 {
