@@ -206,6 +206,12 @@ impl Interpreted {
     #[inline(always)]
     pub(super) fn legal_moves_compiled(&self, jit: &Jit, state: &State, out: &mut Vec<Move>) -> Option<()> {
         let by = if self.plain() {
+            // The driver, called from here rather than through `moves_compiled`.
+            out.clear();
+            let done = with_cells!(state, |c| self.legal_driven(jit, c, out));
+            if let Some(found) = done {
+                return found.then_some(());
+            }
             MoveBy::Turn
         } else {
             match self.turn_of(jit, state)? {
@@ -215,6 +221,28 @@ impl Interpreted {
             }
         };
         self.moves_into(jit, state, out, by, None)
+    }
+
+    /// The moves by the legal driver into `out` (empty): `Some(false)`
+    /// where it failed or found none (`out` cleared), `None` where the
+    /// width has no driver.
+    #[inline(always)]
+    fn legal_driven<C: Cells>(&self, jit: &Jit, cells: C, out: &mut Vec<Move>) -> Option<bool> {
+        let raw = cells.raw();
+        let f = jit.rules_for(&raw)?.legal?;
+        let mut budget = Budget::new();
+        let mut host = Generator {
+            cells,
+            sink: Collect(&mut *out),
+        };
+        let ok = Calls::new(jit.slow(), raw, &mut host, &mut budget)
+            .run(f, &mut [0])
+            .is_ok();
+        if !ok || out.is_empty() {
+            out.clear();
+            return Some(false);
+        }
+        Some(true)
     }
 
     /// The legal moves of `player` at a simultaneous node, as
