@@ -226,11 +226,18 @@ impl Rule<'_, '_> {
     /// rules write them), then the end clauses.
     fn apply(&mut self, players: i64, keeps_previous: bool) {
         let code = self.code;
+        // The runtime plays moves on cells it lends for writing: checked
+        // once here, not at every store.
+        let read_only = self.icmp_imm(IntCC::Equal, self.writable, 0);
+        self.fail_if(read_only);
+        self.writable = self.iconst(1);
         let kind = self.get(0);
         let args: Vec<Value> = (0..MAX_MOVE_ARGS).map(|i| self.get(1 + i as u16)).collect();
         let mover = self.load_at(TURN_CELL as u32);
         let pass = self.b.create_block();
-        let said = self.b.append_block_param(pass, I64);
+        // Who a body said moves next, where some body can say it.
+        let says = self.slow.prog.moves.iter().any(|m| m.turn_local.is_some());
+        let said = says.then(|| self.b.append_block_param(pass, I64));
         let arms: Vec<Block> = code.moves.iter().map(|_| self.b.create_block()).collect();
         let mut switch = Switch::new();
         for (k, &arm) in arms.iter().enumerate() {
@@ -250,7 +257,8 @@ impl Rule<'_, '_> {
                 Some(l) => self.b.use_var(regs[l]),
                 None => unset,
             };
-            self.b.ins().jump(pass, &[said.into()]);
+            let said: Vec<_> = says.then_some(said.into()).into_iter().collect();
+            self.b.ins().jump(pass, &said);
         }
         self.b.switch_to_block(pass);
         self.b.seal_block(pass);
@@ -265,19 +273,21 @@ impl Rule<'_, '_> {
         let next = self.b.ins().srem_imm(one, players);
         self.store_at(TURN_CELL as u32, next);
         // `again` or `turn = p`: a player, or the general path says why not.
-        let (check, give, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        let named = self.b.ins().icmp_imm(IntCC::NotEqual, said, TURN_UNSET);
-        self.b.ins().brif(named, check, &[], done, &[]);
-        self.b.switch_to_block(check);
-        self.b.seal_block(check);
-        let bad = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, said, players);
-        self.b.ins().brif(bad, self.fail, &[], give, &[]);
-        self.b.switch_to_block(give);
-        self.b.seal_block(give);
-        self.store_at(TURN_CELL as u32, said);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
-        self.b.seal_block(done);
+        if let Some(said) = said {
+            let (check, give, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+            let named = self.b.ins().icmp_imm(IntCC::NotEqual, said, TURN_UNSET);
+            self.b.ins().brif(named, check, &[], done, &[]);
+            self.b.switch_to_block(check);
+            self.b.seal_block(check);
+            let bad = self.b.ins().icmp_imm(IntCC::UnsignedGreaterThanOrEqual, said, players);
+            self.b.ins().brif(bad, self.fail, &[], give, &[]);
+            self.b.switch_to_block(give);
+            self.b.seal_block(give);
+            self.store_at(TURN_CELL as u32, said);
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(done);
+            self.b.seal_block(done);
+        }
         // The move is played: where an end clause fails, the state's end is
         // left unknown, for `turn` to find out on its own; and the clauses
         // only read the cells, as they do on their own.
