@@ -16,10 +16,10 @@
 //! played in place, a player's move alone (`apply`) in a game without
 //! chance or simultaneous moves. Anything else (a rule left to the VM, a
 //! failure, a value too wide for the cells, no legal move, a turn given to
-//! nobody) answers `None`, having
-//! changed nothing, and the general path answers the call from the start,
-//! with its errors and their spans: so these paths can only be as right as
-//! the general one, which `tests/jit.rs` holds equal to the VM.
+//! nobody) answers `None`, having changed nothing, and the general path
+//! answers the call from the start, with its errors and their spans: so
+//! these paths can only be as right as the general one, which
+//! `tests/jit.rs` holds equal to the VM.
 
 use super::jit::{Calls, Compiled, Jit, Rule};
 use super::state::{NIBBLE, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_ENDED_SIMULTANEOUS, State, UNKNOWN};
@@ -296,9 +296,6 @@ impl Interpreted {
             sink: Collect(out),
         };
         let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
-        if let (Some(f), MoveBy::Turn) = (rules.legal, by) {
-            return calls.run(f, &mut [0]).ok().map(|_| ());
-        }
         // `Collect` never says to stop.
         self.generate(&mut calls, rules, by, me).map(|_| ())
     }
