@@ -341,8 +341,8 @@ impl State {
         // outside fails to store).
         let could_narrow = width > 1 || (width == 1 && nibbles_fit(self.len()));
         if could_narrow && self.narrowest() < width {
-            let cells = self.cells();
-            self.store(&cells);
+            // Packed again through the stack where the cells fit there.
+            self.update(|_| ());
         }
     }
 
