@@ -44,6 +44,22 @@ pub(super) fn narrower_widths(len: usize, width: u8) -> impl Iterator<Item = u8>
         .filter(move |&w| width != NIBBLE && w < width)
 }
 
+/// Whether some cell of a small state packed at 2 bytes a cell lies
+/// outside `i8`, so that it cannot be packed narrower: each cell's high
+/// byte is compared with its low byte's sign, all at once. The bytes past
+/// the cells are zero, as cells that fit.
+#[inline(always)]
+fn needs_two_bytes(bytes: &[u8; INLINE]) -> bool {
+    let mut word = [0u8; 16];
+    word[..INLINE].copy_from_slice(bytes);
+    let x = u128::from_le_bytes(word);
+    // Bit 0 of every 16-bit cell.
+    const LOW: u128 = u128::from_le_bytes([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
+    let sign = (x >> 7) & LOW;
+    let high = (x >> 8) & (LOW * 0xff);
+    high != sign * 0xff
+}
+
 /// Cells up to this many are unpacked on the stack.
 pub(super) const STACK_CELLS: usize = 16;
 
@@ -326,8 +342,16 @@ impl State {
     #[inline(always)]
     pub(super) fn changed(&mut self) {
         let width = match &mut self.0 {
-            Repr::Inline { ended, width, .. } => {
+            Repr::Inline {
+                ended, width, bytes, ..
+            } => {
                 *ended.get_mut() = UNKNOWN;
+                // The common case of a small state at 2 bytes a cell (sets
+                // of up to 15 numbers): a cell that needs both bytes is
+                // found without reading the cells one by one.
+                if *width == 2 && needs_two_bytes(bytes) {
+                    return;
+                }
                 *width
             }
             Repr::Heap(h) => {
@@ -618,6 +642,21 @@ impl fmt::Debug for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_that_needs_two_bytes_is_found_in_every_place() {
+        let values = [0i64, 1, -1, 127, -128, 128, -129, 255, 256, 511, -32768, 32767];
+        for (k, &v) in values.iter().enumerate() {
+            for at in 0..INLINE / 2 {
+                let mut cells = [(k as i64) % 3 - 1; INLINE / 2];
+                cells[at] = v;
+                let mut bytes = [0; INLINE];
+                pack(&cells, 2, &mut bytes);
+                let needs = cells.iter().any(|&c| i8::try_from(c).is_err());
+                assert_eq!(needs_two_bytes(&bytes), needs, "{cells:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_state_is_sixteen_bytes() {
