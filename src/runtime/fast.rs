@@ -126,7 +126,9 @@ impl Interpreted {
             // its first move, for `end when no moves`.
             let mut host = Generator { cells, sink: First };
             let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
-            let at = calls.run(f, &mut [0]).ok()? as usize;
+            let done = calls.run(f, &mut [0]);
+            jit.count(&done);
+            let at = done.ok()? as usize;
             return Some(match at < self.code.ends.len() {
                 true => (Some(at), Turn::Terminal),
                 false => (None, Turn::Player(cells.get(TURN_CELL) as usize)),
@@ -235,10 +237,9 @@ impl Interpreted {
             cells,
             sink: Collect(&mut *out),
         };
-        let ok = Calls::new(jit.slow(), raw, &mut host, &mut budget)
-            .run(f, &mut [0])
-            .is_ok();
-        if !ok || out.is_empty() {
+        let done = Calls::new(jit.slow(), raw, &mut host, &mut budget).run(f, &mut [0]);
+        jit.count(&done);
+        if done.is_err() || out.is_empty() {
             out.clear();
             return Some(false);
         }
@@ -339,7 +340,9 @@ impl Interpreted {
             frame[0] = k as i64;
             frame[1..].copy_from_slice(&mv.args);
             let mut budget = Budget::new();
-            return Calls::new(jit.slow(), raw, host, &mut budget).run(f, &mut frame).ok();
+            let done = Calls::new(jit.slow(), raw, host, &mut budget).run(f, &mut frame);
+            jit.count(&done);
+            return done.ok();
         }
         let entry = self.code.moves[k].body;
         let mover = host.get(TURN_CELL);

@@ -178,9 +178,9 @@ pub(super) struct Jit {
     /// where Cranelift failed (the VM runs those).
     widths: [OnceLock<Option<Compiled>>; 5],
     /// How long compiling took (the load's widths, side by side, as the
-    /// wall time they took; each width compiled later, added), and how
-    /// many rules.
-    stats: std::sync::Mutex<(Duration, usize)>,
+    /// wall time they took; each width compiled later, added), how many
+    /// rules, and how many drivers.
+    stats: std::sync::Mutex<(Duration, usize, usize)>,
     /// How many calls compiled code handed back to the VM.
     bailouts: AtomicU64,
     /// Where the rules start that the VM runs: those with local lists or
@@ -196,6 +196,9 @@ pub struct JitStats {
     pub compile_time: Duration,
     /// Rules compiled to machine code (each width holds them all).
     pub rules: usize,
+    /// Drivers compiled, one per `Game` call (`turn`, `legal`, `apply`),
+    /// in a width: 3 in a game where one player moves at a time, else 0.
+    pub drivers: usize,
     /// Calls that compiled code handed back to the VM (every run-time
     /// error among them).
     pub bailouts: u64,
@@ -281,9 +284,11 @@ impl Jit {
                     Ok(made) => {
                         let n = made.funcs.len();
                         let c = Compiled::new(made, self.slow.code.ops.len(), &self.vm_only);
+                        let drivers = [c.turn, c.legal, c.apply].iter().flatten().count();
                         if let Ok(mut s) = self.stats.lock() {
                             s.0 += t.elapsed();
                             s.1 = s.1.max(n);
+                            s.2 = s.2.max(drivers);
                         }
                         Some(c)
                     }
@@ -297,10 +302,11 @@ impl Jit {
     }
 
     pub(super) fn stats(&self) -> JitStats {
-        let (compile_time, rules) = self.stats.lock().map(|s| *s).unwrap_or_default();
+        let (compile_time, rules, drivers) = self.stats.lock().map(|s| *s).unwrap_or_default();
         JitStats {
             compile_time,
             rules,
+            drivers,
             bailouts: self.bailouts.load(Ordering::Relaxed),
         }
     }
@@ -323,7 +329,7 @@ impl Jit {
 
     /// Counts a call handed back to the VM, where `done` says so.
     #[inline(always)]
-    fn count<T>(&self, done: &Result<T, GameError>) {
+    pub(super) fn count<T>(&self, done: &Result<T, GameError>) {
         if let Err(e) = done
             && e.is(RuntimeKind::Bailout)
         {
