@@ -167,7 +167,7 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
             .map_err(|e| e.to_string())?;
         *drivers.slot(kind) = Some(Driver {
             id,
-            calls: kind.parts(code),
+            calls: kind.parts(code).iter().map(|e| e.start).collect(),
         });
         bodies.push(Body::Driver(kind, id));
     }

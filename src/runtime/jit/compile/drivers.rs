@@ -73,18 +73,17 @@ impl Kind {
     }
 
     /// The rules the driver compiles in place.
-    pub(super) fn parts(self, code: &Code) -> Vec<u32> {
+    pub(super) fn parts(self, code: &Code) -> Vec<Entry> {
         let generators = code.moves.iter().map(|m| m.generate);
         let mut ends: Vec<Entry> = code.ends.iter().filter_map(|e| e.cond).collect();
         if code.ends.iter().any(|e| e.cond.is_none()) {
             ends.extend(generators.clone());
         }
-        let parts: Vec<Entry> = match self {
+        match self {
             Kind::Turn => ends,
             Kind::Legal => generators.collect(),
             Kind::Apply { .. } => code.moves.iter().map(|m| m.body).chain(ends).collect(),
-        };
-        parts.iter().map(|e| e.start).collect()
+        }
     }
 }
 
@@ -105,7 +104,7 @@ pub(super) fn kinds(prog: &Program) -> Vec<Kind> {
 /// arguments in registers.
 pub(super) fn build<'a, 'b>(kind: Kind, b: &'a mut FunctionBuilder<'b>, env: Env<'a>) -> Vec<u32> {
     let code = env.code;
-    let parts: Vec<Entry> = kind.parts(code).iter().map(|&s| entry_at(code, s)).collect();
+    let parts = kind.parts(code);
     // The driver's own registers: the move's kind and arguments for `apply`.
     let frame = match kind {
         Kind::Apply { .. } => 1 + MAX_MOVE_ARGS,
@@ -135,16 +134,6 @@ pub(super) fn build<'a, 'b>(kind: Kind, b: &'a mut FunctionBuilder<'b>, env: Env
         } => r.apply(players, keeps_previous),
     }
     r.finish()
-}
-
-/// The rule that starts at `start`.
-fn entry_at(code: &Code, start: u32) -> Entry {
-    code.ends
-        .iter()
-        .filter_map(|e| e.cond)
-        .chain(code.moves.iter().flat_map(|m| [m.generate, m.body]))
-        .find(|e| e.start == start)
-        .expect("a driver's part is a rule")
 }
 
 impl Rule<'_, '_> {
