@@ -27,7 +27,7 @@ use super::vm::{self, Budget, Collect, First, Generator, Host, Reader, with_fram
 use super::{Cells, Interpreted, Move, Nibbles, NibblesMut, Packed, PackedMut};
 use crate::game::Turn;
 use crate::ir::code::Entry;
-use crate::ir::{MAX_MOVE_ARGS, MoveBy, PREVIOUS_CELL, TURN_CELL, TURN_UNSET};
+use crate::ir::{MAX_MOVE_ARGS, MoveBy, MoveKind, PREVIOUS_CELL, TURN_CELL, TURN_UNSET};
 
 /// Runs `$f` on the packed cells of `$state` in place, as a host of their
 /// width (`$host`): where it answers `None` the bytes are put back as they
@@ -89,7 +89,7 @@ impl Interpreted {
     /// Whether the paths here may answer for this game: one player moves
     /// at a time, and nothing is left to chance.
     #[inline(always)]
-    fn plain(&self) -> bool {
+    pub(super) fn plain(&self) -> bool {
         !(self.prog.has_chance || self.prog.has_simultaneous)
     }
 
@@ -346,7 +346,7 @@ impl Interpreted {
         }
         let entry = self.code.moves[k].body;
         let mover = host.get(TURN_CELL);
-        let said = self.play_rule(jit, rules.func(entry.start)?, entry, host, mv)?;
+        let said = self.play_rule(jit, rules.func(entry.start)?, entry, mk, host, mv)?;
         if mk.by == MoveBy::Turn {
             if self.keeps_previous {
                 host.set(PREVIOUS_CELL, mover).ok()?;
@@ -357,8 +357,15 @@ impl Interpreted {
     }
 
     /// A move's body on its own, without a driver: who it said moves next.
-    fn play_rule<H: Host>(&self, jit: &Jit, f: Rule, entry: Entry, host: &mut H, mv: &Move) -> Option<i64> {
-        let mk = &self.prog.moves[mv.kind as usize];
+    fn play_rule<H: Host>(
+        &self,
+        jit: &Jit,
+        f: Rule,
+        entry: Entry,
+        mk: &MoveKind,
+        host: &mut H,
+        mv: &Move,
+    ) -> Option<i64> {
         let raw = host.raw();
         with_frame(entry.frame, |frame| {
             frame[..MAX_MOVE_ARGS].copy_from_slice(&mv.args);

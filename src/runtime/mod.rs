@@ -438,7 +438,7 @@ impl Interpreted {
             Ok(None) => {
                 let actor = self.actor(&mut budget, cells);
                 // Remembered, where finding out ran move rules.
-                if self.prog.has_chance || self.prog.has_simultaneous {
+                if !self.plain() {
                     match actor {
                         Ok(Turn::Chance) => state.set_ended(NOT_ENDED_CHANCE),
                         Ok(Turn::Simultaneous) => state.set_ended(NOT_ENDED_SIMULTANEOUS),
@@ -458,7 +458,7 @@ impl Interpreted {
         out.clear();
         let current = cells.get(TURN_CELL) as usize;
         // Only a game with chance or simultaneous moves needs to ask who acts.
-        let by = if !(self.prog.has_chance || self.prog.has_simultaneous) {
+        let by = if self.plain() {
             MoveBy::Turn
         } else {
             match self.turn(state)? {
@@ -615,9 +615,7 @@ impl Interpreted {
     fn known_turn(&self, state: &State) -> Option<Turn> {
         match state.ended() {
             UNKNOWN => None,
-            NOT_ENDED if !(self.prog.has_chance || self.prog.has_simultaneous) => {
-                Some(Turn::Player(state.cell(TURN_CELL) as usize))
-            }
+            NOT_ENDED if self.plain() => Some(Turn::Player(state.cell(TURN_CELL) as usize)),
             NOT_ENDED => None,
             NOT_ENDED_CHANCE => Some(Turn::Chance),
             NOT_ENDED_SIMULTANEOUS => Some(Turn::Simultaneous),
@@ -863,7 +861,7 @@ impl Game for Interpreted {
     /// at a time: a byte compared and a cell read.
     #[inline]
     fn turn(&self, state: &State) -> Result<Turn, GameError> {
-        if state.ended() == NOT_ENDED && !(self.prog.has_chance || self.prog.has_simultaneous) {
+        if state.ended() == NOT_ENDED && self.plain() {
             return Ok(Turn::Player(state.turn_cell() as usize));
         }
         self.turn_out_of_line(state)

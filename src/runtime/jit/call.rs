@@ -9,7 +9,7 @@ use cranelift_jit::JITModule;
 use super::super::Move;
 use super::super::cells::widen;
 use super::super::vm::{self, Budget, Host, Raw};
-use super::compile::{Driver, Made};
+use super::compile::Made;
 use super::{FAIL, Slow, WIDEN, bailout};
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
@@ -80,7 +80,7 @@ pub(in crate::runtime) struct Compiled {
     module: ManuallyDrop<JITModule>,
     by_start: Vec<Option<Rule>>,
     /// One function per `Game` call (`compile/drivers.rs`), where the game
-    /// has them and the VM runs none of the rules they call.
+    /// has them.
     pub turn: Option<Rule>,
     pub legal: Option<Rule>,
     pub apply: Option<Rule>,
@@ -111,16 +111,8 @@ impl Compiled {
                 by_start[start as usize] = Some(rule(id));
             }
         }
-        let driver = |d: &Option<Driver>| {
-            d.as_ref()
-                .filter(|d| d.calls.iter().all(|s| !vm_only.contains(s)))
-                .map(|d| rule(d.id))
-        };
-        let (turn, legal, apply) = (
-            driver(&made.drivers.turn),
-            driver(&made.drivers.legal),
-            driver(&made.drivers.apply),
-        );
+        let d = &made.drivers;
+        let (turn, legal, apply) = (d.turn.map(rule), d.legal.map(rule), d.apply.map(rule));
         Compiled {
             module: ManuallyDrop::new(made.module),
             by_start,

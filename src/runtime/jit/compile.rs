@@ -12,7 +12,9 @@
 //! instructions, each arm the machine-code twin of the same arm in `vm.rs`,
 //! and reading the two side by side is how they are kept equal. The values
 //! those arms compute (folding, bounds, checked arithmetic, cells, the
-//! budget) are in `compile/values.rs`.
+//! budget) are in `compile/values.rs`; the functions that run several
+//! rules for one `Game` call, translated with the same `Rule`, in
+//! `compile/drivers.rs`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -37,8 +39,8 @@ use crate::ir::{CmpOp, MAX_MOVE_ARGS};
 mod drivers;
 mod values;
 
+pub(super) use drivers::Drivers;
 use drivers::Kind;
-pub(super) use drivers::{Driver, Drivers};
 
 /// What compiling one width made: the module that owns the code, and each
 /// rule's function by the label it starts at.
@@ -75,7 +77,8 @@ fn new_module() -> Result<JITModule, String> {
 }
 
 /// Compiles every rule of `code` for `len` cells packed at `width`.
-pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result<Made, String> {
+/// `vm_only`: the rules the VM runs (none is compiled into a driver).
+pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize, vm_only: &[u32]) -> Result<Made, String> {
     let mut module = new_module()?;
     let ptr = module.target_config().pointer_type();
     if ptr != I64 {
@@ -162,13 +165,13 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize) -> Result
     let mut bodies: Vec<Body> = rules.iter().map(|&(e, k)| Body::Rule(e, k)).collect();
     let mut drivers = Drivers::default();
     for kind in drivers::kinds(prog) {
+        if kind.parts(code).iter().any(|e| vm_only.contains(&e.start)) {
+            continue;
+        }
         let id = module
             .declare_function(kind.name(), Linkage::Local, &sig)
             .map_err(|e| e.to_string())?;
-        *drivers.slot(kind) = Some(Driver {
-            id,
-            calls: kind.parts(code).iter().map(|e| e.start).collect(),
-        });
+        *drivers.slot(kind) = Some(id);
         bodies.push(Body::Driver(kind, id));
     }
     let mut made_direct: Vec<u32> = Vec::new();

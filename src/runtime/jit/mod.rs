@@ -280,7 +280,7 @@ impl Jit {
         self.widths[slot(width)]
             .get_or_init(|| {
                 let t = Instant::now();
-                match compile::compile(&self.slow.code, &self.slow, width, self.len) {
+                match compile::compile(&self.slow.code, &self.slow, width, self.len, &self.vm_only) {
                     Ok(made) => {
                         let n = made.funcs.len();
                         let c = Compiled::new(made, self.slow.code.ops.len(), &self.vm_only);

@@ -20,14 +20,8 @@ use super::{Env, FLAGS, Rule};
 use crate::ir::code::{Code, Entry};
 use crate::ir::{MAX_MOVE_ARGS, MoveBy, PREVIOUS_CELL, Program, TURN_CELL, TURN_UNSET};
 
-/// A driver, and the rules it compiles in place (by where they start).
-pub(in crate::runtime::jit) struct Driver {
-    pub id: FuncId,
-    /// It may be used only where the VM runs none of these.
-    pub calls: Vec<u32>,
-}
-
-/// The drivers of one width (`None`: the game is not plain).
+/// The drivers of one width (`None`: the game is not plain, or the VM
+/// runs one of the rules the driver would compile in place).
 ///
 /// Each takes `(ctx, frame) -> value`, as a rule does:
 /// - `turn` gives the index of the first end clause that holds, or the
@@ -41,13 +35,13 @@ pub(in crate::runtime::jit) struct Driver {
 ///   own, with a budget of its own).
 #[derive(Default)]
 pub(in crate::runtime::jit) struct Drivers {
-    pub turn: Option<Driver>,
-    pub legal: Option<Driver>,
-    pub apply: Option<Driver>,
+    pub turn: Option<FuncId>,
+    pub legal: Option<FuncId>,
+    pub apply: Option<FuncId>,
 }
 
 impl Drivers {
-    pub(super) fn slot(&mut self, kind: Kind) -> &mut Option<Driver> {
+    pub(super) fn slot(&mut self, kind: Kind) -> &mut Option<FuncId> {
         match kind {
             Kind::Turn => &mut self.turn,
             Kind::Legal => &mut self.legal,
