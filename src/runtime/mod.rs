@@ -630,6 +630,11 @@ impl Interpreted {
         with_cells!(state, |c| self.legal_moves_in(state, c, out))
     }
 
+    #[inline(never)]
+    fn canonical_out_of_line(&self, state: &State) -> Result<Option<State>, GameError> {
+        self.or_vm(|g| g.canonical_once(state))
+    }
+
     fn canonical_once(&self, state: &State) -> Result<Option<State>, GameError> {
         let Some(f) = self.prog.canonical else {
             return Ok(None);
@@ -889,8 +894,14 @@ impl Game for Interpreted {
         self.apply_once(state, mv)
     }
 
+    #[inline]
     fn canonical(&self, state: &State) -> Result<Option<State>, GameError> {
-        self.or_vm(|g| g.canonical_once(state))
+        // Answered here for a game without a `canonical` block: a memoized
+        // search asks at every node.
+        if self.prog.canonical.is_none() {
+            return Ok(None);
+        }
+        self.canonical_out_of_line(state)
     }
 
     fn legal_moves_of(&self, state: &State, player: Player, out: &mut Vec<Move>) -> Result<(), GameError> {

@@ -564,6 +564,27 @@ impl Clone for State {
     #[inline(always)]
     fn clone_from(&mut self, source: &Self) {
         match (&mut self.0, &source.0) {
+            // Field by field: `*self = source.clone()` would also run the
+            // drop glue of the state it replaces.
+            (
+                Repr::Inline {
+                    ended,
+                    width,
+                    len,
+                    bytes,
+                },
+                Repr::Inline {
+                    ended: e,
+                    width: w,
+                    len: l,
+                    bytes: b,
+                },
+            ) => {
+                *ended.get_mut() = e.load(Relaxed);
+                *width = *w;
+                *len = *l;
+                *bytes = *b;
+            }
             (Repr::Heap(d), Repr::Heap(s)) if d.bytes.len() == s.bytes.len() => {
                 *d.ended.get_mut() = s.ended.load(Relaxed);
                 d.width = s.width;

@@ -30,7 +30,13 @@ impl<G: Game> Solver<'_, G> {
         // The move the table says to search first, if any.
         let mut hint = NO_MOVE;
         // The memo table's key for `state`, once for the probe and the store.
-        let key = self.memo_key(state)?;
+        // Tested here: without a table, a call that returns a state through
+        // memory would be made for nothing at every node.
+        let key = if self.memo.is_some() {
+            self.memo_key(state)?
+        } else {
+            None
+        };
         if let Some(entry) = self.recall_at(state, key.as_ref()) {
             let s = entry.score;
             let settled = match entry.bound {
