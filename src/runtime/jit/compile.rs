@@ -1000,8 +1000,30 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::Pick { op, dst, a, b } => {
                 let (x, y) = (self.get(a), self.get(b));
+                let (sx, sy) = (self.span(x), self.span(y));
                 let c = self.cmp(op, x, y);
                 let v = self.select(c, x, y);
+                // Tighter than either side's: `min(i + n, 4)` is at most 4.
+                let s = match op {
+                    CmpOp::Le | CmpOp::Lt => Span {
+                        lo: sx.lo.min(sy.lo),
+                        hi: sx.hi.min(sy.hi),
+                    },
+                    CmpOp::Ge | CmpOp::Gt => Span {
+                        lo: sx.lo.max(sy.lo),
+                        hi: sx.hi.max(sy.hi),
+                    },
+                    _ => Span::ANY,
+                };
+                // Only a new value: where the comparison is known, `v` is
+                // `x` or `y`, whose bounds elsewhere are their own.
+                let v = match self.known(c) {
+                    Some(_) => v,
+                    None => {
+                        let s = self.span(v).meet(s);
+                        self.noted(v, s)
+                    }
+                };
                 self.set(dst, v);
             }
             Op::CellCmpI { op, dst, cell, imm } => {
@@ -1227,14 +1249,13 @@ impl<'a, 'b> Rule<'a, 'b> {
                 }
                 self.branch(empty, t);
                 let (sl, sh) = (self.span(lo), self.span(h));
-                if sl != Span::ANY
-                    && sh != Span::ANY
+                let s = Span {
+                    lo: sl.lo,
+                    hi: sl.hi.max(sh.hi),
+                };
+                if s != Span::ANY
                     && let Some(next) = stepped_loop(&self.code.ops, self.fn_start, self.fn_end, ip)
                 {
-                    let s = Span {
-                        lo: sl.lo,
-                        hi: sl.hi.max(sh.hi),
-                    };
                     self.loops.push((self.regs[var as usize], s, ip + 1..=next));
                 }
             }

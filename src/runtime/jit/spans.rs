@@ -16,6 +16,7 @@ use cranelift_codegen::ir::Value;
 use cranelift_codegen::ir::condcodes::IntCC;
 
 use super::super::state::NIBBLE;
+use crate::ir::ArithOp;
 use crate::ir::code::{Op, Reg};
 
 /// `lo..=hi`, the values a value can take.
@@ -60,46 +61,65 @@ impl Span {
         }
     }
 
-    /// The span of `lo..=hi` computed wide, where it fits in 64 bits.
-    fn fit(lo: i128, hi: i128) -> Option<Span> {
+    /// `x + y` for every `x` here and `y` in `o`, where none overflows.
+    pub fn add(self, o: Span) -> Option<Span> {
+        Span::fit(self.wide(ArithOp::Add, o))
+    }
+
+    /// `x - y`, where none overflows.
+    pub fn sub(self, o: Span) -> Option<Span> {
+        Span::fit(self.wide(ArithOp::Sub, o))
+    }
+
+    /// `x * y`, where none overflows.
+    pub fn mul(self, o: Span) -> Option<Span> {
+        Span::fit(self.wide(ArithOp::Mul, o))
+    }
+
+    /// The result of `x op y` (add, subtract or multiply) once checked
+    /// not to overflow: the exact range cut to 64 bits, so that a
+    /// following `x - 1` after an `x + 1` needs no check of its own.
+    pub fn checked(self, op: ArithOp, o: Span) -> Span {
+        let (lo, hi) = self.wide(op, o);
+        let cut = |v: i128| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+        Span {
+            lo: cut(lo),
+            hi: cut(hi),
+        }
+    }
+
+    /// The range of `x op y` computed in 128 bits (the extremes of a
+    /// product are at the corners).
+    fn wide(self, op: ArithOp, o: Span) -> (i128, i128) {
+        let (a, b, c, d) = (
+            i128::from(self.lo),
+            i128::from(self.hi),
+            i128::from(o.lo),
+            i128::from(o.hi),
+        );
+        match op {
+            ArithOp::Add => (a + c, b + d),
+            ArithOp::Sub => (a - d, b - c),
+            _ => {
+                let corners = [a * c, a * d, b * c, b * d];
+                let lo = corners.iter().copied().min().unwrap_or(0);
+                let hi = corners.iter().copied().max().unwrap_or(0);
+                (lo, hi)
+            }
+        }
+    }
+
+    /// The span of `(lo, hi)` where it fits in 64 bits.
+    fn fit((lo, hi): (i128, i128)) -> Option<Span> {
         Some(Span {
             lo: i64::try_from(lo).ok()?,
             hi: i64::try_from(hi).ok()?,
         })
     }
 
-    /// `x + y` for every `x` here and `y` in `o`, where none overflows.
-    pub fn add(self, o: Span) -> Option<Span> {
-        Span::fit(
-            i128::from(self.lo) + i128::from(o.lo),
-            i128::from(self.hi) + i128::from(o.hi),
-        )
-    }
-
-    /// `x - y`, where none overflows.
-    pub fn sub(self, o: Span) -> Option<Span> {
-        Span::fit(
-            i128::from(self.lo) - i128::from(o.hi),
-            i128::from(self.hi) - i128::from(o.lo),
-        )
-    }
-
-    /// `x * y`, where none overflows: the extremes are at the corners.
-    pub fn mul(self, o: Span) -> Option<Span> {
-        let corners = [
-            i128::from(self.lo) * i128::from(o.lo),
-            i128::from(self.lo) * i128::from(o.hi),
-            i128::from(self.hi) * i128::from(o.lo),
-            i128::from(self.hi) * i128::from(o.hi),
-        ];
-        let lo = corners.iter().min().copied()?;
-        let hi = corners.iter().max().copied()?;
-        Span::fit(lo, hi)
-    }
-
     /// `-x`, where it does not overflow.
     pub fn neg(self) -> Option<Span> {
-        Span::fit(-i128::from(self.hi), -i128::from(self.lo))
+        Span::fit((-i128::from(self.hi), -i128::from(self.lo)))
     }
 
     /// What both spans say of one value.
@@ -307,6 +327,36 @@ mod tests {
         let d = Span { lo: -1, hi: 1 };
         assert_eq!(Span { lo: 0, hi: 6 }.mul(d), Some(Span { lo: -6, hi: 6 }));
         assert_eq!(Span::of_width(8).mul(Span::exact(2)), None);
+    }
+
+    #[test]
+    fn a_result_checked_for_overflow_keeps_the_range_cut_to_64_bits() {
+        let one = Span::exact(1);
+        // `x + 1` that did not overflow is above the least value, so `- 1`
+        // of it cannot overflow.
+        let up = Span::ANY.checked(ArithOp::Add, one);
+        assert_eq!(
+            up,
+            Span {
+                lo: i64::MIN + 1,
+                hi: i64::MAX
+            }
+        );
+        assert!(up.sub(one).is_some());
+        let byte = Span::of_width(1);
+        assert_eq!(byte.checked(ArithOp::Sub, one), Span { lo: -129, hi: 126 });
+        assert_eq!(
+            Span { lo: -3, hi: 2 }.checked(ArithOp::Mul, Span { lo: -5, hi: 4 }),
+            Span { lo: -12, hi: 15 }
+        );
+        // `-x` that did not overflow: `x` was not the least value.
+        assert_eq!(
+            Span::ANY.checked(ArithOp::Mul, Span::exact(-1)),
+            Span {
+                lo: i64::MIN + 1,
+                hi: i64::MAX
+            }
+        );
     }
 
     #[test]

@@ -16,8 +16,13 @@ impl<G: Game> Solver<'_, G> {
     pub(in crate::solve) fn minimax(&mut self, state: &G::State) -> Result<Score, SolveError> {
         self.enter(state)?;
         self.exact = true;
-        // The memo table's key for `state`, once for the probe and the store.
-        let key = self.memo_key(state)?;
+        // The memo table's key for `state`, once for the probe and the store
+        // (no call without a table: it returns a state through memory).
+        let key = if self.memo.is_some() {
+            self.memo_key(state)?
+        } else {
+            None
+        };
         if let Some(entry) = self.recall_at(state, key.as_ref())
             && entry.bound == Bound::Exact
         {

@@ -222,6 +222,11 @@ impl Rule<'_, '_> {
     pub(super) fn check_below(&mut self, i: Value, bound: i64) {
         let out = self.icmp_imm(IntCC::UnsignedGreaterThanOrEqual, i, bound);
         self.fail_if(out);
+        // Past the check: the same index checked again (a cell read, then
+        // written) needs no second test.
+        if bound > 0 {
+            self.refine(i, Span { lo: 0, hi: bound - 1 });
+        }
     }
 
     /// Fails unless `0 <= i < len`, for a length read at run time (which
@@ -232,6 +237,10 @@ impl Rule<'_, '_> {
         let past = self.icmp(IntCC::SignedGreaterThanOrEqual, i, len);
         let bad = self.or_c(neg, past);
         self.fail_if(bad);
+        let hi = self.span(len).hi;
+        if hi > 0 {
+            self.refine(i, Span { lo: 0, hi: hi - 1 });
+        }
     }
 
     /// `x + y`, failing on overflow.
@@ -373,7 +382,7 @@ impl Rule<'_, '_> {
                     _ => self.b.ins().smul_overflow(x, y),
                 };
                 self.fail_if(of);
-                v
+                self.noted(v, sx.checked(op, sy))
             }
             ArithOp::Div | ArithOp::Rem => {
                 let zero = self.icmp_imm(IntCC::Equal, y, 0);
