@@ -90,7 +90,7 @@ impl Interpreted {
     /// at a time, and nothing is left to chance.
     #[inline(always)]
     pub(super) fn plain(&self) -> bool {
-        !(self.prog.has_chance || self.prog.has_simultaneous)
+        self.plain
     }
 
     /// Who moves in `state`, whose end is not known yet; remembers the end

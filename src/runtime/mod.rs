@@ -130,6 +130,10 @@ pub struct Interpreted {
     /// initial value, so that positions that differ only in who moved last
     /// are one position to the memo table (Kalah 3×3: 27,104, not 35,696).
     keeps_previous: bool,
+    /// One player moves at a time and nothing is left to chance: the
+    /// compiled paths' first test on every `Game` call, kept here rather
+    /// than read through `prog`.
+    plain: bool,
     /// The rules as machine code; `None`: the VM runs them.
     jit: Option<Arc<jit::Jit>>,
 }
@@ -165,6 +169,7 @@ impl Interpreted {
             _ => None,
         };
         Interpreted {
+            plain: !(prog.has_chance || prog.has_simultaneous),
             prog,
             keeps_previous,
             code: Arc::new(code),
@@ -203,6 +208,7 @@ impl Interpreted {
             prog: self.prog.clone(),
             code: self.code.clone(),
             keeps_previous: self.keeps_previous,
+            plain: self.plain,
             jit: None,
         }
     }
