@@ -393,6 +393,40 @@ end when k >= 4 { draw }
 /// the state it made in one call: an end clause that fails leaves the move
 /// played and fails `turn`, with the VM's error.
 #[test]
+fn division_by_powers_of_two_rounds_down_as_on_the_vm() {
+    // Compiled as a shift and a mask: Euclid's quotient and remainder,
+    // negative numbers included (-27 / 4 == -7, -27 % 4 == 1).
+    let text = r#"
+game "Powers of two"
+players A, B
+state n: int = 0
+state t: int = 0
+state r: list<int> = [0, 0, 0, 0, 0, 0]
+move step(d in -9..9) {
+    n += d * 3
+    t += 1
+    r[0] = n % 4
+    r[1] = n / 4
+    r[2] = n % 1
+    r[3] = n / 1
+    r[4] = n % 2
+    r[5] = n / 8
+}
+end when t == 5 { winner A payoff n % 8 }
+"#;
+    let (jit, vm) = both_of("powers", text);
+    agree("powers", &jit, &vm, 60, 6, 9);
+    let mut s = jit.initial_state().unwrap();
+    let mut legal = Vec::new();
+    jit.legal_moves(&s, &mut legal).unwrap();
+    // The first move in order: d = -9.
+    assert!(jit.move_text(&legal[0]).contains("-9"), "{}", jit.move_text(&legal[0]));
+    jit.apply(&mut s, &legal[0]).unwrap();
+    // n = -27: -27 % 4 == 1, -27 / 4 == -7, -27 % 2 == 1, -27 / 8 == -4.
+    assert_eq!(&s.cells()[s.cells().len() - 6..], &[1, -7, 0, -27, 1, -4]);
+}
+
+#[test]
 fn the_end_clauses_after_a_move_fail_as_on_the_vm() {
     if Engine::default_for_host() != Engine::Jit {
         return;

@@ -384,6 +384,27 @@ impl Rule<'_, '_> {
                 self.fail_if(of);
                 self.noted(v, sx.checked(op, sy))
             }
+            ArithOp::Div | ArithOp::Rem if self.known(y).is_some_and(|m| m > 0 && m & (m - 1) == 0) => {
+                // By a power of two, Euclid's quotient and remainder are a
+                // shift and a mask in two's complement (`last % 2 == 0` in
+                // the 1-9 game): no division, no sign to correct.
+                let m = self.known(y).unwrap_or(1);
+                let sx = self.span(x);
+                if op == ArithOp::Rem {
+                    let v = self.b.ins().band_imm(x, m - 1);
+                    self.noted(v, Span { lo: 0, hi: m - 1 })
+                } else {
+                    let k = i64::from(m.trailing_zeros());
+                    let v = self.b.ins().sshr_imm(x, k);
+                    self.noted(
+                        v,
+                        Span {
+                            lo: sx.lo >> k,
+                            hi: sx.hi >> k,
+                        },
+                    )
+                }
+            }
             ArithOp::Div | ArithOp::Rem => {
                 let zero = self.icmp_imm(IntCC::Equal, y, 0);
                 self.fail_if(zero);
@@ -430,6 +451,17 @@ impl Rule<'_, '_> {
 
     /// `x % m` (Euclidean) for a constant `m > 0`.
     pub(super) fn rem_pos(&mut self, x: Value, m: i32) -> Value {
+        if m & (m - 1) == 0 {
+            // A mask, as in `arith`.
+            let v = self.b.ins().band_imm(x, i64::from(m - 1));
+            return self.noted(
+                v,
+                Span {
+                    lo: 0,
+                    hi: i64::from(m - 1),
+                },
+            );
+        }
         let r = self.b.ins().srem_imm(x, i64::from(m));
         let neg = self.icmp_imm(IntCC::SignedLessThan, r, 0);
         let plus = self.iadd_imm(r, i64::from(m));
