@@ -389,6 +389,42 @@ end when k >= 4 { draw }
     assert!(e.contains("gdl::runtime::index"), "{e}");
 }
 
+/// Past `board[k - 1]`'s check the translator knows `k >= 1` (the check
+/// holds of `k - 1`, so of `k` shifted back): `k + 2` and `board[k - 2]`
+/// then lean on it. Moves whose `k - 1` is out of range fail as on the VM,
+/// and those that pass read the same cells.
+#[test]
+fn bounds_learned_through_an_offset_give_the_vms_answers() {
+    let text = r#"
+game "Offsets"
+players A, B
+state board: list<int, 4> = [1, 2, 3, 4]
+state t: int = 0
+move at(k in -2..6) {
+    board[k - 1] += 1
+    t += 1
+    if k >= 2 { board[k - 2] += k + 2 }
+}
+end when t == 4 { draw }
+"#;
+    let (jit, vm) = both_of("offsets", text);
+    agree("offsets", &jit, &vm, 60, 6, 11);
+    let mut s = jit.initial_state().unwrap();
+    let mut moves = Vec::new();
+    jit.legal_moves(&s, &mut moves).unwrap();
+    // k = -2, -1 and 0 index the board below 0, k = 5 and 6 past its end.
+    let failing: Vec<String> = moves
+        .iter()
+        .filter(|m| jit.apply(&mut s.clone(), m).is_err())
+        .map(|m| jit.move_text(m))
+        .collect();
+    assert_eq!(failing.len(), 5, "{failing:?}");
+    let ok = moves.iter().find(|m| jit.move_text(m).contains('3')).unwrap();
+    jit.apply(&mut s, ok).unwrap();
+    // k = 3: board[2] += 1, board[1] += 5.
+    assert_eq!(&s.cells()[s.cells().len() - 5..s.cells().len() - 1], &[1, 7, 4, 4]);
+}
+
 /// `apply` on compiled rules passes the turn and runs the end clauses of
 /// the state it made in one call: an end clause that fails leaves the move
 /// played and fails `turn`, with the VM's error.

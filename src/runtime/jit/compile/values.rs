@@ -58,6 +58,35 @@ impl Rule<'_, '_> {
         }
         let v = self.b.func.dfg.resolve_aliases(v);
         self.facts.push((v, s));
+        // What holds of `x + k` or `x - k`, checked for overflow, holds of
+        // `x` shifted back: past `board[pit - 1]`'s check, `pit >= 1`.
+        if let Some((x, k)) = self.checked_offset(v)
+            && let Some(sx) = s.sub(Span::exact(k))
+        {
+            let x = self.b.func.dfg.resolve_aliases(x);
+            self.facts.push((x, sx));
+        }
+    }
+
+    /// `(x, k)` where `v` is `x + k` for a constant `k`, computed with an
+    /// overflow check (`arith`): then `v` is exactly `x + k` wherever it
+    /// is used (past the check), so that its bounds say `x`'s.
+    fn checked_offset(&self, v: Value) -> Option<(Value, i64)> {
+        let dfg = &self.b.func.dfg;
+        let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            InstructionData::Binary {
+                opcode: Opcode::SaddOverflow,
+                args: [x, y],
+            } => Some((x, self.known(y)?)),
+            InstructionData::Binary {
+                opcode: Opcode::SsubOverflow,
+                args: [x, y],
+            } => Some((x, self.known(y)?.checked_neg()?)),
+            _ => None,
+        }
     }
 
     /// Notes what a comparison `x cc y` that held on the way here says of
