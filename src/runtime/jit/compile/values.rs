@@ -549,7 +549,11 @@ impl Rule<'_, '_> {
             self.fail_if(c);
             return;
         }
-        if self.span(hi).sub(self.span(lo)).is_some_and(|d| d.hi < MAX_RANGE_SPAN) {
+        // Only the longest it can be matters (an empty range is short):
+        // `min(pit + count, pits)` from `pit + 1` is short, however low
+        // its end can be.
+        let longest = i128::from(self.span(hi).hi) - i128::from(self.span(lo).lo);
+        if longest < i128::from(MAX_RANGE_SPAN) {
             return;
         }
         let (d, of) = self.b.ins().ssub_overflow(hi, lo);
