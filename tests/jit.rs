@@ -143,6 +143,14 @@ fn both_of(name: &str, text: &str) -> (Interpreted, Interpreted) {
     both(gdl::compile::load(name, text, &[]).unwrap_or_else(|e| panic!("{name}: {e:?}")))
 }
 
+/// The start of `game` and its legal moves there.
+fn start(game: &Interpreted) -> (State, Vec<gdl::runtime::Move>) {
+    let s = game.initial_state().unwrap();
+    let mut moves = Vec::new();
+    game.legal_moves(&s, &mut moves).unwrap();
+    (s, moves)
+}
+
 #[test]
 fn compiled_rules_agree_with_the_vm_on_every_game_file() {
     if Engine::default_for_host() != Engine::Jit {
@@ -340,9 +348,7 @@ end when x >= 1000 {{ winner previous }}
     for (name, text, want) in cases {
         let (jit, vm) = both_of(name, &text);
         agree(name, &jit, &vm, 1, 3, 1);
-        let mut s = jit.initial_state().unwrap();
-        let mut moves = Vec::new();
-        jit.legal_moves(&s, &mut moves).unwrap();
+        let (mut s, moves) = start(&jit);
         let got = jit.apply(&mut s, &moves[0]).map_err(shown);
         match (want, got) {
             (Ok(()), Ok(())) => {}
@@ -381,9 +387,7 @@ end when k >= 4 { draw }
     agree("branches", &jit, &vm, 40, 10, 3);
     // `peek` from k = -2 indexes the board at -2 on the branch where the
     // test failed: an error, on both.
-    let mut s = jit.initial_state().unwrap();
-    let mut moves = Vec::new();
-    jit.legal_moves(&s, &mut moves).unwrap();
+    let (mut s, moves) = start(&jit);
     let peek = *moves.last().unwrap();
     let e = jit.apply(&mut s, &peek).map_err(shown).unwrap_err();
     assert!(e.contains("gdl::runtime::index"), "{e}");
@@ -409,9 +413,7 @@ end when t == 4 { draw }
 "#;
     let (jit, vm) = both_of("offsets", text);
     agree("offsets", &jit, &vm, 60, 6, 11);
-    let mut s = jit.initial_state().unwrap();
-    let mut moves = Vec::new();
-    jit.legal_moves(&s, &mut moves).unwrap();
+    let (mut s, moves) = start(&jit);
     // k = -2, -1 and 0 index the board below 0, k = 5 and 6 past its end.
     let failing: Vec<String> = moves
         .iter()
@@ -452,9 +454,7 @@ end when t == 5 { winner A payoff n % 8 }
 "#;
     let (jit, vm) = both_of("powers", text);
     agree("powers", &jit, &vm, 60, 6, 9);
-    let mut s = jit.initial_state().unwrap();
-    let mut legal = Vec::new();
-    jit.legal_moves(&s, &mut legal).unwrap();
+    let (mut s, legal) = start(&jit);
     // The first move in order: d = -9.
     assert!(jit.move_text(&legal[0]).contains("-9"), "{}", jit.move_text(&legal[0]));
     jit.apply(&mut s, &legal[0]).unwrap();

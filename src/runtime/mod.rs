@@ -621,7 +621,7 @@ impl Interpreted {
     fn known_turn(&self, state: &State) -> Option<Turn> {
         match state.ended() {
             UNKNOWN => None,
-            NOT_ENDED if self.plain() => Some(Turn::Player(state.cell(TURN_CELL) as usize)),
+            NOT_ENDED if self.plain() => Some(Turn::Player(state.turn_cell() as usize)),
             NOT_ENDED => None,
             NOT_ENDED_CHANCE => Some(Turn::Chance),
             NOT_ENDED_SIMULTANEOUS => Some(Turn::Simultaneous),

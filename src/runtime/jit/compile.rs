@@ -1003,24 +1003,12 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let (sx, sy) = (self.span(x), self.span(y));
                 let c = self.cmp(op, x, y);
                 let v = self.select(c, x, y);
-                // Tighter than either side's: `min(i + n, 4)` is at most 4.
-                let s = match op {
-                    CmpOp::Le | CmpOp::Lt => Span {
-                        lo: sx.lo.min(sy.lo),
-                        hi: sx.hi.min(sy.hi),
-                    },
-                    CmpOp::Ge | CmpOp::Gt => Span {
-                        lo: sx.lo.max(sy.lo),
-                        hi: sx.hi.max(sy.hi),
-                    },
-                    _ => Span::ANY,
-                };
                 // Only a new value: where the comparison is known, `v` is
                 // `x` or `y`, whose bounds elsewhere are their own.
                 let v = match self.known(c) {
                     Some(_) => v,
                     None => {
-                        let s = self.span(v).meet(s);
+                        let s = self.span(v).meet(sx.pick(op, sy));
                         self.noted(v, s)
                     }
                 };

@@ -16,8 +16,8 @@ use cranelift_codegen::ir::Value;
 use cranelift_codegen::ir::condcodes::IntCC;
 
 use super::super::state::NIBBLE;
-use crate::ir::ArithOp;
 use crate::ir::code::{Op, Reg};
+use crate::ir::{ArithOp, CmpOp};
 
 /// `lo..=hi`, the values a value can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +115,23 @@ impl Span {
             lo: i64::try_from(lo).ok()?,
             hi: i64::try_from(hi).ok()?,
         })
+    }
+
+    /// What `x` or `y` picked by `x op y` (`Op::Pick`: a minimum for `<`
+    /// and `<=`, a maximum for `>` and `>=`) can be: tighter than the union
+    /// of both, `min(i + n, 4)` is at most 4.
+    pub fn pick(self, op: CmpOp, o: Span) -> Span {
+        match op {
+            CmpOp::Le | CmpOp::Lt => Span {
+                lo: self.lo.min(o.lo),
+                hi: self.hi.min(o.hi),
+            },
+            CmpOp::Ge | CmpOp::Gt => Span {
+                lo: self.lo.max(o.lo),
+                hi: self.hi.max(o.hi),
+            },
+            _ => self.union(o),
+        }
     }
 
     /// `-x`, where it does not overflow.
@@ -357,6 +374,14 @@ mod tests {
                 hi: i64::MAX
             }
         );
+    }
+
+    #[test]
+    fn a_minimum_is_at_most_the_smaller_high() {
+        let sum = Span { lo: 2, hi: 200 };
+        assert_eq!(sum.pick(CmpOp::Le, Span::exact(4)), Span { lo: 2, hi: 4 });
+        assert_eq!(sum.pick(CmpOp::Gt, Span::exact(4)), Span { lo: 4, hi: 200 });
+        assert_eq!(sum.pick(CmpOp::Eq, Span::exact(4)), sum);
     }
 
     #[test]

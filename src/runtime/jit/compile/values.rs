@@ -420,8 +420,7 @@ impl Rule<'_, '_> {
                 let m = self.known(y).unwrap_or(1);
                 let sx = self.span(x);
                 if op == ArithOp::Rem {
-                    let v = self.b.ins().band_imm(x, m - 1);
-                    self.noted(v, Span { lo: 0, hi: m - 1 })
+                    self.rem_power_of_two(x, m)
                 } else {
                     let k = i64::from(m.trailing_zeros());
                     let v = self.b.ins().sshr_imm(x, k);
@@ -478,18 +477,17 @@ impl Rule<'_, '_> {
         self.noted(v, Span::BOOL)
     }
 
+    /// `x % m` (Euclidean) for `m` a power of two: a mask, negative `x`
+    /// included (two's complement).
+    fn rem_power_of_two(&mut self, x: Value, m: i64) -> Value {
+        let v = self.b.ins().band_imm(x, m - 1);
+        self.noted(v, Span { lo: 0, hi: m - 1 })
+    }
+
     /// `x % m` (Euclidean) for a constant `m > 0`.
     pub(super) fn rem_pos(&mut self, x: Value, m: i32) -> Value {
         if m & (m - 1) == 0 {
-            // A mask, as in `arith`.
-            let v = self.b.ins().band_imm(x, i64::from(m - 1));
-            return self.noted(
-                v,
-                Span {
-                    lo: 0,
-                    hi: i64::from(m - 1),
-                },
-            );
+            return self.rem_power_of_two(x, i64::from(m));
         }
         let r = self.b.ins().srem_imm(x, i64::from(m));
         let neg = self.icmp_imm(IntCC::SignedLessThan, r, 0);
