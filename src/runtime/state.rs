@@ -337,6 +337,25 @@ impl State {
         matches!(self.0, Repr::Inline { .. })
     }
 
+    /// All the bytes of a state held inline, the zeros past its cells
+    /// included: a copy of fixed size, which needs no call to `memcpy`.
+    #[inline(always)]
+    pub(super) fn inline_bytes(&self) -> Option<[u8; INLINE]> {
+        match &self.0 {
+            Repr::Inline { bytes, .. } => Some(*bytes),
+            Repr::Heap(_) => None,
+        }
+    }
+
+    /// Puts back the bytes `inline_bytes` gave, at the same width (what
+    /// `turn` found is not touched: the caller changed nothing it knows of).
+    #[inline(always)]
+    pub(super) fn set_inline_bytes(&mut self, saved: [u8; INLINE]) {
+        if let Repr::Inline { bytes, .. } = &mut self.0 {
+            *bytes = saved;
+        }
+    }
+
     /// After the packed cells were changed in place: forgets what `turn`
     /// found, and packs the cells narrower if they now fit.
     #[inline(always)]
