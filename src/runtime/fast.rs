@@ -36,44 +36,45 @@ use crate::ir::{MAX_MOVE_ARGS, MoveBy, MoveKind, PREVIOUS_CELL, TURN_CELL, TURN_
 macro_rules! in_place {
     ($state:expr, |$host:ident| $f:expr) => {{
         let state: &mut State = $state;
-        let len = state.len();
         // A small state's 12 bytes are copied aside whole, in two loads (a
         // call to `memcpy` was 22 instructions of an alpha-beta node).
         let inline = state.inline_bytes();
-        let (width, bytes) = state.packed_mut();
-        let n = bytes.len();
+        let (width, len, bytes) = state.packed_parts_mut();
+        // Each width cuts the cells' bytes by a constant.
         macro_rules! on_width {
             () => {
                 match width {
                     NIBBLE => {
-                        let $host = &mut NibblesMut { bytes, len };
+                        let $host = &mut NibblesMut {
+                            bytes: &mut bytes[..len.div_ceil(2)],
+                            len,
+                        };
                         $f
                     }
                     1 => {
-                        let $host = &mut PackedMut::<1>(bytes);
+                        let $host = &mut PackedMut::<1>(&mut bytes[..len]);
                         $f
                     }
                     2 => {
-                        let $host = &mut PackedMut::<2>(bytes);
+                        let $host = &mut PackedMut::<2>(&mut bytes[..len * 2]);
                         $f
                     }
                     4 => {
-                        let $host = &mut PackedMut::<4>(bytes);
+                        let $host = &mut PackedMut::<4>(&mut bytes[..len * 4]);
                         $f
                     }
                     _ => {
-                        let $host = &mut PackedMut::<8>(bytes);
+                        let $host = &mut PackedMut::<8>(&mut bytes[..len * 8]);
                         $f
                     }
                 }
             };
         }
-        if n > BACKUP {
-            return None;
-        }
-        // A larger one without zeroing a buffer of `BACKUP` bytes first.
+        // A larger one (its bytes exactly the cells') without zeroing a
+        // buffer of `BACKUP` bytes first.
         let backup = match inline {
             Some(_) => smallvec::SmallVec::<[u8; BACKUP]>::new(),
+            None if bytes.len() > BACKUP => return None,
             None => smallvec::SmallVec::from_slice(bytes),
         };
         let done = on_width!();

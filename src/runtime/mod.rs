@@ -31,29 +31,30 @@ use vm::{Budget, Collect, First, Generator, Host, Reader, Sink, WideMut, with_fr
 /// they are packed at: the code after is compiled once per width.
 macro_rules! with_cells {
     ($state:expr, |$c:ident| $body:expr) => {{
-        let (width, bytes) = $state.packed();
+        // Each width cuts the cells' bytes by a constant.
+        let (width, len, bytes) = $state.packed_parts();
         match width {
             NIBBLE => {
                 let $c = Nibbles {
-                    bytes,
-                    len: $state.len(),
+                    bytes: &bytes[..len.div_ceil(2)],
+                    len,
                 };
                 $body
             }
             1 => {
-                let $c = Packed::<1>(bytes);
+                let $c = Packed::<1>(&bytes[..len]);
                 $body
             }
             2 => {
-                let $c = Packed::<2>(bytes);
+                let $c = Packed::<2>(&bytes[..len * 2]);
                 $body
             }
             4 => {
-                let $c = Packed::<4>(bytes);
+                let $c = Packed::<4>(&bytes[..len * 4]);
                 $body
             }
             _ => {
-                let $c = Packed::<8>(bytes);
+                let $c = Packed::<8>(&bytes[..len * 8]);
                 $body
             }
         }

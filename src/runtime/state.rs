@@ -295,6 +295,28 @@ impl State {
         }
     }
 
+    /// The width, the number of cells, and bytes that begin with theirs
+    /// (an inline state's whole array, zeros past its cells): for a caller
+    /// that cuts the cells' bytes at a width it knows, without working out
+    /// their length for any width (`size_of`, 7 instructions a call).
+    #[inline(always)]
+    pub(super) fn packed_parts(&self) -> (u8, usize, &[u8]) {
+        match &self.0 {
+            Repr::Inline { width, len, bytes, .. } => (*width, *len as usize, &bytes[..]),
+            Repr::Heap(h) => (h.width, h.len, &h.bytes),
+        }
+    }
+
+    /// The same, to change in place: values must keep fitting the width,
+    /// and `changed` must be called after.
+    #[inline(always)]
+    pub(super) fn packed_parts_mut(&mut self) -> (u8, usize, &mut [u8]) {
+        match &mut self.0 {
+            Repr::Inline { width, len, bytes, .. } => (*width, *len as usize, &mut bytes[..]),
+            Repr::Heap(h) => (h.width, h.len, &mut h.bytes),
+        }
+    }
+
     /// The same, to change in place: values must keep fitting the width,
     /// and `changed` must be called after.
     #[inline(always)]
