@@ -201,6 +201,27 @@ pub trait Game {
         None
     }
 
+    /// Plays at most `plies` moves at random from `state`, each the legal
+    /// move at `pick(n)` among the `n` that `legal_moves` gives, and says
+    /// how many it played: exactly what that many calls of `turn`,
+    /// `legal_moves` and `apply` would have done with the same draws, for
+    /// a random playout's inner loop. It may stop early anywhere (the end
+    /// of the game, a chance or simultaneous node, a case it leaves to the
+    /// caller) but never between a draw and its move; the caller goes on
+    /// a step at a time from there. The default plays none; a game whose
+    /// rules are compiled plays them without the work each separate call
+    /// repeats.
+    fn play_random_moves(
+        &self,
+        state: &mut Self::State,
+        moves: &mut Vec<Self::Move>,
+        pick: &mut dyn FnMut(usize) -> usize,
+        plies: usize,
+    ) -> Result<usize, GameError> {
+        let _ = (state, moves, pick, plies);
+        Ok(0)
+    }
+
     /// The repetition rule (`end when repeated N`): the game ends when a move
     /// reaches a position that has occurred N − 1 times before in this game.
     /// `None`: no such rule. `turn` cannot see it, since it depends on the

@@ -220,6 +220,9 @@ fn bundled_games_play_out_without_the_vm() {
                     .unwrap_or_else(|e| panic!("{file}: {e}"));
                 ends.push(game.position(&s));
             }
+            // The compiled playout loop (`play_random_moves`) draws what
+            // the VM's steps draw, no more and no less.
+            ends.push(format!("next draw {}", rng.random::<u64>()));
         }
         assert_eq!(ends.0, ends.1, "{file}");
         let stats = jit.jit_stats().expect("compiled");
@@ -504,4 +507,38 @@ end when no moves { draw }
     // `again`: A moves twice.
     assert_eq!(play(&jit, &["take(1)", "stay"]), Ok(Turn::Player(1)));
     assert_eq!(play(&jit, &["take(1)", "take(2)"]), Ok(Turn::Terminal));
+}
+
+/// MCTS's playouts run many moves at once on compiled rules
+/// (`play_random_moves`), stopping at the cutoff where `evaluate` scores
+/// the position: the same search as the VM's steps, visit for visit and
+/// return for return, with and without a cutoff.
+#[test]
+fn mcts_playouts_at_once_search_as_the_vms_steps() {
+    use gdl::solve::agents::mcts::{MctsConfig, search};
+    if Engine::default_for_host() != Engine::Jit {
+        return;
+    }
+    let prog = common::load_game("games/connect4.game", &[]).program().clone();
+    let (jit, vm) = both(prog);
+    for cutoff in [None, Some(3), Some(8)] {
+        let cfg = MctsConfig {
+            simulations: 400,
+            cutoff,
+            ..MctsConfig::default()
+        };
+        let runs: Vec<Vec<(String, u64, f64)>> = [&jit, &vm]
+            .iter()
+            .map(|game| {
+                let root = game.initial_state().unwrap();
+                let r = search(*game, &root, 0, &cfg, &mut StdRng::seed_from_u64(3), &mut None).unwrap();
+                r.moves
+                    .iter()
+                    .map(|m| (game.move_text(&m.mv), m.visits, m.total))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1], "cutoff {cutoff:?}");
+        assert_eq!(runs[0].iter().map(|m| m.1).sum::<u64>(), 400);
+    }
 }

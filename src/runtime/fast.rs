@@ -22,10 +22,10 @@
 //! `tests/jit.rs` holds equal to the VM.
 
 use super::jit::{Calls, Compiled, Jit, Rule};
-use super::state::{NIBBLE, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_ENDED_SIMULTANEOUS, State, UNKNOWN};
+use super::state::{NIBBLE, NOT_ENDED, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_ENDED_SIMULTANEOUS, State, UNKNOWN};
 use super::vm::{self, Budget, Collect, First, Generator, Host, Reader, with_frame};
 use super::{Cells, Interpreted, Move, Nibbles, NibblesMut, Packed, PackedMut};
-use crate::game::Turn;
+use crate::game::{GameError, Turn};
 use crate::ir::code::Entry;
 use crate::ir::{MAX_MOVE_ARGS, MoveBy, MoveKind, PREVIOUS_CELL, TURN_CELL, TURN_UNSET};
 
@@ -323,6 +323,46 @@ impl Interpreted {
             state.remember_end((at < self.code.ends.len()).then_some(at));
         }
         Some(())
+    }
+
+    /// `play_random_moves` on compiled rules, in a game where one player
+    /// moves at a time: each move as `turn`, `legal_moves` and `apply`
+    /// would play it, without their calls' own work (the dispatch, the
+    /// checks of the engine and of the game's kind, the results passed
+    /// back). Stops before a draw where the general path must answer;
+    /// a move drawn that compiled code hands back is played by it.
+    pub(super) fn play_random_compiled(
+        &self,
+        jit: &Jit,
+        state: &mut State,
+        moves: &mut Vec<Move>,
+        pick: &mut dyn FnMut(usize) -> usize,
+        plies: usize,
+    ) -> Result<usize, GameError> {
+        let mut played = 0;
+        while played < plies {
+            // A player's turn: remembered by the move before (its driver
+            // runs the end clauses), else found as `turn` finds it.
+            match state.ended() {
+                NOT_ENDED => {}
+                UNKNOWN => match self.turn_compiled(jit, state) {
+                    Some(Turn::Player(_)) => {}
+                    _ => return Ok(played),
+                },
+                _ => return Ok(played),
+            }
+            moves.clear();
+            if with_cells!(state, |c| self.legal_driven(jit, c, moves)) != Some(true) {
+                moves.clear();
+                return Ok(played);
+            }
+            let mv = moves[pick(moves.len())];
+            if self.apply_compiled(jit, state, &mv).is_none() {
+                self.apply_once(state, &mv)?;
+            }
+            played += 1;
+        }
+        Ok(played)
     }
 
     /// Plays one move per player, then the `then` block, on `state` in

@@ -901,6 +901,19 @@ impl Game for Interpreted {
         self.apply_once(state, mv)
     }
 
+    fn play_random_moves(
+        &self,
+        state: &mut State,
+        moves: &mut Vec<Move>,
+        pick: &mut dyn FnMut(usize) -> usize,
+        plies: usize,
+    ) -> Result<usize, GameError> {
+        match &self.jit {
+            Some(jit) if self.plain() => self.play_random_compiled(jit, state, moves, pick, plies),
+            _ => Ok(0),
+        }
+    }
+
     #[inline]
     fn canonical(&self, state: &State) -> Result<Option<State>, GameError> {
         // Answered here for a game without a `canonical` block: a memoized

@@ -101,7 +101,25 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
     if let Some(seen) = &mut seen {
         seen.restart(state);
     }
-    for _ in 0..MAX_PLAYOUT_PLIES {
+    let mut plies = 0;
+    // Many moves at once where the game can (a repetition rule needs each
+    // position seen), a step where it stopped, and again; once it plays
+    // none, a step at a time as for any game.
+    if seen.is_none() {
+        loop {
+            let mut pick = |n: usize| rng.random_range(0..n);
+            let played = game.play_random_moves(state, &mut scratch.moves, &mut pick, MAX_PLAYOUT_PLIES - plies)?;
+            plies += played;
+            if played == 0 || plies >= MAX_PLAYOUT_PLIES {
+                break;
+            }
+            if !random_step(game, state, rng, scratch)? {
+                return Ok(());
+            }
+            plies += 1;
+        }
+    }
+    for _ in plies..MAX_PLAYOUT_PLIES {
         if !random_step(game, state, rng, scratch)? {
             return Ok(());
         }

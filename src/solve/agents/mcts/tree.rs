@@ -858,16 +858,32 @@ pub(super) fn playout<G: Game>(
     ret: &mut [f64],
 ) -> Result<(), GameError> {
     let mut cutoff = cfg.cutoff;
-    for plies in 0..MAX_PLAYOUT_PLIES {
+    let mut plies = 0;
+    // A game that plays no moves at once is not asked again in this playout.
+    let mut at_once = true;
+    while plies < MAX_PLAYOUT_PLIES {
         if cutoff == Some(plies) {
             cutoff = None;
             if game.turn(state)? != Turn::Terminal && evaluated(game, state, ret)? {
                 return Ok(());
             }
         }
+        // Many moves at once where the game can, up to the cutoff; then a
+        // step where it stopped.
+        if at_once {
+            let limit = cutoff.unwrap_or(MAX_PLAYOUT_PLIES) - plies;
+            let mut pick = |n: usize| rng.random_range(0..n);
+            let played = game.play_random_moves(state, &mut scratch.moves, &mut pick, limit)?;
+            at_once = played > 0;
+            plies += played;
+            if plies == MAX_PLAYOUT_PLIES || cutoff == Some(plies) {
+                continue;
+            }
+        }
         if !random_step(game, state, rng, scratch)? {
             return end_returns(game, cfg, state, ret);
         }
+        plies += 1;
     }
     Err(GameError::new(
         RuntimeKind::Endless,
