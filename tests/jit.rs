@@ -131,6 +131,31 @@ fn agree(name: &str, jit: &Interpreted, vm: &Interpreted, games: usize, plies: u
     }
 }
 
+/// Random playouts from the start on both (compiled ones play many moves
+/// a call, `play_random_moves`): the same end, or the same error, and the
+/// generator left at the same draw.
+fn playouts_agree(name: &str, jit: &Interpreted, vm: &Interpreted, seed: u64) {
+    let (Ok(start), Ok(_)) = (jit.initial_state(), vm.initial_state()) else {
+        return;
+    };
+    let ends: Vec<Vec<String>> = [jit, vm]
+        .iter()
+        .map(|game| {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut scratch = gdl::solve::agents::simulate::Scratch::default();
+            let mut ends = Vec::new();
+            for _ in 0..3 {
+                let mut s = start.clone();
+                let r = gdl::solve::agents::simulate::random_playout(*game, &mut s, &mut rng, &mut scratch);
+                ends.push(format!("{:?} {}", r.map_err(shown), game.position(&s)));
+            }
+            ends.push(format!("next draw {}", rng.random::<u64>()));
+            ends
+        })
+        .collect();
+    assert_eq!(ends[0], ends[1], "{name}: random playouts");
+}
+
 fn both(prog: gdl::ir::Program) -> (Interpreted, Interpreted) {
     let jit = Interpreted::with_engine(prog.clone(), Engine::Jit);
     let vm = Interpreted::with_engine(prog, Engine::Vm);
@@ -189,6 +214,7 @@ fn compiled_rules_agree_with_the_vm_on_generated_games() {
         let (jit, vm) = both(prog);
         let name = format!("case {i}:\n{}\n", case.text);
         agree(&name, &jit, &vm, 3, 40, case.seed);
+        playouts_agree(&name, &jit, &vm, case.seed);
         compared += 1;
         if let Ok(s) = vm.initial_state() {
             failed += usize::from(vm.turn(&s).is_err());
