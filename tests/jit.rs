@@ -456,6 +456,49 @@ end when t == 4 { draw }
     assert_eq!(&s.cells()[s.cells().len() - 5..s.cells().len() - 1], &[1, 7, 4, 4]);
 }
 
+/// `sum` over a list checks its cells once, before its loop, and adds
+/// without overflow checks where cells are at most four bytes: sums of
+/// small values, of values that need eight-byte cells, and one that
+/// overflows, each as the VM says (value or error, span included).
+#[test]
+fn sums_of_lists_of_every_width_give_the_vms_answers() {
+    let text = r#"
+game "Sums"
+players A, B
+state xs: list<int, 3> = [1, 2, 3]
+state t: int = 0
+move grow(k in 0..2) {
+    xs[k] = xs[k] * 100 + 7
+    t += 1
+}
+move big(k in 0..2) {
+    xs[k] = 5000000000000000000
+    t += 1
+}
+move drop() requires len(xs) > 1 {
+    xs.pop()
+    t += 1
+}
+end when sum(xs) > 9000000000000000000 { draw }
+end when t == 8 { draw }
+"#;
+    let (jit, vm) = both_of("sums", text);
+    agree("sums", &jit, &vm, 300, 9, 5);
+    // Two piles of 5e18 add past i64::MAX: `turn` fails on both alike.
+    let (mut s, moves) = start(&jit);
+    let mut on_vm = s.clone();
+    for name in ["grow(2)", "big(0)", "big(1)"] {
+        let m = moves.iter().find(|m| jit.move_text(m) == name).unwrap();
+        assert_eq!(
+            jit.apply(&mut s, m).map_err(shown),
+            vm.apply(&mut on_vm, m).map_err(shown)
+        );
+    }
+    let turn = jit.turn(&s).map_err(shown);
+    assert_eq!(turn, vm.turn(&on_vm).map_err(shown));
+    assert!(turn.as_ref().is_err_and(|e| e.contains("overflow")), "{turn:?}");
+}
+
 /// `apply` on compiled rules passes the turn and runs the end clauses of
 /// the state it made in one call: an end clause that fails leaves the move
 /// played and fails `turn`, with the VM's error.
