@@ -342,7 +342,8 @@ impl Interpreted {
         let mut played = 0;
         while played < plies {
             // A player's turn: remembered by the move before (its driver
-            // runs the end clauses), else found as `turn` finds it.
+            // runs the end clauses), else found as `turn` finds it. Not
+            // `turn_of`, which also reads whose turn it is: 5% of a playout.
             match state.ended() {
                 NOT_ENDED => {}
                 UNKNOWN => match self.turn_compiled(jit, state) {

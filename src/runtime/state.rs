@@ -289,10 +289,8 @@ impl State {
     /// The width and the packed bytes (exactly the cells').
     #[inline(always)]
     pub(super) fn packed(&self) -> (u8, &[u8]) {
-        match &self.0 {
-            Repr::Inline { width, len, bytes, .. } => (*width, &bytes[..size_of(*len as usize, *width)]),
-            Repr::Heap(h) => (h.width, &h.bytes),
-        }
+        let (width, len, bytes) = self.packed_parts();
+        (width, &bytes[..size_of(len, width)])
     }
 
     /// The width, the number of cells, and bytes that begin with theirs
@@ -321,10 +319,8 @@ impl State {
     /// and `changed` must be called after.
     #[inline(always)]
     pub(super) fn packed_mut(&mut self) -> (u8, &mut [u8]) {
-        match &mut self.0 {
-            Repr::Inline { width, len, bytes, .. } => (*width, &mut bytes[..size_of(*len as usize, *width)]),
-            Repr::Heap(h) => (h.width, &mut h.bytes),
-        }
+        let (width, len, bytes) = self.packed_parts_mut();
+        (width, &mut bytes[..size_of(len, width)])
     }
 
     /// Copies a heap state's cells into `out`, when they take at most

@@ -88,6 +88,38 @@ pub fn random_step<G: Game, R: Rng + ?Sized>(
     Ok(true)
 }
 
+/// Plays at most `limit` moves at random, many a call where the game can
+/// (`Game::play_random_moves`), a step where it stopped, and again; once
+/// it plays none, a step at a time as for any game. True when a step found
+/// the game over; false after `limit` moves.
+pub fn play_at_random<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut R,
+    scratch: &mut Scratch<G::Move>,
+    limit: usize,
+) -> Result<bool, GameError> {
+    let mut plies = 0;
+    loop {
+        let mut pick = |n: usize| rng.random_range(0..n);
+        let played = game.play_random_moves(state, &mut scratch.moves, &mut pick, limit - plies)?;
+        plies += played;
+        if played == 0 || plies >= limit {
+            break;
+        }
+        if !random_step(game, state, rng, scratch)? {
+            return Ok(true);
+        }
+        plies += 1;
+    }
+    for _ in plies..limit {
+        if !random_step(game, state, rng, scratch)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Plays at random until the game ends.
 pub fn random_playout<G: Game, R: Rng + ?Sized>(
     game: &G,
@@ -95,36 +127,21 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
     rng: &mut R,
     scratch: &mut Scratch<G::Move>,
 ) -> Result<(), GameError> {
-    // A repetition rule needs the playout's positions: one buffer per
-    // playout, none for a game without the rule.
-    let mut seen = Repetitions::of(game);
-    if let Some(seen) = &mut seen {
-        seen.restart(state);
-    }
-    let mut plies = 0;
-    // Many moves at once where the game can (a repetition rule needs each
-    // position seen), a step where it stopped, and again; once it plays
-    // none, a step at a time as for any game.
-    if seen.is_none() {
-        loop {
-            let mut pick = |n: usize| rng.random_range(0..n);
-            let played = game.play_random_moves(state, &mut scratch.moves, &mut pick, MAX_PLAYOUT_PLIES - plies)?;
-            plies += played;
-            if played == 0 || plies >= MAX_PLAYOUT_PLIES {
-                break;
-            }
-            if !random_step(game, state, rng, scratch)? {
+    match Repetitions::of(game) {
+        None => {
+            if play_at_random(game, state, rng, scratch, MAX_PLAYOUT_PLIES)? {
                 return Ok(());
             }
-            plies += 1;
         }
-    }
-    for _ in plies..MAX_PLAYOUT_PLIES {
-        if !random_step(game, state, rng, scratch)? {
-            return Ok(());
-        }
-        if let Some(seen) = &mut seen {
-            seen.after_move(game, state)?;
+        // A repetition rule needs each position of the playout.
+        Some(mut seen) => {
+            seen.restart(state);
+            for _ in 0..MAX_PLAYOUT_PLIES {
+                if !random_step(game, state, rng, scratch)? {
+                    return Ok(());
+                }
+                seen.after_move(game, state)?;
+            }
         }
     }
     Err(GameError::new(

@@ -15,7 +15,7 @@ use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 use crate::memory;
 use crate::solve::agents::move_budget::Clock;
-use crate::solve::agents::simulate::{MAX_PLAYOUT_PLIES, Scratch, random_step, sample_chance};
+use crate::solve::agents::simulate::{MAX_PLAYOUT_PLIES, Scratch, play_at_random, sample_chance};
 
 /// No node (an index that is never one).
 const NONE: u32 = u32::MAX;
@@ -857,33 +857,20 @@ pub(super) fn playout<G: Game>(
     scratch: &mut Scratch<G::Move>,
     ret: &mut [f64],
 ) -> Result<(), GameError> {
-    let mut cutoff = cfg.cutoff;
-    let mut plies = 0;
-    // A game that plays no moves at once is not asked again in this playout.
-    let mut at_once = true;
-    while plies < MAX_PLAYOUT_PLIES {
-        if cutoff == Some(plies) {
-            cutoff = None;
-            if game.turn(state)? != Turn::Terminal && evaluated(game, state, ret)? {
-                return Ok(());
-            }
-        }
-        // Many moves at once where the game can, up to the cutoff; then a
-        // step where it stopped.
-        if at_once {
-            let limit = cutoff.unwrap_or(MAX_PLAYOUT_PLIES) - plies;
-            let mut pick = |n: usize| rng.random_range(0..n);
-            let played = game.play_random_moves(state, &mut scratch.moves, &mut pick, limit)?;
-            at_once = played > 0;
-            plies += played;
-            if plies == MAX_PLAYOUT_PLIES || cutoff == Some(plies) {
-                continue;
-            }
-        }
-        if !random_step(game, state, rng, scratch)? {
+    // To the cutoff, where `evaluate` may score the position (not the end
+    // of the game), then on to the end.
+    let mut left = MAX_PLAYOUT_PLIES;
+    if let Some(cutoff) = cfg.cutoff.filter(|&c| c < MAX_PLAYOUT_PLIES) {
+        if play_at_random(game, state, rng, scratch, cutoff)? {
             return end_returns(game, cfg, state, ret);
         }
-        plies += 1;
+        if game.turn(state)? != Turn::Terminal && evaluated(game, state, ret)? {
+            return Ok(());
+        }
+        left -= cutoff;
+    }
+    if play_at_random(game, state, rng, scratch, left)? {
+        return end_returns(game, cfg, state, ret);
     }
     Err(GameError::new(
         RuntimeKind::Endless,
