@@ -78,14 +78,10 @@ macro_rules! in_place {
             None => smallvec::SmallVec::from_slice(bytes),
         };
         let done = on_width!();
-        if done.is_none() {
-            match inline {
-                Some(saved) => state.set_inline_bytes(saved),
-                None => state.packed_mut().1.copy_from_slice(&backup),
-            }
-        }
-        if done.is_some() {
-            state.changed();
+        match (done.is_some(), inline) {
+            (true, _) => state.changed(),
+            (false, Some(saved)) => state.set_inline_bytes(saved),
+            (false, None) => state.packed_mut().1.copy_from_slice(&backup),
         }
         done
     }};

@@ -305,8 +305,8 @@ impl State {
         }
     }
 
-    /// The same, to change in place: values must keep fitting the width,
-    /// and `changed` must be called after.
+    /// `packed_parts`, to change in place: values must keep fitting the
+    /// width, and `changed` must be called after.
     #[inline(always)]
     pub(super) fn packed_parts_mut(&mut self) -> (u8, usize, &mut [u8]) {
         match &mut self.0 {
@@ -315,7 +315,7 @@ impl State {
         }
     }
 
-    /// The same, to change in place: values must keep fitting the width,
+    /// `packed`, to change in place: values must keep fitting the width,
     /// and `changed` must be called after.
     #[inline(always)]
     pub(super) fn packed_mut(&mut self) -> (u8, &mut [u8]) {
