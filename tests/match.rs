@@ -743,3 +743,238 @@ fn merge_refuses_what_is_not_one_whole_match() {
         "{merged}"
     );
 }
+
+/// Parts of one match played with different settings are not one match:
+/// every option that decides how a seat plays is in a part's first line,
+/// and `gdl merge` names the one that differs (issue 42, item 1).
+#[test]
+fn merge_refuses_parts_whose_agents_played_by_other_settings() {
+    let dir = scratch("settings");
+    let part = |i: u32, file: &str, extra: &[&str]| {
+        let shard = format!("{i}/2");
+        let mut args = vec![
+            "match",
+            "nim.game",
+            "--piles",
+            "1,3,5",
+            "--players",
+            "mcts:50,random",
+            "--games",
+            "10",
+            "--seed",
+            "1",
+            "--threads",
+            "1",
+            "--shard",
+            &shard,
+            "--jsonl",
+            file,
+        ];
+        args.extend_from_slice(extra);
+        ok(&dir, &args);
+    };
+    part(0, "a.jsonl", &[]);
+    part(1, "b.jsonl", &[]);
+    let merged = ok(&dir, &["merge", "a.jsonl", "b.jsonl"]);
+    assert!(merged.contains("games    10"), "{merged}");
+    let differing: &[(&[&str], &str)] = &[
+        (
+            &["--mcts-exploration", "50"],
+            "--mcts-exploration is 1.0 in a.jsonl, 50.0 in FILE",
+        ),
+        (
+            &["--mcts-backup", "outcome"],
+            "--mcts-backup is not given in a.jsonl, \"outcome\" in FILE",
+        ),
+        (&["--mcts-simultaneous", "rm"], "--mcts-simultaneous"),
+        (&["--mcts-win-bonus", "2"], "--mcts-win-bonus"),
+        (&["--mcts-parallel", "tree"], "--mcts-parallel"),
+        (&["--search-threads", "2"], "--search-threads"),
+        (&["--on-agent-failure", "abort"], "--on-agent-failure"),
+        (&["--budget-ms", "300"], "--budget-ms"),
+        (&["--move-time-ms", "500"], "--move-time-ms"),
+        (&["--max-nodes", "1000"], "--max-nodes"),
+        (&["--time-limit", "5"], "--time-limit"),
+        (&["--engine", "vm"], "--engine is \"jit\" in a.jsonl, \"vm\" in FILE"),
+    ];
+    for (k, (extra, says)) in differing.iter().enumerate() {
+        let file = format!("b{k}.jsonl");
+        part(1, &file, extra);
+        let r = gdl(&dir, &["merge", "a.jsonl", &file]);
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("parts of different matches"),
+            "{extra:?}: {}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains(&says.replace("FILE", &file)),
+            "{extra:?}: {}",
+            r.stderr
+        );
+    }
+    // A label names the agent in the report; the agent behind it must be the same.
+    ok(
+        &dir,
+        &[
+            "match",
+            "nim.game",
+            "--piles",
+            "1,3,5",
+            "--players",
+            "me=mcts:50,random",
+            "--games",
+            "10",
+            "--seed",
+            "1",
+            "--shard",
+            "0/2",
+            "--jsonl",
+            "me0.jsonl",
+        ],
+    );
+    ok(
+        &dir,
+        &[
+            "match",
+            "nim.game",
+            "--piles",
+            "1,3,5",
+            "--players",
+            "me=mcts:60,random",
+            "--games",
+            "10",
+            "--seed",
+            "1",
+            "--shard",
+            "1/2",
+            "--jsonl",
+            "me1.jsonl",
+        ],
+    );
+    let r = gdl(&dir, &["merge", "me0.jsonl", "me1.jsonl"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "--players is [\"me=mcts:50\",\"random\"] in me0.jsonl, [\"me=mcts:60\",\"random\"] in me1.jsonl"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The lines of a part that were edited, or that no match plays, are refused
+/// with the file and line, before anything is added up (issue 42, item 2).
+#[test]
+fn merge_refuses_games_no_match_could_have_played() {
+    let dir = scratch("tampered");
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        let file = format!("p{i}.jsonl");
+        ok(
+            &dir,
+            &[
+                "match",
+                "nim.game",
+                "--piles",
+                "1,3,5",
+                "--players",
+                "random,random",
+                "--games",
+                "10",
+                "--seed",
+                "1",
+                "--shard",
+                &shard,
+                "--jsonl",
+                &file,
+            ],
+        );
+    }
+    let lines: Vec<String> = std::fs::read_to_string(dir.join("p1.jsonl"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    // Line 3 is the part's second game (game 7).
+    let edited = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut copy = lines.clone();
+        let mut doc: serde_json::Value = serde_json::from_str(&copy[2]).unwrap();
+        edit(&mut doc);
+        copy[2] = doc.to_string();
+        std::fs::write(dir.join(name), copy.join("\n") + "\n").unwrap();
+    };
+    let refused = |file: &str, says: &str| {
+        let r = gdl(&dir, &["merge", "p0.jsonl", file]);
+        assert_eq!(r.code, 2, "{file}: {}", r.stdout);
+        assert!(r.stderr.contains(says), "{file}: {}", r.stderr);
+    };
+    edited("big.jsonl", &|d| d["returns"][0] = serde_json::json!(1_000_000));
+    refused(
+        "big.jsonl",
+        "big.jsonl: line 3: game 7: a return of 1000000 is outside what Nim gives, -1 to 1",
+    );
+    edited("seats.jsonl", &|d| d["seating"] = serde_json::json!([1, 0]));
+    refused("seats.jsonl", "seats.jsonl: line 3: game 7: its seats are [1, 0]");
+    edited("players.jsonl", &|d| {
+        d["seating"] = serde_json::json!([1, 0, 2]);
+        d["returns"] = serde_json::json!([1, -1, 0]);
+        d["failures"] = serde_json::json!([null, null, null]);
+    });
+    refused("players.jsonl", "players.jsonl: line 3: game 7: it seats 3 agents");
+    // A part claiming other games than its number plays.
+    let mut head: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    head["range"] = serde_json::json!([4, 10]);
+    let mut copy = lines.clone();
+    copy[0] = head.to_string();
+    std::fs::write(dir.join("range.jsonl"), copy.join("\n") + "\n").unwrap();
+    refused(
+        "range.jsonl",
+        "range.jsonl: line 1: part 1 of 2 of 10 games plays games 6 to 10, not 5 to 10",
+    );
+    // A part of the first format, which recorded too little to be checked.
+    head["range"] = serde_json::json!([5, 10]);
+    head["version"] = serde_json::json!(1);
+    copy[0] = head.to_string();
+    std::fs::write(dir.join("old.jsonl"), copy.join("\n") + "\n").unwrap();
+    refused("old.jsonl", "old.jsonl: line 1: a part of format version 1");
+    // The untouched parts still merge.
+    ok(&dir, &["merge", "p0.jsonl", "p1.jsonl"]);
+}
+
+/// `gdl merge` writes over none of its parts, through any name, and reads no
+/// line past a bound (issue 42, item 6).
+#[test]
+fn merge_writes_over_no_part_and_reads_no_endless_line() {
+    let dir = scratch("merge_files");
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        let file = format!("p{i}.jsonl");
+        ok(
+            &dir,
+            &[
+                "match",
+                "nim.game",
+                "--players",
+                "random,random",
+                "--games",
+                "4",
+                "--shard",
+                &shard,
+                "--jsonl",
+                &file,
+            ],
+        );
+    }
+    let before = std::fs::read(dir.join("p1.jsonl")).unwrap();
+    std::os::unix::fs::symlink("p1.jsonl", dir.join("link.csv")).unwrap();
+    for out in ["p1.jsonl", "link.csv"] {
+        let r = gdl(&dir, &["merge", "p0.jsonl", "p1.jsonl", "--csv", out]);
+        assert_eq!(r.code, 2, "{out}: {}", r.stdout);
+        assert!(r.stderr.contains("a part being merged"), "{out}: {}", r.stderr);
+        assert_eq!(std::fs::read(dir.join("p1.jsonl")).unwrap(), before, "{out}");
+    }
+    let r = gdl(&dir, &["merge", "/dev/zero"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("line 1 is longer than 16 MiB"), "{}", r.stderr);
+}

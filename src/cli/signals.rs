@@ -92,6 +92,14 @@ impl Stop {
         }
     }
 
+    /// The failure of other work this signal stopped, `text` saying where.
+    pub fn failure(self, text: &str) -> super::Failure {
+        super::Failure {
+            code: self.exit_code(),
+            text: format!("error: {text}"),
+        }
+    }
+
     /// How the user reads it.
     pub fn name(self) -> &'static str {
         if self.signal == SIGTERM { "SIGTERM" } else { "Ctrl-C" }

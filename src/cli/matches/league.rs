@@ -131,6 +131,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
                 source_hash: crate::game::FileGame::id(game).source_hash,
                 params: ctx.bindings.clone(),
                 agents: names.clone(),
+                players: specs.iter().map(part::spec_text).collect(),
                 seed: args.seed,
                 games: total,
                 shard: args.shard.unwrap_or((0, 1)),
@@ -138,6 +139,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
                 budget_ms: None,
                 exec: specs.iter().any(|s| matches!(s.spec, AgentSpec::Exec(_))),
                 league: Some(schedule.clone()),
+                settings: part::settings(&args.agents, ctx.engine, &specs),
             }));
             Some(lines)
         }
@@ -299,15 +301,8 @@ pub(in crate::cli) fn merge<'a>(
     let mut failures = Vec::new();
     for (number, record) in games {
         let k = number - 1;
+        // `gdl merge` checked its seats against the schedule (`check_game`).
         let (i, g) = ((k / schedule.games) as usize, k % schedule.games);
-        // The seats of game g of a pairing rotate as in any match.
-        let pairing = &schedule.pairings[i];
-        let expected: Vec<usize> = tournament::seating(n, g).iter().map(|&s| pairing[s]).collect();
-        if record.seating != expected || record.returns.len() != n {
-            return Err(Failure::input(format!(
-                "error: game {number} of the league does not seat its pairing's agents as the league does"
-            )));
-        }
         for (seat, failure) in record.failures.iter().enumerate() {
             if let Some(f) = failure {
                 failures.push(FailureRecord {

@@ -9,18 +9,22 @@
 //! league's parts merge the same way into the league's report
 //! (src/cli/matches/league.rs).
 
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
 use serde_json::Value;
 
-use super::part::{FORMAT, Header, League};
+use super::part::{FORMAT, Header, League, VERSION};
 use super::tournament::{CsvFile, Histogram, Report};
-use crate::cli::output::Output;
+use crate::cli::output::{Input, Output};
+use crate::cli::signals::Caught;
 use crate::cli::{Context, Failure, load_game};
+use crate::runtime::Interpreted;
 use crate::solve::agents::agent::AgentFailure;
 use crate::solve::matches::stats::DecisionTimes;
+use crate::solve::matches::tournament;
 use crate::solve::matches::tournament::{GameRecord, Tallies};
 
 #[derive(Args, Debug)]
@@ -43,35 +47,71 @@ pub struct MergeArgs {
 /// One part's file, read.
 struct Part {
     header: Header,
-    games: Vec<(u64, GameRecord)>,
+    /// Each game with the line of the file it was read from.
+    games: Vec<Game>,
     times: Vec<DecisionTimes>,
 }
+
+/// One game of a part: its line in the file, its number (from 1), its record.
+struct Game {
+    line: usize,
+    number: u64,
+    record: GameRecord,
+}
+
+/// The longest line read: a league's schedule of many pairings is the
+/// longest a part writes. Past it, the file is no part (`/dev/zero`).
+const MAX_LINE: u64 = 16 << 20;
 
 pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
     if let Some(plot) = &args.plot {
         crate::report::plot::Format::check(plot).map_err(Failure::input)?;
     }
+    let outputs: Vec<(&'static str, &Path)> = [("--csv", &args.csv), ("--plot", &args.plot)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect();
+    let inputs: Vec<Input> = args
+        .files
+        .iter()
+        .map(|f| Input::new("a part being merged", f))
+        .collect();
+    crate::cli::output::check(&outputs, &inputs)?;
+    let caught = Caught::new();
     let mut parts = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::input(format!("error: cannot read {}: {e}", path.display())))?;
-        let part = read_part(&text).map_err(|why| Failure::input(format!("error: {}: {why}", path.display())))?;
+        let part = read_part(path, &caught)?;
         parts.push((path, part));
     }
+    drop(caught);
     let (first_path, first) = &parts[0];
     let whole = first.header.clone();
     for (path, part) in &parts[1..] {
-        let h = &part.header;
-        let same = Header {
-            shard: whole.shard,
-            range: whole.range,
-            ..h.clone()
-        };
-        if same != whole || h.shard.1 != whole.shard.1 {
+        if let Some((what, here, there)) = difference(&whole, &part.header) {
+            let (a, b) = (first_path.display(), path.display());
             return Err(Failure::input(format!(
-                "error: {} and {} are parts of different matches (game, parameters, agents, seed, games or parts differ)",
-                first_path.display(),
-                path.display()
+                "error: {a} and {b} are parts of different matches: {what} is {here} in {a}, {there} in {b}"
+            )));
+        }
+    }
+    for (path, part) in &parts {
+        let h = &part.header;
+        let total = match &h.league {
+            Some(l) => l.games * l.pairings.len() as u64,
+            None => h.games,
+        };
+        let range = super::tournament::shard_range(h.games, h.shard);
+        if total != h.games || (range.start, range.end) != h.range {
+            return Err(Failure::input(format!(
+                "error: {}: line 1: part {} of {} of {} games plays games {} to {}, not {} to {}",
+                path.display(),
+                h.shard.0,
+                h.shard.1,
+                h.games,
+                range.start + 1,
+                range.end,
+                h.range.0 + 1,
+                h.range.1
             )));
         }
     }
@@ -100,11 +140,13 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
                 path.display()
             )));
         }
-        for (k, (number, _)) in part.games.iter().enumerate() {
-            if *number != part.header.range.0 + k as u64 + 1 {
+        for (k, g) in part.games.iter().enumerate() {
+            if g.number != part.header.range.0 + k as u64 + 1 {
                 return Err(Failure::input(format!(
-                    "error: {}: game {number} is out of place",
-                    path.display()
+                    "error: {}: line {}: game {} is out of place",
+                    path.display(),
+                    g.line,
+                    g.number
                 )));
             }
         }
@@ -120,7 +162,7 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
 
     ctx.bindings = whole.params.clone();
-    let game = load_game(std::path::Path::new(&whole.file), ctx)?;
+    let game = load_game(Path::new(&whole.file), ctx)?;
     let hash = crate::game::FileGame::id(&game).source_hash;
     if hash != whole.source_hash {
         return Err(Failure::input(format!(
@@ -128,13 +170,36 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
             whole.file
         )));
     }
+    let n = crate::game::Game::num_players(&game);
+    if whole.league.is_none() && whole.agents.len() != n {
+        return Err(Failure::input(format!(
+            "error: the parts seat {} agents, and {} has {n} players",
+            whole.agents.len(),
+            whole.file,
+        )));
+    }
+    for (path, part) in &parts {
+        for g in &part.games {
+            check_game(&game, &whole, g).map_err(|why| {
+                Failure::input(format!(
+                    "error: {}: line {}: game {}: {why}",
+                    path.display(),
+                    g.line,
+                    g.number
+                ))
+            })?;
+        }
+    }
     if whole.league.is_some() {
         if args.json {
             return Err(Failure::input(
                 "error: --json reports a match of one agent per seat; for a league's parts, use --csv",
             ));
         }
-        let games = parts.iter().flat_map(|(_, p)| &p.games);
+        let games: Vec<(u64, GameRecord)> = parts
+            .iter()
+            .flat_map(|(_, p)| p.games.iter().map(|g| (g.number, g.record.clone())))
+            .collect();
         let mut times = vec![DecisionTimes::default(); whole.agents.len()];
         for (_, part) in &parts {
             for (all, mine) in times.iter_mut().zip(&part.times) {
@@ -144,20 +209,12 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
         return super::league::merge(
             &game,
             &whole,
-            games,
+            games.iter(),
             times,
             args.csv.as_deref(),
             args.plot.as_deref(),
             ctx,
         );
-    }
-    let n = whole.agents.len();
-    if n != crate::game::Game::num_players(&game) {
-        return Err(Failure::input(format!(
-            "error: the parts seat {n} agents, and {} has {} players",
-            whole.file,
-            crate::game::Game::num_players(&game)
-        )));
     }
     let csv_out = args.csv.as_ref().map(|path| Output {
         flag: "--csv",
@@ -171,17 +228,14 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut tallies = Tallies::new(&game, whole.agents.clone(), 0);
     let mut times = vec![DecisionTimes::default(); n];
     for (_, part) in &parts {
-        for (number, record) in &part.games {
-            if record.seating.len() != n || record.returns.len() != n || record.seating.iter().any(|&a| a >= n) {
-                return Err(Failure::input(format!("error: game {number} does not seat {n} agents")));
-            }
+        for g in &part.games {
             if let Some(f) = &mut csv_file {
-                f.row(&game, *number, record);
+                f.row(&game, g.number, &g.record);
             }
             if let Some(h) = &mut histogram {
-                h.add(record);
+                h.add(&g.record);
             }
-            tallies.record(record);
+            tallies.record(&g.record);
         }
         for (all, mine) in times.iter_mut().zip(&part.times) {
             all.merge(mine);
@@ -206,31 +260,207 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
     report.print(&game, ctx)
 }
 
-fn read_part(text: &str) -> Result<Part, String> {
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let first = lines.next().ok_or("the file is empty")?;
-    let head: Value = serde_json::from_str(first).map_err(|e| format!("line 1: {e}"))?;
-    if head["format"] != FORMAT {
-        return Err("not a part of a match (write one with `gdl match --shard I/N --jsonl FILE`)".into());
+/// What makes part `b` of another match than part `a`: the first setting in
+/// which they differ, named as a user sets it, with its value in each. The
+/// part's number and its games may differ; everything else must not.
+fn difference(a: &Header, b: &Header) -> Option<(String, String, String)> {
+    let (da, db) = (super::part::header_doc(a), super::part::header_doc(b));
+    let what = |key: &str| match key {
+        "game" => "the game file".to_string(),
+        "source_hash" => "the game file's text".to_string(),
+        "params" => "the game's parameters".to_string(),
+        "agents" => "the agents".to_string(),
+        "players" => "--players".to_string(),
+        "seed" => "--seed".to_string(),
+        "games" => "--games".to_string(),
+        "budget_ms" => "--budget-ms".to_string(),
+        "exec" => "whether an exec: agent plays".to_string(),
+        "league" => "the league's schedule".to_string(),
+        other => other.to_string(),
+    };
+    let shown = |v: Option<&Value>| match v {
+        None | Some(Value::Null) => "not given".to_string(),
+        Some(v) => v.to_string(),
+    };
+    if a.shard.1 != b.shard.1 {
+        let parts = |h: &Header| format!("{} parts", h.shard.1);
+        return Some(("the number of parts".into(), parts(a), parts(b)));
     }
-    let header = header_of(&head).ok_or("line 1: the match's settings are incomplete")?;
+    let keys = |d: &Value| {
+        d.as_object()
+            .map(|o| o.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    let mut all = keys(&da);
+    all.extend(keys(&db));
+    for key in all
+        .iter()
+        .filter(|k| !["shard", "range", "settings"].contains(&k.as_str()))
+    {
+        if da.get(key) != db.get(key) {
+            return Some((what(key), shown(da.get(key)), shown(db.get(key))));
+        }
+    }
+    let settings: std::collections::BTreeSet<&String> = a.settings.keys().chain(b.settings.keys()).collect();
+    for key in settings {
+        let (x, y) = (a.settings.get(key), b.settings.get(key));
+        if x != y {
+            let key = if key.starts_with("the file") {
+                format!("the contents of {}", &key["the ".len()..])
+            } else {
+                key.clone()
+            };
+            return Some((key, shown(x), shown(y)));
+        }
+    }
+    None
+}
+
+/// Checks one game of a part against the match: the seats its number gives
+/// its agents, returns and scores that are numbers, and returns inside the
+/// range the game's rules allow (where the rules fix one).
+fn check_game(game: &Interpreted, header: &Header, g: &Game) -> Result<(), String> {
+    use crate::game::Game as _;
+    let n = game.num_players();
+    let r = &g.record;
+    if r.seating.len() != n || r.returns.len() != n {
+        return Err(format!(
+            "it seats {} agents, and {} has {n} players",
+            r.seating.len(),
+            header.file
+        ));
+    }
+    let k = g.number - 1;
+    let expected: Vec<usize> = match &header.league {
+        None => tournament::seating(n, k),
+        Some(l) => {
+            let pairing = l
+                .pairings
+                .get((k / l.games.max(1)) as usize)
+                .ok_or("it is past the league's schedule")?;
+            if pairing.len() != n {
+                return Err(format!(
+                    "its pairing seats {} agents, and the game has {n} players",
+                    pairing.len()
+                ));
+            }
+            tournament::seating(n, k % l.games)
+                .iter()
+                .map(|&s| pairing[s])
+                .collect()
+        }
+    };
+    if r.seating != expected {
+        return Err(format!(
+            "its seats are {:?}, and the match seats its agents {:?} in this game",
+            r.seating, expected
+        ));
+    }
+    if let Some(bad) = r
+        .returns
+        .iter()
+        .chain(r.scores.iter().flatten())
+        .find(|x| !x.is_finite())
+    {
+        return Err(format!("{bad} is not a number a game ends with"));
+    }
+    if let Some((low, high)) = game.utility_range() {
+        // Returns are written as the game gives them; a margin for the last digit.
+        let slack = 1e-9 * low.abs().max(high.abs()).max(1.0);
+        if let Some(bad) = r.returns.iter().find(|&&x| x < low - slack || x > high + slack) {
+            return Err(format!(
+                "a return of {bad} is outside what {} gives, {low} to {high}",
+                game.name()
+            ));
+        }
+    }
+    if let Some(scores) = &r.scores
+        && scores.len() != n
+    {
+        return Err(format!("it has {} scores for {n} players", scores.len()));
+    }
+    Ok(())
+}
+
+/// Reads one part's file, a line at a time, none longer than [`MAX_LINE`].
+fn read_part(path: &Path, caught: &Caught) -> Result<Part, Failure> {
+    let failed = |why: String| Failure::input(format!("error: {}: {why}", path.display()));
+    let file =
+        std::fs::File::open(path).map_err(|e| Failure::input(format!("error: cannot read {}: {e}", path.display())))?;
+    let mut reader = BufReader::new(file);
+    let mut header = None;
     let mut games = Vec::new();
     let mut times = None;
-    for (i, line) in lines.enumerate() {
-        let doc: Value = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 2))?;
-        if times.is_some() {
-            return Err(format!("line {}: a game after the agents' times", i + 2));
+    let mut buf = Vec::new();
+    let mut line_no = 0usize;
+    loop {
+        if let Some(stop) = caught.stopped() {
+            return Err(stop.failure(&format!(
+                "the merge was interrupted by {} while reading {}; no file was written",
+                stop.name(),
+                path.display()
+            )));
         }
-        if let Some(t) = doc.get("times") {
-            times = Some(times_of(t).ok_or(format!("line {}: the times are incomplete", i + 2))?);
+        buf.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Failure::input(format!("error: cannot read {}: {e}", path.display())))?;
+        if read == 0 {
+            break;
+        }
+        line_no += 1;
+        if buf.len() as u64 > MAX_LINE {
+            return Err(failed(format!(
+                "line {line_no} is longer than {} MiB: not a part of a match",
+                MAX_LINE >> 20
+            )));
+        }
+        let Ok(line) = std::str::from_utf8(&buf) else {
+            return Err(failed(format!("line {line_no} is not text: not a part of a match")));
+        };
+        if line.trim().is_empty() {
             continue;
         }
-        games.push(record_of(&doc).ok_or(format!("line {}: not a game of the match", i + 2))?);
+        let at = |why: String| failed(format!("line {line_no}: {why}"));
+        let doc: Value = serde_json::from_str(line).map_err(|e| at(e.to_string()))?;
+        let Some(h) = &header else {
+            if doc["format"] != FORMAT {
+                return Err(failed(
+                    "not a part of a match (write one with `gdl match --shard I/N --jsonl FILE`)".into(),
+                ));
+            }
+            if doc["version"] != VERSION {
+                return Err(at(format!(
+                    "a part of format version {}, which records too little of how its agents played to be \
+                     merged safely; play it again with this gdl",
+                    doc["version"]
+                )));
+            }
+            header = Some(header_of(&doc).ok_or_else(|| at("the match's settings are incomplete".into()))?);
+            continue;
+        };
+        if times.is_some() {
+            return Err(at("a game after the agents' times".into()));
+        }
+        if let Some(t) = doc.get("times") {
+            let t = times_of(t).ok_or_else(|| at("the times are incomplete".into()))?;
+            if t.len() != h.agents.len() {
+                return Err(at("the agents' times do not match its agents".into()));
+            }
+            times = Some(t);
+            continue;
+        }
+        let (number, record) = record_of(&doc).ok_or_else(|| at("not a game of the match".into()))?;
+        games.push(Game {
+            line: line_no,
+            number,
+            record,
+        });
     }
-    let times = times.ok_or("the agents' times are missing at the end: was the part interrupted?")?;
-    if times.len() != header.agents.len() {
-        return Err("the agents' times do not match its agents".into());
-    }
+    let header = header.ok_or_else(|| failed("the file is empty".into()))?;
+    let times =
+        times.ok_or_else(|| failed("the agents' times are missing at the end: was the part interrupted?".into()))?;
     Ok(Part { header, games, times })
 }
 
@@ -241,16 +471,20 @@ fn header_of(v: &Value) -> Option<Header> {
         .iter()
         .map(|p| Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_str()?.to_string())))
         .collect::<Option<Vec<_>>>()?;
-    let agents = v["agents"]
-        .as_array()?
-        .iter()
-        .map(|a| a.as_str().map(str::to_string))
-        .collect::<Option<Vec<_>>>()?;
+    let texts = |v: &Value| {
+        v.as_array()?
+            .iter()
+            .map(|a| a.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+    };
+    let agents = texts(&v["agents"])?;
+    let players = texts(&v["players"])?;
     let h = Header {
         file: v["game"].as_str()?.to_string(),
         source_hash: v["source_hash"].as_str()?.to_string(),
         params,
         agents,
+        players,
         seed: v["seed"].as_u64()?,
         games: v["games"].as_u64()?,
         shard: pair(&v["shard"])?,
@@ -264,8 +498,11 @@ fn header_of(v: &Value) -> Option<Header> {
             None | Some(Value::Null) => None,
             Some(l) => Some(league_of(l)?),
         },
+        settings: v["settings"].as_object()?.clone(),
     };
-    (h.range.0 <= h.range.1 && h.range.1 <= h.games && h.shard.0 < h.shard.1).then_some(h)
+    let fits =
+        h.range.0 <= h.range.1 && h.range.1 <= h.games && h.shard.0 < h.shard.1 && h.players.len() == h.agents.len();
+    fits.then_some(h)
 }
 
 fn league_of(v: &Value) -> Option<League> {

@@ -9,8 +9,12 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use clap::ValueEnum;
+use serde_json::{Map, Value, json};
 
+use crate::cli::agents::AgentArgs;
+use crate::runtime::Engine;
+use crate::solve::agents::agent::{AgentSpec, PlayerSpec};
 use crate::solve::matches::stats::DecisionTimes;
 use crate::solve::matches::tournament::GameRecord;
 
@@ -25,6 +29,9 @@ pub struct Header {
     /// The agents, one per seat as the first game seats them; in a league,
     /// every agent (those of `--players`, then the field).
     pub agents: Vec<String>,
+    /// The same agents as `--players` (and `--field`) gave them, options and
+    /// all: a name in `agents` may be a label (`me=exec:./a.py` is `me`).
+    pub players: Vec<String>,
     pub seed: u64,
     /// The games of the whole match (of a league: of all its pairings).
     pub games: u64,
@@ -37,6 +44,10 @@ pub struct Header {
     pub exec: bool,
     /// A league's schedule; none for a match of one group of agents.
     pub league: Option<League>,
+    /// Everything else that decides how a seat plays ([`settings`]), keyed
+    /// by what a user sets it with: parts that differ in any of it are not
+    /// one match.
+    pub settings: Map<String, Value>,
 }
 
 /// The schedule of a league: its pairings, each a match of `games` games.
@@ -56,20 +67,103 @@ pub struct League {
 /// What marks a part's file, on its first line.
 pub const FORMAT: &str = "gdl match part";
 
-pub fn header_line(h: &Header) -> String {
+/// The version of the format. Version 1 recorded no settings besides a
+/// search budget, so its parts could not be told apart: `gdl merge` refuses them.
+pub const VERSION: u64 = 2;
+
+/// Everything besides the game, its parameters and the agents' specs that
+/// decides how a seat plays: gdl's version, the engine, every agent option,
+/// and the contents of the files the agents read (a Q-table, a strategy, an
+/// `exec:` agent's script). Keyed by the flag that sets each (or by what
+/// the file is), so that `gdl merge` can name the one that differs. Left
+/// out: `--threads` (the games are the same on any number), `--agent-stderr`
+/// (where errors go), and `--max-memory`, whose default differs between
+/// machines and which stops an agent rather than changing its play.
+pub fn settings(agents: &AgentArgs, engine: Engine, specs: &[PlayerSpec]) -> Map<String, Value> {
+    fn name(v: &impl ValueEnum) -> Value {
+        v.to_possible_value().map_or(Value::Null, |p| p.get_name().into())
+    }
+    let mut s = Map::new();
+    s.insert("gdl".into(), env!("CARGO_PKG_VERSION").into());
+    s.insert("--engine".into(), engine.name().into());
+    s.insert("--budget-ms".into(), json!(agents.budget_ms));
+    s.insert("--move-time-ms".into(), json!(agents.move_time_ms));
+    s.insert("--on-agent-failure".into(), name(&agents.on_failure));
+    s.insert("--search-threads".into(), json!(agents.search_threads));
+    s.insert("--mcts-parallel".into(), name(&agents.mcts_parallel));
+    s.insert(
+        "--mcts-simultaneous".into(),
+        agents.mcts_simultaneous.as_ref().map_or(Value::Null, name),
+    );
+    s.insert(
+        "--mcts-backup".into(),
+        agents.mcts_backup.as_ref().map_or(Value::Null, name),
+    );
+    s.insert("--mcts-win-bonus".into(), json!(agents.mcts_win_bonus));
+    s.insert("--mcts-exploration".into(), json!(agents.mcts_exploration));
+    s.insert("--max-nodes".into(), json!(agents.search.max_nodes));
+    s.insert("--time-limit".into(), json!(agents.search.time_limit));
+    for (what, path) in agent_files(specs) {
+        let hash = std::fs::read(&path)
+            .ok()
+            .map(|bytes| format!("{:016x}", crate::game::fnv1a64(&bytes)));
+        s.insert(what, json!(hash));
+    }
+    s
+}
+
+/// The files an agent's play depends on: a `q:` or `policy:` table, and each
+/// word of an `exec:` command that names a file (its script, a program given
+/// by its path; not a program found in `PATH`, which may be another build of
+/// the same interpreter on another machine).
+fn agent_files(specs: &[PlayerSpec]) -> Vec<(String, std::path::PathBuf)> {
+    let mut files = Vec::new();
+    for p in specs {
+        let full = spec_text(p);
+        match &p.spec {
+            AgentSpec::QTable(path) | AgentSpec::Policy(path) => {
+                files.push((format!("the file of {full}"), path.clone()));
+            }
+            AgentSpec::Exec(command) => {
+                let words = crate::cli::agents::exec::split_command(command).unwrap_or_default();
+                for (k, word) in words.iter().enumerate() {
+                    let named = k > 0 || word.contains('/');
+                    if named && std::path::Path::new(word).is_file() {
+                        files.push((format!("the file {word} of {full}"), word.into()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    files
+}
+
+/// An agent as `--players` gave it: its label, if any, and its spec.
+pub fn spec_text(p: &PlayerSpec) -> String {
+    match &p.label {
+        Some(label) => format!("{label}={}", p.spec),
+        None => p.spec.to_string(),
+    }
+}
+
+/// The header as the JSON object of the first line.
+pub fn header_doc(h: &Header) -> Value {
     let mut doc = json!({
         "format": FORMAT,
-        "version": 1,
+        "version": VERSION,
         "game": h.file,
         "source_hash": h.source_hash,
         "params": h.params,
         "agents": h.agents,
+        "players": h.players,
         "seed": h.seed,
         "games": h.games,
         "shard": [h.shard.0, h.shard.1],
         "range": [h.range.0, h.range.1],
         "budget_ms": h.budget_ms,
         "exec": h.exec,
+        "settings": h.settings,
     });
     if let Some(l) = &h.league {
         doc["league"] = json!({
@@ -79,7 +173,11 @@ pub fn header_line(h: &Header) -> String {
             "games": l.games,
         });
     }
-    format!("{doc}\n")
+    doc
+}
+
+pub fn header_line(h: &Header) -> String {
+    format!("{}\n", header_doc(h))
 }
 
 /// Game `number` (counted from 1) as a line.

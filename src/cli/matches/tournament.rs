@@ -177,15 +177,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut jsonl = args.jsonl.as_ref().map(|_| {
         let mut names = names.clone();
         disambiguate(&mut names);
-        vec![shard_header(
-            &game,
-            args,
-            ctx,
-            &names,
-            range.clone(),
-            searching(&specs, args),
-            exec,
-        )]
+        vec![shard_header(&game, args, ctx, &names, &specs, range.clone())]
     });
     let played = tournament::run_match(
         &game,
@@ -280,22 +272,23 @@ fn shard_header(
     args: &MatchArgs,
     ctx: &crate::cli::Context,
     names: &[String],
+    specs: &[PlayerSpec],
     range: std::ops::Range<u64>,
-    searching: bool,
-    exec: bool,
 ) -> String {
     super::part::header_line(&super::part::Header {
         file: args.game.file.display().to_string(),
         source_hash: crate::game::FileGame::id(game).source_hash,
         params: ctx.bindings.clone(),
         agents: names.to_vec(),
+        players: specs.iter().map(super::part::spec_text).collect(),
         seed: args.seed,
         games: args.games,
         shard: args.shard.unwrap_or((0, 1)),
         range: (range.start, range.end),
-        budget_ms: args.agents.budget_ms.filter(|_| searching),
-        exec,
+        budget_ms: args.agents.budget_ms.filter(|_| searching(specs, args)),
+        exec: specs.iter().any(|s| matches!(s.spec, AgentSpec::Exec(_))),
         league: None,
+        settings: super::part::settings(&args.agents, ctx.engine, specs),
     })
 }
 
