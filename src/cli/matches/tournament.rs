@@ -257,12 +257,15 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Whether a search agent plays (the report then gives the budget per move).
+/// Whether an agent that `--budget-ms` bounds plays (the report then gives the budget per move).
 fn searching(specs: &[PlayerSpec], args: &MatchArgs) -> bool {
     args.agents.budget_ms.is_some()
-        && specs
-            .iter()
-            .any(|s| matches!(s.spec, AgentSpec::Search(_) | AgentSpec::Dsearch(_)))
+        && specs.iter().any(|s| {
+            matches!(
+                s.spec,
+                AgentSpec::Search(_) | AgentSpec::Dsearch(_) | AgentSpec::Mcts(_)
+            )
+        })
 }
 
 /// The first line of a part's `--jsonl` file: what `gdl merge` checks the
@@ -346,7 +349,9 @@ impl Report<'_> {
             seed
         );
         if let Some(ms) = budget_ms {
-            text.push_str(&format!("budget   {ms} ms per move for search\n"));
+            text.push_str(&format!(
+                "budget   {ms} ms per move of each search, dsearch and mcts agent\n"
+            ));
         }
         text.push_str(&format!(
             "\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
