@@ -274,3 +274,30 @@ fn every_json_output_fits_its_schema() {
     let v = check("trace", &std::fs::read_to_string(&log).unwrap());
     assert_eq!(v["players"][0]["agent"], "human");
 }
+
+#[test]
+fn perft_json_fits_its_schema() {
+    let v = check(
+        "perft",
+        &run(&["perft", "games/pig.game", "--depth", "3", "--divide", "--json"]),
+    );
+    assert_eq!(v["sequences"].as_array().unwrap().len(), 3);
+    let v = check(
+        "perft",
+        &run(&["perft", "games/connect4.game", "--depth", "2", "--after", "4", "--json"]),
+    );
+    assert!(v["position"].is_string());
+    // Stopped by a limit: what was finished, marked incomplete.
+    let r = gdl(&[
+        "perft",
+        "games/connect4.game",
+        "--depth",
+        "9",
+        "--max-nodes",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = check("perft", &r.stdout);
+    assert_eq!(v["complete"], false);
+}

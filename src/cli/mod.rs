@@ -17,6 +17,7 @@ mod list;
 mod man;
 mod matches;
 mod output;
+mod perft;
 mod play;
 mod rules;
 mod serve;
@@ -76,6 +77,8 @@ pub enum Command {
     Tree(tree::TreeArgs),
     /// How fast a game runs: random playouts/s, alpha-beta nodes/s, memoized solve time and table size
     Bench(bench::BenchArgs),
+    /// Count the move sequences of each length from a position, to check the rules against published counts
+    Perft(perft::PerftArgs),
     /// The games bundled with gdl: name, what it is, parameters
     List(list::ListArgs),
     /// Print a game's file with its comments: its rules in words and in gdl
@@ -126,6 +129,7 @@ impl Command {
             Command::Eval(a) => &a.game,
             Command::Tree(a) => &a.game,
             Command::Bench(a) => &a.game,
+            Command::Perft(a) => &a.game,
             Command::List(_)
             | Command::Rules(_)
             | Command::Completions(_)
@@ -344,6 +348,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Eval(a) => train::eval::run(a, &mut ctx),
         Command::Tree(a) => tree::run(a, &mut ctx),
         Command::Bench(a) => bench::run(a, &mut ctx),
+        Command::Perft(a) => perft::run(a, &mut ctx),
         Command::List(a) => list::run(a, &mut ctx),
         Command::Rules(a) => rules::run(a, &mut ctx),
         Command::Completions(a) => completions::run(a, &mut ctx),

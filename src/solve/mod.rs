@@ -14,7 +14,8 @@
 //!   MCTS among them (`agents/mcts/`);
 //! - `learn/`: Q-learning and CFR, the files they write, and the agents that
 //!   play what they learned;
-//! - `matches/`: games between agents and their statistics.
+//! - `matches/`: games between agents and their statistics;
+//! - `perft`: the move sequences of each length from a position.
 //!
 //! `agent_builder` builds any agent from its spec, so it alone may import
 //! every folder.
@@ -33,6 +34,7 @@ pub mod agents;
 pub mod exact;
 pub mod learn;
 pub mod matches;
+pub mod perft;
 
 pub use exact::options::{Algorithm, DEFAULT_MAX_DEPTH, SEARCH_STACK, STOPPED, SolveOptions, Watch};
 pub use exact::solution::{MoveValue, Solution};
