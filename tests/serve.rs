@@ -1,11 +1,13 @@
 //! `gdl serve`, run as the binary on a free port, driven through its JSON
 //! API as the page drives it: a whole game of tic-tac-toe against `optimal`,
 //! played by the cells a click maps to, and the requests it must refuse,
-//! with the messages the command line prints for the same mistakes.
+//! with the messages the command line prints for the same mistakes; and
+//! requests a hostile client sends, which it refuses without stopping.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{Shutdown, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -17,9 +19,26 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gdl"))
-            .args(["serve", "--port", "0"])
-            .args(extra)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gdl"));
+        command.args(["serve", "--port", "0"]).args(extra);
+        Server::spawn(command)
+    }
+
+    /// A server under a data limit (`ulimit -d`, about 1 GB), which caps its
+    /// heap near 450 MiB: an allocation by a length a request claims (2 GiB)
+    /// would stop it.
+    fn start_small() -> Server {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            "ulimit -d 1000000 && exec \"$0\" serve --port 0",
+            env!("CARGO_BIN_EXE_gdl"),
+        ]);
+        Server::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -51,10 +70,36 @@ impl Server {
         .unwrap();
         let mut answer = String::new();
         stream.read_to_string(&mut answer).unwrap();
-        let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
-        let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
-        let value = serde_json::from_str(body).unwrap_or_else(|_| Value::String(body.to_string()));
+        let (status, value) = parse_answer(&answer);
+        assert_ne!(status, 0, "no answer: {answer:?}");
         (status, value)
+    }
+
+    /// `bytes` sent as they are on a connection of their own, closing its
+    /// sending side after them if `end`; the status answered (0 for none)
+    /// and the body as JSON (or as a JSON string).
+    fn raw(&self, bytes: &[u8], end: bool) -> (u16, Value) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        // The server may answer, and close, before it has all of them.
+        let _ = stream.write_all(bytes);
+        if end {
+            let _ = stream.shutdown(Shutdown::Write);
+        }
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        parse_answer(&String::from_utf8_lossy(&answer))
+    }
+
+    /// The server still runs, and answers a plain request.
+    fn assert_alive(&mut self, after: &str) {
+        assert!(
+            self.child.try_wait().unwrap().is_none(),
+            "the server stopped after {after}"
+        );
+        let (status, list) = self.request("GET", "/api/games", None, None);
+        assert_eq!(status, 200, "after {after}: {list}");
+        assert!(list["games"].is_array(), "after {after}: {list}");
     }
 
     fn post(&self, path: &str, body: Value) -> (u16, Value) {
@@ -73,6 +118,17 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// An answer's status (0 when there is none) and its body as JSON (or as a
+/// JSON string).
+fn parse_answer(answer: &str) -> (u16, Value) {
+    let Some((head, body)) = answer.split_once("\r\n\r\n") else {
+        return (0, Value::String(answer.to_string()));
+    };
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let value = serde_json::from_str(body).unwrap_or_else(|_| Value::String(body.to_string()));
+    (status, value)
 }
 
 /// What the command line prints on standard error for these arguments.
@@ -342,4 +398,218 @@ fn the_page_seats_the_computer_each_game_plays_best_against() {
         let about = server.ok("/api/game", json!({"game": game}));
         assert_eq!(about["seats"], seats, "{game}: {about}");
     }
+}
+
+/// A request for `path` naming `host`, with `headers` (each line with its
+/// `\r\n`), and `body` after its head.
+fn raw_request(method: &str, path: &str, host: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n{headers}\r\n{body}").into_bytes()
+}
+
+#[test]
+fn a_length_a_request_claims_is_never_allocated() {
+    let mut server = Server::start_small();
+    let ours = format!("127.0.0.1:{}", server.port);
+    let started = Instant::now();
+    for (method, path, host, length, status) in [
+        ("POST", "/api/new", ours.as_str(), "1000000000000", 413),
+        ("GET", "/api/games", ours.as_str(), "1000000000000", 413),
+        ("POST", "/api/new", ours.as_str(), "2147483648", 413),
+        ("GET", "/api/games", ours.as_str(), "2147483648", 413),
+        ("POST", "/api/new", ours.as_str(), "99999999999999999999999999", 413),
+        // Another host is refused before its body is looked at.
+        ("POST", "/api/new", "evil.example", "1000000000000", 403),
+        ("GET", "/api/games", "evil.example:80", "2147483648", 403),
+        // Digits only.
+        ("POST", "/api/new", ours.as_str(), "-1", 400),
+        ("POST", "/api/new", ours.as_str(), "0x10", 400),
+        ("POST", "/api/new", ours.as_str(), "2, 2", 400),
+    ] {
+        let what = format!("{method} {path} for {host} with Content-Length: {length}");
+        // A 2-byte body, and the client keeps its side open.
+        let request = raw_request(method, path, host, &format!("Content-Length: {length}\r\n"), "{}");
+        let (got, v) = server.raw(&request, false);
+        assert_eq!(got, status, "{what}: {v}");
+        assert!(error(&v).starts_with("error: "), "{what}: {v}");
+        if status == 413 {
+            assert_eq!(error(&v), "error: a request body is at most 65536 bytes");
+        }
+        server.assert_alive(&what);
+    }
+    // Two lengths that differ, and two that agree.
+    let request = raw_request(
+        "POST",
+        "/api/game",
+        &ours,
+        "Content-Length: 2\r\nContent-Length: 1000000000000\r\n",
+        "{}",
+    );
+    let (status, v) = server.raw(&request, false);
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(error(&v), "error: the request has two different Content-Lengths");
+    let body = r#"{"game": "tictactoe"}"#;
+    let length = format!("Content-Length: {}\r\n", body.len());
+    let request = raw_request("POST", "/api/game", &ours, &format!("{length}{length}"), body);
+    let (status, v) = server.raw(&request, false);
+    assert_eq!((status, &v["game"]), (200, &json!("tictactoe")), "{v}");
+    // None of them waited for the body it claimed.
+    assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+    server.assert_alive("two Content-Lengths");
+}
+
+#[test]
+fn a_head_too_long_or_with_too_many_headers_is_refused() {
+    let mut server = Server::start_small();
+    let ours = format!("127.0.0.1:{}", server.port);
+    // A header line of 1 MiB, with no end.
+    let mut request = raw_request("GET", "/api/games", &ours, "", "");
+    request.truncate(request.len() - 2);
+    request.extend(b"X-Long: ".iter().chain(&vec![b'a'; 1 << 20]));
+    let (status, v) = server.raw(&request, false);
+    assert_eq!(status, 431, "{v}");
+    assert_eq!(error(&v), "error: a header line is longer than 8192 bytes");
+    server.assert_alive("a header line of 1 MiB");
+    // A request line of 1 MiB.
+    let mut request = b"GET /".to_vec();
+    request.extend(vec![b'a'; 1 << 20]);
+    let (status, v) = server.raw(&request, false);
+    assert_eq!(status, 414, "{v}");
+    server.assert_alive("a request line of 1 MiB");
+    // 10,000 headers.
+    let headers: String = (0..10_000).map(|i| format!("X-Header-{i}: {i}\r\n")).collect();
+    let (status, v) = server.raw(&raw_request("GET", "/api/games", &ours, &headers, ""), false);
+    assert_eq!(status, 431, "{v}");
+    assert_eq!(error(&v), "error: a request has at most 100 headers");
+    server.assert_alive("10,000 headers");
+    // 40 headers of 1 KiB: each line is short, the head is not.
+    let value = "v".repeat(1024);
+    let headers: String = (0..40).map(|i| format!("X-Header-{i}: {value}\r\n")).collect();
+    let (status, v) = server.raw(&raw_request("GET", "/api/games", &ours, &headers, ""), false);
+    assert_eq!(status, 431, "{v}");
+    assert_eq!(error(&v), "error: a request's line and headers are at most 32768 bytes");
+    server.assert_alive("a head of 40 KiB");
+    // Not HTTP at all.
+    let (status, _) = server.raw(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", false);
+    assert_eq!(status, 400);
+    server.assert_alive("a line that is not HTTP");
+}
+
+#[test]
+fn a_request_names_this_server_as_its_one_host() {
+    let mut server = Server::start(&[]);
+    let port = server.port;
+    let games = |headers: &str| format!("GET /api/games HTTP/1.1\r\n{headers}\r\n").into_bytes();
+    let twice = "error: the request names its Host twice";
+    let not_ours = "error: this server answers requests for 127.0.0.1 or localhost, not";
+    let cases = [
+        (String::new(), 400, "error: the request names no Host".to_string()),
+        (
+            format!("Host: 127.0.0.1:{port}\r\nHost: evil.example\r\n"),
+            400,
+            twice.to_string(),
+        ),
+        (
+            format!("Host: evil.example\r\nHost: 127.0.0.1:{port}\r\n"),
+            400,
+            twice.to_string(),
+        ),
+        (
+            format!("Host: 127.0.0.1:{port}\r\nHost: 127.0.0.1:{port}\r\n"),
+            400,
+            twice.to_string(),
+        ),
+        (
+            "Host: evil.example\r\n".to_string(),
+            403,
+            format!("{not_ours} evil.example"),
+        ),
+        (
+            format!("Host: 127.0.0.1:{}\r\n", port.wrapping_add(1)),
+            403,
+            format!("{not_ours} 127.0.0.1:{}", port.wrapping_add(1)),
+        ),
+        (
+            format!("Host: localhost:{port}\r\nOrigin: http://evil.example\r\n"),
+            403,
+            "error: requests from http://evil.example are refused".to_string(),
+        ),
+    ];
+    for (headers, status, message) in &cases {
+        let (got, v) = server.raw(&games(headers), false);
+        assert_eq!((got, error(&v)), (*status, message.as_str()), "{headers:?}");
+        server.assert_alive(headers);
+    }
+    // HTTP/1.0 names a host too.
+    let (status, _) = server.raw(b"GET /api/games HTTP/1.0\r\n\r\n", false);
+    assert_eq!(status, 400);
+    // This machine by any of its names, with this port or none.
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        "localhost".to_string(),
+        "[::1]".to_string(),
+    ] {
+        let headers = format!("Host: {host}\r\nOrigin: http://{host}\r\n");
+        let (status, v) = server.raw(&games(&headers), false);
+        assert_eq!(status, 200, "{host}: {v}");
+        assert!(v["games"].is_array(), "{host}: {v}");
+    }
+}
+
+#[test]
+fn a_body_in_chunks_or_shorter_than_claimed_is_refused() {
+    let mut server = Server::start(&[]);
+    let ours = format!("127.0.0.1:{}", server.port);
+    let chunked = raw_request(
+        "POST",
+        "/api/game",
+        &ours,
+        "Transfer-Encoding: chunked\r\n",
+        "2\r\n{}\r\n0\r\n\r\n",
+    );
+    let (status, v) = server.raw(&chunked, false);
+    assert_eq!(status, 501, "{v}");
+    assert!(error(&v).contains("Transfer-Encoding"), "{v}");
+    server.assert_alive("a chunked body");
+    // 2 bytes of the 100 claimed, and the client says it has sent all.
+    let started = Instant::now();
+    let short = raw_request("POST", "/api/game", &ours, "Content-Length: 100\r\n", "{}");
+    let (status, v) = server.raw(&short, true);
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(error(&v), "error: the request ended in its body");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    server.assert_alive("a body shorter than claimed");
+}
+
+#[test]
+fn slow_clients_hold_a_connection_for_seconds_and_never_the_whole_server() {
+    let mut server = Server::start(&[]);
+    let ours = format!("127.0.0.1:{}", server.port);
+    // Clients that send half a head, and then nothing.
+    let half = format!("POST /api/new HTTP/1.1\r\nHost: {ours}\r\n");
+    let stalled: Vec<TcpStream> = (0..64)
+        .map(|_| {
+            let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+            s.write_all(half.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    // The server is answering as many as it will at once: one more is
+    // turned away at once, and told why.
+    let (status, v) = server.raw(&raw_request("GET", "/api/games", &ours, "", ""), false);
+    assert_eq!(status, 503, "{v}");
+    assert!(error(&v).contains("64 requests at once"), "{v}");
+    // Each stalled client is answered within seconds (the time to send a
+    // request is 10 seconds), and the server serves again.
+    let started = Instant::now();
+    for mut s in stalled {
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        let (status, v) = parse_answer(&answer);
+        assert_eq!(status, 408, "{v}");
+    }
+    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    server.assert_alive("64 stalled clients");
 }

@@ -15,10 +15,14 @@
 //! rules or an agent failed while playing (exit code 1), 403 for an `exec:`
 //! agent the server was not allowed to start, 404 for an unknown game id or
 //! path, 409 for a request that does not fit the turn (a move when an agent
-//! is to move).
+//! is to move). A request the server will not read is answered the same way
+//! (`http.rs`): 400 when it is malformed or names no host or two, 403 when it
+//! names another host or comes from another site, 408 when it came too
+//! slowly, 413 for a body over 64 KiB, 414 and 431 for a head too long, 501
+//! for a chunked body, 503 when the server is answering too many at once.
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::net::TcpStream;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::mpsc::{self, Sender};
@@ -28,6 +32,7 @@ use serde_json::{Value, json};
 
 use super::ServeArgs;
 use super::api_error::ApiError;
+use super::http::{Connection, Head, Response};
 use super::session::{self, Command, Setup};
 use crate::cli::agents::AgentArgs;
 use crate::cli::bundled;
@@ -40,7 +45,7 @@ const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
 /// The largest request body read: a game's parameters and a move are small.
-const MAX_BODY: u64 = 64 * 1024;
+const MAX_BODY: usize = 64 * 1024;
 
 /// A game being played: where to send its requests, and when it was last asked.
 struct Live {
@@ -60,9 +65,6 @@ pub(super) struct App {
     /// The port listened on, which the `Host` of a request must name.
     port: u16,
 }
-
-/// A response with a body of text.
-type Reply = tiny_http::Response<std::io::Cursor<Vec<u8>>>;
 
 impl App {
     pub fn new(args: &ServeArgs, port: u16, engine: Engine) -> Self {
@@ -84,22 +86,38 @@ impl App {
         }
     }
 
-    /// Answers one request; a failure to send the answer (the browser went
-    /// away) is nobody's to hear.
-    pub fn answer(&self, mut request: tiny_http::Request) {
-        let reply = match self.route(&mut request) {
-            Ok(reply) => reply,
-            Err(e) => json_reply(e.status, &json!({ "error": e.message })),
+    /// Reads one request from `stream` and answers it; a failure to send
+    /// the answer (the browser went away) is nobody's to hear. The host is
+    /// checked before the body is read.
+    pub fn answer(&self, stream: TcpStream) {
+        let mut connection = Connection::new(stream);
+        let reply = match connection.read_head() {
+            Ok(None) => return,
+            Ok(Some(head)) => self
+                .check_origin(&head)
+                .and_then(|()| connection.read_body(&head, MAX_BODY))
+                .and_then(|body| self.route(&head, &body)),
+            Err(e) => Err(e),
         };
-        let _ = request.respond(reply);
+        connection.respond(&reply.unwrap_or_else(error_reply));
     }
 
-    fn route(&self, request: &mut tiny_http::Request) -> Result<Reply, ApiError> {
-        self.check_origin(request)?;
-        let method = request.method().as_str().to_string();
-        let url = request.url().to_string();
-        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-        match (method.as_str(), path) {
+    /// Answers 503 to a connection the server has no thread for.
+    pub fn turn_away(&self, stream: TcpStream) {
+        let e = ApiError::new(
+            503,
+            format!(
+                "error: the server is answering {} requests at once; try again",
+                super::MAX_CONNECTIONS
+            ),
+        );
+        Connection::new(stream).turn_away(&error_reply(e));
+    }
+
+    fn route(&self, head: &Head, body: &[u8]) -> Result<Response, ApiError> {
+        let method = head.method.as_str();
+        let (path, query) = head.target.split_once('?').unwrap_or((&head.target, ""));
+        match (method, path) {
             ("GET", "/") | ("GET", "/index.html") => Ok(text_reply(PAGE, "text/html; charset=utf-8")),
             ("GET", "/app.js") => Ok(text_reply(SCRIPT, "text/javascript; charset=utf-8")),
             ("GET", "/style.css") => Ok(text_reply(STYLE, "text/css; charset=utf-8")),
@@ -113,24 +131,24 @@ impl App {
                 self.ask(id, Command::State)
             }
             ("POST", "/api/game") => {
-                let body = read_json(request)?;
+                let body = read_json(body)?;
                 describe(str_field(&body, "game")?, self.engine).map(|v| json_reply(200, &v))
             }
             ("POST", "/api/new") => {
-                let body = read_json(request)?;
+                let body = read_json(body)?;
                 self.new_game(&body)
             }
             ("POST", "/api/move") => {
-                let body = read_json(request)?;
+                let body = read_json(body)?;
                 let mv = str_field(&body, "move")?.to_string();
                 self.ask(id_field(&body)?, Command::Move(mv))
             }
             ("POST", "/api/step") => {
-                let body = read_json(request)?;
+                let body = read_json(body)?;
                 self.ask(id_field(&body)?, Command::Step)
             }
             ("POST", "/api/values") => {
-                let body = read_json(request)?;
+                let body = read_json(body)?;
                 self.ask(id_field(&body)?, Command::Values)
             }
             (_, "/" | "/index.html" | "/app.js" | "/style.css" | "/api/games" | "/api/state") => {
@@ -143,31 +161,31 @@ impl App {
         }
     }
 
-    /// Refuses a request that names a host other than this machine (a DNS
-    /// rebinding attack names the attacker's), or that a page of another
-    /// site sent (its `Origin` is not this server).
-    fn check_origin(&self, request: &tiny_http::Request) -> Result<(), ApiError> {
-        let header = |name: &'static str| {
-            request
-                .headers()
-                .iter()
-                .find(|h| h.field.equiv(name))
-                .map(|h| h.value.as_str().to_string())
-        };
-        let local = ["127.0.0.1".to_string(), "localhost".to_string(), "[::1]".to_string()];
+    /// Refuses a request that does not name one host, or names a host
+    /// other than this machine (a DNS rebinding attack names the attacker's),
+    /// or that a page of another site sent (its `Origin` is not this server).
+    fn check_origin(&self, head: &Head) -> Result<(), ApiError> {
         let ours = |host: &str| {
-            let (name, port) = host.rsplit_once(':').unwrap_or((host, ""));
-            local.iter().any(|l| l == name) && (port.is_empty() || port == self.port.to_string())
+            // `[::1]` has colons of its own: a port follows its `]`.
+            let (name, port) = match host.rsplit_once(':') {
+                Some((name, port)) if !port.ends_with(']') => (name, port),
+                _ => (host, ""),
+            };
+            ["127.0.0.1", "localhost", "[::1]"].contains(&name) && (port.is_empty() || port == self.port.to_string())
         };
-        if let Some(host) = header("Host")
-            && !ours(&host)
-        {
+        let mut hosts = head.values("Host");
+        let host = match (hosts.next(), hosts.next()) {
+            (Some(host), None) => host,
+            (None, _) => return Err(ApiError::new(400, "error: the request names no Host")),
+            (Some(_), Some(_)) => return Err(ApiError::new(400, "error: the request names its Host twice")),
+        };
+        if !ours(host) {
             return Err(ApiError::new(
                 403,
                 format!("error: this server answers requests for 127.0.0.1 or localhost, not {host}"),
             ));
         }
-        if let Some(origin) = header("Origin") {
+        for origin in head.values("Origin") {
             let host = origin.strip_prefix("http://").unwrap_or("");
             if !ours(host) {
                 return Err(ApiError::new(403, format!("error: requests from {origin} are refused")));
@@ -177,7 +195,7 @@ impl App {
     }
 
     /// Starts a game on its own thread, and answers its first state.
-    fn new_game(&self, body: &Value) -> Result<Reply, ApiError> {
+    fn new_game(&self, body: &Value) -> Result<Response, ApiError> {
         let game = str_field(body, "game")?;
         let text = read_game(game)?;
         let players = match body.get("players") {
@@ -235,7 +253,7 @@ impl App {
     }
 
     /// Sends `command` to game `id`'s thread and waits for its answer.
-    fn ask(&self, id: u64, command: Command) -> Result<Reply, ApiError> {
+    fn ask(&self, id: u64, command: Command) -> Result<Response, ApiError> {
         let to = {
             let mut games = self.games.lock().expect("no thread panics holding it");
             let live = games.get_mut(&id).ok_or_else(|| {
@@ -408,20 +426,8 @@ fn bindings(game: &str, text: &str, params: Option<&Value>) -> Result<Vec<(Strin
     Ok(out)
 }
 
-fn read_json(request: &mut tiny_http::Request) -> Result<Value, ApiError> {
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| ApiError::new(400, format!("error: cannot read the request: {e}")))?;
-    if body.len() as u64 > MAX_BODY {
-        return Err(ApiError::new(
-            413,
-            format!("error: a request body is at most {MAX_BODY} bytes"),
-        ));
-    }
-    serde_json::from_slice(&body).map_err(|e| ApiError::new(400, format!("error: the request is not JSON: {e}")))
+fn read_json(body: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::new(400, format!("error: the request is not JSON: {e}")))
 }
 
 fn str_field<'v>(body: &'v Value, name: &str) -> Result<&'v str, ApiError> {
@@ -436,27 +442,32 @@ fn id_field(body: &Value) -> Result<u64, ApiError> {
         .ok_or_else(|| ApiError::new(400, "error: `id` is missing: the game's id, from /api/new"))
 }
 
-fn json_reply(status: u16, value: &Value) -> Reply {
-    let body = serde_json::to_vec(value).unwrap_or_default();
-    tiny_http::Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json"))
-        .with_header(header("Cache-Control", "no-store"))
+fn json_reply(status: u16, value: &Value) -> Response {
+    Response {
+        status,
+        headers: vec![("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+        body: serde_json::to_vec(value).unwrap_or_default(),
+    }
 }
 
-fn text_reply(text: &str, kind: &str) -> Reply {
-    tiny_http::Response::from_data(text.as_bytes().to_vec())
-        .with_header(header("Content-Type", kind))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-        // The page loads nothing from elsewhere, and no other site may frame it.
-        .with_header(header(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
-        ))
+fn error_reply(e: ApiError) -> Response {
+    json_reply(e.status, &json!({ "error": e.message }))
 }
 
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("header names and values are ASCII")
+fn text_reply(text: &str, kind: &'static str) -> Response {
+    Response {
+        status: 200,
+        headers: vec![
+            ("Content-Type", kind),
+            ("X-Content-Type-Options", "nosniff"),
+            // The page loads nothing from elsewhere, and no other site may frame it.
+            (
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+            ),
+        ],
+        body: text.as_bytes().to_vec(),
+    }
 }
 
 fn fresh_seed() -> u64 {
