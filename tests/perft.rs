@@ -139,3 +139,30 @@ fn limits_stop_the_count_with_the_depths_finished() {
     let r = gdl(&["perft", "connect4", "--depth", "0"]);
     assert_eq!(r.code, 2, "{}", r.stdout);
 }
+
+/// Othello from the start: the published counts (the table's depth 10
+/// differs: it ends a game by two passes, OpenSpiel's rules as soon as
+/// neither player can place a disc; games/othello.game says so).
+#[test]
+fn othello_gives_the_published_counts() {
+    assert_eq!(
+        counts(&["othello", "--depth", "8"]),
+        [4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216]
+    );
+}
+
+/// Amazons written plainly, its conditions tested as their arguments are
+/// chosen, lists the moves of the same game written with the hand idiom
+/// that emptied later ranges.
+#[test]
+fn amazons_plain_and_by_the_hand_idiom_list_the_same_moves() {
+    let dir = common::crate_dir().join("tests/inputs/ok");
+    let plain = dir.join("amazons-plain.game");
+    let idiom = dir.join("amazons-idiom.game");
+    for engine in ["jit", "vm"] {
+        let a = counts(&[plain.to_str().unwrap(), "--depth", "3", "--engine", engine]);
+        let b = counts(&[idiom.to_str().unwrap(), "--depth", "3", "--engine", engine]);
+        assert_eq!(a, b, "{engine}");
+        assert_eq!(a[0], 360, "{engine}");
+    }
+}

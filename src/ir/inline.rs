@@ -401,7 +401,7 @@ fn fold(e: &mut Expr) {
 }
 
 /// Calls `f` on every expression in `e`, inner ones first, then on `e`.
-fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+pub(crate) fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     each_child(e, &mut |c| walk(c, f));
     f(e);
 }

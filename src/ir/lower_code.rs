@@ -27,16 +27,24 @@ pub struct Optimisations {
     /// operands, `sum(list)`, `x % m == c`, a last argument over a range)
     /// get instructions of their own.
     pub fuse: bool,
+    /// Not an optimisation, but the language's rule before it changed
+    /// (for a test): every condition of a move's `requires` tested once all
+    /// the arguments are bound, not as soon as the ones it reads are. The
+    /// two give the same moves wherever the rules do not fail; where a
+    /// condition or a domain fails, the rule now says which fails first.
+    pub late_requires: bool,
 }
 
 impl Optimisations {
     pub const ALL: Optimisations = Optimisations {
         inline: true,
         fuse: true,
+        late_requires: false,
     };
     pub const NONE: Optimisations = Optimisations {
         inline: false,
         fuse: false,
+        late_requires: false,
     };
 }
 
@@ -47,18 +55,25 @@ pub fn lower(prog: &Program) -> Code {
 
 /// Lowers every rule of `prog` with the optimisations `opts`.
 pub fn lower_with(prog: &Program, opts: Optimisations) -> Code {
+    // Where each `requires` condition is tested is read from the rules as
+    // written: inlining can hide that a condition reads an argument (a
+    // function that ignores its parameter), and the place decides which of
+    // two failures a position meets first, which no optimisation may change.
     if opts.inline {
-        lower_inlined(&super::inline::inline_calls(prog), opts.fuse)
+        lower_inlined(&super::inline::inline_calls(prog), prog, opts)
     } else {
-        lower_inlined(prog, opts.fuse)
+        lower_inlined(prog, prog, opts)
     }
 }
 
-/// Lowers `prog`, whose calls were inlined or are kept as they are.
-fn lower_inlined(prog: &Program, fuse: bool) -> Code {
+/// Lowers `prog`, whose calls were inlined or are kept as they are; `written`
+/// is the program before inlining, whose moves place the `requires`
+/// conditions (`staged_conditions`).
+fn lower_inlined(prog: &Program, written: &Program, opts: Optimisations) -> Code {
     let mut b = Builder {
         code: Code::default(),
-        fuse,
+        fuse: opts.fuse,
+        late_requires: opts.late_requires,
         next: 0,
         max: 0,
         scratch: None,
@@ -84,7 +99,9 @@ fn lower_inlined(prog: &Program, fuse: bool) -> Code {
         .iter()
         .enumerate()
         .map(|(k, m)| {
-            let generate = b.entry(format!("move {} (legal moves)", m.name), m.locals, |b| b.generate(k, m));
+            let generate = b.entry(format!("move {} (legal moves)", m.name), m.locals, |b| {
+                b.generate(k, m, &written.moves[k])
+            });
             let body = b.entry(format!("move {}", m.name), m.locals, |b| b.block_rule(&m.body));
             let then = (!m.then.is_empty())
                 .then(|| b.entry(format!("move {} (then)", m.name), m.locals, |b| b.block_rule(&m.then)));
@@ -181,6 +198,8 @@ struct Builder {
     /// Whether the shapes that have instructions of their own get them;
     /// off, every expression takes the general path (tests compare the two).
     fuse: bool,
+    /// `Optimisations::late_requires`.
+    late_requires: bool,
     /// The next free register, and the most the current rule has used.
     next: usize,
     max: usize,
@@ -355,23 +374,35 @@ impl Builder {
 
     // ------------------------------------------------------------ moves
 
-    /// Move generation, fused: a loop per argument over its domain, the
-    /// `requires` tested innermost, each legal move emitted.
-    fn generate(&mut self, k: usize, m: &super::MoveKind) {
+    /// Move generation, fused: a loop per argument over its domain, and
+    /// each condition of `requires` tested as soon as the arguments it
+    /// reads are bound, before the loops of the later ones: Amazons'
+    /// `m(f, t, a)` with a condition on `f` alone tries `t` and `a` only
+    /// for the queens of the player to move. The conditions keep their
+    /// order (one is moved up only as far as every condition before it),
+    /// so that one is tested only where those before it hold, as in a
+    /// single `and`. Each legal move is emitted innermost.
+    fn generate(&mut self, k: usize, m: &super::MoveKind, written: &super::MoveKind) {
         let kind = u16::try_from(k).expect("fewer than 65,536 kinds of move");
         let counter = self.tmp();
         self.op(Op::Const { dst: counter, value: 0 });
-        self.args_from(kind, m, 0, counter);
+        let tests = staged_conditions(m, written, !self.late_requires);
+        self.args_from(kind, m, 0, counter, &tests);
         self.op(Op::Halt);
     }
 
-    fn args_from(&mut self, kind: u16, m: &super::MoveKind, i: usize, counter: Reg) {
-        if i == m.args.len() {
+    /// The code for arguments `i..` of move `m`, the first `i` bound: the
+    /// conditions of `tests` whose stage is `i`, then argument `i`'s loop.
+    fn args_from(&mut self, kind: u16, m: &super::MoveKind, i: usize, counter: Reg, tests: &[(usize, Expr)]) {
+        let mut fails = Vec::new();
+        let last_stage = m.args.len();
+        if i == last_stage {
             self.op(Op::Choice { counter, kind });
-            let mut fails = Vec::new();
-            for r in &m.requires {
-                fails.extend(self.jump_if(r, false));
-            }
+        }
+        for (_, r) in tests.iter().filter(|(stage, _)| *stage == i) {
+            fails.extend(self.jump_if(r, false));
+        }
+        if i == last_stage {
             self.op(Op::Emit {
                 kind,
                 n: m.args.len() as u16,
@@ -384,10 +415,11 @@ impl Builder {
         let var = reg(a.local);
         let mark = self.mark();
         let last = i + 1 == m.args.len();
+        let tested_last = tests.iter().any(|(stage, _)| *stage == last_stage);
         match &a.domain {
-            // The last argument over a range, without conditions: one
+            // The last argument over a range, without conditions on it: one
             // instruction emits every move.
-            Coll::Range { lo, hi } if last && m.requires.is_empty() && self.fuse => {
+            Coll::Range { lo, hi } if last && !tested_last && self.fuse => {
                 self.expr_into(lo, var);
                 let hi = self.operand(hi);
                 self.op(Op::EmitRange {
@@ -412,19 +444,21 @@ impl Builder {
                     to: 0,
                 });
                 let body = self.here();
-                self.args_from(kind, m, i + 1, counter);
+                self.args_from(kind, m, i + 1, counter, tests);
                 self.op(Op::RangeNext { var, hi, to: body });
                 let end = self.here();
                 self.patch(init, end);
             }
             // The state does not change while moves are generated: no copy is needed.
             Coll::List { .. } | Coll::Indices { .. } | Coll::Set { .. } => {
-                self.each(&a.domain, var, &mut |b, _| b.args_from(kind, m, i + 1, counter));
+                self.each(&a.domain, var, &mut |b, _| b.args_from(kind, m, i + 1, counter, tests));
             }
             // Literal elements are all evaluated first, as the tree walker did.
-            Coll::Literal(_) => self.items_loop(&a.domain, var, |b| b.args_from(kind, m, i + 1, counter)),
+            Coll::Literal(_) => self.items_loop(&a.domain, var, |b| b.args_from(kind, m, i + 1, counter, tests)),
         }
         self.release(mark);
+        let next = self.here();
+        self.patch_all(fails, next);
     }
 
     // ------------------------------------------------------------ statements
@@ -1678,4 +1712,91 @@ impl Builder {
             }
         }
     }
+}
+
+/// The conditions of move `m`'s `requires`, each `and` split into its
+/// parts, in order, each with the stage it is tested at: the number of
+/// arguments bound when it is (see `Builder::generate`). A condition's
+/// stage is one past the last argument it reads, and no earlier than the
+/// stage of the condition before it; not `early`, every stage is the last.
+///
+/// The stages are read from `written`, the move before its calls were
+/// inlined (`m` itself when they were not): inlining can hide that a
+/// condition reads an argument (a function that ignores its parameter),
+/// and the stage decides which of two failures a position meets first,
+/// which no optimisation may change. An `and` is split where it is split in
+/// `written`; one that inlining made or folded stays whole, at the stage of
+/// the last of the parts it came from.
+fn staged_conditions(m: &super::MoveKind, written: &super::MoveKind, early: bool) -> Vec<(usize, Expr)> {
+    let n = m.args.len();
+    let mut stage = 0;
+    let mut stage_of = |c: &Expr| {
+        stage = match early {
+            true => stage.max(args_read(c, written).map_or(0, |last| last + 1)).min(n),
+            false => n,
+        };
+        stage
+    };
+    fn split(w: &Expr, e: &Expr, stage_of: &mut dyn FnMut(&Expr) -> usize, out: &mut Vec<(usize, Expr)>) {
+        match (w, e) {
+            (Expr::And(wa, wb), Expr::And(a, b)) => {
+                split(wa, a, stage_of, out);
+                split(wb, b, stage_of, out);
+            }
+            _ => {
+                // The parts of `w`, in order: the last one's stage is theirs.
+                let mut last = 0;
+                each_part(w, &mut |p| last = stage_of(p));
+                out.push((last, e.clone()));
+            }
+        }
+    }
+    fn each_part(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+        match e {
+            Expr::And(a, b) => {
+                each_part(a, f);
+                each_part(b, f);
+            }
+            _ => f(e),
+        }
+    }
+    let mut out = Vec::new();
+    debug_assert_eq!(
+        written.requires.len(),
+        m.requires.len(),
+        "inlining keeps every `requires`"
+    );
+    for (w, e) in written.requires.iter().zip(&m.requires) {
+        split(w, e, &mut stage_of, &mut out);
+    }
+    out
+}
+
+/// The last of `m`'s arguments that `e` reads, if it reads one.
+fn args_read(e: &Expr, m: &super::MoveKind) -> Option<usize> {
+    let arg_of = |local: usize| m.args.iter().position(|a| a.local == local);
+    fn place_local(p: &Place) -> Option<usize> {
+        match p {
+            Place::Local(l) => Some(*l),
+            Place::Elem { list, .. } => place_local(list),
+            Place::Static(_) | Place::Const(_) => None,
+        }
+    }
+    let mut last: Option<usize> = None;
+    let mut e = e.clone();
+    super::walk(&mut e, &mut |x| {
+        let local = match x {
+            Expr::Local(l) => Some(*l),
+            Expr::Load(p) => place_local(p),
+            Expr::Len(c) | Expr::Contains(c, _) | Expr::Agg { coll: c, .. } => match &**c {
+                Coll::List { place } | Coll::Indices { place } | Coll::Set { place, .. } => place_local(place),
+                Coll::Range { .. } | Coll::Literal(_) => None,
+            },
+            _ => None,
+        };
+        if let Some(arg) = local.and_then(arg_of) {
+            last = Some(last.map_or(arg, |l: usize| l.max(arg)));
+        }
+    });
+    last
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use miette::NamedSource;
 
 pub use crate::syntax::ast::{MoveBy, Span, Visibility};
-pub(crate) use inline::reads_cell;
+pub(crate) use inline::{reads_cell, walk};
 
 /// The cell that holds the player to move.
 pub const TURN_CELL: usize = 0;
