@@ -307,6 +307,13 @@ impl<S: Clone + Eq> Repetitions<S> {
         self.seen.push(start.clone());
     }
 
+    /// Goes on from a line already played: `line`'s positions, the last
+    /// one where play is now.
+    pub fn resume(&mut self, line: &[S]) {
+        self.seen.clear();
+        self.seen.extend_from_slice(line);
+    }
+
     /// How often `state` occurred so far.
     pub fn count(&self, state: &S) -> usize {
         self.seen.iter().filter(|s| *s == state).count()

@@ -600,7 +600,7 @@ fn mcts_playouts_at_once_search_as_the_vms_steps() {
             .iter()
             .map(|game| {
                 let root = game.initial_state().unwrap();
-                let r = search(*game, &root, 0, &cfg, &mut StdRng::seed_from_u64(3), &mut None).unwrap();
+                let r = search(*game, &root, &[], 0, &cfg, &mut StdRng::seed_from_u64(3), &mut None).unwrap();
                 r.moves
                     .iter()
                     .map(|m| (game.move_text(&m.mv), m.visits, m.total))

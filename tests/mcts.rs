@@ -592,7 +592,7 @@ fn tree_parallelism_shares_one_tree_and_one_thread_repeats_itself() {
         parallel: Parallelism::Tree,
         ..MctsConfig::default()
     };
-    let r = search(&c4, &root, 0, &cfg, &mut StdRng::seed_from_u64(1), &mut None).unwrap();
+    let r = search(&c4, &root, &[], 0, &cfg, &mut StdRng::seed_from_u64(1), &mut None).unwrap();
     assert_eq!(r.simulations, 3000);
     assert_eq!(r.moves.len(), 7);
     assert_eq!(r.moves.iter().map(|m| m.visits).sum::<u64>(), 3000);
@@ -609,7 +609,7 @@ fn tree_parallelism_shares_one_tree_and_one_thread_repeats_itself() {
         parallel: Parallelism::Tree,
         ..MctsConfig::default()
     };
-    let r = search(&ttt, &start, 0, &cfg, &mut StdRng::seed_from_u64(2), &mut None).unwrap();
+    let r = search(&ttt, &start, &[], 0, &cfg, &mut StdRng::seed_from_u64(2), &mut None).unwrap();
     assert_eq!(r.proven(), Some(0.0));
     // One thread with a seed: the same search every time.
     let one = MctsConfig {
@@ -618,8 +618,8 @@ fn tree_parallelism_shares_one_tree_and_one_thread_repeats_itself() {
         parallel: Parallelism::Tree,
         ..MctsConfig::default()
     };
-    let a = search(&c4, &root, 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
-    let b = search(&c4, &root, 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
+    let a = search(&c4, &root, &[], 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
+    let b = search(&c4, &root, &[], 0, &one, &mut StdRng::seed_from_u64(5), &mut None).unwrap();
     assert_eq!(a, b);
 }
 

@@ -384,7 +384,7 @@ fn agents_that_would_search_without_the_history_are_refused() {
     use gdl::solve::agents::agent::AgentSpec;
     let game = oware("2", "2", 2);
     let kinds = MoveKinds::of(game.program());
-    for spec in ["mcts", "search:5", "greedy", "alphabeta:3"] {
+    for spec in ["search:5", "greedy", "alphabeta:3"] {
         let spec: AgentSpec = spec.parse().unwrap();
         match build_agent(&spec, &game, kinds, 1, &AgentOptions::default()) {
             Err(e @ AgentBuildError::Unsuited(_)) => {
@@ -394,7 +394,7 @@ fn agents_that_would_search_without_the_history_are_refused() {
             Ok(_) => panic!("{spec} was built for a game with a repetition rule"),
         }
     }
-    for spec in ["optimal", "random"] {
+    for spec in ["optimal", "random", "mcts", "mcts:50"] {
         let spec: AgentSpec = spec.parse().unwrap();
         assert!(
             build_agent(&spec, &game, kinds, 1, &AgentOptions::default()).is_ok(),
@@ -438,7 +438,118 @@ fn the_command_line_solves_and_explains_by_the_rule_and_refuses_what_cannot() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(!std::path::Path::new(out).exists(), "a Q-table was written");
     assert!(run.stderr.contains("end when repeated 2"), "{}", run.stderr);
-    let run = common::gdl(&["match", "games/oware.game", "--pits", "2", "--players", "mcts,random"]);
+    let run = common::gdl(&["match", "games/oware.game", "--pits", "2", "--players", "search,random"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("end when repeated 2"), "{}", run.stderr);
+}
+
+/// MCTS counts the positions before its root and along its tree and
+/// playouts: on random graphs with cycles, from lines already played, the
+/// move it prefers is worth the position's exact value (every line played
+/// out, `brute`) in nearly every case; a search that forgot the history
+/// would take a repetition for a fresh position. Seeded: the same every run.
+#[test]
+fn mcts_searches_with_the_positions_before_it() {
+    use gdl::solve::agents::mcts::{MctsConfig, Search};
+    let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+    let (mut searched, mut best) = (0, 0);
+    // Positions where the line before changes the value, and how often the
+    // move MCTS prefers is worth it there.
+    let (mut mattering, mut best_mattering) = (0, 0);
+    for times in [2, 3] {
+        for _ in 0..120 {
+            let game = graph(&mut rng, times);
+            let mut line = vec![(0u8, 0u8)];
+            for _ in 0..rng.below(8) {
+                let s = *line.last().unwrap();
+                let next = &game.next[s.0 as usize];
+                let c = (next[rng.below(next.len() as u64) as usize], 1 - s.1);
+                let seen = line.iter().filter(|x| **x == c).count() as u32;
+                if game.leaf[c.0 as usize].is_some() || seen + 1 >= times {
+                    break;
+                }
+                line.push(c);
+            }
+            let root = *line.last().unwrap();
+            let mut moves = Vec::new();
+            game.legal_moves(&root, &mut moves).unwrap();
+            if moves.len() < 2 {
+                continue;
+            }
+            let value = brute(&game, &mut line.clone());
+            let cfg = MctsConfig {
+                simulations: 3000,
+                ..MctsConfig::default()
+            };
+            let mut search = Search::new(&game, &root, root.1 as usize, cfg, 7).unwrap();
+            search.set_history(&line[..line.len() - 1]);
+            search.run(&game).unwrap();
+            let result = search.result(&game);
+            let chosen = result.moves.iter().max_by_key(|m| m.visits).unwrap().mv;
+            let mut child = root;
+            game.apply(&mut child, &chosen).unwrap();
+            let worth = if line.iter().filter(|s| **s == child).count() + 1 >= times as usize {
+                game.repetition_returns(&child, 0).unwrap()
+            } else {
+                let mut after = line.clone();
+                after.push(child);
+                brute(&game, &mut after)
+            };
+            searched += 1;
+            best += usize::from(worth == value);
+            if brute(&game, &mut vec![root]) != value {
+                mattering += 1;
+                best_mattering += usize::from(worth == value);
+            }
+        }
+    }
+    assert!(searched >= 100, "only {searched} positions with a choice");
+    assert!(mattering >= 10, "the line mattered in only {mattering} positions");
+    assert!(
+        best * 100 >= searched * 95,
+        "the best move in only {best} of {searched}"
+    );
+    assert!(
+        best_mattering * 100 >= mattering * 95,
+        "the best move in only {best_mattering} of the {mattering} positions where the line matters"
+    );
+}
+
+/// A game whose rule rewards the player who makes the position come back,
+/// depending on where: `mcts` (as `optimal`) escapes where, knowing the
+/// line, repeating would lose; without the line, repeating looks like a win.
+#[test]
+fn mcts_plays_a_game_with_a_repetition_rule_knowing_the_line() {
+    let dir = common::scratch("repetition", "escape", &[]);
+    std::fs::write(
+        dir.join("escape.game"),
+        "game Escape\nplayers A, B\nstate x: int = 0\nstate done: bool = false\n\
+         move flip() { x = 1 - x }\nmove escape() requires current == B { done = true }\n\
+         end when done { draw }\nend when repeated 2 { winner (if x == 0 then A else B) }\n",
+    )
+    .unwrap();
+    for b in ["mcts:300", "optimal"] {
+        let players = format!("random,{b}");
+        let r = common::gdl_in(
+            &dir,
+            &["trace", "escape.game", "--players", &players, "--seed", "1"],
+            None,
+        );
+        assert_eq!(r.code, 0, "{b}: {}", r.stderr);
+        assert!(r.stdout.contains("2. B plays escape"), "{b}: {}", r.stdout);
+        assert!(r.stdout.contains("the game is a draw"), "{b}: {}", r.stdout);
+    }
+    // A match of oware, whose rule ends a game at the first repetition.
+    let r = common::gdl(&[
+        "match",
+        "oware",
+        "--players",
+        "mcts:100,random",
+        "--games",
+        "10",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("games    10"), "{}", r.stdout);
 }

@@ -527,7 +527,7 @@ impl<'g> Play<'g> {
             ..MctsConfig::default()
         };
         let result =
-            mcts::search(game, &self.state, player, &cfg, &mut self.rng, &mut None).map_err(|e| game_error(&e))?;
+            mcts::search(game, &self.state, &[], player, &cfg, &mut self.rng, &mut None).map_err(|e| game_error(&e))?;
         let listed: Vec<Value> = result
             .moves
             .iter()

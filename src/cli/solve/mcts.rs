@@ -65,7 +65,8 @@ pub fn run(args: &MctsArgs, game: &Interpreted, root: &State, ctx: &mut Context)
     };
     crate::memory::doing("searching");
     let started = Instant::now();
-    let result = mcts::search(game, root, player, &cfg, &mut rng, &mut None).map_err(|e| Failure::of(&e, ctx.color))?;
+    let result =
+        mcts::search(game, root, &[], player, &cfg, &mut rng, &mut None).map_err(|e| Failure::of(&e, ctx.color))?;
     let seconds = started.elapsed().as_secs_f64();
     if result.moves.is_empty() {
         return Err(Failure::runtime("error: the search visited no move (a bug in gdl)"));

@@ -7,6 +7,7 @@ use super::tree::{MctsResult, RootMove, Search};
 use super::{MctsConfig, Parallelism, SimultaneousSelect};
 use crate::game::{Game, GameError, Player, Turn};
 use crate::solve::agents::agent::{Agent, AgentError, Choice};
+use crate::solve::agents::step::Step;
 
 /// Searches each move with MCTS; keeps its tree from one move to the next
 /// of a game when the new position is in it.
@@ -16,6 +17,9 @@ pub struct MctsAgent<G: Game> {
     cfg: MctsConfig,
     rng: StdRng,
     tree: Option<Search<G>>,
+    /// Under a repetition rule: the positions of this game before the one
+    /// to move in, which the search counts.
+    history: Option<Vec<G::State>>,
 }
 
 impl<G: Game> MctsAgent<G> {
@@ -25,6 +29,7 @@ impl<G: Game> MctsAgent<G> {
             cfg,
             rng: StdRng::seed_from_u64(seed),
             tree: None,
+            history: None,
         }
     }
 }
@@ -33,9 +38,12 @@ impl<G: Game> MctsAgent<G> {
 /// (root parallelism: independent trees, their root statistics added up;
 /// or tree parallelism: one tree shared). `tree` is a tree to go on with
 /// (one thread, or one shared tree), and is left holding the tree searched.
+/// `history`: the game's positions before `state`, which a repetition rule
+/// counts (empty: the game starts at `state`).
 pub fn search<G>(
     game: &G,
     state: &G::State,
+    history: &[G::State],
     player: Player,
     cfg: &MctsConfig,
     rng: &mut StdRng,
@@ -56,6 +64,7 @@ where
             *tree = Some(Search::new(game, state, player, cfg.clone(), rng.random())?);
         }
         let t = tree.as_mut().expect("a tree was just made");
+        t.set_history(history);
         t.run_parallel(game, threads)?;
         return Ok(t.result(game));
     }
@@ -72,8 +81,11 @@ where
             .map(|&seed| {
                 let each = each.clone();
                 let state = state.clone();
+                // A copy each: a state may not be shared between threads.
+                let history = history.to_vec();
                 scope.spawn(move || {
                     let mut s = Search::new(game, &state, player, each, seed)?;
+                    s.set_history(&history);
                     s.run(game)?;
                     Ok(s.result(game))
                 })
@@ -105,10 +117,22 @@ where
         self.name.clone()
     }
 
-    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
+    fn new_game(&mut self, game: &G, seed: u64) -> Result<(), AgentError> {
         self.rng = StdRng::seed_from_u64(seed);
         self.tree = None;
+        self.history = game.repetition().map(|_| Vec::new());
         Ok(())
+    }
+
+    /// Under a repetition rule the agent keeps the game's positions.
+    fn wants_steps(&self) -> bool {
+        self.history.is_some()
+    }
+
+    fn after_step(&mut self, _game: &G, _seat: Player, before: &G::State, _step: &Step<G::Move>, _after: &G::State) {
+        if let Some(h) = &mut self.history {
+            h.push(before.clone());
+        }
     }
 
     fn choose(
@@ -121,7 +145,8 @@ where
         if moves.len() == 1 {
             return Ok(Choice::plain(moves[0].clone()));
         }
-        let result = search(game, state, player, &self.cfg, &mut self.rng, &mut self.tree)?;
+        let history = self.history.as_deref().unwrap_or(&[]);
+        let result = search(game, state, history, player, &self.cfg, &mut self.rng, &mut self.tree)?;
         // Only the moves legal here: a tree of drawn worlds may know others.
         let mut result = result;
         result.moves.retain(|m| moves.contains(&m.mv));

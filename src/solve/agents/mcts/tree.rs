@@ -12,10 +12,10 @@ mod result;
 mod reuse;
 mod simultaneous;
 use crate::error_kind::RuntimeKind;
-use crate::game::{Game, GameError, Player, Turn};
+use crate::game::{Game, GameError, Player, Repetitions, Turn};
 use crate::memory;
 use crate::solve::agents::move_budget::Clock;
-use crate::solve::agents::simulate::{MAX_PLAYOUT_PLIES, Scratch, play_at_random, sample_chance};
+use crate::solve::agents::simulate::{MAX_PLAYOUT_PLIES, Scratch, play_at_random, random_step, sample_chance};
 
 /// No node (an index that is never one).
 const NONE: u32 = u32::MAX;
@@ -241,6 +241,14 @@ pub struct Search<G: Game> {
     /// Proven values (player 0's) of positions, shared by every node of the
     /// same position: the tree has no transpositions, the proofs do.
     proofs: FxHashMap<G::State, f64>,
+    /// N of the game's rule `end when repeated N`, if it has one. A node of
+    /// the tree is a line of play from the root, so whether the rule ends
+    /// the game there is settled when the node is reached (see `line`).
+    repeated: Option<u32>,
+    /// Under a repetition rule: the game's positions before the root, then
+    /// (during a simulation) the root's and each one the walk down reached.
+    history: Vec<G::State>,
+    line: Vec<G::State>,
     rng: StdRng,
     // Buffers reused by every simulation.
     scratch: Scratch<G::Move>,
@@ -293,14 +301,24 @@ impl<G: Game> Search<G> {
             stats: Vec::new(),
             root_state: state.clone(),
             determinized,
-            // Scores need not sum to a constant: nothing to prove by.
-            solving: cfg.solver && np == 2 && !determinized && !private && cfg.backup != Backup::Score,
+            // Scores need not sum to a constant: nothing to prove by. Under
+            // a repetition rule a position's value depends on the line that
+            // reached it, so proofs could not be shared between nodes.
+            solving: cfg.solver
+                && np == 2
+                && !determinized
+                && !private
+                && cfg.backup != Backup::Score
+                && game.repetition().is_none(),
             zero_sum: None,
             range,
             seen: (f64::INFINITY, f64::NEG_INFINITY),
             full: false,
             simulations: 0,
             proofs: FxHashMap::default(),
+            repeated: game.repetition(),
+            history: Vec::new(),
+            line: Vec::new(),
             rng,
             scratch: Scratch::default(),
             state: state.clone(),
@@ -318,6 +336,15 @@ impl<G: Game> Search<G> {
         };
         search.push_node(None, NONE, NONE);
         Ok(search)
+    }
+
+    /// The game's positions before the root, the first one first, for a
+    /// game with a repetition rule (ignored without one).
+    pub fn set_history(&mut self, history: &[G::State]) {
+        if self.repeated.is_some() {
+            self.history.clear();
+            self.history.extend_from_slice(history);
+        }
     }
 
     /// Runs simulations until the budget is spent or the root is proven.
@@ -430,6 +457,10 @@ impl<G: Game> Search<G> {
         self.rm_chosen.clear();
         self.rm_avail.clear();
         self.path.push(0);
+        if self.repeated.is_some() {
+            self.line.clone_from(&self.history);
+            self.line.push(self.state.clone());
+        }
         let mut node = 0u32;
         loop {
             let n = node as usize;
@@ -484,11 +515,30 @@ impl<G: Game> Search<G> {
                 Some(child) => {
                     node = child;
                     self.path.push(child);
+                    if self.end_if_repeated(game)? {
+                        // A game that cannot mark the state over: the rule's returns.
+                        repetition_returns(game, &self.cfg, &self.state, &mut self.ret)?;
+                        return Ok((node, Leaf::Ended));
+                    }
                 }
                 // The tree is full: play out from where the moves led.
                 None => return Ok((node, Leaf::Playout)),
             }
         }
+    }
+
+    /// Under a repetition rule, after a step of the walk down: the new
+    /// position joins the line, and where it occurred N − 1 times before,
+    /// the rule ends the game there. The state is marked over where the
+    /// game can mark it (`turn` then says so); true where it cannot, and
+    /// the rule's returns stand for the end.
+    fn end_if_repeated(&mut self, game: &G) -> Result<bool, GameError> {
+        let Some(times) = self.repeated else {
+            return Ok(false);
+        };
+        let before = self.line.iter().filter(|s| **s == self.state).count();
+        self.line.push(self.state.clone());
+        Ok(before + 1 >= times as usize && !game.end_by_repetition(&mut self.state))
     }
 
     /// Adds the returns in `ret` along `path` (and to the moves chosen at
@@ -829,10 +879,12 @@ impl<G: Game> Search<G> {
     /// Random play from the state to the end, or to the cutoff where the
     /// game's `evaluate` scores the position; the returns in `ret`.
     fn playout(&mut self, game: &G) -> Result<(), GameError> {
+        let line = self.repeated.map(|_| self.line.as_slice());
         playout(
             game,
             &self.cfg,
             &mut self.state,
+            line,
             &mut self.rng,
             &mut self.scratch,
             &mut self.ret,
@@ -848,29 +900,65 @@ impl<G: Game> Search<G> {
 
 /// Random play from `state` to the end, or to the cutoff where the game's
 /// `evaluate` scores the position; the returns in `ret`. Apart from the
-/// tree, so that threads sharing one tree play out on their own.
+/// tree, so that threads sharing one tree play out on their own. `line`:
+/// under a repetition rule, the positions of the game up to `state` (the
+/// last), which the playout goes on counting.
 pub(super) fn playout<G: Game>(
     game: &G,
     cfg: &MctsConfig,
     state: &mut G::State,
+    line: Option<&[G::State]>,
     rng: &mut StdRng,
     scratch: &mut Scratch<G::Move>,
     ret: &mut [f64],
 ) -> Result<(), GameError> {
+    let mut seen = match (line, Repetitions::of(game)) {
+        (Some(line), Some(mut seen)) => {
+            seen.resume(line);
+            Some(seen)
+        }
+        _ => None,
+    };
+    // Random moves, at most `limit`; true when the game ended. Under a
+    // repetition rule one at a time, each position counted; a game that
+    // cannot mark a state over by the rule ends with the rule's returns
+    // in `ret` (`Some(true)` from `play`).
+    let mut by_rule = false;
+    let mut play = |state: &mut G::State, limit: usize| -> Result<bool, GameError> {
+        match &mut seen {
+            None => play_at_random(game, state, rng, scratch, limit),
+            Some(seen) => {
+                for _ in 0..limit {
+                    if !random_step(game, state, rng, scratch)? {
+                        return Ok(true);
+                    }
+                    if seen.push(state) && !game.end_by_repetition(state) {
+                        by_rule = true;
+                        return Ok(true);
+                    }
+                }
+                Ok(game.turn(state)? == Turn::Terminal)
+            }
+        }
+    };
     // To the cutoff, where `evaluate` may score the position (not the end
     // of the game), then on to the end.
     let mut left = MAX_PLAYOUT_PLIES;
+    let mut ended = false;
     if let Some(cutoff) = cfg.cutoff.filter(|&c| c < MAX_PLAYOUT_PLIES) {
-        if play_at_random(game, state, rng, scratch, cutoff)? {
-            return end_returns(game, cfg, state, ret);
+        ended = play(state, cutoff)?;
+        if !ended {
+            if game.turn(state)? != Turn::Terminal && evaluated(game, state, ret)? {
+                return Ok(());
+            }
+            left -= cutoff;
         }
-        if game.turn(state)? != Turn::Terminal && evaluated(game, state, ret)? {
-            return Ok(());
-        }
-        left -= cutoff;
     }
-    if play_at_random(game, state, rng, scratch, left)? {
-        return end_returns(game, cfg, state, ret);
+    if ended || play(state, left)? {
+        return match by_rule {
+            true => repetition_returns(game, cfg, state, ret),
+            false => end_returns(game, cfg, state, ret),
+        };
     }
     Err(GameError::new(
         RuntimeKind::Endless,
@@ -890,6 +978,20 @@ fn evaluated<G: Game>(game: &G, state: &G::State, ret: &mut [f64]) -> Result<boo
         }
     }
     Ok(true)
+}
+
+/// Every player's return where the repetition rule ends the game in
+/// `state`, for a game that cannot mark a state over (`Game::end_by_repetition`),
+/// into `ret` as the backup asks (a game without scores backs up its
+/// returns for `Backup::Score`).
+fn repetition_returns<G: Game>(game: &G, cfg: &MctsConfig, state: &G::State, ret: &mut [f64]) -> Result<(), GameError> {
+    for (p, r) in ret.iter_mut().enumerate() {
+        *r = game.repetition_returns(state, p)?;
+    }
+    if cfg.backup == Backup::Outcome {
+        outcomes(ret);
+    }
+    Ok(())
 }
 
 /// Every player's return at the end of the game into `ret`, as the backup asks.

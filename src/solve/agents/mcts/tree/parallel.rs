@@ -15,6 +15,8 @@ use super::*;
 /// while other threads use them.
 struct Pending<G: Game> {
     state: G::State,
+    /// Under a repetition rule, the line of positions that led to `state`.
+    line: Vec<G::State>,
     path: Vec<u32>,
     chosen: Vec<u32>,
     rm_chosen: Vec<RegretDraw>,
@@ -42,6 +44,7 @@ impl<G: Game> Search<G> {
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
         let cfg = self.cfg.clone();
         let (np, root) = (self.np, self.root_state.clone());
+        let repeated = self.repeated.is_some();
         let shared = Mutex::new((&mut *self, 0u64));
         let results: Vec<Result<(), GameError>> = std::thread::scope(|scope| {
             let handles: Vec<_> = seeds
@@ -53,6 +56,7 @@ impl<G: Game> Search<G> {
                         let mut scratch = Scratch::default();
                         let mut mine = Pending::<G> {
                             state: root,
+                            line: Vec::new(),
                             path: Vec::new(),
                             chosen: Vec::new(),
                             rm_chosen: Vec::new(),
@@ -77,7 +81,8 @@ impl<G: Game> Search<G> {
                             }
                             tree.lend(&mut mine);
                             drop(guard);
-                            playout(game, cfg, &mut mine.state, &mut rng, &mut scratch, &mut mine.ret)?;
+                            let line = repeated.then_some(mine.line.as_slice());
+                            playout(game, cfg, &mut mine.state, line, &mut rng, &mut scratch, &mut mine.ret)?;
                             let mut guard = shared.lock().expect("a search thread does not panic");
                             let (tree, _) = &mut *guard;
                             tree.take_back(&mut mine);
@@ -109,6 +114,9 @@ impl<G: Game> Search<G> {
             self.stats[s as usize].sum += p.loss;
         }
         p.state.clone_from(&self.state);
+        if self.repeated.is_some() {
+            p.line.clone_from(&self.line);
+        }
         std::mem::swap(&mut p.path, &mut self.path);
         std::mem::swap(&mut p.chosen, &mut self.chosen);
         std::mem::swap(&mut p.rm_chosen, &mut self.rm_chosen);

@@ -8,7 +8,9 @@ impl<G: Game> Search<G> {
     /// one within a few moves is, keeping that subtree and dropping the
     /// rest; false (the tree unchanged) otherwise.
     pub fn advance_to(&mut self, game: &G, state: &G::State, player: Player) -> Result<bool, GameError> {
-        if self.determinized || player != self.player || self.full {
+        // Under a repetition rule a node's subtree holds for the line that
+        // led to it, and the game may have reached the position by another.
+        if self.determinized || player != self.player || self.full || self.repeated.is_some() {
             return Ok(false);
         }
         if *state == self.root_state {
