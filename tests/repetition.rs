@@ -384,7 +384,7 @@ fn agents_that_would_search_without_the_history_are_refused() {
     use gdl::solve::agents::agent::AgentSpec;
     let game = oware("2", "2", 2);
     let kinds = MoveKinds::of(game.program());
-    for spec in ["search:5", "greedy", "alphabeta:3"] {
+    for spec in ["dsearch", "alphabeta:3"] {
         let spec: AgentSpec = spec.parse().unwrap();
         match build_agent(&spec, &game, kinds, 1, &AgentOptions::default()) {
             Err(e @ AgentBuildError::Unsuited(_)) => {
@@ -394,7 +394,7 @@ fn agents_that_would_search_without_the_history_are_refused() {
             Ok(_) => panic!("{spec} was built for a game with a repetition rule"),
         }
     }
-    for spec in ["optimal", "random", "mcts", "mcts:50"] {
+    for spec in ["optimal", "random", "mcts", "mcts:50", "search:5", "greedy"] {
         let spec: AgentSpec = spec.parse().unwrap();
         assert!(
             build_agent(&spec, &game, kinds, 1, &AgentOptions::default()).is_ok(),
@@ -438,7 +438,14 @@ fn the_command_line_solves_and_explains_by_the_rule_and_refuses_what_cannot() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(!std::path::Path::new(out).exists(), "a Q-table was written");
     assert!(run.stderr.contains("end when repeated 2"), "{}", run.stderr);
-    let run = common::gdl(&["match", "games/oware.game", "--pits", "2", "--players", "search,random"]);
+    let run = common::gdl(&[
+        "match",
+        "games/oware.game",
+        "--pits",
+        "2",
+        "--players",
+        "alphabeta:2,random",
+    ]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("end when repeated 2"), "{}", run.stderr);
 }
@@ -516,10 +523,11 @@ fn mcts_searches_with_the_positions_before_it() {
 }
 
 /// A game whose rule rewards the player who makes the position come back,
-/// depending on where: `mcts` (as `optimal`) escapes where, knowing the
-/// line, repeating would lose; without the line, repeating looks like a win.
+/// depending on where: `mcts` and `search` (as `optimal`) escape where,
+/// knowing the line, repeating would lose; without the line, repeating
+/// looks like a win.
 #[test]
-fn mcts_plays_a_game_with_a_repetition_rule_knowing_the_line() {
+fn mcts_and_search_play_a_game_with_a_repetition_rule_knowing_the_line() {
     let dir = common::scratch("repetition", "escape", &[]);
     std::fs::write(
         dir.join("escape.game"),
@@ -528,7 +536,7 @@ fn mcts_plays_a_game_with_a_repetition_rule_knowing_the_line() {
          end when done { draw }\nend when repeated 2 { winner (if x == 0 then A else B) }\n",
     )
     .unwrap();
-    for b in ["mcts:300", "optimal"] {
+    for b in ["mcts:300", "search:200", "optimal"] {
         let players = format!("random,{b}");
         let r = common::gdl_in(
             &dir,

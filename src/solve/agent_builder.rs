@@ -284,20 +284,26 @@ where
 }
 
 /// Why agent `spec` cannot play `game` because of its repetition rule, if it
-/// cannot: only `optimal` and `mcts` (which are told the game's positions, and
-/// count them in their searches) and agents that do not look ahead know that
-/// a line's value depends on the positions before.
+/// cannot: only `optimal`, `mcts` and `search` (which are told the game's
+/// positions, and count them in their searches and playouts) and agents that
+/// do not look ahead (`greedy` weighs one step's change of score, which the
+/// rule does not touch) know that a line's value depends on the positions before.
 fn repetition_unsuited<G: FileGame>(spec: &AgentSpec, game: &G, kinds: MoveKinds) -> Option<String> {
     let n = game.repetition()?;
     let knows = match spec {
         AgentSpec::Optimal(_) => game.num_players() == 2 && !kinds.chance && !kinds.simultaneous,
-        AgentSpec::Random | AgentSpec::Human | AgentSpec::Exec(_) | AgentSpec::Mcts(_) => true,
+        AgentSpec::Random
+        | AgentSpec::Human
+        | AgentSpec::Exec(_)
+        | AgentSpec::Mcts(_)
+        | AgentSpec::Search(_)
+        | AgentSpec::Greedy => true,
         _ => false,
     };
     (!knows).then(|| {
         format!(
             "`{spec}` does not keep the history that {}'s rule `end when repeated {n}` depends on; \
-             play it with `mcts`, `optimal` or `random`",
+             play it with `mcts`, `search`, `optimal` or `random`",
             game.name()
         )
     })

@@ -144,7 +144,7 @@ pub struct DsearchAgent<G: Game> {
     /// Per player: the log-odds that they play greedily.
     log_odds: Vec<f64>,
     /// For turn-taking nodes (not what this agent is for).
-    fallback: SearchAgent,
+    fallback: SearchAgent<G::State>,
 }
 
 impl<G: Game> DsearchAgent<G> {
@@ -273,7 +273,7 @@ impl<G: Game> Agent<G> for DsearchAgent<G> {
         self.rng = StdRng::seed_from_u64(seed);
         self.prev = None;
         self.log_odds = vec![self.prior(); game.num_players()];
-        <SearchAgent as Agent<G>>::new_game(&mut self.fallback, game, seed)
+        <SearchAgent<G::State> as Agent<G>>::new_game(&mut self.fallback, game, seed)
     }
 
     fn choose(

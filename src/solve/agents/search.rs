@@ -19,7 +19,8 @@ use rand::{Rng, SeedableRng};
 
 use super::agent::{Agent, AgentError, Choice};
 use super::move_budget::Clock;
-use super::simulate::{Scratch, random_playout, sample_chance};
+use super::simulate::{Scratch, random_playout_after, sample_chance};
+use super::step::Step;
 use crate::error_kind::RuntimeKind;
 use crate::game::{Game, GameError, Player, Turn};
 
@@ -80,21 +81,25 @@ fn step_with<G: Game, R: Rng + ?Sized>(
 }
 
 /// Determinized Monte Carlo search with a per-move budget.
-pub struct SearchAgent {
+pub struct SearchAgent<S> {
     budget: SearchBudget,
     rng: StdRng,
+    /// Under a repetition rule: the positions of this game before the one
+    /// to move in, which each playout goes on counting.
+    history: Option<Vec<S>>,
 }
 
-impl SearchAgent {
+impl<S> SearchAgent<S> {
     pub fn new(budget: SearchBudget, seed: u64) -> Self {
         SearchAgent {
             budget,
             rng: StdRng::seed_from_u64(seed),
+            history: None,
         }
     }
 }
 
-impl<G: Game> Agent<G> for SearchAgent {
+impl<G: Game> Agent<G> for SearchAgent<G::State> {
     fn name(&self) -> String {
         // As written on the command line: `search` when the clock alone decides.
         match self.budget.samples {
@@ -103,9 +108,21 @@ impl<G: Game> Agent<G> for SearchAgent {
         }
     }
 
-    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), AgentError> {
+    fn new_game(&mut self, game: &G, seed: u64) -> Result<(), AgentError> {
         self.rng = StdRng::seed_from_u64(seed);
+        self.history = game.repetition().map(|_| Vec::new());
         Ok(())
+    }
+
+    /// Under a repetition rule the agent keeps the game's positions.
+    fn wants_steps(&self) -> bool {
+        self.history.is_some()
+    }
+
+    fn after_step(&mut self, _game: &G, _seat: Player, before: &G::State, _step: &Step<G::Move>, _after: &G::State) {
+        if let Some(h) = &mut self.history {
+            h.push(before.clone());
+        }
     }
 
     fn choose(
@@ -118,6 +135,11 @@ impl<G: Game> Agent<G> for SearchAgent {
         if moves.len() == 1 {
             return Ok(Choice::plain(moves[0].clone()));
         }
+        // The line to the position to move in, which a playout goes on from.
+        let line: Vec<G::State> = match &self.history {
+            Some(h) => h.iter().cloned().chain([state.clone()]).collect(),
+            None => Vec::new(),
+        };
         let clock = Clock::start(self.budget.samples.max(1) as u64, self.budget.time);
         let mut totals = vec![0.0f64; moves.len()];
         let mut samples = 0usize;
@@ -127,7 +149,7 @@ impl<G: Game> Agent<G> for SearchAgent {
             for (i, mv) in moves.iter().enumerate() {
                 let mut s = world.clone();
                 step_with(game, &mut s, player, mv, &mut self.rng, &mut scratch)?;
-                random_playout(game, &mut s, &mut self.rng, &mut scratch)?;
+                random_playout_after(game, &mut s, &line, &mut self.rng, &mut scratch)?;
                 totals[i] += game.returns(&s, player)?;
             }
             samples += 1;

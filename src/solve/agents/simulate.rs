@@ -127,6 +127,19 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
     rng: &mut R,
     scratch: &mut Scratch<G::Move>,
 ) -> Result<(), GameError> {
+    random_playout_after(game, state, &[], rng, scratch)
+}
+
+/// Plays at random until the game ends, from `state` reached by `line`: the
+/// game's positions before it, which a repetition rule goes on counting
+/// (empty: the game starts at `state`).
+pub fn random_playout_after<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    line: &[G::State],
+    rng: &mut R,
+    scratch: &mut Scratch<G::Move>,
+) -> Result<(), GameError> {
     match Repetitions::of(game) {
         None => {
             if play_at_random(game, state, rng, scratch, MAX_PLAYOUT_PLIES)? {
@@ -135,7 +148,11 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(
         }
         // A repetition rule needs each position of the playout.
         Some(mut seen) => {
-            seen.restart(state);
+            seen.resume(line);
+            seen.after_move(game, state)?;
+            if game.turn(state)? == Turn::Terminal {
+                return Ok(());
+            }
             for _ in 0..MAX_PLAYOUT_PLIES {
                 if !random_step(game, state, rng, scratch)? {
                     return Ok(());
