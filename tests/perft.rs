@@ -166,3 +166,18 @@ fn amazons_plain_and_by_the_hand_idiom_list_the_same_moves() {
         assert_eq!(a[0], 360, "{engine}");
     }
 }
+
+/// Chess from the start and from "Kiwipete" (castling, en passant,
+/// promotions and pins all at once): the published counts.
+#[test]
+fn chess_gives_the_published_counts() {
+    assert_eq!(counts(&["chess", "--depth", "4"]), [20, 400, 8_902, 197_281]);
+    let kiwipete = "board: [10, 0, 0, 0, 12, 0, 0, 10, 7, 0, 7, 7, 11, 7, 9, 0, 9, 8, 0, 0, 7, 8, 7, 0, 0, 0, 0, 1, \
+                    2, 0, 0, 0, 0, 7, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 5, 0, 7, 1, 1, 1, 3, 3, 1, 1, 1, 4, 0, 0, 0, \
+                    6, 0, 0, 4], castle: [11, 18, 81, 88], ep: -1, kings: [51, 58], check: false, past: []; \
+                    White to move";
+    assert_eq!(
+        counts(&["chess", "--depth", "3", "--from", kiwipete]),
+        [48, 2_039, 97_862]
+    );
+}

@@ -49,3 +49,9 @@ def test_the_board_games_count_as_openspiel_s(gdl_cli, gdl_game, openspiel_game,
     ours = json.loads(gdl_cli("perft", gdl_game, "--depth", depth, "--json").stdout)
     theirs = openspiel_perft(pyspiel.load_game(openspiel_game).new_initial_state(), depth)
     assert ours["sequences"] == theirs
+
+
+def test_checkers_counts_as_openspiel_s(gdl_cli):
+    ours = json.loads(gdl_cli("perft", "checkers", "--depth", 6, "--json").stdout)
+    theirs = openspiel_perft(pyspiel.load_game("checkers").new_initial_state(), 6)
+    assert ours["sequences"] == theirs
