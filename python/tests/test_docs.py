@@ -61,3 +61,10 @@ def test_the_easyai_example():
     ns, out = run(example("EasyAIGame"))
     assert out.startswith("[0, 0, 0]")
     assert ns["game"].game.returns(ns["game"].state) == [1.0, -1.0]
+
+
+def test_each_adapter_has_one_section():
+    # A second "OpenSpiel" section once described a facade that does not
+    # exist, with an example that raised (issue 42, item 10).
+    for adapter in ["OpenSpiel", "PettingZoo", "AIMA", "easyAI"]:
+        assert DOC.count(f"\n## {adapter}: ") == 1, adapter
