@@ -530,3 +530,38 @@ fn train_stops_at_its_time_limit_and_saves_what_it_learned() {
     assert!(line.starts_with(&format!("episodes    {done} of")), "{line}");
     assert_eq!(json["training"]["interrupted"], true);
 }
+
+/// The size CFR's tree is refused by at once is a lower bound: never more
+/// nodes than the tree has. A game whose first choice leaves the most
+/// choices (bids that must rise, the lowest first, as in Liar's dice) has a
+/// tree far smaller than the product of the branching along its first line
+/// (issue 42, item 9: a millionfold over for Liar's dice).
+#[test]
+fn the_size_refused_at_once_is_a_lower_bound() {
+    use gdl::game::{Game, Turn};
+    let text = "game Bids\nplayers A, B\nstate last: int = 0\n\
+                move bid(b in 1..8) requires b > last { last = b }\n\
+                end when last == 8 { winner previous }\n";
+    let game = gdl::runtime::Interpreted::new(gdl::compile::load("bids.game", text, &[]).unwrap());
+    fn nodes(game: &gdl::runtime::Interpreted, s: &gdl::runtime::State) -> u64 {
+        if game.turn(s).unwrap() == Turn::Terminal {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(s, &mut moves).unwrap();
+        1 + moves
+            .iter()
+            .map(|m| {
+                let mut c = s.clone();
+                game.apply(&mut c, m).unwrap();
+                nodes(game, &c)
+            })
+            .sum::<u64>()
+    }
+    let root = game.initial_state().unwrap();
+    let all = nodes(&game, &root) as f64;
+    let bound = gdl::solve::learn::infotree::size_lower_bound(&game, &root).unwrap();
+    // 8! = 40,320 along the first line, where the tree has 256 nodes.
+    assert!(bound <= all, "{bound} > {all}");
+    assert!(bound > 8.0, "{bound}");
+}

@@ -193,7 +193,7 @@ pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: 
         }
         Kind::Hidden => {
             let started = Instant::now();
-            let tree = cfr_tree(game, root, args.max_nodes, ctx)?;
+            let tree = cfr_tree(game, root, args.max_nodes, true, ctx)?;
             let iterations = args.iterations.unwrap_or(CFR_ITERATIONS);
             let mut cfr = CfrPlus::new(&tree);
             let mut stopped_early = false;
@@ -234,25 +234,32 @@ pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: 
 }
 
 /// The game tree for CFR, refused at once when even one line of play shows
-/// that it is beyond `max_nodes` (default [`CFR_MAX_NODES`]).
+/// that it is beyond `max_nodes` (default [`CFR_MAX_NODES`]). `flag`: the
+/// command takes `--max-nodes` (`gdl train` does not), which the help names.
 pub fn cfr_tree(
     game: &Interpreted,
     root: &State,
     max_nodes: Option<u64>,
+    flag: bool,
     ctx: &Context,
 ) -> Result<InfoTree<<Interpreted as Game>::Move>, Failure> {
     let limit = max_nodes.unwrap_or(CFR_MAX_NODES);
     let too_big = |what: String| {
         Failure::runtime(format!(
             "error: {} has hidden information, which CFR solves over its whole game tree, and {what}\n\
-             help: solve a smaller configuration, or raise --max-nodes (memory grows with it)",
-            game.name()
+             help: {}",
+            game.name(),
+            if flag {
+                "solve a smaller configuration, or raise --max-nodes (memory grows with it)"
+            } else {
+                "train on a smaller configuration"
+            }
         ))
     };
     let bound = size_lower_bound(game, root).map_err(|e| ctx.fail(&e))?;
     if bound > limit as f64 {
         return Err(too_big(format!(
-            "one line of play alone shows more than {bound:.2e} ends, beyond the limit of {limit} nodes"
+            "one line of play alone shows more than {bound:.0} nodes, beyond the limit of {limit}"
         )));
     }
     InfoTree::build(game, root, limit).map_err(|e| match e {

@@ -22,7 +22,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     )?;
     let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
     let started = Instant::now();
-    let tree = cfr_tree(&game, &root, None, ctx)?;
+    let tree = cfr_tree(&game, &root, None, false, ctx)?;
     let mut cfr = CfrPlus::new(&tree);
     // One iteration at a time: Ctrl-C, SIGTERM or the time limit stops
     // between two, and the average strategy so far is saved.

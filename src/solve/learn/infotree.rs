@@ -133,10 +133,13 @@ impl<M: Clone> InfoTree<M> {
     }
 }
 
-/// A lower bound on the size of the tree from `root`, found at once: the
-/// product of the branching factors along one line (the first choice
-/// everywhere). A game whose bound is already beyond reach is refused
-/// before any time is spent building its tree.
+/// A lower bound on the number of nodes of the tree from `root`, found at
+/// once: the nodes of one line (the first choice everywhere) and every
+/// child of each. (The product of the branching factors along that line,
+/// used before, is no bound: where the first choice leaves the most
+/// choices, as the lowest bid does in Liar's dice, it overestimated the
+/// tree a millionfold.) A game whose bound is already beyond reach is
+/// refused before any time is spent building its tree.
 pub fn size_lower_bound<G: Game>(game: &G, root: &G::State) -> Result<f64, SolveError> {
     let mut state = root.clone();
     let mut bound = 1.0f64;
@@ -148,19 +151,19 @@ pub fn size_lower_bound<G: Game>(game: &G, root: &G::State) -> Result<f64, Solve
             Turn::Chance => {
                 game.chance_outcomes(&state, &mut outcomes)?;
                 let Some((first, _)) = outcomes.first() else { break };
-                bound *= outcomes.len() as f64;
+                bound += outcomes.len() as f64;
                 let first = first.clone();
                 game.apply(&mut state, &first)?;
             }
             Turn::Player(_) => {
                 game.legal_moves(&state, &mut moves)?;
                 let Some(first) = moves.first().cloned() else { break };
-                bound *= moves.len() as f64;
+                bound += moves.len() as f64;
                 game.apply(&mut state, &first)?;
             }
             Turn::Simultaneous => {
                 let [rows, cols] = crate::solve::exact::simultaneous::stage_moves(game, &state)?;
-                bound *= (rows.len() * cols.len()) as f64;
+                bound += (rows.len() * cols.len()) as f64;
                 game.apply_joint(&mut state, &[rows[0].clone(), cols[0].clone()])?;
             }
         }
