@@ -11,6 +11,7 @@ use super::limits::SearchArgs;
 use super::signals::Caught;
 use super::train::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::report::solve::thousands;
 use crate::runtime::Interpreted;
 use crate::solve::perft::{self, Perft, PerftLimits, PerftStop};
 
@@ -125,25 +126,25 @@ fn table(
     let width = done
         .sequences
         .iter()
-        .map(|n| grouped(*n).len())
+        .map(|n| thousands(*n).len())
         .max()
         .unwrap_or(0)
         .max(9);
     text.push_str(&format!("depth  {:>width$}\n", "sequences"));
     for (d, n) in done.sequences.iter().enumerate() {
-        text.push_str(&format!("{:>5}  {:>width$}\n", d + 1, grouped(*n)));
+        text.push_str(&format!("{:>5}  {:>width$}\n", d + 1, thousands(*n)));
     }
     if let Some(moves) = divided {
         let name = moves.iter().map(|(m, _)| m.len()).max().unwrap_or(0).max(4);
         text.push_str(&format!("\nfirst move  sequences of {depth}\n"));
         for (m, n) in moves {
-            text.push_str(&format!("{m:<name$}  {}\n", grouped(*n)));
+            text.push_str(&format!("{m:<name$}  {}\n", thousands(*n)));
         }
     }
     text.push_str(&format!(
         "\nplayed    {} positions in {seconds:.2} s ({} a second)\n",
-        grouped(done.nodes),
-        grouped((done.nodes as f64 / seconds.max(1e-9)) as u64)
+        thousands(done.nodes),
+        thousands((done.nodes as f64 / seconds.max(1e-9)) as u64)
     ));
     text
 }
@@ -170,28 +171,4 @@ fn json_text(
         doc["divide"] = moves.iter().map(|(m, n)| json!({"move": m, "sequences": n})).collect();
     }
     format!("{doc:#}\n")
-}
-
-/// 8902 as `8,902`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(super::grouped(0), "0");
-        assert_eq!(super::grouped(999), "999");
-        assert_eq!(super::grouped(8902), "8,902");
-        assert_eq!(super::grouped(119_060_324), "119,060,324");
-    }
 }

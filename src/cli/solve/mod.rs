@@ -351,7 +351,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 let mut t = diagnostic::render(&crate::memory::MemoryLimit::now("solving"), color);
                 t.push_str(&format!(
                     "\nthe memo table held {} states after {} nodes\n",
-                    report::thousands(limit.parse().unwrap_or(0)),
+                    report::thousands(limit.parse::<u64>().unwrap_or(0)),
                     report::thousands(nodes)
                 ));
                 t

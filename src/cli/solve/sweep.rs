@@ -21,19 +21,6 @@ fn range_of(text: &str) -> Option<(i64, i64)> {
     Some((lo.trim().parse().ok()?, hi.trim().parse().ok()?))
 }
 
-/// `n` with its digits in groups of three: `1,000,000`.
-fn grouped(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// Whether any parameter on the command line is a range: then `gdl solve` sweeps.
 pub(in crate::cli) fn is_sweep(ctx: &Context) -> bool {
     ctx.bindings.iter().any(|(_, v)| range_of(v).is_some())
@@ -80,7 +67,7 @@ pub(in crate::cli) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Fai
     if total > MOST_COMBINATIONS as u128 {
         return Err(Failure::input(format!(
             "error: the ranges make {} combinations; a sweep solves at most {}",
-            grouped(total),
+            crate::report::solve::thousands(total),
             thousands(MOST_COMBINATIONS as u64)
         )));
     }
