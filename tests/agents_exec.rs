@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, crate_dir, gdl_in, py, python, rows};
+use common::{Run, crate_dir, gdl_in, py, require_python, rows};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("agents_exec", name, &["xnimmt.game", "nim.game"])
@@ -69,9 +69,7 @@ fn failures_and_winners(rows: &[Vec<String>]) -> Vec<(String, String)> {
 }
 
 fn python_match(opponent: &str, games: &str) {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch(&format!("python_{opponent}_{games}"));
     let agent = py("examples/agents/random_xnimmt.py", "");
     let log = dir.join("agent.log");
@@ -110,9 +108,7 @@ fn a_python_agent_plays_200_games_against_full_search() {
 
 #[test]
 fn a_seed_000_agent_function_plays_through_the_adapter() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("seed000");
     let (run, rows) = xnimmt_match(&dir, &py("examples/agents/seed000_adapter.py", ""), "6", &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -167,9 +163,7 @@ fn failing(mode: &str, kind: &str, said: &str, extra: &[&str]) -> (Run, Vec<(Str
 
 #[test]
 fn an_agent_that_crashes_forfeits_the_game() {
-    if !python() {
-        return;
-    }
+    require_python();
     let (run, games) = failing("crash", "crash", "exited with status 3 before answering", &[]);
     assert!(run.stdout.contains("it forfeits the game"), "{}", run.stdout);
     // A forfeit is a loss: search wins every game the agent crashed in.
@@ -182,9 +176,7 @@ fn an_agent_that_crashes_forfeits_the_game() {
 
 #[test]
 fn an_agent_that_answers_an_illegal_move_fails_the_game() {
-    if !python() {
-        return;
-    }
+    require_python();
     failing(
         "illegal",
         "illegal",
@@ -195,9 +187,7 @@ fn an_agent_that_answers_an_illegal_move_fails_the_game() {
 
 #[test]
 fn an_agent_that_answers_garbage_fails_the_game() {
-    if !python() {
-        return;
-    }
+    require_python();
     failing(
         "garbage",
         "unreadable",
@@ -208,9 +198,7 @@ fn an_agent_that_answers_garbage_fails_the_game() {
 
 #[test]
 fn an_agent_that_runs_out_of_time_fails_the_game() {
-    if !python() {
-        return;
-    }
+    require_python();
     failing(
         "timeout",
         "timeout",
@@ -221,9 +209,7 @@ fn an_agent_that_runs_out_of_time_fails_the_game() {
 
 #[test]
 fn with_random_a_failed_game_counts_as_played() {
-    if !python() {
-        return;
-    }
+    require_python();
     let (run, _) = failing(
         "crash",
         "crash",
@@ -240,9 +226,7 @@ fn with_random_a_failed_game_counts_as_played() {
 
 #[test]
 fn with_abort_a_failure_stops_the_match() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("abort");
     let agent = py("tests/agents/faulty_agent.py", "crash 3");
     let log = dir.join("agent.log");
@@ -299,9 +283,7 @@ fn a_program_that_cannot_start_is_bad_input() {
 /// the legal ones; `end` comes once per game with the outcome.
 #[test]
 fn an_agent_sees_what_its_player_may_see() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("view");
     let log = dir.join("messages.jsonl");
     let agent = py("tests/agents/log_agent.py", log.to_str().unwrap());
@@ -435,9 +417,7 @@ fn a_round_robin_ranks_every_agent() {
 /// counted against it alone.
 #[test]
 fn a_class_of_agents_plays_a_fixed_field() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("field");
     let good = py("examples/agents/random_xnimmt.py", "");
     let bad = py("tests/agents/faulty_agent.py", "crash 7");
@@ -490,9 +470,7 @@ fn a_class_of_agents_plays_a_fixed_field() {
 /// `match --json` lists every failure, with the game, agent and seat.
 #[test]
 fn failures_are_in_the_json_report() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("json");
     let agent = py("tests/agents/faulty_agent.py", "crash 7");
     let log = dir.join("agent.log");
@@ -514,9 +492,7 @@ fn failures_are_in_the_json_report() {
 /// why (issue 23: it said "forfeits the game", then "MAX won the game").
 #[test]
 fn a_forfeit_in_a_trace_is_a_loss_as_in_a_match() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("trace_forfeit");
     let agent = py("tests/agents/faulty_agent.py", "crash 2");
     let players = format!("{agent},random");

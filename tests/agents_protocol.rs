@@ -13,7 +13,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{Run, crate_dir, gdl_in, py, python, rows};
+use common::{Run, crate_dir, gdl_in, py, require_python, rows};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("agents_protocol", name, &["xnimmt.game", "nim.game"])
@@ -73,9 +73,7 @@ fn board_match(name: &str, game: &str, params: &[&str], opponent: &str, games: u
 
 #[test]
 fn an_agent_keeps_tic_tac_toe_from_the_plies_alone() {
-    if !python() {
-        return;
-    }
+    require_python();
     let mut forced = 0;
     for (name, opponent) in [("ttt_random", "random"), ("ttt_optimal", "optimal")] {
         forced += board_match(name, "tictactoe.game", &[], opponent, 40)[2];
@@ -91,9 +89,7 @@ fn an_agent_keeps_tic_tac_toe_from_the_plies_alone() {
 
 #[test]
 fn an_agent_keeps_connect_four_from_the_plies_alone() {
-    if !python() {
-        return;
-    }
+    require_python();
     // A small board fills up: its last moves are forced.
     let small = ["--rows", "3", "--cols", "4", "--connect", "3"];
     let mut forced = 0;
@@ -125,9 +121,7 @@ fn seeded_match(threads: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn a_randomised_agent_seeded_by_the_game_plays_alike_on_any_threads() {
-    if !python() {
-        return;
-    }
+    require_python();
     let one = seeded_match("1");
     let two = seeded_match("2");
     assert_eq!(one.len(), 25);
@@ -141,9 +135,7 @@ fn a_randomised_agent_seeded_by_the_game_plays_alike_on_any_threads() {
 
 #[test]
 fn a_version_1_agent_plays_unchanged() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("v1");
     let players = format!("{},search:10", py("tests/agents/v1_random.py", ""));
     let log = dir.join("agent.log");
@@ -197,9 +189,7 @@ fn logged_with(name: &str, game: &str, players: &str, seed: &str, extra: &[&str]
 
 #[test]
 fn start_tells_the_game_its_number_seed_and_first_view() {
-    if !python() {
-        return;
-    }
+    require_python();
     let messages = logged("start", "nim.game", "AGENT,random", "4");
     let start = &messages[0];
     assert_eq!(start["type"], "start");
@@ -215,9 +205,7 @@ fn start_tells_the_game_its_number_seed_and_first_view() {
 
 #[test]
 fn a_game_that_starts_after_some_moves_starts_from_its_view() {
-    if !python() {
-        return;
-    }
+    require_python();
     // X at 5, O at 1, then the random X moves before the agent (O) is asked.
     let ttt = crate_dir().join("games/tictactoe.game");
     let messages = logged_with(
@@ -241,9 +229,7 @@ fn a_game_that_starts_after_some_moves_starts_from_its_view() {
 
 #[test]
 fn hidden_cards_and_simultaneous_moves_are_told_as_the_player_may_see_them() {
-    if !python() {
-        return;
-    }
+    require_python();
     // Kuhn poker: each player's card is dealt by chance; the agent (First)
     // sees its own card's deal, not the other's.
     let messages = logged(
@@ -287,9 +273,7 @@ fn hidden_cards_and_simultaneous_moves_are_told_as_the_player_may_see_them() {
 
 #[test]
 fn a_label_names_an_agent_in_every_report() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("label");
     let players = format!("mine={},rnd=random", py("tests/agents/v1_random.py", ""));
     let run = xnimmt_match(&dir, &players, "4", &["--csv", "games.csv"]);
@@ -310,9 +294,7 @@ fn a_label_names_an_agent_in_every_report() {
 
 #[test]
 fn start_up_is_not_a_decision() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("startup");
     let players = format!("{},random", py("tests/agents/v1_random.py", ""));
     // Two threads: two programs, each started once.
@@ -333,9 +315,7 @@ fn start_up_is_not_a_decision() {
 
 #[test]
 fn moves_drawn_for_a_failed_agent_are_not_decisions() {
-    if !python() {
-        return;
-    }
+    require_python();
     let dir = scratch("failed_times");
     // Crashes at its second decision: one answer (its start-up), then random moves.
     let players = format!("{},random", py("tests/agents/faulty_agent.py", "crash 2"));

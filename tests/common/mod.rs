@@ -170,16 +170,18 @@ macro_rules! snap {
 #[allow(unused_imports)]
 pub(crate) use snap;
 
-/// Whether `python3` runs here; if not, says so (the test then passes).
-pub fn python() -> bool {
+/// Fails the test where `python3` does not run: the tests of Python agents
+/// need it, as the README says (a test that passed without running its
+/// agent would report nothing true).
+pub fn require_python() {
     let ok = std::process::Command::new("python3")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 is not installed, and this test runs Python agents");
-    }
-    ok
+    assert!(
+        ok,
+        "python3 is not installed, and this test runs Python agents: install Python 3.9 or newer"
+    );
 }
 
 /// `exec:python3 FILE ARGS` for a file of this repository.
