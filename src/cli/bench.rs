@@ -9,7 +9,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use super::train::eval::title;
+use super::kit::title;
 use super::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
 use crate::runtime::Interpreted;

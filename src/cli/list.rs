@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::bundled::BUNDLED_GAMES;
+use super::bundled::{BUNDLED_GAMES, describe};
 use super::{Context, Failure};
 use crate::compile;
 use crate::solve::agents::agent_kinds::AGENT_KINDS;
@@ -50,38 +50,6 @@ fn agents_text() -> String {
          NAME=AGENT names one in the reports: `--players me=exec:python3 me.py,random`.\n",
     );
     s
-}
-
-/// The first sentence of the comment that opens the file (up to `.` or `:`
-/// outside parentheses, so that "(H. W. Kuhn, 1950)" stays whole), else the
-/// game's name.
-pub(crate) fn describe(text: &str) -> String {
-    let comment: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .take_while(|l| l.starts_with("//"))
-        .map(|l| l.trim_start_matches('/').trim())
-        .collect();
-    let joined = comment.join(" ");
-    let mut depth = 0i32;
-    let mut end = joined.len();
-    let bytes = joined.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            b'.' | b':' if depth <= 0 && bytes.get(i + 1).is_none_or(|n| *n == b' ') => {
-                end = i;
-                break;
-            }
-            _ => {}
-        }
-    }
-    let first = joined[..end].trim_end_matches(['.', ':']).trim();
-    if !first.is_empty() {
-        return first.to_string();
-    }
-    crate::syntax::parse(text).map(|ast| ast.name).unwrap_or_default()
 }
 
 /// The parameters as flags with their defaults: `--pits 4 --tokens 4`.

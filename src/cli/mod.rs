@@ -12,6 +12,7 @@ pub mod bundled;
 mod check;
 mod completions;
 mod graphviz;
+mod kit;
 mod limits;
 mod list;
 mod man;

@@ -7,9 +7,9 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 
+use super::kit::title;
 use super::limits::SearchArgs;
 use super::signals::Caught;
-use super::train::eval::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::report::solve::thousands;
 use crate::runtime::Interpreted;

@@ -186,7 +186,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
             .map(|(p, s)| json!({"player": game.player_name(p), "agent": s.to_string()}))
             .collect();
         let doc = json!({
-            "game": super::train::eval::title(&game),
+            "game": super::kit::title(&game),
             "players": players,
             "seed": seed,
             "start": start_text,

@@ -9,7 +9,7 @@ use rand::rngs::StdRng;
 use super::agents::{
     AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
 };
-use super::train::eval::title;
+use super::kit::title;
 use super::{Context, Failure, GameArgs, load_game, start_position};
 use crate::game::Game;
 use crate::report::play::outcome_text_after;

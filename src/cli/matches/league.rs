@@ -22,11 +22,12 @@
 use std::collections::BTreeMap;
 
 use super::part::{self, Header, League};
-use super::tournament::{MatchArgs, csv_line, disambiguate, print_report, progress_bar, shard_range, x_label};
+use super::tournament::{MatchArgs, csv_line, disambiguate, print_report, shard_range, x_label};
 use crate::cli::agents::{BoxedAgent, make_player};
+use crate::cli::kit::progress_bar;
+use crate::cli::kit::title;
 use crate::cli::output::{CsvStream, Output};
 use crate::cli::signals::Caught;
-use crate::cli::train::eval::title;
 use crate::cli::{Context, Failure};
 use crate::game::Game;
 use crate::report::plot::{Counted, Format, histogram_file};

@@ -4,15 +4,14 @@
 //! the distribution of each agent's points as an SVG histogram.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::cli::agents::{AgentArgs, BoxedAgent, PlayersParser, failures_text, make_player, players_for, players_help};
+use crate::cli::kit::{progress_bar, title};
 use crate::cli::output::{CsvStream, Output};
 use crate::cli::signals::Caught;
-use crate::cli::train::eval::title;
 use crate::cli::{Context, Failure, GameArgs, load_game};
 use crate::game::Game;
 use crate::report::plot::{Counted, Format, histogram_file};
@@ -591,21 +590,6 @@ pub(in crate::cli) fn x_label(measure: Measure) -> &'static str {
         Measure::Points { lowest_wins: false } => "points per game (the most win)",
         Measure::Utility => "utility per game",
     }
-}
-
-/// A bar of `len` steps of `unit` on standard error when it is a terminal
-/// (never in a pipe or a file); `tail` follows the time left.
-pub(in crate::cli) fn progress_bar(len: u64, unit: &str, tail: &str) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template(&format!("{{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left{tail}"))
-    {
-        bar.set_style(style);
-    }
-    Some(bar)
 }
 
 /// Numbers agents that share a name (`random #1`, `random #2`), so that every

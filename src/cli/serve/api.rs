@@ -292,7 +292,7 @@ fn read_game(game: &str) -> Result<String, ApiError> {
 fn games() -> Value {
     let list: Vec<Value> = bundled::games()
         .iter()
-        .map(|(name, text)| json!({"name": name, "about": crate::cli::list::describe(text)}))
+        .map(|(name, text)| json!({"name": name, "about": crate::cli::bundled::describe(text)}))
         .collect();
     json!({ "games": list })
 }
@@ -331,7 +331,7 @@ fn describe(game: &str, engine: Engine) -> Result<Value, ApiError> {
     Ok(json!({
         "game": game,
         "name": program.as_ref().map(|p| p.name.clone()).unwrap_or_else(|_| ast.name.clone()),
-        "about": crate::cli::list::describe(&text),
+        "about": crate::cli::bundled::describe(&text),
         "params": params,
         "players": players,
         "seats": seats,

@@ -27,8 +27,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     // One iteration at a time: Ctrl-C, SIGTERM or the time limit stops
     // between two, and the average strategy so far is saved.
     let caught = Caught::new();
-    let bar =
-        crate::cli::matches::tournament::progress_bar(args.iterations, "CFR+ iterations", " (Ctrl-C saves and stops)");
+    let bar = crate::cli::kit::progress_bar(args.iterations, "CFR+ iterations", " (Ctrl-C saves and stops)");
     let mut time_up = false;
     while cfr.iterations() < args.iterations && caught.stopped().is_none() {
         if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
@@ -81,7 +80,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
          exploitable {:.6} (half the gain of the two best responses; 0 at an equilibrium)\n\
          time        {seconds:.3} s\n\
          saved       {}\n",
-        super::eval::title(&game),
+        crate::cli::kit::title(&game),
         tree.len(),
         tree.infosets.len(),
         e.value,

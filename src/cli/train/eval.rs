@@ -3,6 +3,7 @@
 //! the exact solver, and how it fares against the optimal and the random
 //! agent from every seat.
 
+use crate::cli::kit::title;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -209,16 +210,6 @@ fn matches_json(
         }
     }
     Ok(serde_json::Value::Array(out))
-}
-
-/// The game's name with its parameters: `Nim (piles = [1, 3, 5, 7])`.
-pub fn title(game: &Interpreted) -> String {
-    let params = &game.program().params;
-    if params.is_empty() {
-        return game.name().to_string();
-    }
-    let list: Vec<String> = params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    format!("{} ({})", game.name(), list.join(", "))
 }
 
 /// The evaluation of `table` as text: agreement, then the matches.

@@ -15,10 +15,11 @@ use clap::Args;
 use super::limits::SearchArgs;
 use super::signals::Caught;
 use super::{Context, Failure, GameArgs, load_game};
+use crate::cli::kit::title;
 use crate::game::Game;
 use crate::solve::learn::qfile::{self, Training};
 use crate::solve::learn::qlearn::{QLearnError, QLearner, QSettings, QTable, check_players};
-use eval::{report, title};
+use eval::report;
 
 /// What `gdl train` learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -108,7 +109,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     let mut learner = QLearner::new(&game, settings, table).map_err(|e| ctx.fail(&e))?;
 
-    let bar = super::matches::tournament::progress_bar(args.episodes, "episodes", " (Ctrl-C saves and stops)");
+    let bar = super::kit::progress_bar(args.episodes, "episodes", " (Ctrl-C saves and stops)");
     // Ctrl-C or SIGTERM stops training between two games, and what was
     // learned is saved; caught until the save is done, so that a second one
     // cannot cut the save short.
