@@ -8,6 +8,7 @@
 pub mod code;
 mod inline;
 pub mod lower_code;
+mod stages;
 
 use std::sync::Arc;
 
