@@ -198,6 +198,23 @@ fn values_on_graphs_with_cycles_match_every_line_played_out() {
     assert!(cyclic > 40, "only {cyclic} graphs with a cycle through the start");
 }
 
+/// A random line from the start, of fewer than `most` moves drawn, stopped
+/// before the game would end (at a leaf, or by the rule).
+fn random_line(game: &Graph, rng: &mut Rng, most: u64) -> Vec<Pos> {
+    let mut line = vec![(0u8, 0u8)];
+    for _ in 0..rng.below(most) {
+        let s = *line.last().unwrap();
+        let next = &game.next[s.0 as usize];
+        let c = (next[rng.below(next.len() as u64) as usize], 1 - s.1);
+        let seen = line.iter().filter(|x| **x == c).count() as u32;
+        if game.leaf[c.0 as usize].is_some() || seen + 1 >= game.times {
+            break;
+        }
+        line.push(c);
+    }
+    line
+}
+
 /// Whether the start position can come back.
 fn reaches_itself(game: &Graph) -> bool {
     let mut stack = vec![(0u8, 0u8)];
@@ -226,18 +243,7 @@ fn a_game_in_progress_is_solved_with_the_positions_before_it() {
             for opts in options() {
                 let mut solver = Solver::new(&game, opts.clone()).unwrap();
                 for _ in 0..8 {
-                    // A random line from the start, stopped before its end.
-                    let mut line = vec![(0u8, 0u8)];
-                    for _ in 0..rng.below(6) {
-                        let s = *line.last().unwrap();
-                        let next = &game.next[s.0 as usize];
-                        let c = (next[rng.below(next.len() as u64) as usize], 1 - s.1);
-                        let seen = line.iter().filter(|x| **x == c).count() as u32;
-                        if game.leaf[c.0 as usize].is_some() || seen + 1 >= times {
-                            break;
-                        }
-                        line.push(c);
-                    }
+                    let mut line = random_line(&game, &mut rng, 6);
                     let root = *line.last().unwrap();
                     solver.set_history(&line[..line.len() - 1]);
                     let got = solver.solve(&root).unwrap().value;
@@ -466,17 +472,7 @@ fn mcts_searches_with_the_positions_before_it() {
     for times in [2, 3] {
         for _ in 0..120 {
             let game = graph(&mut rng, times);
-            let mut line = vec![(0u8, 0u8)];
-            for _ in 0..rng.below(8) {
-                let s = *line.last().unwrap();
-                let next = &game.next[s.0 as usize];
-                let c = (next[rng.below(next.len() as u64) as usize], 1 - s.1);
-                let seen = line.iter().filter(|x| **x == c).count() as u32;
-                if game.leaf[c.0 as usize].is_some() || seen + 1 >= times {
-                    break;
-                }
-                line.push(c);
-            }
+            let line = random_line(&game, &mut rng, 8);
             let root = *line.last().unwrap();
             let mut moves = Vec::new();
             game.legal_moves(&root, &mut moves).unwrap();

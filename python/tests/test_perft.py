@@ -32,26 +32,16 @@ def openspiel_perft(state, depth):
 
 @pytest.mark.parametrize(
     "gdl_game, openspiel_game, depth",
-    [("tictactoe", "tic_tac_toe", 9), ("connect4", "connect_four", 6)],
+    [
+        ("tictactoe", "tic_tac_toe", 9),
+        ("connect4", "connect_four", 6),
+        ("othello", "othello", 6),
+        ("breakthrough", "breakthrough", 4),
+        ("checkers", "checkers", 6),
+    ],
 )
 def test_perft_counts_are_openspiel_s(gdl_cli, gdl_game, openspiel_game, depth):
     ours = json.loads(gdl_cli("perft", gdl_game, "--depth", depth, "--json").stdout)
     theirs = openspiel_perft(pyspiel.load_game(openspiel_game).new_initial_state(), depth)
     assert ours["complete"]
-    assert ours["sequences"] == theirs
-
-
-@pytest.mark.parametrize(
-    "gdl_game, openspiel_game, depth",
-    [("othello", "othello", 6), ("breakthrough", "breakthrough", 4)],
-)
-def test_the_board_games_count_as_openspiel_s(gdl_cli, gdl_game, openspiel_game, depth):
-    ours = json.loads(gdl_cli("perft", gdl_game, "--depth", depth, "--json").stdout)
-    theirs = openspiel_perft(pyspiel.load_game(openspiel_game).new_initial_state(), depth)
-    assert ours["sequences"] == theirs
-
-
-def test_checkers_counts_as_openspiel_s(gdl_cli):
-    ours = json.loads(gdl_cli("perft", "checkers", "--depth", 6, "--json").stdout)
-    theirs = openspiel_perft(pyspiel.load_game("checkers").new_initial_state(), 6)
     assert ours["sequences"] == theirs
