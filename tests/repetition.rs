@@ -86,9 +86,13 @@ impl Rng {
     }
 }
 
-/// A random graph of 3 to 7 nodes, with cycles more often than not.
-fn graph(rng: &mut Rng, times: u32) -> Graph {
+/// A random graph of 3 to 7 nodes, with cycles more often than not. With
+/// `same_rule` a repetition is worth the same wherever it happens (a draw,
+/// or a win for one player): the solvers value the position graph
+/// (retrograde analysis) instead of searching lines.
+fn graph(rng: &mut Rng, times: u32, same_rule: bool) -> Graph {
     let n = 3 + rng.below(5) as usize;
+    let rule = if same_rule { rng.below(3) as i8 - 1 } else { 0 };
     let mut next = Vec::new();
     let mut leaf = Vec::new();
     let mut rep = Vec::new();
@@ -100,7 +104,8 @@ fn graph(rng: &mut Rng, times: u32) -> Graph {
         to.sort();
         to.dedup();
         next.push(to);
-        rep.push(rng.below(3) as i8 - 1);
+        let own = rng.below(3) as i8 - 1;
+        rep.push(if same_rule { rule } else { own });
     }
     Graph { next, leaf, rep, times }
 }
@@ -157,45 +162,60 @@ fn options() -> Vec<SolveOptions> {
 fn values_on_graphs_with_cycles_match_every_line_played_out() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut cyclic = 0;
-    for times in [2, 3] {
-        for g in 0..60 {
-            let game = graph(&mut rng, times);
-            let roots: Vec<Pos> = (0..game.next.len() as u8)
-                .filter(|&n| game.leaf[n as usize].is_none())
-                .flat_map(|n| [(n, 0), (n, 1)])
-                .collect();
-            for opts in options() {
-                // One solver for every root: what its table keeps must hold
-                // whatever line led to a position.
-                let mut kept = Solver::new(&game, opts.clone()).unwrap();
-                for root in &roots {
-                    let want = brute(&game, &mut vec![*root]);
-                    let fresh = gdl::solve::solve(&game, root, &opts).unwrap();
-                    let again = kept.solve(root).unwrap();
-                    assert_eq!(fresh.value, want, "graph {g}, N = {times}, root {root:?}, {opts:?}");
-                    assert_eq!(
-                        again.value, want,
-                        "graph {g}, N = {times}, root {root:?}, kept, {opts:?}"
-                    );
-                    // Every move's value, as `--explain` gives it.
-                    let explained = gdl::solve::explain(&game, root, &opts).unwrap();
-                    for mv in &explained {
-                        let mut child = *root;
-                        game.apply(&mut child, &mv.mv).unwrap();
-                        let want = if child == *root && times == 2 {
-                            game.repetition_returns(&child, 0).unwrap()
-                        } else {
-                            brute(&game, &mut vec![*root, child])
-                        };
-                        assert_eq!(mv.value, want, "graph {g}, N = {times}, root {root:?}, move {}", mv.mv);
+    let mut by_graph = 0;
+    for same_rule in [false, true] {
+        for times in [2, 3] {
+            for g in 0..60 {
+                let game = graph(&mut rng, times, same_rule);
+                let roots: Vec<Pos> = (0..game.next.len() as u8)
+                    .filter(|&n| game.leaf[n as usize].is_none())
+                    .flat_map(|n| [(n, 0), (n, 1)])
+                    .collect();
+                for opts in options() {
+                    // One solver for every root: what its table keeps must hold
+                    // whatever line led to a position.
+                    let mut kept = Solver::new(&game, opts.clone()).unwrap();
+                    for root in &roots {
+                        let want = brute(&game, &mut vec![*root]);
+                        let fresh = gdl::solve::solve(&game, root, &opts).unwrap();
+                        let again = kept.solve(root).unwrap();
+                        let at = format!("graph {g}, same rule {same_rule}, N = {times}, root {root:?}, {opts:?}");
+                        assert_eq!(fresh.value, want, "{at}");
+                        assert_eq!(again.value, want, "{at}, kept");
+                        // The graph is valued where a repetition is worth the same everywhere
+                        // (with a preference for short wins, only where it is a draw).
+                        if same_rule {
+                            assert_eq!(fresh.by_graph, !opts.prefer_short || game.rep[0] == 0, "{at}");
+                        }
+                        by_graph += usize::from(fresh.by_graph);
+                        // Every move's value, as `--explain` gives it.
+                        let explained = gdl::solve::explain(&game, root, &opts).unwrap();
+                        for mv in &explained {
+                            let mut child = *root;
+                            game.apply(&mut child, &mv.mv).unwrap();
+                            let want = if child == *root && times == 2 {
+                                game.repetition_returns(&child, 0).unwrap()
+                            } else {
+                                brute(&game, &mut vec![*root, child])
+                            };
+                            assert_eq!(mv.value, want, "{at}, move {}", mv.mv);
+                        }
+                        // The best moves are those of the best value; with a
+                        // preference for short wins, the lines that prove them agree.
+                        let best: Vec<u8> = explained.iter().filter(|m| m.value == want).map(|m| m.mv).collect();
+                        if !opts.prefer_short {
+                            assert_eq!(fresh.best_moves, best, "{at}");
+                        }
+                        assert!(fresh.best_moves.iter().all(|m| best.contains(m)), "{at}");
                     }
                 }
+                // The rule decides only where a position can come back.
+                cyclic += usize::from(reaches_itself(&game));
             }
-            // The rule decides only where a position can come back.
-            cyclic += usize::from(reaches_itself(&game));
         }
     }
-    assert!(cyclic > 40, "only {cyclic} graphs with a cycle through the start");
+    assert!(cyclic > 80, "only {cyclic} graphs with a cycle through the start");
+    assert!(by_graph > 1000, "only {by_graph} solves valued the position graph");
 }
 
 /// A random line from the start, of fewer than `most` moves drawn, stopped
@@ -237,21 +257,23 @@ fn reaches_itself(game: &Graph) -> bool {
 #[test]
 fn a_game_in_progress_is_solved_with_the_positions_before_it() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
-    for times in [2, 3] {
-        for g in 0..100 {
-            let game = graph(&mut rng, times);
-            for opts in options() {
-                let mut solver = Solver::new(&game, opts.clone()).unwrap();
-                for _ in 0..8 {
-                    let mut line = random_line(&game, &mut rng, 6);
-                    let root = *line.last().unwrap();
-                    solver.set_history(&line[..line.len() - 1]);
-                    let got = solver.solve(&root).unwrap().value;
-                    assert_eq!(
-                        got,
-                        brute(&game, &mut line),
-                        "graph {g}, N = {times}, line {line:?}, {opts:?}"
-                    );
+    for same_rule in [false, true] {
+        for times in [2, 3] {
+            for g in 0..100 {
+                let game = graph(&mut rng, times, same_rule);
+                for opts in options() {
+                    let mut solver = Solver::new(&game, opts.clone()).unwrap();
+                    for _ in 0..8 {
+                        let mut line = random_line(&game, &mut rng, 6);
+                        let root = *line.last().unwrap();
+                        solver.set_history(&line[..line.len() - 1]);
+                        let got = solver.solve(&root).unwrap().value;
+                        assert_eq!(
+                            got,
+                            brute(&game, &mut line),
+                            "graph {g}, same rule {same_rule}, N = {times}, line {line:?}, {opts:?}"
+                        );
+                    }
                 }
             }
         }
@@ -358,29 +380,37 @@ fn optimal_against_optimal_plays_the_value_knowing_the_history() {
     use gdl::solve::matches::episode::play_out;
     use gdl::solve::matches::stats::DecisionTimes;
     use rand::SeedableRng;
+    // Oware's rule gives the win to one side (the lines are searched);
+    // three men's morris's is a draw (the position graph is valued).
+    let mut games = Vec::new();
     for times in [2, 3] {
         for (pits, seeds) in [("2", "1"), ("2", "2")] {
-            let game = oware(pits, seeds, times);
-            let root = game.initial_state().unwrap();
-            let value = gdl::solve::solve(&game, &root, &SolveOptions::default()).unwrap().value;
-            let spec: AgentSpec = "optimal".parse().unwrap();
-            let kinds = MoveKinds::of(game.program());
-            let opts = AgentOptions::default();
-            let mut a = build_agent(&spec, &game, kinds, 1, &opts).unwrap();
-            let mut b = build_agent(&spec, &game, kinds, 2, &opts).unwrap();
-            a.new_game(&game, 1).unwrap();
-            b.new_game(&game, 2).unwrap();
-            let mut seated: Vec<&mut dyn gdl::solve::agents::agent::Agent<gdl::runtime::Interpreted>> =
-                vec![&mut *a, &mut *b];
-            let mut rng = rand::rngs::StdRng::seed_from_u64(0);
-            let mut clocks = vec![DecisionTimes::default(); 2];
-            let end = play_out(&game, root, &mut seated, &mut rng, &mut clocks, &mut |_, _| Ok(())).unwrap();
-            assert_eq!(
-                game.returns(&end, 0).unwrap(),
-                value,
-                "{pits} pits, {seeds} seeds, N = {times}"
-            );
+            games.push((
+                format!("{pits} pits, {seeds} seeds, N = {times}"),
+                oware(pits, seeds, times),
+            ));
         }
+    }
+    for diagonals in ["true", "false"] {
+        let game = common::load_game("games/three-mens-morris.game", &[("diagonals", diagonals)]);
+        games.push((format!("three men's morris, diagonals {diagonals}"), game));
+    }
+    for (name, game) in games {
+        let root = game.initial_state().unwrap();
+        let value = gdl::solve::solve(&game, &root, &SolveOptions::default()).unwrap().value;
+        let spec: AgentSpec = "optimal".parse().unwrap();
+        let kinds = MoveKinds::of(game.program());
+        let opts = AgentOptions::default();
+        let mut a = build_agent(&spec, &game, kinds, 1, &opts).unwrap();
+        let mut b = build_agent(&spec, &game, kinds, 2, &opts).unwrap();
+        a.new_game(&game, 1).unwrap();
+        b.new_game(&game, 2).unwrap();
+        let mut seated: Vec<&mut dyn gdl::solve::agents::agent::Agent<gdl::runtime::Interpreted>> =
+            vec![&mut *a, &mut *b];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+        let mut clocks = vec![DecisionTimes::default(); 2];
+        let end = play_out(&game, root, &mut seated, &mut rng, &mut clocks, &mut |_, _| Ok(())).unwrap();
+        assert_eq!(game.returns(&end, 0).unwrap(), value, "{name}");
     }
 }
 
@@ -471,7 +501,7 @@ fn mcts_searches_with_the_positions_before_it() {
     let (mut mattering, mut best_mattering) = (0, 0);
     for times in [2, 3] {
         for _ in 0..120 {
-            let game = graph(&mut rng, times);
+            let game = graph(&mut rng, times, false);
             let line = random_line(&game, &mut rng, 8);
             let root = *line.last().unwrap();
             let mut moves = Vec::new();
@@ -556,4 +586,119 @@ fn mcts_and_search_play_a_game_with_a_repetition_rule_knowing_the_line() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("games    10"), "{}", r.stdout);
+}
+
+/// Three men's morris (games/three-mens-morris.game), its positions valued
+/// by the textbook retrograde analysis written here: a position is won if a
+/// move leads to one lost for the opponent, lost if every move leads to one
+/// won for the opponent, and drawn (play goes round until a position
+/// repeats) if neither ever becomes true. The solver's values agree at the
+/// start, after every first move, and at positions spread over the graph,
+/// and a position won in one move is answered by that move.
+#[test]
+fn three_mens_morris_values_are_the_textbook_retrograde_analysis_s() {
+    for diagonals in ["true", "false"] {
+        let game = common::load_game("games/three-mens-morris.game", &[("diagonals", diagonals)]);
+        let start = game.initial_state().unwrap();
+        let mut states = vec![start.clone()];
+        let mut index = std::collections::HashMap::new();
+        index.insert(start, 0usize);
+        let mut children: Vec<Vec<usize>> = Vec::new();
+        let mut value: Vec<Option<f64>> = Vec::new();
+        let mut mover = Vec::new();
+        let mut i = 0;
+        while i < states.len() {
+            let s = states[i].clone();
+            match game.turn(&s).unwrap() {
+                Turn::Terminal => {
+                    value.push(Some(game.returns(&s, 0).unwrap()));
+                    mover.push(None);
+                    children.push(Vec::new());
+                }
+                Turn::Player(p) => {
+                    let mut moves = Vec::new();
+                    game.legal_moves(&s, &mut moves).unwrap();
+                    let mut to = Vec::new();
+                    for m in &moves {
+                        let mut c = s.clone();
+                        game.apply(&mut c, m).unwrap();
+                        let n = states.len();
+                        let id = *index.entry(c.clone()).or_insert(n);
+                        if id == n {
+                            states.push(c);
+                        }
+                        to.push(id);
+                    }
+                    value.push(None);
+                    mover.push(Some(p));
+                    children.push(to);
+                }
+                t => panic!("{t:?}"),
+            }
+            i += 1;
+        }
+        loop {
+            let mut changed = false;
+            for i in 0..states.len() {
+                let Some(p) = mover[i] else { continue };
+                if value[i].is_some() {
+                    continue;
+                }
+                let win = if p == 0 { 1.0 } else { -1.0 };
+                let known: Vec<f64> = children[i].iter().filter_map(|&c| value[c]).collect();
+                if known.contains(&win) {
+                    value[i] = Some(win);
+                    changed = true;
+                } else if known.len() == children[i].len() {
+                    value[i] = Some(-win);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let textbook = |s: &gdl::runtime::State| value[index[s]].unwrap_or(0.0);
+        let opts = SolveOptions::default();
+        let root = &states[0];
+        let solved = gdl::solve::solve(&game, root, &opts).unwrap();
+        assert!(solved.by_graph);
+        assert_eq!(solved.states as usize, states.len(), "diagonals {diagonals}");
+        assert_eq!(solved.value, textbook(root), "diagonals {diagonals}");
+        for mv in gdl::solve::explain(&game, root, &opts).unwrap() {
+            let mut child = root.clone();
+            game.apply(&mut child, &mv.mv).unwrap();
+            assert_eq!(
+                mv.value,
+                textbook(&child),
+                "diagonals {diagonals}, {}",
+                game.move_text(&mv.mv)
+            );
+        }
+        let mut decided = 0;
+        for s in states.iter().step_by(97) {
+            let got = gdl::solve::solve(&game, s, &opts).unwrap().value;
+            assert_eq!(got, textbook(s), "diagonals {diagonals}, {}", game.state_text(s));
+            decided += usize::from(got != 0.0);
+        }
+        assert!(
+            decided > 5,
+            "diagonals {diagonals}: only {decided} positions sampled are won or lost"
+        );
+    }
+    // The position: X wins by place(8), at once.
+    let game = common::load_game("games/three-mens-morris.game", &[]);
+    let s = gdl::game::FileGame::parse_position(&game, "board: [1, 2, 0, 0, 1, 2, 0, 0, 0], placed: [2, 2]; X to move")
+        .unwrap();
+    let solved = gdl::solve::solve(
+        &game,
+        &s,
+        &SolveOptions {
+            prefer_short: true,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((solved.value, solved.length), (1.0, 1));
+    assert_eq!(game.move_text(&solved.best_moves[0]), "place(8)");
 }

@@ -1038,6 +1038,7 @@ fn counted_positions(big: bool, mut check: impl FnMut(&str, &dyn Fn(&SolveOption
             memo_entries: sol.memo_entries,
             memo_hits: sol.memo_hits,
             seconds: sol.seconds,
+            by_graph: sol.by_graph,
         };
         (sol, solver.nodes())
     }

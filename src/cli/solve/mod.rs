@@ -370,23 +370,35 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         Err(e) => return Err(fail(e)),
     };
-    let method = format!(
-        "{}{}{}",
-        match args.algorithm {
-            Some(AlgorithmArg::Minimax) => "minimax",
-            Some(AlgorithmArg::Alphabeta) | None => "alpha-beta",
-        },
-        if args.no_memo {
-            " without memo"
-        } else {
-            " with a memo table of (state, player to move)"
-        },
-        if args.fast {
-            ", preferring fast wins and slow losses"
-        } else {
-            ""
-        }
-    );
+    let method = if solution.by_graph {
+        format!(
+            "retrograde analysis of every position reachable (`end when repeated {}`){}",
+            game.repetition().unwrap_or(0),
+            if args.fast {
+                ", preferring fast wins and slow losses"
+            } else {
+                ""
+            }
+        )
+    } else {
+        format!(
+            "{}{}{}",
+            match args.algorithm {
+                Some(AlgorithmArg::Minimax) => "minimax",
+                Some(AlgorithmArg::Alphabeta) | None => "alpha-beta",
+            },
+            if args.no_memo {
+                " without memo"
+            } else {
+                " with a memo table of (state, player to move)"
+            },
+            if args.fast {
+                ", preferring fast wins and slow losses"
+            } else {
+                ""
+            }
+        )
+    };
     let stats = if args.stats {
         Some(stats(&game, &root, &opts, &solution).map_err(fail)?)
     } else {

@@ -116,6 +116,21 @@ impl<S: Clone + Eq + Hash> Line<S> {
         Reached::Goes
     }
 
+    /// N of `end when repeated N`.
+    pub(in crate::solve) fn times(&self) -> u32 {
+        self.times
+    }
+
+    /// Each position on the line, with how often it occurs there.
+    pub(in crate::solve) fn counts(&self) -> impl Iterator<Item = (&S, u32)> {
+        self.counts.iter().map(|(s, &(n, _))| (s, n))
+    }
+
+    /// How often `s` occurs on the line.
+    pub(in crate::solve) fn count(&self, s: &S) -> u32 {
+        self.counts.get(s).map_or(0, |&(n, _)| n)
+    }
+
     /// Whether a move reaching `s` now would end the game (changes nothing).
     pub(in crate::solve) fn would_end(&self, s: &S) -> bool {
         self.counts.get(s).is_some_and(|&(n, _)| n + 1 >= self.times)

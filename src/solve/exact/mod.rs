@@ -14,6 +14,7 @@ pub(in crate::solve) mod options;
 pub mod parallel;
 mod positions;
 pub mod puzzle;
+mod retrograde;
 pub(in crate::solve) mod score;
 pub mod simultaneous;
 pub(in crate::solve) mod solution;

@@ -45,6 +45,10 @@ pub struct SolveOptions {
     /// Where the search publishes its progress while it runs, and where
     /// another thread may ask it to stop (Ctrl-C); see [`Watch`].
     pub watch: Option<Arc<Watch>>,
+    /// Under a repetition rule, search every line with its history instead
+    /// of valuing the position graph: far slower, and the reference that
+    /// the graph's values are tested against.
+    pub search_lines: bool,
 }
 
 /// What a search shows of itself while it runs, for a progress line drawn
@@ -96,6 +100,7 @@ impl Default for SolveOptions {
             max_states: None,
             max_depth: DEFAULT_MAX_DEPTH,
             watch: None,
+            search_lines: false,
         }
     }
 }

@@ -30,6 +30,10 @@ pub struct Solution<M> {
     pub memo_hits: u64,
     /// Wall-clock time of the whole solve.
     pub seconds: f64,
+    /// Whether the values come from retrograde analysis of the position
+    /// graph (a game with the repetition rule) rather than a search; then
+    /// `nodes` and `states` count the positions of the graph.
+    pub by_graph: bool,
 }
 
 /// One legal move at the root with its exact value, from

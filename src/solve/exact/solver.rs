@@ -228,9 +228,15 @@ impl<'g, G: Game> Solver<'g, G> {
         }
     }
 
-    /// See [`solve`].
+    /// See [`solve`]. A game with the repetition rule is solved on its
+    /// position graph ([`retrograde`](super::retrograde)).
     pub fn solve(&mut self, root: &G::State) -> Result<Solution<G::Move>, SolveError> {
         self.start_at(root);
+        if self.by_retrograde()
+            && let Some(solution) = self.solve_cyclic(root)?
+        {
+            return Ok(solution);
+        }
         let r = self.solve_from(root);
         r.map_err(|e| self.diagnose(root, e))
     }
@@ -240,6 +246,11 @@ impl<'g, G: Game> Solver<'g, G> {
     /// (`set_cutoff`) the answer is proven only if `cutoff_reached` is false.
     pub fn search_root(&mut self, root: &G::State) -> Result<(f64, Vec<G::Move>), SolveError> {
         self.start_at(root);
+        if self.by_retrograde()
+            && let Some(found) = self.search_root_cyclic(root)?
+        {
+            return Ok(found);
+        }
         let r = self.root_search(root).map(|r| (r.score.value, r.best_moves));
         r.map_err(|e| self.diagnose(root, e))
     }
@@ -282,6 +293,7 @@ impl<'g, G: Game> Solver<'g, G> {
             memo_entries: self.memo.as_ref().map_or(0, Memo::len),
             memo_hits: self.memo.as_ref().map_or(0, |m| m.hits) + hits,
             seconds: started.elapsed().as_secs_f64(),
+            by_graph: false,
         })
     }
 
@@ -341,6 +353,11 @@ impl<'g, G: Game> Solver<'g, G> {
     /// See [`explain`].
     pub fn explain(&mut self, root: &G::State) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
         self.start_at(root);
+        if self.by_retrograde()
+            && let Some(moves) = self.explain_cyclic(root)?
+        {
+            return Ok(moves);
+        }
         let r = self.explain_from(root);
         r.map_err(|e| self.diagnose(root, e))
     }
@@ -377,6 +394,16 @@ impl<'g, G: Game> Solver<'g, G> {
     /// control byte. For `--stats`' estimate of the table's memory.
     pub fn memo_slot_bytes() -> usize {
         Memo::<G::State>::slot_bytes()
+    }
+
+    /// The state limit of this call.
+    pub(in crate::solve) fn max_states(&self) -> u64 {
+        self.max_states
+    }
+
+    /// When this call started.
+    pub(in crate::solve) fn started(&self) -> Instant {
+        self.started
     }
 
     /// Nodes searched by the last call.
@@ -499,7 +526,13 @@ impl<'g, G: Game> Solver<'g, G> {
     /// Checks that `line`, played from `from`, ends the game with the value
     /// of `score`; `on_line`: `from` is on the repetition rule's line already
     /// (the root), else a move just reached it.
-    fn check_line(&mut self, from: &G::State, on_line: bool, line: &[G::Move], score: Score) -> Result<(), SolveError> {
+    pub(in crate::solve) fn check_line(
+        &mut self,
+        from: &G::State,
+        on_line: bool,
+        line: &[G::Move],
+        score: Score,
+    ) -> Result<(), SolveError> {
         let mut state = from.clone();
         // Positions put on the repetition rule's line here, taken off after.
         let mut pushed = 0;
