@@ -799,7 +799,9 @@ impl<'a, 'b> Rule<'a, 'b> {
             self.b.ins().jump(direct, &[]);
             return;
         };
-        if taken <= here {
+        // Both ways: the way on past the test lies behind a jump back to a
+        // loop's test of a plain register (`while more { ... }`).
+        if taken <= here || to < here {
             self.b.ins().jump(direct, &[]);
             return;
         }
