@@ -12,8 +12,7 @@
 //! finds the answer remembered in the state.
 //!
 //! Each path answers only the common case: every rule it runs compiled for
-//! the state's width, a state of at most `BACKUP` bytes for the moves
-//! played in place, a player's move alone (`apply`) in a game without
+//! the state's width, a player's move alone (`apply`) in a game without
 //! chance or simultaneous moves. Anything else (a rule left to the VM, a
 //! failure, a value too wide for the cells, no legal move, a turn given to
 //! nobody) answers `None`, having changed nothing, and the general path
@@ -32,7 +31,7 @@ use crate::ir::{MAX_MOVE_ARGS, MoveBy, MoveKind, PREVIOUS_CELL, TURN_CELL, TURN_
 /// Runs `$f` on the packed cells of `$state` in place, as a host of their
 /// width (`$host`): where it answers `None` the bytes are put back as they
 /// were (nothing else was touched: `changed` is called only after a
-/// success). A state of over `BACKUP` bytes is not tried.
+/// success).
 macro_rules! in_place {
     ($state:expr, |$host:ident| $f:expr) => {{
         let state: &mut State = $state;
@@ -71,10 +70,11 @@ macro_rules! in_place {
             };
         }
         // A larger one (its bytes exactly the cells') without zeroing a
-        // buffer of `BACKUP` bytes first.
+        // buffer of `BACKUP` bytes first; past `BACKUP` bytes (Go's board,
+        // nine men's morris) on the heap, which costs far less than the
+        // general path's unpacking of every cell.
         let backup = match inline {
             Some(_) => smallvec::SmallVec::<[u8; BACKUP]>::new(),
-            None if bytes.len() > BACKUP => return None,
             None => smallvec::SmallVec::from_slice(bytes),
         };
         let done = on_width!();
@@ -87,8 +87,8 @@ macro_rules! in_place {
     }};
 }
 
-/// The most bytes of packed cells `apply` copies aside to put back when
-/// compiled code hands the move back; a larger state takes the general path.
+/// The most bytes of packed cells `apply` copies aside on the stack, to put
+/// back when compiled code hands the move back; a larger state's go to the heap.
 const BACKUP: usize = 128;
 
 impl Interpreted {

@@ -785,8 +785,8 @@ impl Interpreted {
         }
         // In place on the packed cells, unless a value outgrows their width:
         // then again from the start, on unpacked cells. A large state keeps
-        // a copy of its bytes on the stack to start again from, which costs
-        // less than unpacking it into a heap buffer.
+        // a copy of its bytes to start again from (on the stack up to 512
+        // bytes), which costs less than unpacking it into a heap buffer.
         // A move that compiled code hands back is played again on the VM,
         // from the state as it was.
         let mut backup = state::Backup::new();

@@ -64,7 +64,8 @@ fn needs_two_bytes(bytes: &[u8; INLINE]) -> bool {
 pub(super) const STACK_CELLS: usize = 16;
 
 /// Bytes of a large state's cells that are copied aside on the stack before
-/// a move is played on them in place (more: the move runs on unpacked cells).
+/// a move is played on them in place (more: they are copied to the heap,
+/// which still costs far less than playing the move on unpacked cells).
 const BACKUP: usize = 512;
 
 /// `ended` before `turn` has looked.
@@ -132,6 +133,12 @@ struct Heap {
     ended: AtomicU8,
     width: u8,
     len: usize,
+    /// A cell that needed the whole width when last looked at: after a
+    /// move, if it still does, no narrower width can hold the cells, and
+    /// the scan of every cell is skipped (Go's 659 cells stay at 8 bytes
+    /// for one hash, and the scan was a quarter of a playout). A hint
+    /// only: any cell will do, and it is checked before it is trusted.
+    wide: usize,
     bytes: Box<[u8]>,
 }
 
@@ -160,6 +167,14 @@ fn width_for(len: usize, lo: i64, hi: i64) -> u8 {
     } else {
         8
     }
+}
+
+/// Whether a cell of value `v` needs all of `width` (2, 4 or 8 bytes): it
+/// lies outside what half of it holds.
+#[inline(always)]
+fn needs_width(v: i64, width: u8) -> bool {
+    let half = 4 * u32::from(width) - 1;
+    v < -(1i64 << half) || v >= 1i64 << half
 }
 
 /// Bytes that `len` cells take at `width`.
@@ -272,6 +287,7 @@ impl State {
                 ended: AtomicU8::new(UNKNOWN),
                 width,
                 len: cells.len(),
+                wide: 0,
                 bytes,
             })))
         }
@@ -323,17 +339,14 @@ impl State {
         (width, &mut bytes[..size_of(len, width)])
     }
 
-    /// Copies a heap state's cells into `out`, when they take at most
-    /// `BACKUP` bytes: false (and `out` untouched) otherwise. Filled in
-    /// place, as returning the backup by value copied its whole buffer.
+    /// Copies a heap state's cells into `out` (false for a state held
+    /// inline, with `out` untouched). Filled in place, as returning the
+    /// backup by value copied its whole buffer.
     #[inline(always)]
     pub(super) fn backup_into(&self, out: &mut Backup) -> bool {
         let Repr::Heap(h) = &self.0 else {
             return false;
         };
-        if h.bytes.len() > BACKUP {
-            return false;
-        }
         out.width = h.width;
         out.len = h.len;
         out.bytes.clear();
@@ -393,6 +406,9 @@ impl State {
             }
             Repr::Heap(h) => {
                 *h.ended.get_mut() = UNKNOWN;
+                if h.width > 1 && h.wide < h.len && needs_width(read(&h.bytes, h.width, h.wide), h.width) {
+                    return;
+                }
                 h.width
             }
         };
@@ -404,6 +420,12 @@ impl State {
         if could_narrow && self.narrowest() < width {
             // Packed again through the stack where the cells fit there.
             self.update(|_| ());
+        } else if let Repr::Heap(h) = &mut self.0
+            && h.width > 1
+        {
+            h.wide = (0..h.len)
+                .find(|&i| needs_width(read(&h.bytes, h.width, i), h.width))
+                .unwrap_or(0);
         }
     }
 
@@ -591,6 +613,7 @@ impl Clone for State {
                 ended: AtomicU8::new(h.ended.load(Relaxed)),
                 width: h.width,
                 len: h.len,
+                wide: h.wide,
                 bytes: h.bytes.clone(),
             }))),
         }
@@ -626,6 +649,7 @@ impl Clone for State {
                 *d.ended.get_mut() = s.ended.load(Relaxed);
                 d.width = s.width;
                 d.len = s.len;
+                d.wide = s.wide;
                 d.bytes.copy_from_slice(&s.bytes);
             }
             _ => *self = source.clone(),
