@@ -39,6 +39,8 @@
 
 // Errors are rare and cold here; boxing them to shrink `Result` buys nothing.
 #![allow(clippy::result_large_err)]
+// Every `unsafe` block says why it is sound (most are in runtime/jit/call.rs).
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod board;
 pub mod cli;

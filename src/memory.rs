@@ -108,6 +108,7 @@ unsafe impl GlobalAlloc for Counting {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         grow(block_bytes(layout.size()));
+        // SAFETY: the caller's layout, passed on (see the impl).
         let p = unsafe { System.alloc(layout) };
         if p.is_null() {
             refused(layout.size());
@@ -118,6 +119,7 @@ unsafe impl GlobalAlloc for Counting {
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         grow(block_bytes(layout.size()));
+        // SAFETY: the caller's layout, passed on (see the impl).
         let p = unsafe { System.alloc_zeroed(layout) };
         if p.is_null() {
             refused(layout.size());
@@ -127,6 +129,7 @@ unsafe impl GlobalAlloc for Counting {
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System` with this layout (see the impl).
         unsafe { System.dealloc(ptr, layout) };
         shrink(block_bytes(layout.size()));
     }
@@ -138,6 +141,7 @@ unsafe impl GlobalAlloc for Counting {
         if new_block > old {
             grow(new_block - old);
         }
+        // SAFETY: `ptr` came from `System` with this layout (see the impl).
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if p.is_null() {
             refused(new_size);

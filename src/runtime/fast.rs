@@ -132,7 +132,8 @@ impl Interpreted {
             // its first move, for `end when no moves`.
             let mut host = Generator { cells, sink: First };
             let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
-            let done = calls.run(f, &mut [0]);
+            // SAFETY: a driver of `rules_for(&raw)`, whose frame is one register.
+            let done = unsafe { calls.run(f, &mut [0]) };
             jit.count(&done);
             let at = done.ok()? as usize;
             return Some(match at < self.code.ends.len() {
@@ -147,7 +148,8 @@ impl Interpreted {
                     let f = rules.func(cond.start)?;
                     let mut reader = Reader(cells);
                     let mut calls = Calls::new(jit.slow(), raw, &mut reader, &mut budget);
-                    with_frame(cond.frame, |frame| calls.run(f, frame)).ok()? != 0
+                    // SAFETY: a rule of `rules_for(&raw)`, on a frame of its size.
+                    with_frame(cond.frame, |frame| unsafe { calls.run(f, frame) }).ok()? != 0
                 }
                 // `end when no moves`: nobody can move, as `has_move` finds out.
                 None => {
@@ -182,12 +184,24 @@ impl Interpreted {
     ) -> Option<bool> {
         let mut host = Generator { cells, sink: First };
         let mut calls = Calls::new(jit.slow(), cells.raw(), &mut host, budget);
-        self.generate(&mut calls, rules, by, me)
+        // SAFETY: the callers' `rules` are `rules_for(&cells.raw())`.
+        unsafe { self.generate(&mut calls, rules, by, me) }
     }
 
     /// Runs the move generators of the moves made `by`, for player `me`, in
     /// declaration order: true where the host's sink said to stop.
-    fn generate<H: Host>(&self, calls: &mut Calls<'_, H>, rules: &Compiled, by: MoveBy, me: i64) -> Option<bool> {
+    ///
+    /// # Safety
+    ///
+    /// `rules` are compiled for the cells `calls` was made on (both from
+    /// one `raw`, the rules by `rules_for`).
+    unsafe fn generate<H: Host>(
+        &self,
+        calls: &mut Calls<'_, H>,
+        rules: &Compiled,
+        by: MoveBy,
+        me: i64,
+    ) -> Option<bool> {
         for (k, mk) in self.prog.moves.iter().enumerate() {
             if mk.by != by {
                 continue;
@@ -198,7 +212,9 @@ impl Interpreted {
                 if let Some(l) = mk.me_local {
                     frame[l] = me;
                 }
-                calls.run(f, frame)
+                // SAFETY: `rules` and `calls` are of the same cells (this
+                // function's precondition), and the frame is the rule's size.
+                unsafe { calls.run(f, frame) }
             })
             .ok()?;
             if done == vm::STOPPED {
@@ -243,7 +259,8 @@ impl Interpreted {
             cells,
             sink: Collect(&mut *out),
         };
-        let done = Calls::new(jit.slow(), raw, &mut host, &mut budget).run(f, &mut [0]);
+        // SAFETY: a driver of `rules_for(&raw)`, whose frame is one register.
+        let done = unsafe { Calls::new(jit.slow(), raw, &mut host, &mut budget).run(f, &mut [0]) };
         jit.count(&done);
         if done.is_err() || out.is_empty() {
             out.clear();
@@ -304,7 +321,8 @@ impl Interpreted {
         };
         let mut calls = Calls::new(jit.slow(), raw, &mut host, &mut budget);
         // `Collect` never says to stop.
-        self.generate(&mut calls, rules, by, me).map(|_| ())
+        // SAFETY: `rules` are `rules_for(&raw)`, the cells of `calls`.
+        unsafe { self.generate(&mut calls, rules, by, me) }.map(|_| ())
     }
 
     /// Plays `mv` on `state` in place; `None` leaves `state` as it was.
@@ -387,13 +405,16 @@ impl Interpreted {
             frame[0] = k as i64;
             frame[1..].copy_from_slice(&mv.args);
             let mut budget = Budget::new();
-            let done = Calls::new(jit.slow(), raw, host, &mut budget).run(f, &mut frame);
+            // SAFETY: `apply`'s driver of `rules_for(&raw)`, on its frame of
+            // the move's kind and arguments.
+            let done = unsafe { Calls::new(jit.slow(), raw, host, &mut budget).run(f, &mut frame) };
             jit.count(&done);
             return done.ok();
         }
         let entry = self.code.moves[k].body;
         let mover = host.get(TURN_CELL);
-        let said = self.play_rule(jit, rules.func(entry.start)?, entry, mk, host, mv)?;
+        // SAFETY: the rule at `entry`, of `rules_for(&raw)`, `host`'s cells.
+        let said = unsafe { self.play_rule(jit, rules.func(entry.start)?, entry, mk, host, mv) }?;
         if mk.by == MoveBy::Turn {
             if self.keeps_previous {
                 host.set(PREVIOUS_CELL, mover).ok()?;
@@ -404,7 +425,11 @@ impl Interpreted {
     }
 
     /// A move's body on its own, without a driver: who it said moves next.
-    fn play_rule<H: Host>(
+    ///
+    /// # Safety
+    ///
+    /// `f` is the rule at `entry`, compiled for `host`'s cells (`rules_for`).
+    unsafe fn play_rule<H: Host>(
         &self,
         jit: &Jit,
         f: Rule,
@@ -420,7 +445,9 @@ impl Interpreted {
                 frame[l] = TURN_UNSET;
             }
             let mut budget = Budget::new();
-            Calls::new(jit.slow(), raw, host, &mut budget).run(f, frame).ok()?;
+            // SAFETY: `f` is compiled for these cells (this function's
+            // precondition), on a frame of its size.
+            unsafe { Calls::new(jit.slow(), raw, host, &mut budget).run(f, frame) }.ok()?;
             Some(mk.turn_local.map_or(TURN_UNSET, |l| frame[l]))
         })
     }
@@ -443,7 +470,8 @@ impl Interpreted {
                 if let Some(l) = mk.me_local {
                     frame[l] = p as i64;
                 }
-                calls.run(f, frame)
+                // SAFETY: a rule of `rules_for(&raw)`, on a frame of its size.
+                unsafe { calls.run(f, frame) }
             })
             .ok()?;
             last_kind = Some(k);
@@ -458,7 +486,8 @@ impl Interpreted {
                 if let Some(l) = mk.then_turn_local {
                     frame[l] = TURN_UNSET;
                 }
-                calls.run(f, frame).ok()?;
+                // SAFETY: a rule of `rules_for(&raw)`, on a frame of its size.
+                unsafe { calls.run(f, frame) }.ok()?;
                 Some(mk.then_turn_local.map_or(TURN_UNSET, |l| frame[l]))
             })?;
         }

@@ -467,6 +467,7 @@ fn run_in<H: Host>(
     // whose last instruction returns: `ip` never leaves the rule.
     macro_rules! r {
         ($r:expr) => {
+            // SAFETY: see above: every register named is below `entry.frame`.
             *unsafe { regs.get_unchecked_mut($r as usize) }
         };
     }
@@ -476,6 +477,7 @@ fn run_in<H: Host>(
         };
     }
     loop {
+        // SAFETY: see above: `ip` never leaves the rule, inside `ops`.
         match *unsafe { ops.get_unchecked(ip) } {
             Op::Const { dst, value } => r!(dst) = value,
             Op::Copy { dst, src } => r!(dst) = r!(src),

@@ -74,8 +74,10 @@ fn buffer<H: Host>(host: &mut H) -> (*mut Move, usize, usize) {
     }
 }
 
-/// A compiled rule: `fn(ctx, frame) -> value`.
-pub(in crate::runtime) type Rule = extern "C" fn(*mut Ctx, *mut i64) -> i64;
+/// A compiled rule: `fn(ctx, frame) -> value`. Machine code that trusts its
+/// context and frame: called only through [`Calls::run`], whose callers
+/// promise what it reads.
+pub(in crate::runtime) type Rule = unsafe extern "C" fn(*mut Ctx, *mut i64) -> i64;
 
 /// The machine code of one width, and each rule's function by the label it
 /// starts at.
@@ -176,10 +178,17 @@ impl<'h, H: Host> Calls<'h, H> {
         }
     }
 
-    /// Runs compiled rule `f` with the registers `regs` (at least its frame,
-    /// checked by the caller).
+    /// Runs compiled rule `f` with the registers `regs`.
+    ///
+    /// # Safety
+    ///
+    /// `f` was compiled for cells of the width and length of the `raw`
+    /// given to [`Calls::new`] (as [`Jit::rules_for`](super::Jit::rules_for)
+    /// gives it for them), and `regs` holds at least `f`'s frame (a rule's
+    /// `Entry::frame`; one register for a driver, `MAX_MOVE_ARGS + 1` for
+    /// `apply`'s): compiled code indexes both without checking.
     #[inline(always)]
-    pub(in crate::runtime) fn run(&mut self, f: Rule, regs: &mut [i64]) -> Result<i64, GameError> {
+    pub(in crate::runtime) unsafe fn run(&mut self, f: Rule, regs: &mut [i64]) -> Result<i64, GameError> {
         // SAFETY: compiled code reads and writes only: the `raw.len` cells
         // at `raw.ptr` (every index is checked against the length the code
         // was compiled for, which the caller checked is `raw.len`; it
@@ -189,8 +198,9 @@ impl<'h, H: Host> Calls<'h, H> {
         // machine stack), the constants (indexes checked against their
         // length), the budget and the context, all alive and borrowed for
         // `'h`. The host is reached only through the callbacks below, while
-        // no other reference to it is used.
-        let v = f(&mut self.ctx, regs.as_mut_ptr());
+        // no other reference to it is used. The width, length and frame are
+        // this function's own preconditions.
+        let v = unsafe { f(&mut self.ctx, regs.as_mut_ptr()) };
         // SAFETY: `ctx.host` is the `&'h mut H` lent to `new`, not used
         // elsewhere while `self` lives.
         let host = unsafe { &mut *self.ctx.host.cast::<H>() };
@@ -209,9 +219,14 @@ impl<'h, H: Host> Calls<'h, H> {
 }
 
 /// Runs compiled rule `f` on the cells `raw` of `host`, with the registers
-/// `regs` (at least the rule's frame) and `budget`.
+/// `regs` and `budget`.
+///
+/// # Safety
+///
+/// As [`Calls::run`]: `f` compiled for `raw`'s width and length, `regs` at
+/// least its frame.
 #[inline]
-pub(super) fn call<H: Host>(
+pub(super) unsafe fn call<H: Host>(
     f: Rule,
     slow: &Slow,
     raw: Raw,
@@ -219,7 +234,8 @@ pub(super) fn call<H: Host>(
     regs: &mut [i64],
     budget: &mut Budget,
 ) -> Result<i64, GameError> {
-    Calls::new(slow, raw, host, budget).run(f, regs)
+    // SAFETY: this function's own preconditions, passed on.
+    unsafe { Calls::new(slow, raw, host, budget).run(f, regs) }
 }
 
 /// Compiled code gives a generated move to the host (its buffer is full, or

@@ -352,7 +352,9 @@ impl Jit {
             return None;
         }
         let f = self.rules_for(&raw)?.func(entry.start)?;
-        let done = call::call(f, &self.slow, raw, host, regs, budget);
+        // SAFETY: `f` is compiled for `raw` (`rules_for`), and `regs` holds
+        // its frame (checked above).
+        let done = unsafe { call::call(f, &self.slow, raw, host, regs, budget) };
         self.count(&done);
         Some(done)
     }
