@@ -415,28 +415,65 @@ fn optimal_against_optimal_plays_the_value_knowing_the_history() {
 }
 
 #[test]
-fn agents_that_would_search_without_the_history_are_refused() {
-    use gdl::solve::agent_builder::{AgentBuildError, AgentOptions, MoveKinds, build_agent};
+fn every_agent_that_searches_is_built_for_a_game_with_the_rule() {
+    use gdl::solve::agent_builder::{AgentOptions, MoveKinds, build_agent};
     use gdl::solve::agents::agent::AgentSpec;
     let game = oware("2", "2", 2);
     let kinds = MoveKinds::of(game.program());
-    for spec in ["dsearch", "alphabeta:3"] {
-        let spec: AgentSpec = spec.parse().unwrap();
-        match build_agent(&spec, &game, kinds, 1, &AgentOptions::default()) {
-            Err(e @ AgentBuildError::Unsuited(_)) => {
-                assert!(e.to_string().contains("end when repeated 2"), "{e}");
-            }
-            Err(e) => panic!("{spec}: {e}"),
-            Ok(_) => panic!("{spec} was built for a game with a repetition rule"),
-        }
-    }
-    for spec in ["optimal", "random", "mcts", "mcts:50", "search:5", "greedy"] {
+    for spec in [
+        "optimal",
+        "random",
+        "mcts",
+        "mcts:50",
+        "search:5",
+        "greedy",
+        "alphabeta:3",
+        "dsearch",
+    ] {
         let spec: AgentSpec = spec.parse().unwrap();
         assert!(
             build_agent(&spec, &game, kinds, 1, &AgentOptions::default()).is_ok(),
             "{spec}"
         );
     }
+}
+
+/// `alphabeta:D`'s search keeps the line: from lines already played on
+/// random graphs with cycles, each value it proves is the value of every
+/// line played out (`brute`), with the positions before the root counted.
+#[test]
+fn the_depth_limited_search_counts_the_positions_before_it() {
+    use gdl::solve::agents::depth_limited::{DepthOptions, search_after};
+    let mut rng = Rng(0x005e_ed0f_de97);
+    let mut proven = 0;
+    let mut mattering = 0;
+    for times in [2, 3] {
+        for same_rule in [false, true] {
+            for g in 0..80 {
+                let game = graph(&mut rng, times, same_rule);
+                let mut line = random_line(&game, &mut rng, 6);
+                let root = *line.last().unwrap();
+                let opts = DepthOptions {
+                    max_depth: Some(14),
+                    max_nodes: Some(2_000_000),
+                    ..DepthOptions::default()
+                };
+                let found = search_after(&game, &root, &line[..line.len() - 1], &opts).unwrap();
+                if !found.proven {
+                    continue;
+                }
+                proven += 1;
+                let want = brute(&game, &mut line);
+                assert_eq!(found.value, want, "graph {g}, N = {times}, line {line:?}");
+                mattering += usize::from(brute(&game, &mut vec![root]) != want);
+            }
+        }
+    }
+    assert!(proven > 200, "only {proven} of 320 searches proved their value");
+    assert!(
+        mattering > 5,
+        "the line before changed the value only {mattering} times"
+    );
 }
 
 #[test]
@@ -481,9 +518,12 @@ fn the_command_line_solves_and_explains_by_the_rule_and_refuses_what_cannot() {
         "2",
         "--players",
         "alphabeta:2,random",
+        "--games",
+        "4",
     ]);
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("end when repeated 2"), "{}", run.stderr);
+    // The depth-limited search keeps the line, as `optimal` does.
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("games    4 ("), "{}", run.stdout);
 }
 
 /// MCTS counts the positions before its root and along its tree and

@@ -284,10 +284,12 @@ where
 }
 
 /// Why agent `spec` cannot play `game` because of its repetition rule, if it
-/// cannot: only `optimal`, `mcts` and `search` (which are told the game's
-/// positions, and count them in their searches and playouts) and agents that
-/// do not look ahead (`greedy` weighs one step's change of score, which the
-/// rule does not touch) know that a line's value depends on the positions before.
+/// cannot: `optimal`, `mcts`, `search`, `alphabeta:D` and `dsearch` at turns
+/// (which are told the game's positions, and count them in their searches
+/// and playouts) and agents that do not look ahead (`greedy` weighs one
+/// step's change of score, which the rule does not touch) know that a line's
+/// value depends on the positions before. `dsearch`'s own search of
+/// simultaneous moves does not.
 fn repetition_unsuited<G: FileGame>(spec: &AgentSpec, game: &G, kinds: MoveKinds) -> Option<String> {
     let n = game.repetition()?;
     let knows = match spec {
@@ -297,13 +299,16 @@ fn repetition_unsuited<G: FileGame>(spec: &AgentSpec, game: &G, kinds: MoveKinds
         | AgentSpec::Exec(_)
         | AgentSpec::Mcts(_)
         | AgentSpec::Search(_)
+        | AgentSpec::AlphaBeta(_)
         | AgentSpec::Greedy => true,
+        // Its own search is of simultaneous moves; turns go to `search`'s.
+        AgentSpec::Dsearch(_) => !kinds.simultaneous,
         _ => false,
     };
     (!knows).then(|| {
         format!(
             "`{spec}` does not keep the history that {}'s rule `end when repeated {n}` depends on; \
-             play it with `mcts`, `search`, `optimal` or `random`",
+             play it with `mcts`, `search`, `alphabeta:D`, `optimal` or `random`",
             game.name()
         )
     })

@@ -8,6 +8,13 @@
 //! win or a loss when the game declares its utility range, because the
 //! estimates are kept strictly inside it: a score at the end of the range
 //! can only come from the ends of the game.
+//!
+//! Under a repetition rule (`end when repeated N`) the search keeps the
+//! line: the game's positions so far, the root, and the positions down to
+//! the node searched, with how often each occurs; a move that reaches a
+//! position for the Nth time scores the rule's outcome, exactly. A value
+//! then depends on the line, so the transposition table keeps only each
+//! position's best move (to order the moves), never a value.
 
 use std::time::{Duration, Instant};
 
@@ -122,6 +129,9 @@ impl From<GameError> for Halt {
 
 struct Search<'g, G: Game> {
     game: &'g G,
+    /// Under a repetition rule: N, and how often each position occurs on
+    /// the line (the positions before the root, the root, the path searched).
+    line: Option<(u32, FxHashMap<G::State, u32>)>,
     table: FxHashMap<G::State, Entry>,
     table_cap: usize,
     /// The most positions `table` held at once.
@@ -138,7 +148,17 @@ struct Search<'g, G: Game> {
 /// Searches `root` deeper and deeper until the answer is proven or a limit
 /// stops it; the answer is that of the last depth completed.
 pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result<DepthResult<G::Move>, SolveError> {
-    crate::solve::exact::line::no_repetition_rule(game, "the depth-limited search")?;
+    search_after(game, root, &[], opts)
+}
+
+/// [`search`] from `root` after the game's positions `before` it (oldest
+/// first), which a repetition rule counts; ignored without one.
+pub fn search_after<G: Game>(
+    game: &G,
+    root: &G::State,
+    before: &[G::State],
+    opts: &DepthOptions,
+) -> Result<DepthResult<G::Move>, SolveError> {
     if game.num_players() != 2 {
         return Err(SolveError::Unsupported(format!(
             "{} has {} players; the depth-limited search handles two",
@@ -152,8 +172,16 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
         Turn::Terminal => false,
         _ => game.evaluate(root, 0)?.is_some(),
     };
+    let line = game.repetition().map(|times| {
+        let mut counts: FxHashMap<G::State, u32> = FxHashMap::default();
+        for p in before.iter().chain([root]) {
+            *counts.entry(p.clone()).or_insert(0) += 1;
+        }
+        (times, counts)
+    });
     let mut s = Search {
         game,
+        line,
         table: FxHashMap::default(),
         table_cap: opts
             .max_states
@@ -210,7 +238,7 @@ pub fn search<G: Game>(game: &G, root: &G::State, opts: &DepthOptions) -> Result
         let mut values = vec![(0.0, false); moves.len()];
         let mut stopped = None;
         for &i in &order {
-            match s.value(&children[i], depth - 1, f64::NEG_INFINITY, f64::INFINITY) {
+            match s.child_value(&children[i], depth - 1, f64::NEG_INFINITY, f64::INFINITY) {
                 Ok((v, cut)) => values[i] = (v, !cut || s.at_end(v)),
                 Err(Halt::Stop(Stop(why))) => {
                     stopped = Some(why);
@@ -278,6 +306,29 @@ impl<G: Game> Search<'_, G> {
         self.range.is_some_and(|(lo, hi)| v == lo || v == hi)
     }
 
+    /// [`Self::value`] of `child`, which a move just reached: under the
+    /// repetition rule its Nth occurrence on the line ends the game (exactly),
+    /// else it is searched with itself on the line.
+    fn child_value(&mut self, child: &G::State, left: usize, alpha: f64, beta: f64) -> Result<(f64, bool), Halt> {
+        let Some((times, counts)) = &mut self.line else {
+            return self.value(child, left, alpha, beta);
+        };
+        let seen = counts.get(child).copied().unwrap_or(0);
+        if seen + 1 >= *times {
+            return Ok((self.game.repetition_returns(child, 0)?, false));
+        }
+        counts.insert(child.clone(), seen + 1);
+        let r = self.value(child, left, alpha, beta);
+        if let Some((_, counts)) = &mut self.line {
+            if seen == 0 {
+                counts.remove(child);
+            } else {
+                counts.insert(child.clone(), seen);
+            }
+        }
+        r
+    }
+
     /// The value of `state` for player 0, fail-soft in `(alpha, beta)`, looking
     /// `left` plies ahead; and whether an estimate was used (`true`: not proven).
     fn value(&mut self, state: &G::State, left: usize, mut alpha: f64, mut beta: f64) -> Result<(f64, bool), Halt> {
@@ -298,7 +349,8 @@ impl<G: Game> Search<'_, G> {
         };
         let mut hint = NO_MOVE;
         if let Some(e) = self.table.get(state) {
-            if e.draft == PROVEN || e.draft as usize >= left {
+            // Under the repetition rule a value holds only on its own line.
+            if self.line.is_none() && (e.draft == PROVEN || e.draft as usize >= left) {
                 let fits = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.value >= beta,
@@ -337,7 +389,7 @@ impl<G: Game> Search<'_, G> {
         for i in order {
             child.clone_from(state);
             self.game.apply(&mut child, &moves[i])?;
-            let (v, c) = self.value(&child, left - 1, alpha, beta)?;
+            let (v, c) = self.child_value(&child, left - 1, alpha, beta)?;
             cut |= c;
             if (maximize && v > best) || (!maximize && v < best) {
                 best = v;
@@ -381,12 +433,14 @@ impl<G: Game> Search<'_, G> {
 /// node or time limit it plays the best move of the deepest iteration the
 /// limit let it finish; when not even the first finished, the game stops
 /// with an error that says so.
-pub struct DepthAgent {
+pub struct DepthAgent<S> {
     limits: DepthOptions,
     rng: rand::rngs::StdRng,
+    /// Under a repetition rule, the game's positions so far.
+    history: Option<Vec<S>>,
 }
 
-impl DepthAgent {
+impl<S> DepthAgent<S> {
     pub fn new(depth: usize, seed: u64) -> Self {
         Self::with_limits(
             DepthOptions {
@@ -403,19 +457,39 @@ impl DepthAgent {
         DepthAgent {
             limits,
             rng: rand::rngs::StdRng::seed_from_u64(seed),
+            history: None,
         }
     }
 }
 
-impl<G: Game> super::agent::Agent<G> for DepthAgent {
+impl<G: Game> super::agent::Agent<G> for DepthAgent<G::State> {
     fn name(&self) -> String {
         format!("alphabeta:{}", self.limits.max_depth.unwrap_or(DEEPEST))
     }
 
-    fn new_game(&mut self, _game: &G, seed: u64) -> Result<(), super::agent::AgentError> {
+    fn new_game(&mut self, game: &G, seed: u64) -> Result<(), super::agent::AgentError> {
         use rand::SeedableRng;
         self.rng = rand::rngs::StdRng::seed_from_u64(seed);
+        self.history = game.repetition().map(|_| Vec::new());
         Ok(())
+    }
+
+    /// Under a repetition rule the agent keeps the game's positions.
+    fn wants_steps(&self) -> bool {
+        self.history.is_some()
+    }
+
+    fn after_step(
+        &mut self,
+        _game: &G,
+        _seat: crate::game::Player,
+        before: &G::State,
+        _step: &super::step::Step<G::Move>,
+        _after: &G::State,
+    ) {
+        if let Some(h) = &mut self.history {
+            h.push(before.clone());
+        }
     }
 
     fn choose(
@@ -426,7 +500,8 @@ impl<G: Game> super::agent::Agent<G> for DepthAgent {
         moves: &[G::Move],
     ) -> Result<super::agent::Choice<G::Move>, super::agent::AgentError> {
         use rand::Rng;
-        let found = search(game, state, &self.limits)?;
+        let before = self.history.as_deref().unwrap_or_default();
+        let found = search_after(game, state, before, &self.limits)?;
         if found.depth == 0
             && let Some(why @ ("nodes" | "time")) = found.stopped
         {

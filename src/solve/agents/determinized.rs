@@ -276,6 +276,23 @@ impl<G: Game> Agent<G> for DsearchAgent<G> {
         <SearchAgent<G::State> as Agent<G>>::new_game(&mut self.fallback, game, seed)
     }
 
+    /// Under a repetition rule the search of turn-taking positions keeps
+    /// the game's positions.
+    fn wants_steps(&self) -> bool {
+        <SearchAgent<G::State> as Agent<G>>::wants_steps(&self.fallback)
+    }
+
+    fn after_step(
+        &mut self,
+        game: &G,
+        seat: Player,
+        before: &G::State,
+        step: &super::step::Step<G::Move>,
+        after: &G::State,
+    ) {
+        self.fallback.after_step(game, seat, before, step, after);
+    }
+
     fn choose(
         &mut self,
         game: &G,

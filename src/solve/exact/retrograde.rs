@@ -74,6 +74,9 @@ pub(in crate::solve) struct Cyclic<G: Game> {
     repeats: Vec<bool>,
 }
 
+/// The root's value for player 0 and its best moves.
+type RootFound<G> = (f64, Vec<<G as Game>::Move>);
+
 /// Why the graph cannot be valued this way.
 pub(in crate::solve) enum NotCyclic {
     /// The search of lines does it: the rule's outcome differs between positions.
@@ -370,10 +373,7 @@ impl<G: Game> Solver<'_, G> {
 
     /// The root's value and best moves by retrograde analysis; `None` where
     /// the lines must be searched instead.
-    pub(in crate::solve) fn search_root_cyclic(
-        &mut self,
-        root: &G::State,
-    ) -> Result<Option<(f64, Vec<G::Move>)>, SolveError> {
+    pub(in crate::solve) fn search_root_cyclic(&mut self, root: &G::State) -> Result<Option<RootFound<G>>, SolveError> {
         let g = match self.cyclic(root) {
             Ok(g) => g,
             Err(NotCyclic::SearchLines) => return Ok(None),
@@ -497,8 +497,8 @@ fn settle<G: Game>(g: &mut Cyclic<G>) {
     // loser's best: it cannot do better than the value).
     g.dist = vec![ENDLESS; n];
     queue.clear();
-    for i in 0..n {
-        left[i] = g
+    for (i, left) in left.iter_mut().enumerate() {
+        *left = g
             .children(i)
             .iter()
             .filter(|&&c| g.value[c as usize] == g.value[i])
