@@ -130,6 +130,18 @@ def test_a_tampered_pickle_is_refused_not_run():
     cells[0] = 7  # the player to move: there are two
     with pytest.raises(gdl.GdlError, match="the player to move is 7"):
         gdl._gdl._state(game, cells)
+    # The number of players was let through, and the observation then
+    # panicked (round four, item 4); every edge of the range is refused.
+    for turn, previous in [(2, 0), (-1, 0), (0, 2), (0, -2)]:
+        cells[0], cells[1] = turn, previous
+        with pytest.raises(gdl.GdlError, match="is -?[0-9], where the players are numbered 0 to 1"):
+            gdl._gdl._state(game, cells)
+    connect4 = gdl.load("connect4")
+    f, args = connect4.initial_state().__reduce__()
+    tampered = list(args[1])
+    tampered[0] = 2
+    with pytest.raises(gdl.GdlError, match="the player to move is 2"):
+        f(args[0], tampered)
     with pytest.raises(gdl.GdlError, match="takes 1 arguments, not 2"):
         gdl._gdl._move(game, 0, [1, 2])
 

@@ -546,12 +546,18 @@ pub fn state_from_cells(game: &Interpreted, cells: &[i64]) -> Result<State, Enco
         return Err(bad(format!("{} cells, not {}", cells.len(), prog.initial.len())));
     }
     let n = prog.players.len() as i64;
-    for (i, name) in [
-        (crate::ir::TURN_CELL, "the player to move"),
-        (crate::ir::PREVIOUS_CELL, "the last mover"),
+    // A player always moves next (chance and simultaneous moves leave the
+    // cell as it was); nobody has moved before the first move.
+    for (i, name, first) in [
+        (crate::ir::TURN_CELL, "the player to move", 0),
+        (crate::ir::PREVIOUS_CELL, "the last mover", -1),
     ] {
-        if !(-1..=n).contains(&cells[i]) {
-            return Err(bad(format!("{name} is {}", cells[i])));
+        if !(first..n).contains(&cells[i]) {
+            return Err(bad(format!(
+                "{name} is {}, where the players are numbered 0 to {}",
+                cells[i],
+                n - 1
+            )));
         }
     }
     let mut again = vec![0; cells.len()];
@@ -706,13 +712,16 @@ mod tests {
         let mut cells = s.cells();
         cells.pop();
         assert!(state_from_cells(&g, &cells).is_err());
+        // The number of players is no player (it reached a panic from Python),
+        // and neither is -1.
+        for turn in [99, g.num_players() as i64, -1] {
+            let mut cells = s.cells();
+            cells[crate::ir::TURN_CELL] = turn;
+            let e = state_from_cells(&g, &cells).unwrap_err().to_string();
+            assert!(e.contains("player to move is"), "{e}");
+        }
         let mut cells = s.cells();
-        cells[crate::ir::TURN_CELL] = 99;
-        assert!(
-            state_from_cells(&g, &cells)
-                .unwrap_err()
-                .to_string()
-                .contains("player to move")
-        );
+        cells[crate::ir::PREVIOUS_CELL] = g.num_players() as i64;
+        assert!(state_from_cells(&g, &cells).is_err());
     }
 }

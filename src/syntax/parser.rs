@@ -865,6 +865,17 @@ fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> FileError {
         format!("syntax error: expected {}", join_or(&expected))
     };
     let error = FileError::new(SyntaxKind::Error, message, Span::new(start, end), "here");
+    if expected.contains(&"a name")
+        && let Some(word) = reserved_word_at(source, start)
+    {
+        return FileError::new(
+            SyntaxKind::Error,
+            format!("syntax error: `{word}` is a reserved word, not a name"),
+            Span::new(start, start + word.len()),
+            "a name is expected here",
+        )
+        .with_help(format!("choose another name, such as `{word}_`"));
+    }
     if after_bare_return(source, start) {
         return error.with_help(
             "the line before ends with `return`, which returns nothing there: \
@@ -872,6 +883,49 @@ fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> FileError {
         );
     }
     error
+}
+
+/// The words gdl keeps for itself (grammar/gdl.pest's `keyword`).
+const RESERVED: &[&str] = &[
+    "game",
+    "param",
+    "const",
+    "require",
+    "requires",
+    "state",
+    "fn",
+    "move",
+    "end",
+    "when",
+    "winner",
+    "loser",
+    "draw",
+    "payoff",
+    "let",
+    "if",
+    "then",
+    "else",
+    "for",
+    "in",
+    "and",
+    "or",
+    "not",
+    "implies",
+    "true",
+    "false",
+    "again",
+    "while",
+    "return",
+    "canonical",
+];
+
+/// The reserved word that starts at byte `at`, if one does (a whole word).
+fn reserved_word_at(source: &str, at: usize) -> Option<&'static str> {
+    let rest = source.get(at..)?;
+    let len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    RESERVED.iter().copied().find(|w| *w == &rest[..len])
 }
 
 /// Whether the line holding byte `at` comes right after a line that ends
@@ -950,4 +1004,23 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::index => "`[`",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The words the error message calls reserved are the grammar's keywords.
+    #[test]
+    fn the_reserved_words_are_the_grammar_s() {
+        let grammar = include_str!("../../grammar/gdl.pest");
+        let rule = grammar
+            .split("keyword = @{")
+            .nth(1)
+            .and_then(|r| r.split('}').next())
+            .expect("the grammar has a keyword rule");
+        let mut keywords: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
+        let mut reserved = super::RESERVED.to_vec();
+        keywords.sort_unstable();
+        reserved.sort_unstable();
+        assert_eq!(keywords, reserved);
+    }
 }

@@ -342,9 +342,9 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             return Err(Failure { code, text });
         }
         Err(SolveError::Budget { what, limit, nodes }) => {
-            // The limit as the user gave it, not the exact search's share.
+            // The limit as the user gave it, and the exact search's share.
             let limit = match (what, args.time_limit) {
-                ("time", Some(t)) => format!("{t}s"),
+                ("time", Some(t)) => format!("{t}s (three quarters of it, {limit}, for the exact search)"),
                 _ => limit,
             };
             let mut text = if what == "states" && memory_binds {
