@@ -31,17 +31,21 @@ def openspiel_perft(state, depth):
 
 
 @pytest.mark.parametrize(
-    "gdl_game, openspiel_game, depth",
+    "gdl_game, openspiel_game, params, depth",
     [
-        ("tictactoe", "tic_tac_toe", 9),
-        ("connect4", "connect_four", 6),
-        ("othello", "othello", 6),
-        ("breakthrough", "breakthrough", 4),
-        ("checkers", "checkers", 6),
+        ("tictactoe", "tic_tac_toe", {}, 9),
+        ("connect4", "connect_four", {}, 6),
+        ("othello", "othello", {}, 6),
+        ("breakthrough", "breakthrough", {}, 4),
+        ("checkers", "checkers", {}, 6),
+        ("nine-mens-morris", "nine_mens_morris", {}, 3),
+        ("go", "go", {"board_size": 5}, 3),
+        ("backgammon", "backgammon", {}, 3),
     ],
 )
-def test_perft_counts_are_openspiel_s(gdl_cli, gdl_game, openspiel_game, depth):
-    ours = json.loads(gdl_cli("perft", gdl_game, "--depth", depth, "--json").stdout)
-    theirs = openspiel_perft(pyspiel.load_game(openspiel_game).new_initial_state(), depth)
+def test_perft_counts_are_openspiel_s(gdl_cli, gdl_game, openspiel_game, params, depth):
+    flags = [x for name, value in params.items() for x in (f"--{name}", value)]
+    ours = json.loads(gdl_cli("perft", gdl_game, *flags, "--depth", depth, "--json").stdout)
+    theirs = openspiel_perft(pyspiel.load_game(openspiel_game, params).new_initial_state(), depth)
     assert ours["complete"]
     assert ours["sequences"] == theirs
