@@ -524,3 +524,51 @@ fn observation_hashes_tell_apart_what_observations_do() {
         assert!(game.name() == "Pig" || alike > 0, "{}", game.name());
     }
 }
+
+/// One player against chance (issue 42: blackjack needed a dummy second
+/// player): expectimax maximizes the expected payoff. A die and one
+/// reroll: keep 4, 5 or 6, roll 1, 2 or 3 again, worth
+/// (4 + 5 + 6) / 6 + 3 / 6 × 3.5 = 4.25; after a first roll of f the value
+/// is max(f, 3.5). The command line solves it too, and says so in JSON.
+#[test]
+fn one_player_against_chance_gets_the_best_expected_payoff() {
+    let game = common::load_game("tests/inputs/solvers/reroll.game", &[]);
+    let root = game.initial_state().unwrap();
+    let s = solve(&game, &root);
+    assert_eq!(s.value, 4.25);
+    let Root::Chance { outcomes } = &s.root else {
+        panic!("a chance node at the start: {:?}", s.root)
+    };
+    for (f, o) in outcomes.iter().enumerate() {
+        let face = (f + 1) as f64;
+        assert_eq!(o.value, face.max(3.5), "{}", game.move_text(&o.mv));
+    }
+    let after_three =
+        gdl::game::FileGame::parse_position(&game, "rolls: 1, face: 3, kept: false, rolling: false; You to move")
+            .unwrap();
+    let texts = |ms: Vec<gdl::runtime::Move>| ms.iter().map(|m| game.move_text(m)).collect::<Vec<_>>();
+    assert_eq!(texts(solve(&game, &after_three).best_moves()), ["reroll"]);
+    // `optimal` plays it: keeps 4, 5 and 6, rolls 1, 2 and 3 again.
+    {
+        use gdl::solve::agent_builder::{AgentOptions, MoveKinds, build_agent};
+        let spec = "optimal".parse().unwrap();
+        let mut agent = build_agent(&spec, &game, MoveKinds::of(game.program()), 1, &AgentOptions::default()).unwrap();
+        agent.new_game(&game, 1).unwrap();
+        for face in 1..=6 {
+            let s = gdl::game::FileGame::parse_position(
+                &game,
+                &format!("rolls: 1, face: {face}, kept: false, rolling: false; You to move"),
+            )
+            .unwrap();
+            let mut moves = Vec::new();
+            game.legal_moves(&s, &mut moves).unwrap();
+            let chosen = agent.choose(&game, &s, 0, &moves).unwrap().mv;
+            let want = if face >= 4 { "keep" } else { "reroll" };
+            assert_eq!(game.move_text(&chosen), want, "face {face}");
+        }
+    }
+    let run = common::gdl(&["solve", "tests/inputs/solvers/reroll.game", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["value"].as_f64(), Some(4.25), "{}", run.stdout);
+}

@@ -89,18 +89,26 @@ pub fn text<G: Game>(game: &G, header: &str, s: &ChanceSolution<G::Move>) -> Str
     let mut out = header.to_string();
     let _ = writeln!(
         out,
-        "value       {} (for {}, the first player: the expected utility under optimal play)",
+        "value       {} (for {}{}: the expected utility under optimal play)",
         number(s.value),
-        game.player_name(0)
+        game.player_name(0),
+        if game.num_players() == 2 {
+            ", the first player"
+        } else {
+            ""
+        }
     );
-    let outcome = if s.value > 0.0 {
-        format!("{} is favoured", game.player_name(0))
-    } else if s.value < 0.0 {
-        format!("{} is favoured", game.player_name(1))
-    } else {
-        "even".to_string()
-    };
-    let _ = writeln!(out, "outcome     {outcome}");
+    // One player: the value is all there is to say.
+    if game.num_players() == 2 {
+        let outcome = if s.value > 0.0 {
+            format!("{} is favoured", game.player_name(0))
+        } else if s.value < 0.0 {
+            format!("{} is favoured", game.player_name(1))
+        } else {
+            "even".to_string()
+        };
+        let _ = writeln!(out, "outcome     {outcome}");
+    }
     match &s.root {
         Root::Simultaneous(stage) => {
             for (i, line) in strategies(game, stage).into_iter().enumerate() {

@@ -316,12 +316,15 @@ fn repetition_unsuited<G: FileGame>(spec: &AgentSpec, game: &G, kinds: MoveKinds
 
 /// Why `optimal` cannot play `game`, if it cannot: it solves two-player
 /// games (alpha-beta for turns; expectiminimax for chance and simultaneous
-/// moves, with perfect information) and one-player puzzles without chance.
+/// moves, with perfect information), one-player puzzles, and one player
+/// against chance (expectimax).
 pub fn optimal_unsuited<G: FileGame>(game: &G, kinds: MoveKinds) -> Option<String> {
     let turns = !kinds.chance && !kinds.simultaneous;
     let why = match game.num_players() {
         1 if turns => return None,
-        1 => "one player and chance".to_string(),
+        // Expectimax: the best expected payoff against chance.
+        1 if !kinds.simultaneous && !kinds.hidden => return None,
+        1 => "one player and moves all at once or hidden".to_string(),
         2 if turns => return None,
         // Expectiminimax sees the whole state: it would cheat.
         2 if kinds.hidden => "chance or simultaneous moves, and hidden information".to_string(),
@@ -329,7 +332,7 @@ pub fn optimal_unsuited<G: FileGame>(game: &G, kinds: MoveKinds) -> Option<Strin
         n => format!("{n} players"),
     };
     Some(format!(
-        "`optimal` solves two-player games with perfect information (and one-player puzzles without chance), and {} has {why}; try `search`, `mcts` or `greedy`",
+        "`optimal` solves two-player games with perfect information (and one-player games with everything in sight), and {} has {why}; try `search`, `mcts` or `greedy`",
         game.name()
     ))
 }

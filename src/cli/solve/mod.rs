@@ -179,6 +179,14 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         args.after.as_deref(),
         ctx,
     )?;
+    if game.num_players() == 1
+        && kinds::kind(&game, args.grundy) == Some(kinds::Kind::Chance)
+        && !game.program().has_simultaneous
+    {
+        // Chance and one player: the best expected payoff, by expectimax.
+        crate::memory::doing("solving");
+        return kinds::run(kinds::Kind::Chance, args, &game, &root, ctx);
+    }
     if game.num_players() == 1 {
         if args.depth.is_some()
             || args.grundy

@@ -375,10 +375,12 @@ impl<'g, G: Game> ChanceValuer<'g, G> {
 impl<'g, G: Game> Engine<'g, G> {
     fn new(game: &'g G, opts: &ChanceOptions) -> Result<Self, SolveError> {
         super::line::no_repetition_rule(game, "expectiminimax")?;
-        if game.num_players() != 2 {
+        // One player maximizes its expected utility (blackjack against a
+        // dealer whose play the rules fix); two play zero-sum.
+        if !(1..=2).contains(&game.num_players()) {
             return Err(SolveError::NotApplicable {
                 message: format!(
-                    "{} has {} players; expectiminimax solves two-player games",
+                    "{} has {} players; expectiminimax solves games of one or two players",
                     game.name(),
                     game.num_players()
                 ),
