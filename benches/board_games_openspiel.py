@@ -96,20 +96,28 @@ def openspiel_cpp_rate(game, seconds, seed):
     return root.explore_count / elapsed
 
 
+def openspiel_random_game(game, rng):
+    """One random game of OpenSpiel's `game` from a Python loop (chance
+    outcomes by their probabilities): its last state and its actions."""
+    state = game.new_initial_state()
+    plies = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        plies += 1
+    return state, plies
+
+
 def openspiel_python_rate(game, seconds, seed):
     """Random games/s from a Python loop, and the mean actions per game."""
     rng = random.Random(seed)
     games = plies = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds or games == 0:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            plies += 1
+        plies += openspiel_random_game(game, rng)[1]
         games += 1
     return games / (time.perf_counter() - started), plies / games
 
@@ -170,13 +178,7 @@ def state_sizes(g, game, games, seed):
         gdl_random_game(g, rng, look)
     serialized = []
     for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+        state, _ = openspiel_random_game(game, rng)
         serialized.append(len(state.serialize()))
     tensor = game.observation_tensor_size() if game.get_type().provides_observation_tensor else None
     return cells, statistics.median(sizes), max(sizes), statistics.median(serialized), tensor

@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use super::TrainArgs;
+use crate::cli::kit::cfr_tree;
 use crate::cli::signals::Caught;
-use crate::cli::solve::kinds::cfr_tree;
 use crate::cli::{Context, Failure, load_game};
 use crate::game::Game;
 use crate::solve::learn::best_response::exploitability;

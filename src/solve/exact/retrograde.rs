@@ -165,8 +165,9 @@ impl<G: Game> Cyclic<G> {
 
     /// The line from position `i` under optimal play, until the game ends:
     /// at an end, or when a move reaches a position the Nth time (`seen`
-    /// counts the line before `i`, `i` included).
+    /// counts the line before `i`).
     fn line(&self, mut i: usize, times: u32, mut seen: FxHashMap<u32, u32>) -> Vec<G::Move> {
+        *seen.entry(i as u32).or_insert(0) += 1;
         let mut line = Vec::new();
         while self.who[i] != END {
             let k = self.line_move(i);
@@ -295,13 +296,20 @@ impl<G: Game> Solver<'_, G> {
         Ok(g)
     }
 
+    /// [`Self::cyclic`], or `None` where the lines must be searched instead.
+    fn graph(&mut self, root: &G::State) -> Result<Option<Cyclic<G>>, SolveError> {
+        match self.cyclic(root) {
+            Ok(g) => Ok(Some(g)),
+            Err(NotCyclic::SearchLines) => Ok(None),
+            Err(NotCyclic::Fail(e)) => Err(e),
+        }
+    }
+
     /// [`solve`](Solver::solve) by retrograde analysis; `None` where the
     /// lines must be searched instead.
     pub(in crate::solve) fn solve_cyclic(&mut self, root: &G::State) -> Result<Option<Solution<G::Move>>, SolveError> {
-        let g = match self.cyclic(root) {
-            Ok(g) => g,
-            Err(NotCyclic::SearchLines) => return Ok(None),
-            Err(NotCyclic::Fail(e)) => return Err(e),
+        let Some(g) = self.graph(root)? else {
+            return Ok(None);
         };
         let ps = self.opts.prefer_short;
         let best_moves: Vec<G::Move> = if g.who[0] == END {
@@ -317,7 +325,7 @@ impl<G: Game> Solver<'_, G> {
                 let child = g.children(0)[k] as usize;
                 let mut pv = vec![first.clone()];
                 if !g.repeats[child] {
-                    pv.extend(g.line(child, self.times(), self.line_counts(&g, child)));
+                    pv.extend(g.line(child, self.times(), self.line_counts(&g)));
                 }
                 pv
             }
@@ -343,21 +351,20 @@ impl<G: Game> Solver<'_, G> {
         &mut self,
         root: &G::State,
     ) -> Result<Option<Vec<MoveValue<G::Move>>>, SolveError> {
-        let g = match self.cyclic(root) {
-            Ok(g) => g,
-            Err(NotCyclic::SearchLines) => return Ok(None),
-            Err(NotCyclic::Fail(e)) => return Err(e),
+        let Some(g) = self.graph(root)? else {
+            return Ok(None);
         };
         let mut out = Vec::new();
         if g.who[0] == END {
             return Ok(Some(out));
         }
+        let before = self.line_counts(&g);
         for (k, mv) in g.moves(0).iter().enumerate() {
             let child = g.children(0)[k] as usize;
             let line = if g.repeats[child] {
                 Vec::new()
             } else {
-                g.line(child, self.times(), self.line_counts(&g, child))
+                g.line(child, self.times(), before.clone())
             };
             let mut at = root.clone();
             self.game.apply(&mut at, mv)?;
@@ -374,10 +381,8 @@ impl<G: Game> Solver<'_, G> {
     /// The root's value and best moves by retrograde analysis; `None` where
     /// the lines must be searched instead.
     pub(in crate::solve) fn search_root_cyclic(&mut self, root: &G::State) -> Result<Option<RootFound<G>>, SolveError> {
-        let g = match self.cyclic(root) {
-            Ok(g) => g,
-            Err(NotCyclic::SearchLines) => return Ok(None),
-            Err(NotCyclic::Fail(e)) => return Err(e),
+        let Some(g) = self.graph(root)? else {
+            return Ok(None);
         };
         let best = if g.who[0] == END {
             Vec::new()
@@ -392,9 +397,9 @@ impl<G: Game> Solver<'_, G> {
         self.rep.as_ref().map_or(u32::MAX, |l| l.times())
     }
 
-    /// How often each position of `g` occurs on the line down to `child`
-    /// (the line before the root, the root, and `child`), by number.
-    fn line_counts(&self, g: &Cyclic<G>, child: usize) -> FxHashMap<u32, u32> {
+    /// How often each position of `g` occurs on the line before the root
+    /// and at the root, by number.
+    fn line_counts(&self, g: &Cyclic<G>) -> FxHashMap<u32, u32> {
         let line = self.rep.as_ref().expect("a repetition rule");
         let mut seen = FxHashMap::default();
         for (i, s) in g.states.iter().enumerate() {
@@ -406,7 +411,6 @@ impl<G: Game> Solver<'_, G> {
                 seen.insert(i as u32, n);
             }
         }
-        *seen.entry(child as u32).or_insert(0) += 1;
         seen
     }
 }
