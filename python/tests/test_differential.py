@@ -1,6 +1,6 @@
 """Differential tests against OpenSpiel: random games of the board games in
 games/ that follow OpenSpiel's implementation of the same name (chess,
-checkers, othello, breakthrough, amazons), played in gdl and in pyspiel at
+checkers, othello, breakthrough, amazons, gomoku), played in gdl and in pyspiel at
 once, the same move chosen in both. At every step the legal moves (mapped
 between gdl's moves and OpenSpiel's actions by the tables below, not by
 gdl's own numbering), whether the game is over and the player to move must
@@ -117,6 +117,7 @@ GAMES = {
     "amazons": Pair("amazons.game", "amazons", players=(0, 1), gdl_keys=amazons_keys,
                     gdl_params={"size": AMAZONS_SIZE}, openspiel_params={"board_size": AMAZONS_SIZE},
                     default_games=20),
+    "gomoku": Pair("gomoku.game", "gomoku", players=(0, 1), gdl_keys=lambda args: args, default_games=40),
 }
 
 # The same rules on other boards that both sides take: smaller Amazons
@@ -144,6 +145,11 @@ VARIANTS = {
     "checkers-10x10": Pair("checkers.game", "checkers", players=(0, 1), gdl_keys=checkers_keys,
                            gdl_params={"rows": 10, "columns": 10}, openspiel_params={"rows": 10, "columns": 10},
                            default_games=50),
+    "gomoku-9x9": Pair("gomoku.game", "gomoku", players=(0, 1), gdl_keys=lambda args: args,
+                       gdl_params={"size": 9}, openspiel_params={"size": 9}, default_games=100),
+    "gomoku-7x7-connect-4": Pair("gomoku.game", "gomoku", players=(0, 1), gdl_keys=lambda args: args,
+                                 gdl_params={"size": 7, "connect": 4}, openspiel_params={"size": 7, "connect": 4},
+                                 default_games=100),
 }
 
 
