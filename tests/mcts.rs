@@ -737,3 +737,31 @@ fn backing_up_scores_counts_points_the_right_way_round_where_the_fewest_win() {
     assert_eq!(of("9"), -11.5);
     assert_eq!(r.moves.len(), 3);
 }
+
+#[test]
+fn implicit_minimax_sees_the_trap_that_random_playouts_hide() {
+    // tests/inputs/solvers/trap.game: random playouts rate the trap +7/9
+    // for Max, where Min wins it; the file's `evaluate` is exact. Without
+    // proofs (which would see the trap by themselves), plain UCT walks into
+    // it, and with the heuristic minimax value weighed in it takes the draw.
+    let game = common::load_game("tests/inputs/solvers/trap.game", &[]);
+    let root = game.initial_state().unwrap();
+    let choice = |minimax: f64, seed: u64| {
+        let cfg = MctsConfig {
+            simulations: 60,
+            solver: false,
+            minimax,
+            ..MctsConfig::default()
+        };
+        let mut search = Search::new(&game, &root, 0, cfg, seed).unwrap();
+        search.run(&game).unwrap();
+        let result = search.result(&game);
+        let best = result.best(&mut StdRng::seed_from_u64(seed));
+        game.move_text(&result.moves[best].mv)
+    };
+    let seeds = 0..20;
+    let plain = seeds.clone().filter(|&s| choice(0.0, s) == "trap").count();
+    let implicit: Vec<String> = seeds.map(|s| choice(0.5, s)).collect();
+    assert!(plain >= 15, "plain UCT took the trap {plain} times of 20");
+    assert!(implicit.iter().all(|m| m == "draw_now"), "{implicit:?}");
+}

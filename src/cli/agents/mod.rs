@@ -163,6 +163,17 @@ pub struct AgentArgs {
     /// UCB1's exploration constant of `mcts` agents, for returns scaled to 0..1
     #[arg(long = "mcts-exploration", value_name = "C", default_value_t = 1.0, value_parser = exploration)]
     pub mcts_exploration: f64,
+    /// Playouts of `mcts` agents stop after M random moves, where the
+    /// game's `evaluate` scores the position (games without one play to
+    /// the end); 0: always to the end
+    #[arg(long = "mcts-cutoff", value_name = "M", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1_000_000))]
+    pub mcts_cutoff: Option<usize>,
+    /// Implicit minimax backups of `mcts` agents: the weight A (0 to 1) of
+    /// each move's heuristic minimax value, the game's `evaluate` at the
+    /// tree's leaves, beside its mean return (two players, perfect
+    /// information, a game with `evaluate`); 0: off
+    #[arg(long = "mcts-minimax", value_name = "A", value_parser = minimax_weight)]
+    pub mcts_minimax: Option<f64>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// How many `optimal` agents share the memory limit (one per seat and
@@ -204,6 +215,8 @@ impl AgentArgs {
             }),
             mcts_backup: self.mcts_backup.map(Into::into),
             mcts_exploration: self.mcts_exploration,
+            mcts_cutoff: self.mcts_cutoff,
+            mcts_minimax: self.mcts_minimax,
             mcts_win_bonus: self.mcts_win_bonus,
             mcts_parallel: self.mcts_parallel.into(),
         }
@@ -219,6 +232,14 @@ fn win_bonus(s: &str) -> Result<f64, String> {
 }
 
 /// An exploration constant: finite and above 0.
+/// An implicit minimax weight: from 0 to 1.
+fn minimax_weight(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(a) if (0.0..=1.0).contains(&a) => Ok(a),
+        _ => Err(format!("`{s}` is not a weight: a number from 0 to 1")),
+    }
+}
+
 fn exploration(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(c) if c.is_finite() && c > 0.0 => Ok(c),

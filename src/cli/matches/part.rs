@@ -101,6 +101,8 @@ pub fn settings(agents: &AgentArgs, engine: Engine, specs: &[PlayerSpec]) -> Map
     );
     s.insert("--mcts-win-bonus".into(), json!(agents.mcts_win_bonus));
     s.insert("--mcts-exploration".into(), json!(agents.mcts_exploration));
+    s.insert("--mcts-cutoff".into(), json!(agents.mcts_cutoff));
+    s.insert("--mcts-minimax".into(), json!(agents.mcts_minimax));
     s.insert("--max-nodes".into(), json!(agents.search.max_nodes));
     s.insert("--time-limit".into(), json!(agents.search.time_limit));
     for (what, path) in agent_files(specs) {

@@ -149,6 +149,12 @@ pub struct MctsConfig {
     /// loser's (0 to a draw), in the score's units: few points of one's
     /// own, and the win too.
     pub win_bonus: f64,
+    /// Implicit minimax backups (Lanctot, Winands, Pepels & Sturtevant
+    /// 2014): the weight α of each child's heuristic minimax value (the
+    /// game's `evaluate` at the leaves of the tree, combined by max and min)
+    /// beside its mean return in UCB1's first term. 0: off; it applies to
+    /// two-player games of perfect information that have `evaluate`.
+    pub minimax: f64,
 }
 
 /// Simulations per move of `mcts` without a number.
@@ -169,6 +175,7 @@ impl Default for MctsConfig {
             simultaneous: SimultaneousSelect::default(),
             backup: Backup::default(),
             win_bonus: 0.0,
+            minimax: 0.0,
         }
     }
 }

@@ -69,6 +69,10 @@ struct Node<M> {
     /// Bounds on player 0's return under optimal play (MCTS-Solver).
     lo: f64,
     hi: f64,
+    /// Implicit minimax: player 0's heuristic value of the node (the
+    /// game's `evaluate` at a leaf, max and min of the children's above),
+    /// NaN until a simulation reaches it.
+    heur: f64,
 }
 
 /// One player's statistics for one of its moves at a simultaneous node.
@@ -230,6 +234,8 @@ pub struct Search<G: Game> {
     determinized: bool,
     /// Proofs are sought (and still valid: the returns were zero-sum so far).
     solving: bool,
+    /// Implicit minimax backups are kept (see `MctsConfig::minimax`).
+    implicit: bool,
     /// The sum of the two players' returns at every end seen.
     zero_sum: Option<f64>,
     /// Bounds on player 0's return before anything is known.
@@ -310,6 +316,7 @@ impl<G: Game> Search<G> {
                 && !private
                 && cfg.backup != Backup::Score
                 && game.repetition().is_none(),
+            implicit: cfg.minimax > 0.0 && np == 2 && !determinized && !private && game.evaluate(state, 0)?.is_some(),
             zero_sum: None,
             range,
             seen: (f64::INFINITY, f64::NEG_INFINITY),
@@ -394,6 +401,7 @@ impl<G: Game> Search<G> {
             kind: Kind::Unknown,
             lo: self.range.0,
             hi: self.range.1,
+            heur: f64::NAN,
         });
         self.sums.extend(std::iter::repeat_n(0.0, self.np));
         i
@@ -436,6 +444,7 @@ impl<G: Game> Search<G> {
             Leaf::Ended => true,
             Leaf::Valued => false,
             Leaf::Playout => {
+                self.value_leaf(game, node)?;
                 self.playout(game)?;
                 false
             }
@@ -483,6 +492,9 @@ impl<G: Game> Search<G> {
             }
             if turn == Turn::Terminal {
                 self.end_returns(game)?;
+                if self.implicit && self.nodes[n].heur.is_nan() {
+                    self.set_heuristic(node, self.ret[0]);
+                }
                 return Ok((node, Leaf::Ended));
             }
             if self.solving
@@ -524,6 +536,50 @@ impl<G: Game> Search<G> {
                 // The tree is full: play out from where the moves led.
                 None => return Ok((node, Leaf::Playout)),
             }
+        }
+    }
+
+    /// Implicit minimax, where a walk down stopped at `node` before its
+    /// playout: the game's `evaluate` of the position (its value, once the
+    /// game is over) becomes the node's heuristic value, and the nodes above
+    /// take the max or min of their children's known values, as far up as
+    /// they change.
+    pub(super) fn value_leaf(&mut self, game: &G, node: u32) -> Result<(), GameError> {
+        if !self.implicit || !self.nodes[node as usize].heur.is_nan() {
+            return Ok(());
+        }
+        let Some(h) = game.evaluate(&self.state, 0)? else {
+            return Ok(());
+        };
+        self.set_heuristic(node, h);
+        Ok(())
+    }
+
+    /// Sets `node`'s heuristic value and carries it up the path.
+    fn set_heuristic(&mut self, node: u32, h: f64) {
+        self.nodes[node as usize].heur = h;
+        let Some(at) = self.path.iter().rposition(|&n| n == node) else {
+            return;
+        };
+        for depth in (0..at).rev() {
+            let a = self.path[depth] as usize;
+            let Kind::Player(p) = self.nodes[a].kind else {
+                break;
+            };
+            let (first, count) = (self.nodes[a].first_child as usize, self.nodes[a].block as usize);
+            let known = self.nodes[first..first + count]
+                .iter()
+                .map(|c| c.heur)
+                .filter(|h| !h.is_nan());
+            let best = if p == 0 {
+                known.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                known.fold(f64::INFINITY, f64::min)
+            };
+            if best == self.nodes[a].heur || !best.is_finite() {
+                break;
+            }
+            self.nodes[a].heur = best;
         }
     }
 
@@ -845,8 +901,16 @@ impl<G: Game> Search<G> {
                 continue;
             }
             let (visits, avail) = (child.visits, child.avail);
-            let score = self.scaled(self.sums[ci * self.np + p], visits)
-                + log_scale * (f64::from(avail).ln() / f64::from(visits)).sqrt();
+            let mut mean = self.scaled(self.sums[ci * self.np + p], visits);
+            if self.implicit && !child.heur.is_nan() {
+                let h = if p == 0 {
+                    child.heur
+                } else {
+                    self.zero_sum.unwrap_or(0.0) - child.heur
+                };
+                mean = (1.0 - self.cfg.minimax) * mean + self.cfg.minimax * self.unit(h);
+            }
+            let score = mean + log_scale * (f64::from(avail).ln() / f64::from(visits)).sqrt();
             if score > best_score {
                 best_score = score;
                 best = c;

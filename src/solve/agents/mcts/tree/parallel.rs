@@ -79,6 +79,7 @@ impl<G: Game> Search<G> {
                                 tree.backup(node, leaf == Leaf::Ended);
                                 continue;
                             }
+                            tree.value_leaf(game, node)?;
                             tree.lend(&mut mine);
                             drop(guard);
                             let line = repeated.then_some(mine.line.as_slice());
