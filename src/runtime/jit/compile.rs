@@ -78,6 +78,32 @@ fn new_module() -> Result<JITModule, String> {
 
 /// Compiles every rule of `code` for `len` cells packed at `width`.
 /// `vm_only`: the rules the VM runs (none is compiled into a driver).
+/// The functions that code starting at `roots` may call, directly or from
+/// the functions it calls.
+fn reachable_calls(code: &Code, roots: &[Entry]) -> Vec<Entry> {
+    let mut seen = vec![false; code.fns.len()];
+    let mut todo = roots.to_vec();
+    let mut out = Vec::new();
+    while let Some(e) = todo.pop() {
+        for op in &code.ops[e.start as usize..e.end as usize] {
+            if let Op::Call { func, .. } = *op
+                && !std::mem::replace(&mut seen[func as usize], true)
+            {
+                out.push(code.fns[func as usize]);
+                todo.push(code.fns[func as usize]);
+            }
+        }
+    }
+    out
+}
+
+/// The most instructions of flat code a driver compiles in place (its
+/// rules', not counting the functions they call). The bundled games' largest
+/// is 326 (checkers' `apply`); a file of 2,000 one-line move kinds made a
+/// `legal` of 10,000, which took Cranelift 840 MB and 8 s, and one of 500
+/// kinds a `legal` of 2,500 (74 MB).
+const MAX_DRIVER_OPS: usize = 1000;
+
 pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize, vm_only: &[u32]) -> Result<Made, String> {
     let mut module = new_module()?;
     let ptr = module.target_config().pointer_type();
@@ -165,7 +191,13 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize, vm_only: 
     let mut bodies: Vec<Body> = rules.iter().map(|&(e, k)| Body::Rule(e, k)).collect();
     let mut drivers = Drivers::default();
     for kind in drivers::kinds(prog) {
-        if kind.parts(code).iter().any(|e| vm_only.contains(&e.start)) {
+        let parts = kind.parts(code);
+        if parts.iter().any(|e| vm_only.contains(&e.start)) {
+            continue;
+        }
+        // Cranelift's time and memory grow faster than a function's size:
+        // past this, each rule is called on its own (the same answers).
+        if parts.iter().map(|e| (e.end - e.start) as usize).sum::<usize>() > MAX_DRIVER_OPS {
             continue;
         }
         let id = module
@@ -195,7 +227,13 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize, vm_only: 
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
             let mut refs = HashMap::new();
-            for f in &code.fns {
+            // Only the functions this body may reach: declaring every one in
+            // every body cost time quadratic in the number of functions.
+            let roots = match &body {
+                Body::Rule(e, _) | Body::Direct(e, _, _) => vec![*e],
+                Body::Driver(kind, _) => kind.parts(code),
+            };
+            for f in reachable_calls(code, &roots) {
                 if refs.contains_key(&f.start) {
                     continue;
                 }
