@@ -135,6 +135,15 @@ pub trait Agent<G: Game> {
         let _ = (game, seat, before, step, after);
     }
 
+    /// Replaces the positions of this game before the state the next
+    /// `choose` gets (the first one first), which an agent that counts them
+    /// for a repetition rule otherwise gathers from `after_step`: for a
+    /// caller that hands the agent positions without playing the game
+    /// through it step by step (the Python module). The default keeps none.
+    fn set_history(&mut self, game: &G, before: &[G::State]) {
+        let _ = (game, before);
+    }
+
     /// How the last `choose` counts in the time per decision: by default
     /// the time the call took, when there was more than one move.
     fn timing(&self) -> Timing {
@@ -400,6 +409,10 @@ impl<G: Game> Agent<G> for Labeled<'_, G> {
 
     fn after_step(&mut self, game: &G, seat: Player, before: &G::State, step: &Step<G::Move>, after: &G::State) {
         self.inner.after_step(game, seat, before, step, after);
+    }
+
+    fn set_history(&mut self, game: &G, before: &[G::State]) {
+        self.inner.set_history(game, before);
     }
 
     fn timing(&self) -> Timing {

@@ -131,6 +131,13 @@ impl<G: FileGame> Agent<G> for BudgetedOptimal<'_, G> {
         }
     }
 
+    fn set_history(&mut self, _game: &G, before: &[G::State]) {
+        if let Some(h) = &mut self.history {
+            h.clear();
+            h.extend_from_slice(before);
+        }
+    }
+
     fn choose(
         &mut self,
         game: &G,

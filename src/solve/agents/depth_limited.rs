@@ -492,6 +492,13 @@ impl<G: Game> super::agent::Agent<G> for DepthAgent<G::State> {
         }
     }
 
+    fn set_history(&mut self, _game: &G, before: &[G::State]) {
+        if let Some(h) = &mut self.history {
+            h.clear();
+            h.extend_from_slice(before);
+        }
+    }
+
     fn choose(
         &mut self,
         game: &G,

@@ -293,6 +293,10 @@ impl<G: Game> Agent<G> for DsearchAgent<G> {
         self.fallback.after_step(game, seat, before, step, after);
     }
 
+    fn set_history(&mut self, game: &G, before: &[G::State]) {
+        self.fallback.set_history(game, before);
+    }
+
     fn choose(
         &mut self,
         game: &G,
