@@ -14,6 +14,7 @@ use gdl::solve::agent_builder::{AgentBuildError, AgentOptions, MoveKinds, build_
 use gdl::solve::agents::agent::AgentSpec;
 
 use crate::game::{PyGame, PyMove, PyState};
+use crate::line;
 use crate::{GdlError, gdl_error, on_search_stack};
 
 type BoxedAgent = gdl::solve::agent_builder::BoxedAgent<'static, Interpreted>;
@@ -135,12 +136,19 @@ impl PyAgent {
             )));
         }
         let g: &Interpreted = &self.interpreted;
+        // Under a repetition rule the agent counts the positions before the
+        // state as `gdl play` tells them: the state's own, whatever the
+        // agent was asked before.
+        let history = g.repetition().map(|_| line::oldest_first(&state.past));
         let deep = matches!(self.spec, AgentSpec::Optimal(_) | AgentSpec::AlphaBeta(_));
         // The lock is taken and released without the GIL: a thread holding
         // the GIL never waits for a thread that is waiting for it.
         let choice = py.detach(|| {
             let mut agent = self.lock()?;
             let agent: &mut BoxedAgent = &mut agent;
+            if let Some(before) = &history {
+                agent.set_history(g, before);
+            }
             if deep {
                 // The exact search recurses once per move of the game, and
                 // alpha-beta once per ply.

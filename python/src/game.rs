@@ -15,6 +15,7 @@ use gdl::runtime::{Interpreted, Move, State};
 use gdl::solve::{Algorithm, SolveOptions};
 
 use crate::convert::{json_to_py, value_to_py};
+use crate::line::{self, Line};
 use crate::origin::Meta;
 use crate::{gdl_error, on_search_stack};
 
@@ -27,9 +28,18 @@ pub struct PyGame {
 
 /// A position, the player to move included. Immutable and hashable: a
 /// state can be a dict key. `str()` is the position as gdl prints it.
+///
+/// In a game with the repetition rule (`end when repeated N`) a state also
+/// carries the positions of its game before it (`history()`), and the move
+/// that reaches a position for the Nth time ends the game. `==` and the
+/// hash are the position's alone, as gdl's own tables key positions: two
+/// equal states may then differ in their pasts, and one be over (reached
+/// for the Nth time) where the other is not.
 #[pyclass(frozen, eq, hash, name = "State", module = "gdl")]
 pub struct PyState {
     pub(crate) state: State,
+    /// The positions before this one, under a repetition rule; else none.
+    pub(crate) past: Line,
     pub(crate) game: Arc<Interpreted>,
     pub(crate) meta: Arc<Meta>,
 }
@@ -44,7 +54,9 @@ pub struct PyMove {
 }
 
 // Equal only within one loaded game: a state of another game (even of the
-// same file) has other cells, and the interpreter must never see it.
+// same file) has other cells, and the interpreter must never see it. The
+// past is not compared (see `PyState`): a position is a position, however
+// it was reached, as in gdl's memo tables and OpenSpiel's observations.
 impl PartialEq for PyState {
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.game, &other.game) && self.state == other.state
@@ -106,12 +118,82 @@ impl PyGame {
         }
     }
 
+    /// A state that starts a line: the start of the game, a position
+    /// given as text, an old pickle's.
     pub(crate) fn wrap_state(&self, state: State) -> PyState {
         PyState {
             state,
+            past: None,
             game: self.game.clone(),
             meta: self.meta.clone(),
         }
+    }
+
+    /// The state a move led to from `from`: under a repetition rule it
+    /// carries `from`'s line and `from` itself, and is over when this is
+    /// the Nth time its position occurs on it.
+    fn after_move(&self, from: &PyState, mut next: State) -> PyResult<PyState> {
+        let past = match self.game.repetition() {
+            Some(_) => line::extend(&from.past, &from.state),
+            None => None,
+        };
+        line::reach(&self.game, &past, &mut next).map_err(|e| gdl_error(&e))?;
+        Ok(PyState {
+            state: next,
+            past,
+            game: self.game.clone(),
+            meta: self.meta.clone(),
+        })
+    }
+
+    /// A pickled state with the positions before it (`history`, the first
+    /// one first), each checked as the state is: cells that some position
+    /// of the game can have, no position where the game was already over
+    /// (an end, or a position occurring N times), and the state itself
+    /// over when the rule says so.
+    pub(crate) fn restore(&self, state: State, history: Vec<State>) -> PyResult<PyState> {
+        let Some(times) = self.game.repetition() else {
+            if history.is_empty() {
+                return Ok(self.wrap_state(state));
+            }
+            return Err(crate::GdlError::new_err(format!(
+                "{} has no repetition rule: its states carry no positions before them, but this one has {}",
+                self.game.name(),
+                history.len()
+            )));
+        };
+        let mut seen: std::collections::HashMap<&State, usize> = std::collections::HashMap::new();
+        for (i, s) in history.iter().enumerate() {
+            let count = seen.entry(s).or_default();
+            *count += 1;
+            if *count >= times as usize {
+                return Err(crate::GdlError::new_err(format!(
+                    "position {i} of the state's history occurs for the {} time there, which ends the game \
+                     (`end when repeated {times}`): no move was played after it",
+                    ordinal(*count)
+                )));
+            }
+            if self.turn_of(s)? == Turn::Terminal {
+                return Err(crate::GdlError::new_err(format!(
+                    "position {i} of the state's history is an end of the game: no move was played after it: {}",
+                    self.game.position(s)
+                )));
+            }
+        }
+        let mut past: Line = None;
+        for s in &history {
+            past = line::extend(&past, s);
+        }
+        let mut state = state;
+        if !history.is_empty() {
+            line::reach(&self.game, &past, &mut state).map_err(|e| gdl_error(&e))?;
+        }
+        Ok(PyState {
+            state,
+            past,
+            game: self.game.clone(),
+            meta: self.meta.clone(),
+        })
     }
 
     pub(crate) fn wrap_move(&self, mv: Move) -> PyMove {
@@ -258,6 +340,14 @@ impl PyGame {
     #[getter]
     fn zero_sum(&self) -> bool {
         encode::zero_sum(self.game.program())
+    }
+
+    /// N of the game's repetition rule (`end when repeated N`: the move
+    /// that reaches a position for the Nth time ends the game); None
+    /// without one.
+    #[getter]
+    fn repetition(&self) -> Option<u32> {
+        self.game.repetition()
     }
 
     /// The lowest and highest return a player can get, when the rules say
@@ -415,7 +505,7 @@ impl PyGame {
         }
         let mut next = s.clone();
         self.game.apply(&mut next, &mv).map_err(|e| gdl_error(&e))?;
-        Ok(self.wrap_state(next))
+        self.after_move(state, next)
     }
 
     /// At a simultaneous node: the state after every player's move at once,
@@ -449,7 +539,7 @@ impl PyGame {
         }
         let mut next = s.clone();
         self.game.apply_joint(&mut next, &joint).map_err(|e| gdl_error(&e))?;
-        Ok(self.wrap_state(next))
+        self.after_move(state, next)
     }
 
     /// The utility of a finished game for each player, in player order.
@@ -537,7 +627,9 @@ impl PyGame {
     /// nodes, states, ... With explain=True, every move's value too. With
     /// threads=N (N > 1) the memo table is filled on N threads, with the
     /// same answers; `states` then counts every reachable position and
-    /// `nodes` all threads' work (as `gdl solve --threads N`).
+    /// `nodes` all threads' work (as `gdl solve --threads N`). Under a
+    /// repetition rule the search counts the positions of `state`'s
+    /// history too.
     #[pyo3(signature = (state=None, *, algorithm="alphabeta", memo=true, fast=false, explain=false, max_nodes=None, threads=1))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
@@ -558,6 +650,8 @@ impl PyGame {
             Some(s) => self.own(s)?.clone(),
             None => self.game.initial_state().map_err(|e| gdl_error(&e))?,
         };
+        // The positions before the root, which a repetition rule counts.
+        let before = state.map(|s| line::oldest_first(&s.past)).unwrap_or_default();
         let (algorithm, algorithm_text) = match algorithm {
             "alphabeta" => (Algorithm::AlphaBeta, "alpha-beta"),
             "minimax" => (Algorithm::Minimax, "minimax"),
@@ -582,11 +676,13 @@ impl PyGame {
         let solved = py.detach(|| {
             on_search_stack(|| {
                 let mut solver = gdl::solve::exact::parallel::solver(game, &root, &opts, threads)?;
+                solver.set_history(&before);
                 let solution = solver.solve(&root)?;
                 let moves = match (explain, threads) {
                     (false, _) => None,
-                    // One thread: a fresh search, as `gdl solve --explain` makes.
-                    (true, 1) => Some(gdl::solve::explain(game, &root, &opts)?),
+                    // One thread: a fresh search, as `gdl solve --explain`
+                    // makes; it knows no positions before the root.
+                    (true, 1) if before.is_empty() => Some(gdl::solve::explain(game, &root, &opts)?),
                     (true, _) => Some(solver.explain(&root)?),
                 };
                 Ok::<_, gdl::solve::SolveError>((solution, moves))
@@ -690,9 +786,37 @@ impl PyState {
         self.python_game(py)?.get().move_to_action(r#move)
     }
 
+    /// The positions of the game before this state, the first one first,
+    /// under a repetition rule (`end when repeated N`), which counts them;
+    /// each one a state with its own history. Empty for the start of a
+    /// game (or a position from `parse_position`), and for every state of
+    /// a game without the rule, whose states keep no past.
+    fn history(&self) -> Vec<PyState> {
+        let mut out: Vec<PyState> = line::positions(&self.past)
+            .map(|p| PyState {
+                state: p.state.clone(),
+                past: p.before.clone(),
+                game: self.game.clone(),
+                meta: self.meta.clone(),
+            })
+            .collect();
+        out.reverse();
+        out
+    }
+
+    // Pickled as its game, its cells and, under a repetition rule, the
+    // cells of every position before it (as `_state` reads them back), so
+    // that an unpickled state ends the game on the same move as this one.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let args = (self.python_game(py)?, self.state.cells());
-        Ok((py.import("gdl._gdl")?.getattr("_state")?, args.into_pyobject(py)?))
+        let rebuild = py.import("gdl._gdl")?.getattr("_state")?;
+        let game = self.python_game(py)?;
+        if self.game.repetition().is_none() {
+            // The format of states without a past, as before the rule was kept.
+            return Ok((rebuild, (game, self.state.cells()).into_pyobject(py)?));
+        }
+        let mut history: Vec<Vec<i64>> = line::positions(&self.past).map(|p| p.state.cells()).collect();
+        history.reverse();
+        Ok((rebuild, (game, self.state.cells(), history).into_pyobject(py)?))
     }
 
     // Immutable: a copy is the state itself.
@@ -742,6 +866,18 @@ impl PyMove {
     fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
         slf
     }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 impl PyState {

@@ -9,6 +9,7 @@
 mod agents;
 mod convert;
 mod game;
+mod line;
 mod origin;
 
 use std::path::PathBuf;
@@ -133,16 +134,6 @@ fn compile(py: Python<'_>, origin: Origin, engine: Engine) -> PyResult<Py<PyGame
     match compiled {
         Ok(program) => {
             let game = Arc::new(Interpreted::with_engine(program, engine));
-            // A state here does not carry the positions before it, so the
-            // rule could not end a game: refuse rather than play on forever.
-            if let Some(times) = gdl::game::Game::repetition(&*game) {
-                return Err(GdlError::new_err(format!(
-                    "{} ends a game when a position is repeated {times} times (`end when repeated`), \
-                     which the Python module does not keep yet: play it with `gdl play`, `trace` or `match`, \
-                     or solve it with `gdl solve`",
-                    origin.name
-                )));
-            }
             let meta = Meta::new(origin);
             origin::remember(&game, &meta);
             game::python_game(py, &game, &meta)
@@ -183,11 +174,23 @@ fn _load_text(
     compile(py, origin, engine)
 }
 
-/// Unpickles a state: its game and its cells.
+/// Unpickles a state: its game, its cells and, under a repetition rule,
+/// the cells of the positions before it, the first one first (a pickle
+/// without them starts a line, as one made before the module kept them).
 #[pyfunction]
-fn _state(game: &PyGame, cells: Vec<i64>) -> PyResult<PyState> {
+#[pyo3(signature = (game, cells, history=None))]
+fn _state(game: &PyGame, cells: Vec<i64>, history: Option<Vec<Vec<i64>>>) -> PyResult<PyState> {
     let state = encode::state_from_cells(&game.game, &cells).map_err(|e| gdl_error(&e))?;
-    Ok(game.wrap_state(state))
+    let history = history
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, cells)| {
+            encode::state_from_cells(&game.game, cells)
+                .map_err(|e| GdlError::new_err(format!("position {i} of the state's history: {}", render(&e))))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    game.restore(state, history)
 }
 
 /// Unpickles a move: its game, its kind (an index) and its arguments.

@@ -5,6 +5,7 @@ environments), the stubs match the module, and solve()'s report is typed."""
 import os
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,15 +15,15 @@ import pytest
 import gdl
 from conftest import GAMES, game_path
 
-ALL_BUNDLED = sorted(p.stem for p in GAMES.glob("*.game"))
-# Games that end on a repeated position need the positions before a state,
-# which a state here does not carry: the module refuses them (see below).
-REPETITION = sorted(p.stem for p in GAMES.glob("*.game") if "end when repeated" in p.read_text())
-BUNDLED = [name for name in ALL_BUNDLED if name not in REPETITION]
+BUNDLED = sorted(p.stem for p in GAMES.glob("*.game"))
+# The games that end on a repeated position (`end when repeated N`), and N,
+# read from their files: their states carry the positions before them.
+RULE = re.compile(r"^end when repeated (\d+)", re.M)
+REPETITION = {p.stem: int(m.group(1)) for p in GAMES.glob("*.game") if (m := RULE.search(p.read_text()))}
 
 
 def test_every_game_file_is_bundled_and_loads_by_name():
-    assert gdl.list_games() == ALL_BUNDLED
+    assert gdl.list_games() == BUNDLED
     for name in BUNDLED:
         by_name = gdl.load(name)
         by_path = gdl.load(game_path(f"{name}.game"))
@@ -30,13 +31,10 @@ def test_every_game_file_is_bundled_and_loads_by_name():
         assert str(by_name.initial_state()) == str(by_path.initial_state())
 
 
-def test_a_game_with_the_repetition_rule_is_refused_not_played_forever():
-    assert REPETITION, "oware.game has the rule"
-    for name in REPETITION:
-        with pytest.raises(gdl.GdlError) as e:
-            gdl.load(name)
-        assert "end when repeated" in str(e.value)
-        assert "gdl solve" in str(e.value)
+def test_a_game_says_the_n_of_its_repetition_rule():
+    assert {"oware", "three-mens-morris"} <= set(REPETITION)
+    for name in BUNDLED:
+        assert gdl.load(name).repetition == REPETITION.get(name)
 
 
 def test_a_bundled_game_takes_parameters_and_a_path_wins_over_a_name(tmp_path, monkeypatch):
@@ -92,10 +90,16 @@ def test_games_states_and_moves_pickle_round_trip(name):
     assert back_states == states
     assert back_moves == moves
     assert [str(s) for s in back_states] == [str(s) for s in states]
+    # The ends too, those of the repetition rule included: each state
+    # brings the positions before it.
+    assert [game.is_terminal(s) for s in back_states] == [game.is_terminal(s) for s in states]
+    assert [s.history() for s in back_states] == [s.history() for s in states]
     # One game in the pickle, not one per state: each state adds its cells
-    # (a few bytes each; chess has hundreds) and little else.
+    # (a few bytes each; chess has hundreds), under a repetition rule those
+    # of each position before it, and little else.
     cells = max(len(s.__reduce__()[1][1]) for s in states)
-    assert len(pickle.dumps(states)) < len(pickle.dumps(game)) + (400 + 4 * cells) * len(states)
+    positions = sum(1 + len(s.history()) for s in states)
+    assert len(pickle.dumps(states)) < len(pickle.dumps(game)) + 400 * len(states) + 4 * cells * positions
 
 
 def test_a_pickled_state_plays_on_in_another_process():
