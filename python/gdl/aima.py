@@ -19,7 +19,9 @@ move's arguments, ``(row, n)`` for Nim, or the number alone for a move with
 one argument. A game with several kinds of move has ``gdl.Move`` objects as
 actions. Players are named as the game file names them (``"MAX"``,
 ``"MIN"``). The adapter serves turn-taking games; AIMA's ``Game`` has no
-chance or simultaneous moves.
+chance or simultaneous moves. Under a repetition rule (``end when repeated
+N``) a state keeps the positions before it, so ``result`` ends the game on
+the move that reaches a position the Nth time.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class AimaGame:
         self.initial = game.initial_state()
         # A game with one kind of move writes its moves as their arguments.
         self._plain = len(game.move_kinds) == 1
+        self._repeats = game.repetition is not None
         # state -> {action: gdl.Move}, for the states whose actions were asked.
         self._moves: dict[State, dict[Any, Move]] = {}
 
@@ -59,6 +62,10 @@ class AimaGame:
         return args[0] if len(args) == 1 else args
 
     def _move_table(self, state: State) -> dict[Any, Move]:
+        # Under a repetition rule a position reached the Nth time is over,
+        # though equal (as a dict key) to the same position before it.
+        if self._repeats and self.game.is_terminal(state):
+            return {}
         table = self._moves.get(state)
         if table is None:
             if len(self._moves) >= self._cache_size:

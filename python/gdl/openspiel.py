@@ -30,7 +30,14 @@ What OpenSpiel sees:
 - ``GameInfo``: ``max_game_length`` and the utility range exact where gdl
   can look through every position (up to 200,000), else the rules' range of
   payoffs and an estimate of the length (four times the longest of 200
-  random games): give ``max_game_length`` as a parameter to fix it;
+  random games): give ``max_game_length`` as a parameter to fix it. Under a
+  repetition rule (``end when repeated N``) a game can be no longer than
+  N - 1 times the number of positions, the bound given where gdl can count
+  them;
+- the repetition rule: a state keeps the positions before it (``gdl.State``
+  does), so the move that reaches a position the Nth time ends the game in
+  OpenSpiel too; ``clone`` keeps them, and ``serialize`` (the actions from
+  the start) rebuilds them;
 - ``observation_string``: gdl's observation (what the player sees now);
   ``information_state_string``: the player's observations since the start,
   with their own moves (perfect recall); ``observation_tensor``: gdl's
@@ -177,6 +184,10 @@ def _facts(game: gdl.Game, max_game_length: int) -> tuple[int, float, float]:
     """The longest game and the utility range OpenSpiel's GameInfo needs."""
     explored = game.explore(EXPLORE_LIMIT)
     longest = explored["longest"] if explored else None
+    if explored and longest is None and game.repetition:
+        # Positions recur, but under `end when repeated N` each comes at
+        # most N - 1 times before the move that ends the game.
+        longest = explored["positions"] * (game.repetition - 1)
     rules = game.utility_range()
     if explored and explored["min_utility"] is not None:
         low, high = explored["min_utility"], explored["max_utility"]
@@ -365,9 +376,4 @@ class _Observer:
 
 
 for _name in gdl.list_games():
-    try:
-        register(_name)
-    except gdl.GdlError:
-        # A game the module refuses (one that ends on a repeated position):
-        # `gdl.load` says why to whoever asks for it.
-        pass
+    register(_name)

@@ -369,6 +369,8 @@ def test_openspiel_keeps_the_past_through_clone_and_serialization(diagonals):
         assert copy.legal_actions() == []
     # The original is not moved by its copies.
     assert not state.is_terminal()
+    # At most twice each position before the move that ends the game.
+    assert game.max_game_length() == state.gdl.explore()["positions"] * 2
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
@@ -382,6 +384,23 @@ def test_a_pettingzoo_game_terminates_on_the_third_repetition():
         env.step(game.move_to_action(game.parse_move(env.state, text)))
     assert all(env.terminations.values())
     assert env.rewards == {"X": 0.0, "O": 0.0}
+
+
+def test_aima_s_alpha_beta_plays_the_repetition_through_the_adapter():
+    import aima_games
+    from gdl.aima import as_aima
+
+    game = gdl.load(SHUTTLE)
+    aima = as_aima(game, base=aima_games.Game)
+    s1 = after_start(game)
+    # AIMA's own search, on states that carry their past: B steps back.
+    assert str(aima_games.alpha_beta_search(s1, aima)) == "left"
+    # The adapter's table of moves, filled for the start, does not answer
+    # for the equal position that the repetition ended.
+    assert [str(m) for m in aima.actions(game.initial_state())] == ["right"]
+    back = aima.result(s1, game.parse_move(s1, "left"))
+    assert back == game.initial_state() and aima.terminal_test(back)
+    assert aima.actions(back) == [] and aima.utility(back, "B") == 1
 
 
 DRIFT = str(HERE / "games" / "drift.game")
