@@ -13,8 +13,17 @@ if [ ! -x "$venv/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$venv"
 fi
 # As `source $venv/bin/activate` would: the build finds maturin on PATH.
-export VIRTUAL_ENV="$PWD/$venv"
+# An absolute GDL_VENV as it is, a relative one from the checkout's root.
+case $venv in
+    /*) export VIRTUAL_ENV="$venv" ;;
+    *) export VIRTUAL_ENV="$PWD/$venv" ;;
+esac
 export PATH="$VIRTUAL_ENV/bin:$PATH"
+# Never another interpreter: pip would install into it.
+if [ "$(command -v python)" != "$VIRTUAL_ENV/bin/python" ]; then
+    echo "error: python is $(command -v python), not the virtual environment's $VIRTUAL_ENV/bin/python" >&2
+    exit 1
+fi
 pip=(python -m pip --disable-pip-version-check)
 # What the tests run gdl's games in: OpenSpiel, PettingZoo (with
 # Gymnasium), easyAI, numpy; and mypy, whose stubtest checks _gdl.pyi. A
