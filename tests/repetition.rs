@@ -742,3 +742,75 @@ fn three_mens_morris_values_are_the_textbook_retrograde_analysis_s() {
     assert_eq!((solved.value, solved.length), (1.0, 1));
     assert_eq!(game.move_text(&solved.best_moves[0]), "place(8)");
 }
+
+/// `Agent::set_history` (how the Python module tells an agent the past of
+/// the state it asks about) gives an agent the same past as `after_step`
+/// along a play loop: with the same seed, the same choice at the end of
+/// random lines, for every agent that counts positions. The game: a token
+/// on a line, stepped one point either way in turn; A wins reaching the
+/// end, and whoever brings a position back wins (payoff: the point + 1),
+/// so that stepping back often wins or loses by the past alone.
+#[test]
+fn an_agent_told_the_past_at_once_chooses_as_one_told_it_step_by_step() {
+    use gdl::game::Repetitions;
+    use gdl::solve::agent_builder::{AgentOptions, BoxedAgent, MoveKinds, build_agent};
+    use gdl::solve::agents::agent::AgentSpec;
+    use gdl::solve::agents::step::{Played, Step};
+    let text = "game Shuttle\nplayers A, B\nstate at: int = 0\n\
+                move right() requires at < 6 { at += 1 }\nmove left() requires at > 0 { at -= 1 }\n\
+                end when at == 6 { winner A payoff 2 }\nend when repeated 2 { loser current payoff at + 1 }\n";
+    let game = gdl::runtime::Interpreted::new(gdl::compile::load("shuttle.game", text, &[]).expect("compiles"));
+    let kinds = MoveKinds::of(game.program());
+    let mut rng = Rng(0x05e7_4157_0e11);
+    let mut mattering = 0;
+    for spec in ["optimal", "mcts:50", "search:5", "alphabeta:3", "dsearch"] {
+        let spec: AgentSpec = spec.parse().unwrap();
+        let build = || -> BoxedAgent<'_, gdl::runtime::Interpreted> {
+            let mut agent = build_agent(&spec, &game, kinds, 7, &AgentOptions::default()).unwrap();
+            agent.new_game(&game, 7).unwrap();
+            agent
+        };
+        for g in 0..20 {
+            // A random line that has not ended, as a play loop ends games.
+            let mut line = vec![game.initial_state().unwrap()];
+            let mut steps = Vec::new();
+            let mut seen = Repetitions::of(&game).unwrap();
+            seen.restart(&line[0]);
+            let mut moves = Vec::new();
+            for _ in 0..rng.below(8) {
+                let mut s = line.last().unwrap().clone();
+                let Turn::Player(p) = game.turn(&s).unwrap() else { break };
+                game.legal_moves(&s, &mut moves).unwrap();
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                game.apply(&mut s, &mv).unwrap();
+                seen.after_move(&game, &mut s).unwrap();
+                steps.push(Step::Moves(vec![Played {
+                    player: p,
+                    mv,
+                    note: None,
+                }]));
+                line.push(s);
+            }
+            let state = line.last().unwrap().clone();
+            let Turn::Player(p) = game.turn(&state).unwrap() else {
+                continue;
+            };
+            game.legal_moves(&state, &mut moves).unwrap();
+            let mut stepped = build();
+            for (i, step) in steps.iter().enumerate() {
+                stepped.after_step(&game, p, &line[i], step, &line[i + 1]);
+            }
+            let mut told = build();
+            told.set_history(&game, &line[..line.len() - 1]);
+            let chosen = stepped.choose(&game, &state, p, &moves).unwrap().mv;
+            assert_eq!(
+                told.choose(&game, &state, p, &moves).unwrap().mv,
+                chosen,
+                "{spec}, line {g}"
+            );
+            // Told nothing, an agent may choose otherwise: the past matters.
+            mattering += usize::from(build().choose(&game, &state, p, &moves).unwrap().mv != chosen);
+        }
+    }
+    assert!(mattering > 10, "the past changed only {mattering} choices");
+}
