@@ -58,6 +58,8 @@ fn describe(game: &Interpreted, s: &State) -> String {
     line("canonical", format!("{:?}", canonical.map_err(shown)));
     line("scores", format!("{:?}", game.scores(s).map_err(shown)));
     line("running", format!("{:?}", game.running_scores(s).map_err(shown)));
+    let invariants = game.broken_invariant(s).map_err(|(i, e)| (i, shown(e)));
+    line("invariants", format!("{invariants:?}"));
     out
 }
 

@@ -4,7 +4,10 @@
 use clap::Args;
 
 use super::{Context, Failure, GameArgs, load_game};
-use crate::report::summary;
+use crate::compile::{CompileError, CompileErrors, CompileKind};
+use crate::game::Game;
+use crate::report::{diagnostic, summary};
+use crate::runtime::Interpreted;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -25,6 +28,7 @@ pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let game = load_game(&args.game.file, ctx)?;
     let loaded = started.elapsed();
+    start_keeps_invariants(&game, ctx)?;
     let text = if args.json {
         let value = summary::json(&game).map_err(|e| ctx.fail(&e))?;
         format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default())
@@ -52,4 +56,44 @@ pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
     Ok(())
+}
+
+/// A game whose start breaks one of its own invariants is a mistake in the
+/// file: reported as a compile error, pointing at the invariant.
+fn start_keeps_invariants(game: &Interpreted, ctx: &Context) -> Result<(), Failure> {
+    let start = game.initial_state().map_err(|e| ctx.fail(&e))?;
+    let broken = match game.broken_invariant(&start) {
+        Ok(None) => return Ok(()),
+        Ok(Some(i)) => i,
+        Err((_, e)) => return Err(ctx.fail(&e)),
+    };
+    let prog = game.program();
+    let invariant = &prog.invariants[broken];
+    let name = match &invariant.label {
+        Some(label) => format!("the invariant \"{label}\""),
+        None => "this invariant".to_string(),
+    };
+    let error = CompileError::new(
+        CompileKind::Invariant,
+        format!("the start position breaks {name}"),
+        invariant.span,
+        "false at the start",
+    )
+    .with_help(format!(
+        "the start is `{}`: the rules must begin in a position the game allows",
+        game.position(&start)
+    ));
+    let errors = CompileErrors::new(prog.source.clone(), vec![error]);
+    let mut text = String::new();
+    for d in errors.diagnostics() {
+        text.push_str(&diagnostic::render(&d, ctx.color));
+    }
+    text.push_str(&format!(
+        "\nerror: `{}` starts in a position that its own invariants refuse\n",
+        prog.source.name()
+    ));
+    Err(Failure {
+        code: errors.exit_code(),
+        text,
+    })
 }

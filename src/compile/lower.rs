@@ -361,6 +361,16 @@ impl Compiler<'_> {
                         }
                         (ir::Expr::Const(0), Some(stmts))
                     }
+                    // An invariant says what the mismatch means for it.
+                    (None, Some(ret)) if f.name.name.starts_with(ast::INVARIANT_PREFIX) => {
+                        let (x, ty) = self.scalar(&f.body);
+                        if !ty.matches(ret) {
+                            self.error(mismatch(f.body.span, &article(ret), &ty).with_help(
+                                "an invariant is a condition every position keeps: a bool, such as `n <= 5`",
+                            ));
+                        }
+                        (x, None)
+                    }
                     (None, Some(ret)) => (self.scalar_of(&f.body, ret), None),
                     (None, None) => {
                         self.error(

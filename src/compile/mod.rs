@@ -186,6 +186,15 @@ impl<'a> Compiler<'a> {
         let fns = self.lower_fns();
         self.in_display = false;
         let display = self.check_display();
+        let invariants = (self.file.invariants.iter())
+            .filter_map(|inv| {
+                Some(ir::Invariant {
+                    func: self.fn_sigs.get(&inv.fn_name)?.index,
+                    label: inv.label.clone(),
+                    span: inv.span,
+                })
+            })
+            .collect();
         let moves = self.lower_moves();
         let ends = self.lower_ends();
         if self.file.moves.is_empty() {
@@ -224,6 +233,7 @@ impl<'a> Compiler<'a> {
             has_simultaneous: moves.iter().any(|m| m.by == ir::MoveBy::Simultaneous),
             canonical: self.fn_sigs.get(ast::CANONICAL).map(|s| s.index),
             display,
+            invariants,
             moves,
             ends,
         }

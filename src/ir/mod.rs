@@ -55,6 +55,8 @@ pub struct Program {
     pub canonical: Option<usize>,
     /// How a position is drawn (the `display` block), if the game says.
     pub display: Option<Display>,
+    /// The conditions every position meets (`invariant`), in order.
+    pub invariants: Vec<Invariant>,
 }
 
 impl Program {
@@ -66,6 +68,19 @@ impl Program {
             _ => None,
         })
     }
+}
+
+/// `invariant "one king each": ...`: a condition every position of the
+/// game meets. The runtime checks it on positions that come from outside
+/// the rules (read from text or from cells), never on those play reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invariant {
+    /// The function (an index into [`Program::fns`]) that gives the condition.
+    pub func: usize,
+    /// The label, as written between the quotes.
+    pub label: Option<String>,
+    /// The whole declaration.
+    pub span: Span,
 }
 
 /// A `display` block, checked: its layout, and the functions (indices into

@@ -51,6 +51,14 @@ pub fn render(game: &Interpreted) -> Result<String, GameError> {
         let head = if i == 0 { "state" } else { "" };
         let _ = writeln!(s, "{head:<11} {}: {}", v.name, layout_text(&v.layout));
     }
+    for (i, inv) in prog.invariants.iter().enumerate() {
+        let head = if i == 0 { "invariants" } else { "" };
+        let shown = match &inv.label {
+            Some(label) => format!("\"{label}\""),
+            None => first_line(game, inv.span.start, inv.span.end),
+        };
+        let _ = writeln!(s, "{head:<11} {shown}");
+    }
     for (i, m) in prog.moves.iter().enumerate() {
         let head = if i == 0 { "moves" } else { "" };
         let _ = writeln!(s, "{head:<11} {}", first_line(game, m.span.start, m.span.end));

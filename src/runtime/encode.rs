@@ -538,7 +538,8 @@ fn encode(layout: &Layout, cells: &[i64], n: usize, out: &mut Vec<f32>) {
 
 /// The state whose cells are `cells` (as [`State::cells`] gave them), after
 /// checking they are a state of this game: the right number, the player
-/// cells naming a player or nobody, every variable a value of its type.
+/// cells naming a player or nobody, every variable a value of its type, and
+/// the game's invariants kept.
 pub fn state_from_cells(game: &Interpreted, cells: &[i64]) -> Result<State, EncodeError> {
     let prog = game.program();
     let bad = |why: String| EncodeError::new(format!("not a state of {}: {why}", prog.name), None);
@@ -569,7 +570,11 @@ pub fn state_from_cells(game: &Interpreted, cells: &[i64]) -> Result<State, Enco
             return Err(bad(format!("`{}` is not a value of its type", v.name)));
         }
     }
-    Ok(State::new(cells))
+    let state = State::new(cells);
+    match game.invariants_refuse(&state) {
+        None => Ok(state),
+        Some(why) => Err(bad(why)),
+    }
 }
 
 #[cfg(test)]

@@ -65,6 +65,7 @@ macro_rules! with_cells {
 mod display;
 mod ends;
 mod fast;
+mod invariants;
 
 /// A move's body on four-bit cells, in place (here rather than in `cells`,
 /// which `vm` imports).

@@ -332,9 +332,23 @@ pub(super) fn parse(game: &Interpreted, text: &str) -> Result<State, PositionErr
             format!("the position does not give `{}`", prog.vars[missing].name),
         )));
     }
-    match chance_at {
-        None => Ok(State::new(&cells)),
-        Some(at) => chance_turn(game, &cells, text, at).map_err(fail),
+    let state = match chance_at {
+        None => State::new(&cells),
+        Some(at) => chance_turn(game, &cells, text, at).map_err(fail)?,
+    };
+    // Read right, the position must still be one the game can be in.
+    match game.invariants_refuse(&state) {
+        None => Ok(state),
+        Some(message) => Err(PositionError {
+            message,
+            text: NamedSource::new("--from", text.to_string()),
+            span: (0, text.len()).into(),
+            label: "this position".into(),
+            help: Some(format!(
+                "a position gdl reads must be one that {} can be in: its invariants say which",
+                prog.name
+            )),
+        }),
     }
 }
 

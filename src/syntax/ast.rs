@@ -51,6 +51,19 @@ pub fn display_size_name(i: usize) -> String {
     format!("{DISPLAY_PREFIX}size {i}")
 }
 
+/// The names the invariants are kept under among the functions, in the
+/// order they are declared: `invariant 1`, or with its label `invariant 1
+/// "one king each"` (a space, so no declaration or call can use them).
+pub const INVARIANT_PREFIX: &str = "invariant ";
+
+/// The function name the `n`-th invariant (from 1) is kept under.
+pub fn invariant_fn_name(n: usize, label: Option<&str>) -> String {
+    match label {
+        Some(label) => format!("{INVARIANT_PREFIX}{n} \"{label}\""),
+        None => format!("{INVARIANT_PREFIX}{n}"),
+    }
+}
+
 /// A whole file.
 #[derive(Clone, Debug, Default)]
 pub struct GameFile {
@@ -63,6 +76,10 @@ pub struct GameFile {
     pub params: Vec<Param>,
     pub consts: Vec<ConstDecl>,
     pub requires: Vec<Require>,
+    /// The invariants, in order; each condition is also a function of
+    /// [`GameFile::fns`] (named by [`invariant_fn_name`]), checked and
+    /// lowered as functions are, which may not change the state.
+    pub invariants: Vec<Invariant>,
     pub states: Vec<StateVar>,
     pub fns: Vec<FnDecl>,
     pub moves: Vec<MoveDecl>,
@@ -120,6 +137,18 @@ pub struct ConstDecl {
 pub struct Require {
     pub cond: Expr,
     pub message: Option<String>,
+    pub span: Span,
+}
+
+/// `invariant "one king each": ...`: a condition every position meets.
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    /// The label, as written between the quotes.
+    pub label: Option<String>,
+    /// The name of the function that holds its condition.
+    pub fn_name: String,
+    /// The condition's span.
+    pub cond: Span,
     pub span: Span,
 }
 

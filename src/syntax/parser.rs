@@ -125,6 +125,30 @@ pub fn parse(source: &str) -> Result<GameFile, FileError> {
                 let message = it.next().map(|p| unquote(p.as_str()));
                 game.requires.push(Require { cond, message, span: s });
             }
+            Rule::invariant_decl => {
+                let s = item_span(&item);
+                let mut it = item.into_inner().skip(1).peekable();
+                let label = it.next_if(|p| p.as_rule() == Rule::string).map(|p| unquote(p.as_str()));
+                let cond = expr(cx, it.next().unwrap());
+                let fn_name = invariant_fn_name(game.invariants.len() + 1, label.as_deref());
+                game.fns.push(FnDecl {
+                    name: Ident {
+                        name: fn_name.clone(),
+                        span: Span::new(s.start, s.start + "invariant".len()),
+                    },
+                    params: Vec::new(),
+                    ret: Some(TypeExpr::Bool(cond.span)),
+                    body: cond.clone(),
+                    block: None,
+                    span: s,
+                });
+                game.invariants.push(Invariant {
+                    label,
+                    fn_name,
+                    cond: cond.span,
+                    span: s,
+                });
+            }
             Rule::state_decl => {
                 let s = span(&item);
                 let mut it = item.into_inner().peekable();
@@ -957,6 +981,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::param_decl => "`param`",
         Rule::const_decl => "`const`",
         Rule::require_decl => "`require`",
+        Rule::invariant_decl | Rule::invariant_word => "`invariant`",
         // An item's optional first word is what pest reports trying at the
         // start of an item: named after the item, so `mvoe` lists `move`.
         Rule::state_decl | Rule::visibility => "`state`",
