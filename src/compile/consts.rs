@@ -168,6 +168,13 @@ impl Evaluation<'_, '_> {
             ExprKind::Int(n) => Ok(Value::Int(*n)),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::Name(name) => self.name(name, e.span),
+            ExprKind::NoMoves => Err(CompileError::new(
+                CompileKind::NotConstant,
+                "`no moves` is not known before the game starts",
+                e.span,
+                "known only during play",
+            )
+            .with_help("`no moves` is a term of an `end when` condition")),
             ExprKind::Unary(UnOp::Neg, a) => {
                 let n = int(self.eval(a)?, a.span)?;
                 n.checked_neg().map(Value::Int).ok_or_else(|| overflow(e.span))

@@ -571,8 +571,7 @@ impl Compiler<'_> {
         for e in &file.ends {
             self.begin_frame();
             let cond = match &e.cond {
-                ast::EndCond::NoMoves(_) => ir::EndCond::NoMoves,
-                ast::EndCond::Expr(x) => ir::EndCond::Expr(self.scalar_of(x, &Ty::Bool)),
+                ast::EndCond::Expr(x) => ir::EndCond::When(self.end_cond(x)),
                 ast::EndCond::Repeated(x, span) => {
                     match repeated {
                         Some(first) => self.error(repetition_twice(*span, first)),
@@ -672,6 +671,40 @@ impl Compiler<'_> {
             });
         }
         out
+    }
+
+    /// An `end when` condition: a bool, in which `no moves` may be a term
+    /// under `and`, `or`, `not` and `implies` (anywhere else, lowering the
+    /// expression says it cannot be there).
+    fn end_cond(&mut self, x: &ast::Expr) -> ir::Cond {
+        use ast::{BinOp, ExprKind, UnOp};
+        if !mentions_no_moves(x) {
+            return ir::Cond::Expr(self.scalar_of(x, &Ty::Bool));
+        }
+        let mut both = |a, b| (Box::new(self.end_cond(a)), Box::new(self.end_cond(b)));
+        match &x.kind {
+            ExprKind::NoMoves => ir::Cond::NoMoves,
+            ExprKind::Unary(UnOp::Not, a) => ir::Cond::Not(Box::new(self.end_cond(a))),
+            ExprKind::Binary(BinOp::And, a, b) => {
+                let (a, b) = both(a, b);
+                ir::Cond::And(a, b)
+            }
+            ExprKind::Binary(BinOp::Or, a, b) => {
+                let (a, b) = both(a, b);
+                ir::Cond::Or(a, b)
+            }
+            // `a implies b` is `not a or b`, `a` tried first.
+            ExprKind::Binary(BinOp::Implies, a, b) => {
+                let (a, b) = both(a, b);
+                ir::Cond::Or(Box::new(ir::Cond::Not(a)), b)
+            }
+            _ => {
+                self.in_end_cond = true;
+                let x = self.scalar_of(x, &Ty::Bool);
+                self.in_end_cond = false;
+                ir::Cond::Expr(x)
+            }
+        }
     }
 
     /// N of `end when repeated N`: a constant from 2 up (a position occurs
@@ -824,4 +857,20 @@ fn fold_cmp(op: CmpOp, a: ir::Expr, b: ir::Expr) -> ir::Expr {
         return ir::Expr::Const(i64::from(ir::compare(op, *x, *y)));
     }
     ir::Expr::Cmp(op, Box::new(a), Box::new(b))
+}
+
+/// Whether `no moves` is a part of `e`.
+fn mentions_no_moves(e: &ast::Expr) -> bool {
+    use ast::ExprKind::*;
+    match &e.kind {
+        NoMoves => true,
+        Int(_) | Bool(_) | Name(_) => false,
+        Unary(_, a) => mentions_no_moves(a),
+        Binary(_, a, b) | Index(a, b) | Repeat(a, b) => mentions_no_moves(a) || mentions_no_moves(b),
+        Call(_, args) | List(args) | Set(args) => args.iter().any(mentions_no_moves),
+        Generator { body, coll, filter, .. } | Comprehension { body, coll, filter, .. } => {
+            mentions_no_moves(body) || mentions_no_moves(coll) || filter.as_deref().is_some_and(mentions_no_moves)
+        }
+        If(c, a, b) => mentions_no_moves(c) || mentions_no_moves(a) || mentions_no_moves(b),
+    }
 }

@@ -125,6 +125,9 @@ pub(crate) struct Compiler<'a> {
     fn_kind: Option<lower::FnKind>,
     /// Whether the function being lowered is a part of the `display`.
     in_display: bool,
+    /// Whether an `end when` condition is being lowered, where `no moves`
+    /// is known (as a term under `and`, `or`, `not`, `implies`).
+    in_end_cond: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -160,6 +163,7 @@ impl<'a> Compiler<'a> {
             turn_target: None,
             fn_kind: None,
             in_display: false,
+            in_end_cond: false,
         }
     }
 

@@ -568,11 +568,46 @@ pub enum Value {
     Code(Entry),
 }
 
+/// An end clause's condition ([`super::Cond`]) as flat code: each
+/// expression term a rule of its own; `no moves` asks the moves' generators.
+#[derive(Clone, Debug)]
+pub enum CondCode {
+    Entry(Entry),
+    NoMoves,
+    Not(Box<CondCode>),
+    And(Box<CondCode>, Box<CondCode>),
+    Or(Box<CondCode>, Box<CondCode>),
+}
+
+impl CondCode {
+    /// The rules of its expression terms, in order.
+    pub fn entries(&self, out: &mut Vec<Entry>) {
+        match self {
+            CondCode::Entry(e) => out.push(*e),
+            CondCode::NoMoves => {}
+            CondCode::Not(a) => a.entries(out),
+            CondCode::And(a, b) | CondCode::Or(a, b) => {
+                a.entries(out);
+                b.entries(out);
+            }
+        }
+    }
+
+    /// Whether `no moves` is one of its terms.
+    pub fn asks_for_moves(&self) -> bool {
+        match self {
+            CondCode::Entry(_) => false,
+            CondCode::NoMoves => true,
+            CondCode::Not(a) => a.asks_for_moves(),
+            CondCode::And(a, b) | CondCode::Or(a, b) => a.asks_for_moves() || b.asks_for_moves(),
+        }
+    }
+}
+
 /// One `end when` clause.
 #[derive(Clone, Debug)]
 pub struct EndCode {
-    /// `None` for `no moves`.
-    pub cond: Option<Entry>,
+    pub cond: CondCode,
     /// The winner's or loser's player, and the payoff.
     pub player: Option<Value>,
     pub payoff: Option<Value>,
@@ -779,7 +814,7 @@ impl Code {
             out.extend([Some(m.generate), Some(m.body), m.then, m.weight].into_iter().flatten());
         }
         for e in &self.ends {
-            out.extend(e.cond);
+            e.cond.entries(&mut out);
             for v in [e.player, e.payoff].into_iter().flatten() {
                 if let Value::Code(entry) = v {
                     out.push(entry);

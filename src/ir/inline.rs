@@ -77,8 +77,8 @@ pub(crate) fn inline_calls(prog: &Program) -> Program {
     }
     for end in &mut prog.ends {
         let mut rule = Rule::new(end.locals, end.locals, &leaves);
-        if let super::EndCond::Expr(e) = &mut end.cond {
-            rule.expr(e);
+        if let super::EndCond::When(c) = &mut end.cond {
+            c.exprs_mut(&mut |e| rule.expr(e));
         }
         if let super::Outcome::Winner { player, payoff } | super::Outcome::Loser { player, payoff } = &mut end.outcome {
             rule.expr(player);
@@ -116,8 +116,8 @@ pub(crate) fn reads_cell(prog: &Program, cell: usize) -> bool {
         }
     }
     for end in &mut prog.ends {
-        if let super::EndCond::Expr(e) = &mut end.cond {
-            look(e);
+        if let super::EndCond::When(c) = &mut end.cond {
+            c.exprs_mut(&mut look);
         }
         if let super::Outcome::Winner { player, payoff } | super::Outcome::Loser { player, payoff } = &mut end.outcome {
             look(player);

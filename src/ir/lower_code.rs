@@ -13,8 +13,8 @@
 //! in one `Builder`, and the fused shapes sit beside the general ones they
 //! replace (`Optimisations::fuse` switches between them).
 
-use super::code::{Code, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
-use super::{AggOp, ArithOp, CmpOp, Coll, EndCond, Expr, FillTarget, Outcome, Piece, Place, Program, Span, Stmt};
+use super::code::{Code, CondCode, EndCode, Entry, Label, MoveCode, Op, OpSpans, Reg, SetRange, Value};
+use super::{AggOp, ArithOp, CmpOp, Coll, Cond, EndCond, Expr, FillTarget, Outcome, Piece, Place, Program, Span, Stmt};
 
 /// Which optimisations lowering makes. Each changes the code, never what
 /// it computes: tests/inlining.rs and the library fuzzer hold every
@@ -137,17 +137,41 @@ fn lower_inlined(prog: &Program, written: &Program, opts: Optimisations) -> Code
                 })
             };
             let cond = match &e.cond {
-                EndCond::NoMoves => {
+                EndCond::When(Cond::NoMoves) => {
                     // Nothing to run: the moves' own code decides.
                     let at = b.here();
                     b.code
                         .headers
                         .push((at, format!("end {} (when no moves: the moves' code)", i + 1)));
-                    None
+                    CondCode::NoMoves
                 }
-                EndCond::Expr(x) => Some(value(&mut b, "when", x)),
+                EndCond::When(Cond::Expr(x)) => CondCode::Entry(value(&mut b, "when", x)),
+                // `no moves` among other terms: each expression term a rule
+                // of its own, under a heading that says how they combine.
+                EndCond::When(c) => {
+                    let at = b.here();
+                    let shape = cond_shape(c, &mut 0);
+                    let shape = match c {
+                        Cond::And(..) | Cond::Or(..) => shape[1..shape.len() - 1].to_string(),
+                        _ => shape,
+                    };
+                    b.code.headers.push((
+                        at,
+                        format!(
+                            "end {} (when {shape}; the [terms] below, no moves the moves' code)",
+                            i + 1
+                        ),
+                    ));
+                    let mut term = 0;
+                    cond_code(c, &mut |x| {
+                        term += 1;
+                        value(&mut b, &format!("when, term [{term}]"), x)
+                    })
+                }
                 // The history decides, not the position: never true here.
-                EndCond::Repeated(_) => Some(value(&mut b, "when repeated: kept by the algorithms", &Expr::Const(0))),
+                EndCond::Repeated(_) => {
+                    CondCode::Entry(value(&mut b, "when repeated: kept by the algorithms", &Expr::Const(0)))
+                }
             };
             // A constant or a cell (`previous`, `last`) needs no code.
             let leaf = |b: &mut Builder, what: &str, x: &Expr| {
@@ -191,6 +215,32 @@ fn lower_inlined(prog: &Program, written: &Program, opts: Optimisations) -> Code
         }
     }
     b.code
+}
+
+/// How a condition's terms combine, for the listing: `[1] and no moves`,
+/// the expression terms numbered in order from `*next + 1`.
+fn cond_shape(c: &Cond, next: &mut usize) -> String {
+    match c {
+        Cond::Expr(_) => {
+            *next += 1;
+            format!("[{next}]")
+        }
+        Cond::NoMoves => "no moves".to_string(),
+        Cond::Not(a) => format!("not {}", cond_shape(a, next)),
+        Cond::And(a, b) => format!("({} and {})", cond_shape(a, next), cond_shape(b, next)),
+        Cond::Or(a, b) => format!("({} or {})", cond_shape(a, next), cond_shape(b, next)),
+    }
+}
+
+/// A condition as flat code, each expression term lowered by `term`, in order.
+fn cond_code(c: &Cond, term: &mut impl FnMut(&Expr) -> Entry) -> CondCode {
+    match c {
+        Cond::Expr(x) => CondCode::Entry(term(x)),
+        Cond::NoMoves => CondCode::NoMoves,
+        Cond::Not(a) => CondCode::Not(Box::new(cond_code(a, term))),
+        Cond::And(a, b) => CondCode::And(Box::new(cond_code(a, term)), Box::new(cond_code(b, term))),
+        Cond::Or(a, b) => CondCode::Or(Box::new(cond_code(a, term)), Box::new(cond_code(b, term))),
+    }
 }
 
 struct Builder {

@@ -291,11 +291,43 @@ pub struct End {
 
 #[derive(Clone, Debug)]
 pub enum EndCond {
-    NoMoves,
-    Expr(Expr),
+    /// `end when COND`.
+    When(Cond),
     /// `repeated N`: never holds by itself; the algorithms keep the history
     /// and end the game with this clause's outcome ([`Program::repetition`]).
     Repeated(u32),
+}
+
+/// An end clause's condition: an expression, or `no moves`, or the two
+/// combined with `and`, `or` and `not` (`implies` as `not a or b`). The
+/// terms are tried left to right, `and` and `or` stopping as soon as they
+/// know, so `no moves` costs a search for a legal move only when it is
+/// reached.
+#[derive(Clone, Debug)]
+pub enum Cond {
+    /// A bool without `no moves` in it.
+    Expr(Expr),
+    /// Nobody can move: the player to move has no legal move, and no chance
+    /// or simultaneous move is legal.
+    NoMoves,
+    Not(Box<Cond>),
+    And(Box<Cond>, Box<Cond>),
+    Or(Box<Cond>, Box<Cond>),
+}
+
+impl Cond {
+    /// Each expression term, in order.
+    pub fn exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match self {
+            Cond::Expr(e) => f(e),
+            Cond::NoMoves => {}
+            Cond::Not(a) => a.exprs_mut(f),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                a.exprs_mut(f);
+                b.exprs_mut(f);
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

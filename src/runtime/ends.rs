@@ -2,6 +2,7 @@
 //! state), the scores it names, and each player's return.
 
 use super::*;
+use crate::ir::code::CondCode;
 
 impl Interpreted {
     /// The first end clause that holds in `state` (whose cells are `cells`),
@@ -27,15 +28,30 @@ impl Interpreted {
     /// The index of the first end clause that holds in `cells`, if any.
     pub(super) fn first_end<C: Cells>(&self, budget: &mut Budget, cells: C) -> Result<Option<usize>, GameError> {
         for (i, (end, code)) in self.prog.ends.iter().zip(&self.code.ends).enumerate() {
-            let holds = match code.cond {
-                None => !self.has_move(budget, cells)?,
-                Some(cond) => self.eval(cond, cells, budget).map_err(|e| e.at(end.span.into()))? != 0,
-            };
-            if holds {
+            if self.holds(&code.cond, budget, cells, end.span)? {
                 return Ok(Some(i));
             }
         }
         Ok(None)
+    }
+
+    /// Whether the condition `cond` of the end clause at `span` holds: its
+    /// terms tried left to right, `and` and `or` stopping as soon as they
+    /// know, `no moves` a search for a legal move.
+    fn holds<C: Cells>(
+        &self,
+        cond: &CondCode,
+        budget: &mut Budget,
+        cells: C,
+        span: ir::Span,
+    ) -> Result<bool, GameError> {
+        Ok(match cond {
+            CondCode::Entry(entry) => self.eval(*entry, cells, budget).map_err(|e| e.at(span.into()))? != 0,
+            CondCode::NoMoves => !self.has_move(budget, cells)?,
+            CondCode::Not(a) => !self.holds(a, budget, cells, span)?,
+            CondCode::And(a, b) => self.holds(a, budget, cells, span)? && self.holds(b, budget, cells, span)?,
+            CondCode::Or(a, b) => self.holds(a, budget, cells, span)? || self.holds(b, budget, cells, span)?,
+        })
     }
 
     /// The values of the score list of end clause `end`.

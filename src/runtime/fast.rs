@@ -25,7 +25,7 @@ use super::state::{NIBBLE, NOT_ENDED, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_EN
 use super::vm::{self, Budget, Collect, First, Generator, Host, Reader, with_frame};
 use super::{Cells, Interpreted, Move, Nibbles, NibblesMut, Packed, PackedMut};
 use crate::game::{GameError, Turn};
-use crate::ir::code::Entry;
+use crate::ir::code::{CondCode, Entry};
 use crate::ir::{MAX_MOVE_ARGS, MoveBy, MoveKind, PREVIOUS_CELL, TURN_CELL, TURN_UNSET};
 
 /// Runs `$f` on the packed cells of `$state` in place, as a host of their
@@ -143,22 +143,7 @@ impl Interpreted {
         }
         let any = |by, me, budget: &mut Budget| self.any_move_compiled(jit, rules, cells, budget, by, me);
         for (i, end) in self.code.ends.iter().enumerate() {
-            let holds = match end.cond {
-                Some(cond) => {
-                    let f = rules.func(cond.start)?;
-                    let mut reader = Reader(cells);
-                    let mut calls = Calls::new(jit.slow(), raw, &mut reader, &mut budget);
-                    // SAFETY: a rule of `rules_for(&raw)`, on a frame of its size.
-                    with_frame(cond.frame, |frame| unsafe { calls.run(f, frame) }).ok()? != 0
-                }
-                // `end when no moves`: nobody can move, as `has_move` finds out.
-                None => {
-                    !(any(MoveBy::Turn, cells.get(TURN_CELL), &mut budget)?
-                        || (self.prog.has_chance && any(MoveBy::Chance, 0, &mut budget)?)
-                        || (self.prog.has_simultaneous && any(MoveBy::Simultaneous, 0, &mut budget)?))
-                }
-            };
-            if holds {
+            if self.holds_compiled(jit, rules, cells, &mut budget, &end.cond)? {
                 return Some((Some(i), Turn::Terminal));
             }
         }
@@ -170,6 +155,43 @@ impl Interpreted {
             Turn::Player(cells.get(TURN_CELL) as usize)
         };
         Some((None, actor))
+    }
+
+    /// Whether an end clause's condition holds, as `holds` finds out, on
+    /// compiled rules; `None` where one hands the call back.
+    fn holds_compiled<C: Cells>(
+        &self,
+        jit: &Jit,
+        rules: &Compiled,
+        cells: C,
+        budget: &mut Budget,
+        cond: &CondCode,
+    ) -> Option<bool> {
+        Some(match cond {
+            CondCode::Entry(entry) => {
+                let f = rules.func(entry.start)?;
+                let mut reader = Reader(cells);
+                let mut calls = Calls::new(jit.slow(), cells.raw(), &mut reader, budget);
+                // SAFETY: a rule of `rules_for(&cells.raw())`, on a frame of its size.
+                with_frame(entry.frame, |frame| unsafe { calls.run(f, frame) }).ok()? != 0
+            }
+            // Nobody can move, as `has_move` finds out.
+            CondCode::NoMoves => {
+                let mut any = |by, me| self.any_move_compiled(jit, rules, cells, budget, by, me);
+                !(any(MoveBy::Turn, cells.get(TURN_CELL))?
+                    || (self.prog.has_chance && any(MoveBy::Chance, 0)?)
+                    || (self.prog.has_simultaneous && any(MoveBy::Simultaneous, 0)?))
+            }
+            CondCode::Not(a) => !self.holds_compiled(jit, rules, cells, budget, a)?,
+            CondCode::And(a, b) => {
+                self.holds_compiled(jit, rules, cells, budget, a)?
+                    && self.holds_compiled(jit, rules, cells, budget, b)?
+            }
+            CondCode::Or(a, b) => {
+                self.holds_compiled(jit, rules, cells, budget, a)?
+                    || self.holds_compiled(jit, rules, cells, budget, b)?
+            }
+        })
     }
 
     /// Whether a move made `by` is legal for player `me`.

@@ -222,7 +222,7 @@ pub struct EndDecl {
 
 #[derive(Clone, Debug)]
 pub enum EndCond {
-    NoMoves(Span),
+    /// A bool, in which `no moves` ([`ExprKind::NoMoves`]) may be a term.
     Expr(Expr),
     /// `repeated N`: a move reached a position for the Nth time; the span is
     /// the whole condition.
@@ -403,6 +403,8 @@ pub enum ExprKind {
         filter: Option<Box<Expr>>,
     },
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `no moves`: nobody can move; a term of an `end when` condition only.
+    NoMoves,
     List(Vec<Expr>),
     Repeat(Box<Expr>, Box<Expr>),
     Set(Vec<Expr>),
@@ -458,6 +460,7 @@ impl fmt::Display for Expr {
                 f.write_str(")")
             }
             ExprKind::If(c, a, b) => write!(f, "(if {c} {a} {b})"),
+            ExprKind::NoMoves => f.write_str("no-moves"),
             ExprKind::List(items) => list(f, "[", items, "]"),
             ExprKind::Repeat(e, n) => write!(f, "[{e}; {n}]"),
             ExprKind::Set(items) => list(f, "{", items, "}"),

@@ -143,9 +143,8 @@ fn too_deep(file: &GameFile) -> Option<Span> {
         }
     }
     for end in &file.ends {
-        if let EndCond::Expr(e) | EndCond::Repeated(e, _) = &end.cond {
-            w.expr(e, 0);
-        }
+        let (EndCond::Expr(e) | EndCond::Repeated(e, _)) = &end.cond;
+        w.expr(e, 0);
         for o in &end.outcomes {
             match o {
                 Outcome::Winner(e) | Outcome::Loser(e) | Outcome::Payoff(e) => w.expr(e, 0),
@@ -263,7 +262,7 @@ impl Walk {
         }
         let d = depth + 1;
         match &e.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) | ExprKind::NoMoves => {}
             ExprKind::Unary(_, a) => self.expr(a, d),
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Repeat(a, b) => {
                 self.expr(a, d);

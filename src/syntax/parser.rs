@@ -263,7 +263,6 @@ pub fn parse(source: &str) -> Result<GameFile, FileError> {
                 let mut it = item.into_inner();
                 let c = it.next().unwrap();
                 let cond = match c.as_rule() {
-                    Rule::no_moves => EndCond::NoMoves(span(&c)),
                     Rule::repeated => {
                         let s = span(&c);
                         let n = c.into_inner().nth(1).expect("`repeated` has a count");
@@ -718,6 +717,7 @@ fn primary(cx: &Cx, p: Pair<Rule>) -> (Expr, usize) {
             Err(_) => ExprKind::Name(p.as_str().to_string()),
         },
         Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+        Rule::no_moves => ExprKind::NoMoves,
         Rule::ident => ExprKind::Name(p.as_str().to_string()),
         Rule::if_expr => {
             let mut it = p.into_inner();

@@ -420,6 +420,30 @@ impl Compiler<'_> {
             ExprKind::Int(n) => Typed::Scalar(ir::Expr::Const(*n), Ty::Int),
             ExprKind::Bool(b) => Typed::Scalar(ir::Expr::Const(i64::from(*b)), Ty::Bool),
             ExprKind::Name(name) => self.name(name, e.span),
+            ExprKind::NoMoves => {
+                let error = if self.in_end_cond {
+                    CompileError::new(
+                        CompileKind::NotHere,
+                        "`no moves` combines with other conditions only by `and`, `or`, `not` and `implies`",
+                        e.span,
+                        "not a term of the condition here",
+                    )
+                    .with_help("write it as a term of its own: `end when started and no moves { ... }`")
+                } else {
+                    CompileError::new(
+                        CompileKind::NotHere,
+                        "`no moves` is known only in an `end when` condition",
+                        e.span,
+                        "not in an `end when` condition",
+                    )
+                    .with_help(
+                        "the legal moves are found after the end conditions, so no other rule can ask \
+                         for them; write the test as a function of the position",
+                    )
+                };
+                self.error(error);
+                Typed::Error
+            }
             ExprKind::Unary(op, a) => {
                 let (want, x) = match op {
                     UnOp::Neg => (Ty::Int, self.scalar_of(a, &Ty::Int)),

@@ -17,7 +17,7 @@ use cranelift_module::FuncId;
 
 use super::super::Ctx;
 use super::{Env, FLAGS, Rule};
-use crate::ir::code::{Code, Entry};
+use crate::ir::code::{Code, CondCode, Entry};
 use crate::ir::{MAX_MOVE_ARGS, MoveBy, PREVIOUS_CELL, Program, TURN_CELL, TURN_UNSET};
 
 /// The drivers of one width (`None`: the game is not plain, or the VM
@@ -69,8 +69,11 @@ impl Kind {
     /// The rules the driver compiles in place.
     pub(super) fn parts(self, code: &Code) -> Vec<Entry> {
         let generators = code.moves.iter().map(|m| m.generate);
-        let mut ends: Vec<Entry> = code.ends.iter().filter_map(|e| e.cond).collect();
-        if code.ends.iter().any(|e| e.cond.is_none()) {
+        let mut ends: Vec<Entry> = Vec::new();
+        for e in &code.ends {
+            e.cond.entries(&mut ends);
+        }
+        if code.ends.iter().any(|e| e.cond.asks_for_moves()) {
             ends.extend(generators.clone());
         }
         match self {
@@ -168,29 +171,7 @@ impl Rule<'_, '_> {
         let join = self.b.create_block();
         let at = self.b.append_block_param(join, I64);
         for (i, end) in code.ends.iter().enumerate() {
-            let holds = match end.cond {
-                Some(cond) => self.in_place(cond, &[]).0,
-                // `end when no moves`: no generator finds one (the host says
-                // to stop at the first move each makes).
-                None => {
-                    let (moved, after) = (self.b.create_block(), self.b.create_block());
-                    let holds = self.b.append_block_param(after, I64);
-                    let stopped = std::mem::replace(&mut self.stopped, moved);
-                    for m in &code.moves {
-                        self.in_place(m.generate, &[]);
-                    }
-                    self.stopped = stopped;
-                    let yes = self.iconst(1);
-                    self.b.ins().jump(after, &[yes.into()]);
-                    self.b.switch_to_block(moved);
-                    self.b.seal_block(moved);
-                    let no = self.iconst(0);
-                    self.b.ins().jump(after, &[no.into()]);
-                    self.b.switch_to_block(after);
-                    self.b.seal_block(after);
-                    holds
-                }
-            };
+            let holds = self.holds(&end.cond);
             let next = self.b.create_block();
             let i = self.iconst(i as i64);
             self.b.ins().brif(holds, join, &[i.into()], next, &[]);
@@ -202,6 +183,61 @@ impl Rule<'_, '_> {
         self.b.switch_to_block(join);
         self.b.seal_block(join);
         at
+    }
+
+    /// Whether an end clause's condition holds (non-zero), its terms tried
+    /// left to right, `and` and `or` stopping as soon as they know.
+    fn holds(&mut self, cond: &CondCode) -> Value {
+        match cond {
+            CondCode::Entry(entry) => self.in_place(*entry, &[]).0,
+            // No generator finds a move (the host says to stop at the first
+            // move each makes).
+            CondCode::NoMoves => {
+                let code = self.code;
+                let (moved, after) = (self.b.create_block(), self.b.create_block());
+                let holds = self.b.append_block_param(after, I64);
+                let stopped = std::mem::replace(&mut self.stopped, moved);
+                for m in &code.moves {
+                    self.in_place(m.generate, &[]);
+                }
+                self.stopped = stopped;
+                let yes = self.iconst(1);
+                self.b.ins().jump(after, &[yes.into()]);
+                self.b.switch_to_block(moved);
+                self.b.seal_block(moved);
+                let no = self.iconst(0);
+                self.b.ins().jump(after, &[no.into()]);
+                self.b.switch_to_block(after);
+                self.b.seal_block(after);
+                holds
+            }
+            CondCode::Not(a) => {
+                let a = self.holds(a);
+                let not = self.b.ins().icmp_imm(IntCC::Equal, a, 0);
+                self.b.ins().uextend(I64, not)
+            }
+            // The second term only where the first leaves it open: false
+            // after `and` (true after `or`) goes straight on with that value.
+            CondCode::And(a, b) | CondCode::Or(a, b) => {
+                let is_and = matches!(cond, CondCode::And(..));
+                let first = self.holds(a);
+                let (second, after) = (self.b.create_block(), self.b.create_block());
+                let holds = self.b.append_block_param(after, I64);
+                let known = self.iconst(i64::from(!is_and));
+                if is_and {
+                    self.b.ins().brif(first, second, &[], after, &[known.into()]);
+                } else {
+                    self.b.ins().brif(first, after, &[known.into()], second, &[]);
+                }
+                self.b.switch_to_block(second);
+                self.b.seal_block(second);
+                let other = self.holds(b);
+                self.b.ins().jump(after, &[other.into()]);
+                self.b.switch_to_block(after);
+                self.b.seal_block(after);
+                holds
+            }
+        }
     }
 
     /// `apply`'s driver: the body of the move of kind `frame[0]`, the turn
