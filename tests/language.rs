@@ -994,3 +994,36 @@ fn chance_to_move_is_read_where_it_says_whose_turn_it_is() {
         "{err}"
     );
 }
+
+/// `per player` state that starts with a value of its own for each player
+/// (tests/inputs/ok/per-player-start.game), worked by hand.
+#[test]
+fn per_player_state_starts_with_one_value_per_player() {
+    let g = load("tests/inputs/ok/per-player-start.game", &[]);
+    let mut s = g.initial_state().unwrap();
+    assert_eq!(
+        g.position(&s),
+        "hand: [{1, 4, 6}, {2, 3, 5}], points: [0, 2], played: [0, 0]; A to move"
+    );
+    let texts = |s: &gdl::runtime::State| {
+        let mut moves = Vec::new();
+        g.legal_moves(s, &mut moves).unwrap();
+        moves.iter().map(|m| g.move_text(m)).collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&s), ["1", "4", "6"]);
+    // A plays 1, which takes 2 out of B's hand.
+    let m = g.parse_move(&s, "1").unwrap();
+    g.apply(&mut s, &m).unwrap();
+    assert_eq!(texts(&s), ["3", "5"]);
+    assert_eq!(
+        g.position(&s),
+        "hand: [{4, 6}, {3, 5}], points: [1, 2], played: [1, 0]; B to move"
+    );
+    // Solved: A plays 4 (which takes B's 5), and wins 11 to 7.
+    let solved = gdl::solve::solve(&g, &g.initial_state().unwrap(), &Default::default()).unwrap();
+    assert_eq!(solved.value, 4.0);
+    assert_eq!(
+        solved.best_moves.iter().map(|m| g.move_text(m)).collect::<Vec<_>>(),
+        ["4"]
+    );
+}

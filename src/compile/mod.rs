@@ -847,11 +847,29 @@ impl<'a> Compiler<'a> {
                 }
             };
             let ty = self.ty_of(&s.ty);
-            // A per-player variable starts with the same value for everyone.
+            // A per-player variable starts with one value for everyone, or
+            // with a list of one value per player, in turn order. A value
+            // that reads both ways (`[[], []]` for `per player list<list<int>>`)
+            // is the one value for everyone.
             let (checked, first, value) = match &s.ty {
                 TypeExpr::PerPlayer(inner, _) => {
-                    let copies = Value::List(vec![value.clone(); self.players.len()]);
-                    (self.ty_of(inner), value, copies)
+                    let checked = self.ty_of(inner);
+                    match &value {
+                        Value::List(entries)
+                            if !lower::value_has_type(&value, &checked)
+                                && entries.iter().all(|e| lower::value_has_type(e, &checked)) =>
+                        {
+                            if entries.len() != self.players.len() {
+                                self.error(self.per_player_count(s, entries.len()));
+                                continue;
+                            }
+                            (checked, entries.first().cloned().unwrap_or(Value::Int(0)), value)
+                        }
+                        _ => {
+                            let copies = Value::List(vec![value.clone(); self.players.len()]);
+                            (checked, value, copies)
+                        }
+                    }
                 }
                 _ => (ty.clone(), value.clone(), value),
             };
@@ -861,7 +879,7 @@ impl<'a> Compiler<'a> {
                 } else {
                     checked.to_string()
                 };
-                self.error(CompileError::new(
+                let mut e = CompileError::new(
                     CompileKind::TypeMismatch,
                     format!(
                         "the initial value of `{}` is a {}, but its type is {shown}",
@@ -870,7 +888,13 @@ impl<'a> Compiler<'a> {
                     ),
                     s.init.span,
                     format!("expected {checked}"),
-                ));
+                );
+                if matches!((&s.ty, &first), (TypeExpr::PerPlayer(..), Value::List(_))) {
+                    e = e.with_help(format!(
+                        "a list starts each player with a value of their own: every entry must be of type {checked}"
+                    ));
+                }
+                self.error(e);
                 continue;
             }
             if s.visibility == ast::Visibility::Private && !matches!(s.ty, TypeExpr::PerPlayer(..)) {
@@ -935,6 +959,32 @@ impl<'a> Compiler<'a> {
     }
 
     /// The layout that holds every one of `values` with type `t`.
+    /// A list of initial values of the per-player variable `s`, with `given`
+    /// entries for another number of players.
+    fn per_player_count(&self, s: &ast::StateVar, given: usize) -> CompileError {
+        let n = self.players.len();
+        let names: Vec<&str> = self.players.keys().map(String::as_str).collect();
+        let entries = if given == 1 { "entry" } else { "entries" };
+        let mut e = CompileError::new(
+            CompileKind::InitialValue,
+            format!(
+                "`{}` starts with one value per player, but the list has {given} {entries} for {n} player{}",
+                s.name.name,
+                if n == 1 { "" } else { "s" },
+            ),
+            s.init.span,
+            format!("{given} {entries}"),
+        )
+        .with_help(format!(
+            "give one value for each player, in turn order ({}), or one value that every player starts with",
+            names.join(", ")
+        ));
+        if let Some(players) = self.file.players_span {
+            e = e.with_note(players, "the players");
+        }
+        e
+    }
+
     fn layout_of(&self, t: &TypeExpr, values: &[&Value]) -> Result<Layout, CompileError> {
         Ok(match t {
             TypeExpr::Int(_) => Layout::Int,
