@@ -3,9 +3,7 @@
 //! answer, and the order the terms are tried in, on both engines: `no moves`
 //! looks for a legal move only where the condition reaches it.
 
-mod common;
-
-use common::gdl;
+use crate::common::gdl;
 use gdl::game::{Game, Turn};
 use gdl::runtime::{Engine, Interpreted};
 

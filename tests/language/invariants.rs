@@ -5,9 +5,7 @@
 //! start back with another player to move), cells decoded for Python
 //! (`encode::state_from_cells`), and `gdl check` for the start itself.
 
-mod common;
-
-use common::{crate_dir, gdl, gdl_in, load_game, snap};
+use crate::common::{crate_dir, gdl, gdl_in, load_game};
 use gdl::game::{Game, Turn};
 use gdl::runtime::{Engine, Interpreted, State, encode};
 use rand::rngs::StdRng;
@@ -63,7 +61,7 @@ fn playouts(file: &str) -> usize {
 #[test]
 fn every_game_file_keeps_its_invariants_through_random_play() {
     let mut with_invariants = Vec::new();
-    for file in common::game_files() {
+    for file in crate::common::game_files() {
         let game = load_game(&file, &[]);
         if game.program().invariants.is_empty() {
             continue;
@@ -99,7 +97,7 @@ fn the_engines_agree_on_the_invariants() {
     if Engine::default_for_host() != Engine::Jit {
         return;
     }
-    let mut files = common::game_files();
+    let mut files = crate::common::game_files();
     files.push("tests/inputs/ok/invariants.game".to_string());
     for file in files {
         let jit = load_game(&file, &[]);
@@ -240,7 +238,7 @@ fn cells_that_break_an_invariant_are_refused() {
 /// points at the invariant; other commands play it (they do not look).
 #[test]
 fn check_refuses_a_start_that_breaks_an_invariant() {
-    let dir = common::scratch("invariants", "start", &[]);
+    let dir = crate::common::scratch("invariants", "start", &[]);
     std::fs::write(
         dir.join("start.game"),
         "game Start\nplayers A, B\nstate n: int = 7\ninvariant \"at most five\": n <= 5\n\
@@ -250,7 +248,10 @@ fn check_refuses_a_start_that_breaks_an_invariant() {
     let r = gdl_in(&dir, &["check", "start.game"], None);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stdout.is_empty());
-    snap!("check_start_breaks_invariant", r.stderr);
+    // From tests/language/, the snapshots are two folders up.
+    let mut settings = crate::common::snapshot_settings();
+    settings.set_snapshot_path("../../snapshots");
+    settings.bind(|| insta::assert_snapshot!("check_start_breaks_invariant", r.stderr));
     // Read back with `--from`, the same start is refused too.
     let r = gdl_in(&dir, &["solve", "start.game", "--from", "n: 7; A to move"], None);
     assert_eq!(r.code, 2, "{}", r.stderr);
