@@ -351,6 +351,18 @@ impl<S: Clone + Eq> Repetitions<S> {
     }
 }
 
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// The value of `state` for every player, in player order, when a move
 /// reached it for the Nth time under the repetition rule.
 pub fn repetition_returns<G: Game>(game: &G, state: &G::State) -> Result<Vec<f64>, GameError> {

@@ -170,7 +170,7 @@ impl PyGame {
                 return Err(crate::GdlError::new_err(format!(
                     "position {i} of the state's history occurs for the {} time there, which ends the game \
                      (`end when repeated {times}`): no move was played after it",
-                    ordinal(*count)
+                    gdl::game::ordinal(*count)
                 )));
             }
             if self.turn_of(s)? == Turn::Terminal {
@@ -866,18 +866,6 @@ impl PyMove {
     fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
         slf
     }
-}
-
-/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 impl PyState {

@@ -556,6 +556,15 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
+/// `Agent::set_history` for an agent that keeps the positions of its game
+/// (`None`: it keeps none, the game having no repetition rule).
+pub(crate) fn replace_history<S: Clone>(history: &mut Option<Vec<S>>, before: &[S]) {
+    if let Some(h) = history {
+        h.clear();
+        h.extend_from_slice(before);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,7 +72,7 @@ impl<'g, G: FileGame> BudgetedOptimal<'g, G> {
             "the search of `{name}` for {} ran out on its {} move, at `{}`: it stopped after {nodes} nodes; {why}. \
              It plays only moves it has proven, so the game stops here: raise the limit, or start from a later position (--from, --after)",
             self.game.player_name(player),
-            ordinal(self.moves),
+            crate::game::ordinal(self.moves),
             shortened(&self.game.position(state))
         )
     }
@@ -89,18 +89,6 @@ pub(crate) fn shortened(position: &str) -> String {
 
 /// The longest position a message quotes whole.
 const QUOTED_CHARS: usize = 200;
-
-/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
 
 impl<G: FileGame> Agent<G> for BudgetedOptimal<'_, G> {
     fn name(&self) -> String {
@@ -132,10 +120,7 @@ impl<G: FileGame> Agent<G> for BudgetedOptimal<'_, G> {
     }
 
     fn set_history(&mut self, _game: &G, before: &[G::State]) {
-        if let Some(h) = &mut self.history {
-            h.clear();
-            h.extend_from_slice(before);
-        }
+        crate::solve::agents::agent::replace_history(&mut self.history, before);
     }
 
     fn choose(

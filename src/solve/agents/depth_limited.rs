@@ -493,10 +493,7 @@ impl<G: Game> super::agent::Agent<G> for DepthAgent<G::State> {
     }
 
     fn set_history(&mut self, _game: &G, before: &[G::State]) {
-        if let Some(h) = &mut self.history {
-            h.clear();
-            h.extend_from_slice(before);
-        }
+        crate::solve::agents::agent::replace_history(&mut self.history, before);
     }
 
     fn choose(
