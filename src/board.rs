@@ -29,6 +29,108 @@ pub enum Board {
     Rows { rows: Vec<(String, usize, String)> },
 }
 
+/// How a page or picture draws a grid, beyond its symbols: the display's
+/// `style` and `colours`. The terminal's text ignores it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    pub style: Style,
+    /// A colour for each symbol, in the order of `symbols` (CSS: a name or
+    /// `#rrggbb`); an empty one, or a symbol past the list, takes the page's
+    /// own colour.
+    pub colours: Vec<String>,
+    /// What a click on a cell chooses.
+    pub click: Click,
+}
+
+/// What a click on a grid's cell means on the page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Click {
+    /// The cell a move marks: tic-tac-toe's square, connect four's column.
+    #[default]
+    Cells,
+    /// A piece, then the cell it moves to (and, where moves still differ,
+    /// a cell a third click picks, as an Amazon's arrow): chess, checkers.
+    Pieces,
+}
+
+impl Click {
+    pub const ALL: &[Click] = &[Click::Cells, Click::Pieces];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Click::Cells => "cells",
+            Click::Pieces => "pieces",
+        }
+    }
+}
+
+/// What a grid's cells are drawn as.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// Discs with their symbol on them, on plain squares: connect four, Othello.
+    #[default]
+    Discs,
+    /// The symbols themselves, large, in their colours: tic-tac-toe's X and O.
+    Marks,
+    /// Discs on the dark and light squares of a chequered board: checkers.
+    Checkered,
+    /// A chequered board whose symbols are the letters of a FEN (`K Q R B N
+    /// P` for White, lower case for Black), drawn as chess pieces.
+    Chess,
+    /// Stones on the intersections of lines, with the star points: Go.
+    Go,
+    /// Backgammon's points: each column of the top half a triangle pointing
+    /// down, of the bottom half one pointing up, the checkers stacked on them.
+    Points,
+}
+
+impl Style {
+    pub const ALL: &[Style] = &[
+        Style::Discs,
+        Style::Marks,
+        Style::Checkered,
+        Style::Chess,
+        Style::Go,
+        Style::Points,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Discs => "discs",
+            Style::Marks => "marks",
+            Style::Checkered => "checkered",
+            Style::Chess => "chess",
+            Style::Go => "go",
+            Style::Points => "points",
+        }
+    }
+
+    /// Whether it draws a display laid out as a grid, or as a rhombus (Hex's
+    /// shifted rows: discs and marks only); any layout takes the plain discs.
+    pub fn fits(self, grid: bool, rhombus: bool) -> bool {
+        match self {
+            Style::Discs => true,
+            Style::Marks => grid || rhombus,
+            _ => grid,
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Style> {
+        Style::ALL.iter().copied().find(|s| s.name() == name)
+    }
+}
+
+/// Whether `colour` is one a page may put in an attribute as it is: a CSS
+/// colour name (letters only) or a hex colour (`#rgb`, `#rrggbb`, with
+/// alpha). Anything else is refused where the display is checked.
+pub fn is_colour(colour: &str) -> bool {
+    let name = !colour.is_empty() && colour.len() <= 24 && colour.bytes().all(|b| b.is_ascii_alphabetic());
+    let hex = colour
+        .strip_prefix('#')
+        .is_some_and(|h| matches!(h.len(), 3 | 4 | 6 | 8) && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    name || hex
+}
+
 /// The most symbols a row of objects shows before it gives the count alone.
 const MAX_OBJECTS: usize = 40;
 
@@ -158,6 +260,24 @@ mod tests {
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn colours_are_names_or_hex_and_nothing_an_attribute_could_break_on() {
+        for good in ["red", "DarkSlateGray", "#fff", "#c0392b", "#c0392b80"] {
+            assert!(is_colour(good), "{good}");
+        }
+        for bad in ["", "#ggg", "#12345", "red;", "rgb(1,2,3)", "\"red", "url(#x)"] {
+            assert!(!is_colour(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_style_is_found_by_its_name() {
+        for &s in Style::ALL {
+            assert_eq!(Style::named(s.name()), Some(s));
+        }
+        assert_eq!(Style::named("hexes"), None);
     }
 
     #[test]

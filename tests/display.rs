@@ -335,3 +335,62 @@ fn a_game_with_hidden_state_is_shown_to_a_player_as_before() {
     assert_eq!(play.code, 0, "{}", play.stderr);
     assert!(play.stdout.contains("start    "), "{}", play.stdout);
 }
+
+/// A display's `style`, `colours` and `click` are checked where they are
+/// written: a style the page does not know, one for another layout, a
+/// colour that is not one, more colours than symbols, a click it lacks.
+#[test]
+fn a_displays_look_is_checked_where_it_is_written() {
+    let game = |display: &str| {
+        format!(
+            "game Nim\nplayers MAX, MIN\nstate board: list<int> = [3, 4, 5]\n\
+             move take(row in 0..<len(board), n in 1..board[row]) {{ board[row] -= n }}\n\
+             end when sum(board) == 0 {{ loser previous }}\n{display}\n"
+        )
+    };
+    let cases = [
+        (
+            "unknown_style",
+            "display grid(1, 3) { cell(r, c) = board[c]\n    style hexes }",
+        ),
+        (
+            "style_for_a_grid",
+            "display rows(3) { row(i) = board[i]\n    style chess }",
+        ),
+        (
+            "not_a_colour",
+            "display grid(1, 3) { cell(r, c) = board[c]\n    symbols \".\", \"X\"\n    colours \"\", \"red;\" }",
+        ),
+        (
+            "too_many_colours",
+            "display grid(1, 3) { cell(r, c) = board[c]\n    symbols \".\", \"X\"\n    colours \"\", \"red\", \"blue\" }",
+        ),
+        (
+            "unknown_click",
+            "display grid(1, 3) { cell(r, c) = board[c]\n    click arrows }",
+        ),
+        (
+            "click_for_a_grid",
+            "display rows(3) { row(i) = board[i]\n    click pieces }",
+        ),
+    ];
+    let mut all = String::new();
+    for (name, display) in cases {
+        let text = game(display);
+        let e = gdl::compile::load("look.game", &text, &[]).expect_err(name);
+        all += &format!(
+            "== {name}\n{}\n",
+            gdl::report::diagnostic::render_compile_errors(&e, false)
+        );
+    }
+    snap!("display_look_errors", all);
+    // A good one compiles, and keeps what it says.
+    let text = game(
+        "display grid(1, 3) { cell(r, c) = board[c]\n    symbols \".\", \"X\"\n    colours \"\", \"#c0392b\"\n    style marks\n    click pieces }",
+    );
+    let program = gdl::compile::load("look.game", &text, &[]).unwrap();
+    let look = &program.display.as_ref().unwrap().look;
+    assert_eq!(look.style, gdl::board::Style::Marks);
+    assert_eq!(look.click, gdl::board::Click::Pieces);
+    assert_eq!(look.colours, ["", "#c0392b"]);
+}

@@ -222,6 +222,39 @@ fn a_person_plays_tic_tac_toe_against_optimal_by_clicking_cells() {
     assert_eq!(status, 409);
 }
 
+/// Chess on the page: the board carries its style, and every legal move of
+/// the start is one piece's step, clicked as the piece and then its target,
+/// never the target alone. (Castling and promotions: clicks.rs's tests.)
+#[test]
+fn chess_is_clicked_as_a_piece_then_its_target() {
+    let server = Server::start(&["--seed", "3"]);
+    let state = server.ok("/api/new", json!({"game": "chess", "players": "human,human"}));
+    assert_eq!(state["board"]["style"], "chess");
+    let cell = |square: &str| {
+        let b = square.as_bytes();
+        8 * (8 - usize::from(b[1] - b'0')) + usize::from(b[0] - b'a')
+    };
+    let steps = |state: &Value| -> Vec<(String, usize, usize)> {
+        let moves = state["moves"].as_array().unwrap();
+        let pieces = state["clicks"]["pieces"].as_array().unwrap();
+        assert_eq!(pieces.len(), moves.len());
+        moves
+            .iter()
+            .zip(pieces)
+            .map(|(m, p)| {
+                let at = |k: &str| p[k].as_u64().unwrap_or_else(|| panic!("{m} has no {k}: {p}")) as usize;
+                (m.as_str().unwrap().to_string(), at("from"), at("to"))
+            })
+            .collect()
+    };
+    let start = steps(&state);
+    assert_eq!(start.len(), 20);
+    assert!(start.contains(&("(52, 54, 0)".to_string(), cell("e2"), cell("e4"))));
+    assert!(start.contains(&("(71, 63, 0)".to_string(), cell("g1"), cell("f3"))));
+    let single: Vec<Option<usize>> = serde_json::from_value(state["clicks"]["cells"].clone()).unwrap();
+    assert!(single.iter().all(Option::is_none), "{single:?}");
+}
+
 #[test]
 fn bad_requests_are_refused_with_the_command_lines_messages() {
     let server = Server::start(&[]);

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use miette::NamedSource;
 
+use crate::board::{Click, Look, Style, is_colour};
 pub use crate::syntax::file_error::{FileError as CompileError, FileErrors as CompileErrors, SourceDiagnostic};
 use crate::value::store_value;
 pub use crate::value::{ShowValue, Value};
@@ -361,9 +362,11 @@ impl<'a> Compiler<'a> {
                 );
             }
         }
+        let look = self.display_look(first, layout);
         if !ok {
             return None;
         }
+        let look = look?;
         let index = |name: &str| self.fn_sigs.get(name).map(|s| s.index);
         Some(ir::Display {
             layout,
@@ -372,7 +375,106 @@ impl<'a> Compiler<'a> {
                 .collect::<Option<Vec<_>>>()?,
             parts: known.iter().map(|(n, _, _)| index(&ast::display_fn_name(n))).collect(),
             symbols: first.symbols.iter().map(|(s, _)| s.clone()).collect(),
+            look,
         })
+    }
+
+    /// The display's `style` and `colours`, checked: a style the page knows,
+    /// on a layout it fits (a grid's), and a colour for at most each symbol.
+    fn display_look(&mut self, d: &ast::DisplayDecl, layout: ir::DisplayLayout) -> Option<Look> {
+        let mut ok = true;
+        let mut look = Look::default();
+        if let Some(name) = &d.style {
+            match Style::named(&name.name) {
+                Some(style) if style.fits(layout == ir::DisplayLayout::Grid, layout == ir::DisplayLayout::Rhombus) => {
+                    look.style = style
+                }
+                Some(_) => {
+                    ok = false;
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!(
+                                "the style `{}` draws a grid, not a {} display",
+                                name.name,
+                                layout.name()
+                            ),
+                            name.span,
+                            "not for this layout",
+                        )
+                        .with_help("write the display grid(ROWS, COLS), or leave the style out"),
+                    );
+                }
+                None => {
+                    ok = false;
+                    let styles: Vec<&str> = Style::ALL.iter().map(|s| s.name()).collect();
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!("there is no display style `{}`", name.name),
+                            name.span,
+                            "not a style",
+                        )
+                        .with_help(format!("a style is one of: {}", styles.join(", "))),
+                    );
+                }
+            }
+        }
+        if let Some(name) = &d.click {
+            match Click::ALL.iter().find(|c| c.name() == name.name) {
+                Some(&click) if layout == ir::DisplayLayout::Grid || click == Click::Cells => look.click = click,
+                found => {
+                    ok = false;
+                    let clicks: Vec<&str> = Click::ALL.iter().map(|c| c.name()).collect();
+                    let (message, label, help) = match found {
+                        Some(_) => (
+                            format!("`click {}` is for a grid, not a {} display", name.name, layout.name()),
+                            "not for this layout",
+                            "write the display grid(ROWS, COLS), or leave the click out".to_string(),
+                        ),
+                        None => (
+                            format!("there is no `click {}`", name.name),
+                            "not a kind of click",
+                            format!("a click is one of: {}", clicks.join(", ")),
+                        ),
+                    };
+                    self.error(CompileError::new(CompileKind::Display, message, name.span, label).with_help(help));
+                }
+            }
+        }
+        if d.colours.len() > d.symbols.len().max(1) {
+            ok = false;
+            let (_, at) = &d.colours[d.symbols.len().max(1)];
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    format!(
+                        "the display has {} colours for {} symbols",
+                        d.colours.len(),
+                        d.symbols.len()
+                    ),
+                    *at,
+                    "a colour for no symbol",
+                )
+                .with_help("give one colour for each symbol, in the order of `symbols`"),
+            );
+        }
+        for (colour, at) in &d.colours {
+            if !colour.is_empty() && !is_colour(colour) {
+                ok = false;
+                self.error(
+                    CompileError::new(
+                        CompileKind::Display,
+                        format!("`{colour}` is not a colour"),
+                        *at,
+                        "not a colour",
+                    )
+                    .with_help("write a colour name (\"red\"), a hex colour (\"#c0392b\"), or \"\" for the page's own"),
+                );
+            }
+        }
+        look.colours = d.colours.iter().map(|(c, _)| c.clone()).collect();
+        ok.then_some(look)
     }
 
     fn declare_players(&mut self) {

@@ -95,6 +95,8 @@ pub struct Display {
     pub parts: Vec<Option<usize>>,
     /// What the values 0, 1, 2, ... are drawn as; another value is drawn as its number.
     pub symbols: Vec<String>,
+    /// How a page draws it: its style and the symbols' colours.
+    pub look: crate::board::Look,
 }
 
 /// The shapes a display can take.

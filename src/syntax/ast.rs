@@ -103,6 +103,12 @@ pub struct DisplayDecl {
     pub parts: Vec<DisplayPart>,
     /// What the values 0, 1, 2, ... are drawn as, and where each was written.
     pub symbols: Vec<(String, Span)>,
+    /// The colour each symbol is drawn in, and where each was written.
+    pub colours: Vec<(String, Span)>,
+    /// `style NAME`, as written.
+    pub style: Option<Ident>,
+    /// `click NAME`, as written.
+    pub click: Option<Ident>,
     pub span: Span,
 }
 

@@ -321,6 +321,9 @@ fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut GameFile) {
         sizes: Vec::new(),
         parts: Vec::new(),
         symbols: Vec::new(),
+        colours: Vec::new(),
+        style: None,
+        click: None,
         span: s,
     };
     for p in it {
@@ -346,6 +349,19 @@ fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut GameFile) {
                 for q in p.into_inner().filter(|q| q.as_rule() == Rule::string) {
                     decl.symbols.push((unquote(q.as_str()), span(&q)));
                 }
+            }
+            Rule::display_colours => {
+                for q in p.into_inner().filter(|q| q.as_rule() == Rule::string) {
+                    decl.colours.push((unquote(q.as_str()), span(&q)));
+                }
+            }
+            Rule::display_style => {
+                let name = p.into_inner().find(|q| q.as_rule() == Rule::ident);
+                decl.style = name.map(ident);
+            }
+            Rule::display_click => {
+                let name = p.into_inner().find(|q| q.as_rule() == Rule::ident);
+                decl.click = name.map(ident);
             }
             _ => {
                 let part_span = span(&p);
@@ -991,6 +1007,9 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::display_decl => "`display`",
         Rule::display_fn => "a display part (`cell(r, c) = ...`)",
         Rule::display_symbols | Rule::symbols_word => "`symbols`",
+        Rule::display_colours | Rule::colours_word => "`colours`",
+        Rule::display_style | Rule::style_word => "`style`",
+        Rule::display_click | Rule::click_word => "`click`",
         Rule::end_decl => "`end when`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
         Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => "an expression",

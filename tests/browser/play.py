@@ -160,6 +160,45 @@ def play_tictactoe(d, url):
     print(f"browser: tic-tac-toe against optimal, {clicks} clicks: {outcome} ({''.join(cells)})")
 
 
+def play_chess(d, url):
+    """Chess is played by clicking a piece, then its target: e2-e4, then
+    Ng1-f3, checking the board the page draws after each and that a target
+    clicked alone plays nothing."""
+    new_game(d, url, "chess", ["human", "random"])
+    d.wait(READY, "White's turn")
+    # Cells are numbered as the display's rows: a8 is 0, e2 is 52, e4 36.
+    cell = lambda square: 8 * (8 - int(square[1])) + "abcdefgh".index(square[0])
+    assert d.js("return document.querySelector(\"#board g[data-cell='52']\").dataset.symbol") == "P"
+    # An empty square is not a move by itself.
+    assert d.js(f"return document.querySelector(\"#board g[data-cell='{cell('e4')}'] .legal\")") is None
+    d.click(f"#board g[data-cell='{cell('e2')}'] rect")
+    d.wait("return document.querySelectorAll('#board .target').length == 2", "e2's two targets marked")
+    d.click(f"#board g[data-cell='{cell('e4')}'] rect")
+    d.wait(READY, "White's second turn")
+    first = d.js("return document.querySelector('#history li').textContent")
+    assert first == "White: (52, 54, 0)", first
+    symbols = d.js("return [...document.querySelectorAll('#board g[data-cell]')].map(g => g.dataset.symbol)")
+    assert symbols[cell("e4")] == "P" and symbols[cell("e2")] == ".", symbols
+    # Black's reply and White's pawn are marked as what changed last.
+    assert d.js("return document.querySelectorAll('#board .last').length") == 2
+    d.click(f"#board g[data-cell='{cell('g1')}'] rect")
+    d.click(f"#board g[data-cell='{cell('f3')}'] rect")
+    d.wait("return document.querySelectorAll('#history li').length == 3", "Nf3 in the history")
+    moves = d.js("return [...document.querySelectorAll('#history li')].map(li => li.textContent)")
+    assert moves[2] == "White: (71, 63, 0)", moves
+    print(f"browser: chess by clicks: {'; '.join(moves)}")
+
+
+def board_pictures(d, url, folder):
+    """Each board game a few random moves in, for the docs."""
+    for game in ["chess", "checkers", "go", "backgammon", "amazons", "othello", "hex", "tictactoe"]:
+        new_game(d, url, game, ["random", "random"])
+        time.sleep(3)
+        path = os.path.join(folder, f"serve-{game}.png")
+        d.screenshot(path)
+        print(f"browser: wrote {path}")
+
+
 def screenshots(d, url, folder):
     # Connect four: the person drops discs in the middle columns, MCTS answers.
     new_game(d, url, "connect4", ["human", "mcts"])
@@ -191,6 +230,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("gdl")
     parser.add_argument("--screenshots", metavar="DIR")
+    parser.add_argument("--pictures", metavar="DIR", help="each board game's page, a few moves in")
     parser.add_argument("--chromedriver", default="chromedriver")
     parser.add_argument("--chromium", default=None)
     args = parser.parse_args()
@@ -199,6 +239,9 @@ def main():
     try:
         driver = Driver(args.chromedriver, args.chromium)
         play_tictactoe(driver, url)
+        play_chess(driver, url)
+        if args.pictures:
+            board_pictures(driver, url, args.pictures)
         if args.screenshots:
             screenshots(driver, url, args.screenshots)
     finally:

@@ -17,6 +17,7 @@ use crate::cli::agents::{AgentArgs, BoxedAgent, failure_line, make_agent_with, p
 use crate::cli::shown::{all_public, position_lines};
 use crate::compile;
 use crate::game::{Game, GameError, Player, Turn};
+use crate::ir;
 use crate::report::play::outcome_text_after;
 use crate::runtime::{Engine, Interpreted, Move, State};
 use crate::solve::agent_builder::MoveKinds;
@@ -429,7 +430,10 @@ impl<'g> Play<'g> {
                     }
                 }
                 (after.len() == legal.len())
-                    .then(|| clicks::targets(b, &after))
+                    .then(|| {
+                        let click = game.program().display.as_ref().map(|d| d.look.click);
+                        clicks::targets(b, &after, click.unwrap_or_default())
+                    })
                     .flatten()
             }
             _ => None,
@@ -454,7 +458,7 @@ impl<'g> Play<'g> {
             "mover": mover,
             "mover_name": mover.map(|p| game.player_name(p)),
             "person": person,
-            "board": board.as_ref().map(board_json),
+            "board": board.as_ref().map(|b| board_json(b, game.program().display.as_ref())),
             "text": position_lines(game, &self.state, viewer, false, "").map_err(|e| game_error(&e))?,
             "raw": sees_all.then(|| game.position(&self.state)),
             "moves": legal.iter().map(|m| game.move_text(m)).collect::<Vec<_>>(),
@@ -550,15 +554,28 @@ impl<'g> Play<'g> {
     }
 }
 
-/// A board as the page draws it.
-fn board_json(board: &Board) -> Value {
+/// A board as the page draws it; a grid with its display's style and the
+/// colour of each symbol that has one.
+fn board_json(board: &Board, display: Option<&ir::Display>) -> Value {
     match board {
         Board::Grid {
             rows,
             cols,
             shift,
             cells,
-        } => json!({"layout": "grid", "rows": rows, "cols": cols, "shift": shift, "cells": cells}),
+        } => {
+            let look = display.map(|d| &d.look).cloned().unwrap_or_default();
+            let colours: serde_json::Map<String, Value> = display
+                .into_iter()
+                .flat_map(|d| d.symbols.iter().zip(&d.look.colours))
+                .filter(|(_, colour)| !colour.is_empty())
+                .map(|(symbol, colour)| (symbol.clone(), json!(colour)))
+                .collect();
+            json!({
+                "layout": "grid", "rows": rows, "cols": cols, "shift": shift, "cells": cells,
+                "style": look.style.name(), "colours": colours,
+            })
+        }
         Board::Pits {
             bottom,
             top,

@@ -8,6 +8,9 @@ let info = null;   // the game chosen: its parameters and players
 let state = null;  // the game being played, as the server last told it
 let busy = false;  // a request of ours is on its way
 let generation = 0; // bumped by each new game, so an old game's steps stop
+// What the person has clicked of a piece's move: the piece, then its target.
+let selected = null; // { from, to } with to === null until the target is chosen
+let lastBoard = null; // the cells of the board drawn before, with its game's id
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
@@ -118,7 +121,10 @@ async function newGame() {
     body.seed = Number($("seed").value);
   }
   generation += 1;
-  state = await api("POST", "/api/new", body);
+  const started = await api("POST", "/api/new", body);
+  lastBoard = null;
+  selected = null;
+  state = started;
   $("play").hidden = false;
   $("history-box").hidden = false;
   render();
@@ -161,10 +167,19 @@ async function steps() {
     if (mine !== generation) {
       continue;
     }
-    state = next;
+    moved(next);
     render();
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+// The game after a move: the board before it is kept, to mark what changed.
+function moved(next) {
+  if (state && state.board && state.board.layout === "grid") {
+    lastBoard = { id: state.id, cells: state.board.cells };
+  }
+  selected = null;
+  state = next;
 }
 
 async function play(move) {
@@ -174,7 +189,7 @@ async function play(move) {
   showError(null);
   busy = true;
   try {
-    state = await api("POST", "/api/move", { id: state.id, move });
+    moved(await api("POST", "/api/move", { id: state.id, move }));
   } finally {
     busy = false;
   }
@@ -230,6 +245,7 @@ function render() {
   if (s.board) {
     board.appendChild(drawBoard(s.board, s.clicks));
   }
+  $("chooser").hidden = true;
   $("text").textContent = s.board ? "" : s.text;
   const list = $("movelist");
   list.innerHTML = "";
@@ -269,7 +285,7 @@ function colours(symbols) {
 
 function drawBoard(b, clicks) {
   if (b.layout === "grid") {
-    return drawGrid(b, clicks ? clicks.cells : null);
+    return drawGrid(b, clicks);
   }
   if (b.layout === "pits") {
     return drawPits(b, clicks);
@@ -277,52 +293,229 @@ function drawBoard(b, clicks) {
   return drawRows(b);
 }
 
-function clickable(node, move) {
+// A cell or pit that does something when clicked: plays `what` (a move's
+// text) or calls it.
+function clickable(node, what) {
   node.classList.add("legal");
-  node.dataset.move = move;
-  node.addEventListener("click", () => play(move).catch(showError));
+  if (typeof what === "function") {
+    node.addEventListener("click", what);
+    return;
+  }
+  node.dataset.move = what;
+  node.addEventListener("click", () => play(what).catch(showError));
 }
 
-function drawGrid(b, targets) {
-  const size = 56;
+const GLYPHS = { K: "\u265a", Q: "\u265b", R: "\u265c", B: "\u265d", N: "\u265e", P: "\u265f" };
+const LIGHT = "#f0d9b5";
+const DARK = "#b58863";
+
+// A column's name: a, b, c, ...; Go's skip i, as its boards do.
+function columnName(c, style) {
+  const letters = style === "go" ? "abcdefghjklmnopqrstuvwxyz" : "abcdefghijklmnopqrstuvwxyz";
+  return c < letters.length ? letters[c] : String(c + 1);
+}
+
+// The moves a click on cell i may lead to, given what is selected.
+function cellAction(i, clicks) {
+  const pieces = clicks && clicks.pieces ? clicks.pieces : [];
+  const moves = (pred) => pieces.map((p, k) => (p && pred(p) ? k : -1)).filter((k) => k >= 0);
+  if (selected && selected.to !== null) {
+    const third = moves((p) => p.from === selected.from && p.to === selected.to && p.third === i);
+    return third.length === 1 ? { play: third[0] } : null;
+  }
+  if (selected) {
+    const landing = moves((p) => p.from === selected.from && p.to === i);
+    if (landing.length > 0) {
+      return { land: landing };
+    }
+  }
+  if (moves((p) => p.from === i).length > 0) {
+    return { pick: i };
+  }
+  const single = clicks && clicks.cells ? clicks.cells[i] : null;
+  return single !== null && single !== undefined ? { play: single } : null;
+}
+
+function act(action) {
+  if (action.play !== undefined) {
+    selected = null;
+    play(state.moves[action.play]).catch(showError);
+  } else if (action.pick !== undefined) {
+    selected = selected && selected.from === action.pick ? null : { from: action.pick, to: null };
+    render();
+  } else if (action.land.length === 1) {
+    selected = null;
+    play(state.moves[action.land[0]]).catch(showError);
+  } else {
+    const pieces = state.clicks.pieces;
+    const to = pieces[action.land[0]].to;
+    if (action.land.every((k) => pieces[k].third !== null)) {
+      selected = { from: selected.from, to };
+      render();
+    } else {
+      chooseAmong(action.land);
+    }
+  }
+}
+
+// Moves of one step that no further click tells apart (a promotion): buttons.
+function chooseAmong(moves) {
+  const box = $("chooser");
+  box.innerHTML = "";
+  for (const k of moves) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = state.moves[k];
+    button.addEventListener("click", () => {
+      box.hidden = true;
+      selected = null;
+      play(state.moves[k]).catch(showError);
+    });
+    box.appendChild(button);
+  }
+  box.hidden = false;
+}
+
+function drawGrid(b, clicks) {
+  const style = b.style || "discs";
+  const size = style === "chess" || style === "checkered" ? 52 : style === "points" ? 38 : 56;
   const shift = b.shift ? size / 2 : 0;
-  const width = b.cols * size + (b.rows - 1) * shift + 8;
-  const svg = el("svg", { width, height: b.rows * size + 8, viewBox: `-4 -4 ${width} ${b.rows * size + 8}` });
-  const colour = colours(b.cells);
+  const coords = style !== "points";
+  const margin = coords ? 22 : 4;
+  const width = b.cols * size + (b.rows - 1) * shift + margin + 8;
+  const height = b.rows * size + margin + 8;
+  const svg = el("svg", { width, height, viewBox: `${-margin} -4 ${width} ${height}` });
+  const palette = colours(b.cells);
+  const colourOf = (sym) => (b.colours && b.colours[sym]) || palette[sym];
+  const declaredColours = Object.values(b.colours || {});
+  const shared = new Set(Object.keys(b.colours || {}).filter((k) => declaredColours.filter((c) => c === b.colours[k]).length > 1));
+  const changed = lastBoard && lastBoard.id === state.id && lastBoard.cells.length === b.cells.length
+    ? b.cells.map((c, i) => c !== lastBoard.cells[i]) : null;
+  const bar = (c, top) => {
+    const half = top ? [...Array(Math.floor(b.rows / 2)).keys()] : [...Array(Math.floor(b.rows / 2)).keys()].map((k) => b.rows - 1 - k);
+    return half.some((r) => b.cells[r * b.cols + c] === "|");
+  };
+  const pointed = (c, top) => {
+    const half = [...Array(Math.floor(b.rows / 2)).keys()].map((k) => (top ? k : b.rows - 1 - k));
+    return half.every((r) => b.cells[r * b.cols + c] !== " " && b.cells[r * b.cols + c] !== "|");
+  };
+  if (style === "go") {
+    el("rect", { x: -4, y: -4, width: b.cols * size + 8, height: b.rows * size + 8, fill: "#dcb35c" }, svg);
+    const half = size / 2;
+    for (let r = 0; r < b.rows; r++) {
+      el("line", { x1: half, y1: r * size + half, x2: (b.cols - 1) * size + half, y2: r * size + half, stroke: "#333" }, svg);
+    }
+    for (let c = 0; c < b.cols; c++) {
+      el("line", { x1: c * size + half, y1: half, x2: c * size + half, y2: (b.rows - 1) * size + half, stroke: "#333" }, svg);
+    }
+    const stars = b.rows === 19 ? [3, 9, 15] : b.rows === 13 ? [3, 6, 9] : b.rows === 9 ? [2, 4, 6] : [];
+    for (const r of stars) {
+      for (const c of stars) {
+        if (b.rows !== 9 || (r === 4) === (c === 4)) {
+          el("circle", { cx: c * size + half, cy: r * size + half, r: 4, fill: "#333", "pointer-events": "none" }, svg);
+        }
+      }
+    }
+  }
+  if (style === "points") {
+    el("rect", { x: -4, y: -4, width: b.cols * size + 8, height: b.rows * size + 8, fill: "#2e5e3e" }, svg);
+    const halfRows = Math.floor(b.rows / 2);
+    for (let c = 0; c < b.cols; c++) {
+      for (const top of [true, false]) {
+        const x = c * size;
+        if (bar(c, top)) {
+          el("rect", { x, y: top ? 0 : (b.rows - halfRows) * size, width: size, height: halfRows * size, fill: "#5b3a17" }, svg);
+        } else if (pointed(c, top)) {
+          const tip = top ? halfRows * size - size / 3 : (b.rows - halfRows) * size + size / 3;
+          const base = top ? 0 : b.rows * size;
+          el("polygon", { points: `${x},${base} ${x + size},${base} ${x + size / 2},${tip}`, fill: c % 2 === 0 ? "#e8d8b0" : "#a33b2b" }, svg);
+        }
+      }
+    }
+  }
   for (let r = 0; r < b.rows; r++) {
     for (let c = 0; c < b.cols; c++) {
       const i = r * b.cols + c;
       const x = c * size + r * shift;
       const y = r * size;
-      const g = el("g", { "data-cell": i }, svg);
-      const cell = el("rect", { x, y, width: size, height: size, fill: "#f3efe4", stroke: "#8a7f66" }, g);
       const sym = b.cells[i];
+      const g = el("g", { "data-cell": i, "data-symbol": sym }, svg);
+      let ground = "#f3efe4";
+      if (style === "chess" || style === "checkered") {
+        ground = (r + c) % 2 === 0 ? LIGHT : DARK;
+      }
+      const open = style === "go" || style === "points";
+      const cell = el("rect", { x, y, width: size, height: size, fill: open ? "transparent" : ground, stroke: open || style === "chess" || style === "checkered" ? "none" : "#8a7f66" }, g);
       const cx = x + size / 2;
       const cy = y + size / 2;
-      if (sym === "+") {
-        el("circle", { cx, cy, r: 5, fill: "#333" }, g);
-      } else if (sym === "-") {
-        el("rect", { x: x + 4, y: cy - 4, width: size - 8, height: 8, rx: 3, fill: "#2e86de" }, g);
-      } else if (sym === "|") {
-        el("rect", { x: cx - 4, y: y + 4, width: 8, height: size - 8, rx: 3, fill: "#2e86de" }, g);
-      } else if (!BLANK.has(sym)) {
-        el("circle", { cx, cy, r: size * 0.38, fill: colour[sym], stroke: "#333" }, g);
-        const t = el("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: colour[sym] === "#f9c80e" ? "#333" : "#fff" }, g);
-        t.textContent = sym;
+      if (changed && changed[i]) {
+        el("rect", { x: x + 1, y: y + 1, width: size - 2, height: size - 2, fill: "rgba(255, 215, 0, 0.45)", class: "last" }, g);
       }
-      const target = targets ? targets[i] : null;
-      if (target !== null && target !== undefined && state.moves[target] !== undefined) {
-        clickable(cell, state.moves[target]);
-        g.setAttribute("data-move", state.moves[target]);
+      if (selected && selected.from === i) {
+        el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, fill: "none", stroke: "#1e6fd9", "stroke-width": 4, class: "selected" }, g);
+      }
+      const declared = b.colours && b.colours[sym];
+      if (sym === "+" && !declared && style !== "go") {
+        el("circle", { cx, cy, r: 5, fill: "#333" }, g);
+      } else if (sym === "-" && !declared && style === "discs") {
+        el("rect", { x: x + 4, y: cy - 4, width: size - 8, height: 8, rx: 3, fill: "#2e86de" }, g);
+      } else if (sym === "|" && !declared && style === "discs") {
+        el("rect", { x: cx - 4, y: y + 4, width: 8, height: size - 8, rx: 3, fill: "#2e86de" }, g);
+      } else if (!declared && (BLANK.has(sym) || sym === "+" || sym === "|" || sym === "-")) {
+        // an empty cell: nothing on it
+      } else if (style === "chess" && GLYPHS[sym.toUpperCase()]) {
+        const white = sym === sym.toUpperCase();
+        const t = el("text", { x: cx, y: cy + size * 0.3, "text-anchor": "middle", "font-size": size * 0.82, fill: white ? "#fff" : "#111", stroke: "#111", "stroke-width": white ? 1.2 : 0.5, class: "piece" }, g);
+        t.textContent = GLYPHS[sym.toUpperCase()];
+      } else if (style === "marks") {
+        const t = el("text", { x: cx, y: cy + size * 0.25, "text-anchor": "middle", "font-size": size * 0.7, "font-weight": "bold", fill: colourOf(sym) }, g);
+        t.textContent = sym;
+      } else if (style === "points" && /^[0-9]+$/.test(sym)) {
+        const t = el("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 17, "font-weight": "bold", fill: "#fff" }, g);
+        t.textContent = sym;
+      } else {
+        const fill = colourOf(sym);
+        el("circle", { cx, cy, r: size * (style === "go" ? 0.46 : 0.38), fill, stroke: "#333" }, g);
+        // A colour of its own says what a stone or checker is; a colour
+        // shared (a man and a king of one side) needs the symbol too.
+        if (!declared || shared.has(sym)) {
+          const t = el("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: textOn(fill) }, g);
+          t.textContent = sym;
+        }
+      }
+      const action = state.person !== null && !state.outcome ? cellAction(i, clicks) : null;
+      if (action) {
+        clickable(cell, () => act(action));
+        if (action.play !== undefined) {
+          g.setAttribute("data-move", state.moves[action.play]);
+        }
         for (const child of g.children) {
           if (child !== cell) {
             child.setAttribute("pointer-events", "none");
           }
         }
+        if (selected && (action.land || action.play !== undefined) && cellAction(i, null) === null) {
+          el("circle", { cx, cy, r: size * 0.14, fill: "rgba(30, 111, 217, 0.6)", "pointer-events": "none", class: "target" }, g);
+        }
       }
     }
   }
+  if (coords) {
+    for (let c = 0; c < b.cols; c++) {
+      const t = el("text", { x: c * size + (b.rows - 1) * shift + size / 2, y: b.rows * size + 16, "text-anchor": "middle", "font-size": 13, fill: "#555", class: "coord" }, svg);
+      t.textContent = columnName(c, style);
+    }
+    for (let r = 0; r < b.rows; r++) {
+      const t = el("text", { x: r * shift - 8, y: r * size + size / 2 + 5, "text-anchor": "end", "font-size": 13, fill: "#555", class: "coord" }, svg);
+      t.textContent = String(b.rows - r);
+    }
+  }
   return svg;
+}
+
+// Black or white text, whichever reads on a disc of this colour.
+function textOn(fill) {
+  return ["#f9c80e", "white", "#fff", "#ffffff", "ivory", "#eee"].includes(String(fill).toLowerCase()) ? "#333" : "#fff";
 }
 
 function drawPits(b, clicks) {
