@@ -255,6 +255,103 @@ fn chess_is_clicked_as_a_piece_then_its_target() {
     assert!(single.iter().all(Option::is_none), "{single:?}");
 }
 
+/// The moves of a game, as the page lists them.
+fn history(state: &Value) -> Vec<String> {
+    state["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| format!("{}: {}", h["who"].as_str().unwrap(), h["move"].as_str().unwrap()))
+        .collect()
+}
+
+/// Asking for the values of the moves searches with chance of its own: Pig
+/// with one seed rolls the same dice whether or not the page asks.
+#[test]
+fn asking_for_values_never_changes_the_dice() {
+    let server = Server::start(&["--seed", "7"]);
+    let play = |ask: bool| {
+        let mut state = server.ok(
+            "/api/new",
+            json!({"game": "pig", "players": "random,random", "params": {"target": 10}}),
+        );
+        let id = state["id"].clone();
+        for _ in 0..40 {
+            if !state["outcome"].is_null() {
+                break;
+            }
+            if ask && state["turn"] == "player" {
+                let values = server.ok("/api/values", json!({"id": id}));
+                assert!(!values["moves"].as_array().unwrap().is_empty(), "{values}");
+            }
+            state = server.ok("/api/step", json!({"id": id}));
+        }
+        history(&state)
+    };
+    let plain = play(false);
+    assert!(
+        plain.iter().filter(|m| m.starts_with("chance")).count() >= 3,
+        "{plain:?}"
+    );
+    assert_eq!(play(true), plain);
+}
+
+/// A parameter that changes the number of players changes the seats the
+/// page offers.
+#[test]
+fn the_players_follow_the_parameters() {
+    let server = Server::start(&[]);
+    let two = server.ok("/api/game", json!({"game": "xnimmt"}));
+    assert_eq!(two["players"].as_array().unwrap().len(), 2);
+    let three = server.ok("/api/game", json!({"game": "xnimmt", "params": {"P": 3, "K": 18}}));
+    assert_eq!(three["players"].as_array().unwrap().len(), 3, "{three}");
+    assert_eq!(three["seats"].as_str().unwrap().split(',').count(), 3, "{three}");
+    // Parameters that do not compile are refused with the compiler's message.
+    let (status, refused) = server.post("/api/game", json!({"game": "xnimmt", "params": {"P": 3}}));
+    assert_eq!(status, 400);
+    assert!(error(&refused).contains("the deck is too small"), "{refused}");
+}
+
+/// An agent that cannot choose leaves the game where it was, and the page
+/// goes on: another agent plays that one move, or is seated from then on,
+/// or the person takes back their move.
+#[test]
+fn a_failed_agent_is_stood_in_for_reseated_or_its_cause_taken_back() {
+    let server = Server::start(&["--seed", "3", "--max-nodes", "2000"]);
+    let state = server.ok("/api/new", json!({"game": "connect4", "players": "human,optimal"}));
+    let id = state["id"].clone();
+    let state = server.ok("/api/move", json!({"id": id, "move": "3"}));
+    assert_eq!(state["mover_name"], "O");
+    let (status, failed) = server.post("/api/step", json!({"id": id}));
+    assert_eq!(status, 422, "{failed}");
+    assert!(error(&failed).contains("ran out"), "{failed}");
+    // Nothing was played.
+    let state = server.ok("/api/step", json!({"id": id, "instead": "random"}));
+    let after = history(&state);
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert!(after[1].starts_with("O: "), "{after:?}");
+    assert_eq!(state["person"], 0);
+    // The person moves again, and seats random at O from now on.
+    server.ok("/api/move", json!({"id": id, "move": "3"}));
+    let state = server.ok("/api/seat", json!({"id": id, "player": 1, "agent": "random"}));
+    assert_eq!(state["players"][1]["agent"], "random");
+    let state = server.ok("/api/step", json!({"id": id}));
+    assert_eq!(history(&state).len(), 4);
+    // Taking back goes to before the person's last move, whatever followed.
+    let state = server.ok("/api/undo", json!({"id": id}));
+    assert_eq!(history(&state), after);
+    assert_eq!(state["person"], 0);
+    let state = server.ok("/api/undo", json!({"id": id}));
+    assert!(history(&state).is_empty());
+    let (status, none) = server.post("/api/undo", json!({"id": id}));
+    assert_eq!(status, 409, "{none}");
+    let (status, bad) = server.post("/api/seat", json!({"id": id, "player": 2, "agent": "random"}));
+    assert_eq!(
+        (status, error(&bad)),
+        (400, "error: there is no player 2: the players are 0 to 1")
+    );
+}
+
 #[test]
 fn bad_requests_are_refused_with_the_command_lines_messages() {
     let server = Server::start(&[]);

@@ -99,8 +99,8 @@ class Driver:
             self.process.wait()
 
 
-def start_server(gdl):
-    server = subprocess.Popen([gdl, "serve", "--port", "0", "--seed", "11"], stdout=subprocess.PIPE, text=True)
+def start_server(gdl, *extra):
+    server = subprocess.Popen([gdl, "serve", "--port", "0", "--seed", "11", *extra], stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline()
     url = re.search(r"http://\S+/", line)
     if not url:
@@ -183,10 +183,39 @@ def play_chess(d, url):
     assert d.js("return document.querySelectorAll('#board .last').length") == 2
     d.click(f"#board g[data-cell='{cell('g1')}'] rect")
     d.click(f"#board g[data-cell='{cell('f3')}'] rect")
-    d.wait("return document.querySelectorAll('#history li').length == 3", "Nf3 in the history")
+    d.wait("return document.querySelectorAll('#history li').length >= 3", "Nf3 in the history")
     moves = d.js("return [...document.querySelectorAll('#history li')].map(li => li.textContent)")
     assert moves[2] == "White: (71, 63, 0)", moves
     print(f"browser: chess by clicks: {'; '.join(moves)}")
+
+
+def recover_from_a_failed_agent(d, url):
+    """On a server whose `optimal` may search only 2,000 nodes, connect
+    four's optimal runs out at its first move: the page offers its own ways
+    on, and the game goes on through them."""
+    new_game(d, url, "connect4", ["human", "optimal"])
+    d.wait(READY, "the person's turn")
+    d.click("#board g[data-cell='3'] rect")
+    d.wait("return document.getElementById('recover').hidden === false", "the page's ways on")
+    status = d.js("return document.getElementById('status').textContent")
+    assert status == "O (optimal) could not choose a move", status
+    d.click("#recover-stand-in")
+    d.wait(READY, "the person's turn after random stood in")
+    moves = d.js("return [...document.querySelectorAll('#history li')].map(li => li.textContent)")
+    assert len(moves) == 2 and moves[0] == "X: 4" and moves[1].startswith("O: "), moves
+    # Taken back: the person's move and the stand-in's answer.
+    d.click("#undo")
+    d.wait("return document.querySelectorAll('#history li').length == 0", "the moves taken back")
+    d.wait(READY, "the person's turn again")
+    # The person seats random at O from now on.
+    d.click("#board g[data-cell='2'] rect")
+    d.wait("return document.getElementById('recover').hidden === false", "the page's ways on")
+    d.js("document.getElementById('recover-seat').value = 'random';")
+    d.click("#recover-seat-go")
+    d.wait(READY, "the person's turn with random seated")
+    seated = d.js("return document.getElementById('title').textContent")
+    assert seated.endswith("O random"), seated
+    print(f"browser: connect four, optimal out of budget: stood in, taken back, reseated ({seated})")
 
 
 def board_pictures(d, url, folder):
@@ -240,6 +269,12 @@ def main():
         driver = Driver(args.chromedriver, args.chromium)
         play_tictactoe(driver, url)
         play_chess(driver, url)
+        small, small_url = start_server(args.gdl, "--max-nodes", "2000")
+        try:
+            recover_from_a_failed_agent(driver, small_url)
+        finally:
+            small.terminate()
+            small.wait()
         if args.pictures:
             board_pictures(driver, url, args.pictures)
         if args.screenshots:

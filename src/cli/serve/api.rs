@@ -3,12 +3,14 @@
 //! | request | body | answer |
 //! |---|---|---|
 //! | `GET /api/games` | | the bundled games: name, what it is |
-//! | `POST /api/game` | `{"game": NAME or PATH}` | its parameters (defaults, ranges), players, a default seating |
+//! | `POST /api/game` | `{"game": NAME or PATH, "params"?}` | its parameters (defaults, ranges), its players with those parameters, a default seating |
 //! | `POST /api/new` | `{"game", "params": {NAME: VALUE}, "players": "human,optimal", "seed"?}` | a new game's state |
 //! | `GET /api/state?id=N` | | the state of game N |
 //! | `POST /api/move` | `{"id", "move": TEXT}` | the state after a person's move |
-//! | `POST /api/step` | `{"id"}` | the state after the next agent's move or chance |
+//! | `POST /api/step` | `{"id", "instead"?: AGENT}` | the state after the next agent's move or chance; with `instead`, that agent chooses this one move |
 //! | `POST /api/values` | `{"id"}` | each legal move's exact value, or MCTS's statistics |
+//! | `POST /api/seat` | `{"id", "player": N, "agent": AGENT}` | the state with `agent` (or `human`) seated at player N from now on |
+//! | `POST /api/undo` | `{"id"}` | the state before the last move a person made |
 //!
 //! An error is `{"error": TEXT}`, TEXT as the command line prints it, with
 //! status 400 for bad input (exit code 2 at the command line), 422 when the
@@ -132,7 +134,7 @@ impl App {
             }
             ("POST", "/api/game") => {
                 let body = read_json(body)?;
-                describe(str_field(&body, "game")?, self.engine).map(|v| json_reply(200, &v))
+                describe(str_field(&body, "game")?, body.get("params"), self.engine).map(|v| json_reply(200, &v))
             }
             ("POST", "/api/new") => {
                 let body = read_json(body)?;
@@ -145,7 +147,26 @@ impl App {
             }
             ("POST", "/api/step") => {
                 let body = read_json(body)?;
-                self.ask(id_field(&body)?, Command::Step)
+                let instead = match body.get("instead") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(_) => return Err(ApiError::new(400, "error: `instead` is an agent: `random`")),
+                };
+                self.ask(id_field(&body)?, Command::Step { instead })
+            }
+            ("POST", "/api/seat") => {
+                let body = read_json(body)?;
+                let player = body
+                    .get("player")
+                    .and_then(Value::as_u64)
+                    .and_then(|p| usize::try_from(p).ok())
+                    .ok_or_else(|| ApiError::new(400, "error: `player` is the player's number, from 0"))?;
+                let agent = str_field(&body, "agent")?.to_string();
+                self.ask(id_field(&body)?, Command::Seat { player, agent })
+            }
+            ("POST", "/api/undo") => {
+                let body = read_json(body)?;
+                self.ask(id_field(&body)?, Command::Undo)
             }
             ("POST", "/api/values") => {
                 let body = read_json(body)?;
@@ -154,7 +175,7 @@ impl App {
             (_, "/" | "/index.html" | "/app.js" | "/style.css" | "/api/games" | "/api/state") => {
                 Err(ApiError::new(405, format!("error: {path} answers GET, not {method}")))
             }
-            (_, "/api/game" | "/api/new" | "/api/move" | "/api/step" | "/api/values") => {
+            (_, "/api/game" | "/api/new" | "/api/move" | "/api/step" | "/api/values" | "/api/seat" | "/api/undo") => {
                 Err(ApiError::new(405, format!("error: {path} answers POST, not {method}")))
             }
             _ => Err(ApiError::new(404, format!("error: nothing at {path}"))),
@@ -298,10 +319,12 @@ fn games() -> Value {
 }
 
 /// What the page needs to set up a game: its parameters (with defaults as
-/// the command line takes them), its players, the seats it suggests.
-fn describe(game: &str, engine: Engine) -> Result<Value, ApiError> {
+/// the command line takes them), its players with the parameters given (X
+/// Nimmt!'s P), the seats it suggests.
+fn describe(game: &str, params: Option<&Value>, engine: Engine) -> Result<Value, ApiError> {
     let text = read_game(game)?;
-    let program = compile::load(game, &text, &[]).map_err(|errors| {
+    let bound = bindings(game, &text, params)?;
+    let program = compile::load(game, &text, &bound).map_err(|errors| {
         ApiError::new(
             400,
             crate::report::diagnostic::render_compile_errors(&errors, false)
@@ -309,6 +332,11 @@ fn describe(game: &str, engine: Engine) -> Result<Value, ApiError> {
                 .to_string(),
         )
     });
+    // Parameters the page chose that do not compile are its error to show.
+    let program = match program {
+        Err(e) if !bound.is_empty() => return Err(e),
+        p => p,
+    };
     let ast = crate::syntax::parse(&text).map_err(|_| ApiError::new(400, format!("error: {game} does not parse")))?;
     let params: Vec<Value> = compile::params_of(&ast, &text)
         .iter()

@@ -51,9 +51,19 @@ pub(super) enum Command {
     State,
     /// A person's move, as they would type it at the terminal.
     Move(String),
-    /// The next agent's move, or chance's.
-    Step,
+    /// The next agent's move, or chance's; with `instead`, an agent of that
+    /// spec plays this one move for the seat to move (its own agent failed).
+    Step {
+        instead: Option<String>,
+    },
     Values,
+    /// Seats an agent (or `human`) at a player from now on.
+    Seat {
+        player: usize,
+        agent: String,
+    },
+    /// Takes back the last move a person made, and every step after it.
+    Undo,
 }
 
 pub(super) struct Request {
@@ -100,9 +110,11 @@ fn run(setup: Setup, id: u64, first: &Sender<Result<Value, ApiError>>, requests:
     while let Ok(Request { command, reply }) = requests.recv() {
         let answer = match command {
             Command::State => play.view(),
-            Command::Move(text) => play.person_moves(&text).and_then(|()| play.view()),
-            Command::Step => play.step().and_then(|()| play.view()),
+            Command::Move(text) => play.person_moves(&text, &ctx).and_then(|()| play.view()),
+            Command::Step { instead } => play.step(instead.as_deref(), &ctx).and_then(|()| play.view()),
             Command::Values => play.values(),
+            Command::Seat { player, agent } => play.seat(player, &agent, &ctx).and_then(|()| play.view()),
+            Command::Undo => play.undo(&ctx).and_then(|()| play.view()),
         };
         let _ = reply.send(answer);
     }
@@ -118,12 +130,26 @@ struct Play<'g> {
     state: State,
     /// Every step so far, as the page lists it.
     moves: Vec<Value>,
+    /// Every step so far, to replay after an undo or to a new agent.
+    log: Vec<Logged>,
     /// The moves the people chose so far at a simultaneous node.
     chosen: Vec<Option<Move>>,
     rng: StdRng,
+    /// What values are searched with: never the game's own chance, so that
+    /// asking for values does not change the dice.
+    values_rng: StdRng,
     scratch: Scratch<Move>,
     /// The outcome once the game is over.
     outcome: Option<String>,
+    seed: u64,
+    options: AgentArgs,
+    allow_exec: bool,
+}
+
+/// A step played, and whether a person at the page chose a move of it.
+struct Logged {
+    step: Step<Move>,
+    by_person: bool,
 }
 
 impl<'g> Play<'g> {
@@ -133,44 +159,105 @@ impl<'g> Play<'g> {
             optimal_agents: specs.iter().filter(|s| matches!(s.spec, AgentSpec::Optimal(_))).count(),
             ..setup.options.clone()
         };
-        let mut agents = Vec::with_capacity(specs.len());
-        for (k, spec) in specs.iter().enumerate() {
-            let seed = setup.seed.wrapping_add(k as u64 + 1);
-            let agent = match &spec.spec {
-                AgentSpec::Human => None,
-                AgentSpec::Exec(_) if !setup.allow_exec => {
-                    return Err(ApiError::new(
-                        403,
-                        format!(
-                            "error: {spec}: `exec:` agents run programs on this machine; start the server with `gdl serve --allow-exec` to seat them"
-                        ),
-                    ));
-                }
-                s => {
-                    let mut agent = make_agent_with(s, game, seed, &options, None, ctx).map_err(ApiError::of)?;
-                    agent.game_number(1);
-                    agent.new_game(game, seed).map_err(|e| ApiError::new(422, render(&e)))?;
-                    Some(agent)
-                }
-            };
-            agents.push(agent);
-        }
         let state = game.initial_state().map_err(|e| game_error(&e))?;
         let mut play = Play {
             id,
             game,
+            agents: Vec::new(),
+            chosen: vec![None; specs.len()],
             specs,
-            agents,
             state,
             moves: Vec::new(),
-            chosen: Vec::new(),
+            log: Vec::new(),
             rng: StdRng::seed_from_u64(setup.seed),
+            values_rng: StdRng::seed_from_u64(setup.seed ^ 0x0005_eed0_f7a1),
             scratch: Scratch::default(),
             outcome: None,
+            seed: setup.seed,
+            options,
+            allow_exec: setup.allow_exec,
         };
-        play.chosen = vec![None; play.specs.len()];
+        for k in 0..play.specs.len() {
+            let agent = play.seat_agent(k, &play.specs[k].spec.clone(), ctx)?;
+            play.agents.push(agent);
+        }
         play.settle()?;
         Ok(play)
+    }
+
+    /// The agent for player `k` of spec `spec` (`None` for a person), ready
+    /// for this game: told of every step so far, as if it had seen them.
+    fn seat_agent(&self, k: Player, spec: &AgentSpec, ctx: &Context) -> Result<Option<BoxedAgent<'g>>, ApiError> {
+        let seed = self.seed.wrapping_add(k as u64 + 1);
+        match spec {
+            AgentSpec::Human => Ok(None),
+            AgentSpec::Exec(_) if !self.allow_exec => Err(ApiError::new(
+                403,
+                format!(
+                    "error: {spec}: `exec:` agents run programs on this machine; start the server with `gdl serve --allow-exec` to seat them"
+                ),
+            )),
+            s => {
+                let game = self.game;
+                let mut agent = make_agent_with(s, game, seed, &self.options, None, ctx).map_err(ApiError::of)?;
+                agent.game_number(1);
+                agent.new_game(game, seed).map_err(|e| ApiError::new(422, render(&e)))?;
+                if agent.wants_steps() {
+                    let mut state = game.initial_state().map_err(|e| game_error(&e))?;
+                    for logged in &self.log {
+                        let before = state.clone();
+                        apply_step(game, &mut state, &logged.step)?;
+                        agent.after_step(game, k, &before, &logged.step, &state);
+                    }
+                }
+                Ok(Some(agent))
+            }
+        }
+    }
+
+    /// Seats `agent` (a spec as `--players` takes one, or `human`) at
+    /// `player` from now on: a person takes over from an agent that
+    /// failed, or an agent from a person.
+    fn seat(&mut self, player: usize, agent: &str, ctx: &Context) -> Result<(), ApiError> {
+        if player >= self.specs.len() {
+            return Err(ApiError::new(
+                400,
+                format!(
+                    "error: there is no player {player}: the players are 0 to {}",
+                    self.specs.len() - 1
+                ),
+            ));
+        }
+        let mut seats: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
+        seats[player] = agent.trim().to_string();
+        let specs = players_for(&seats.join(","), self.game).map_err(ApiError::of)?;
+        let spec = specs[player].clone();
+        self.agents[player] = self.seat_agent(player, &spec.spec, ctx)?;
+        self.specs[player] = spec;
+        self.chosen[player] = None;
+        Ok(())
+    }
+
+    /// Takes back the last move a person made and every step after it: the
+    /// game is played again from the start up to it, with every agent seated
+    /// afresh (so that none remembers the moves taken back).
+    fn undo(&mut self, ctx: &Context) -> Result<(), ApiError> {
+        let Some(last) = self.log.iter().rposition(|l| l.by_person) else {
+            return Err(ApiError::new(409, "error: no move of a person to take back"));
+        };
+        let mut kept = std::mem::take(&mut self.log);
+        kept.truncate(last);
+        self.state = self.game.initial_state().map_err(|e| game_error(&e))?;
+        self.moves.clear();
+        self.outcome = None;
+        self.chosen = vec![None; self.specs.len()];
+        for k in 0..self.specs.len() {
+            self.agents[k] = self.seat_agent(k, &self.specs[k].spec.clone(), ctx)?;
+        }
+        for logged in kept {
+            self.apply(logged.step)?;
+        }
+        Ok(())
     }
 
     fn turn(&self) -> Result<Turn, ApiError> {
@@ -187,7 +274,7 @@ impl<'g> Play<'g> {
     }
 
     /// A person's move, typed as at the terminal (or sent by a click).
-    fn person_moves(&mut self, text: &str) -> Result<(), ApiError> {
+    fn person_moves(&mut self, text: &str, ctx: &Context) -> Result<(), ApiError> {
         let Some(p) = self.person_to_move()? else {
             return Err(ApiError::new(409, self.not_yours()?));
         };
@@ -202,7 +289,7 @@ impl<'g> Play<'g> {
                 self.chosen[p] = Some(mv);
                 // The agents choose once every person has.
                 if self.person_to_move()?.is_none() {
-                    self.step()?;
+                    self.step(None, ctx)?;
                 }
                 Ok(())
             }
@@ -231,8 +318,9 @@ impl<'g> Play<'g> {
         })
     }
 
-    /// The next agent's move, or chance's.
-    fn step(&mut self) -> Result<(), ApiError> {
+    /// The next agent's move, or chance's; with `instead`, an agent of that
+    /// spec chooses for the seat to move, this once.
+    fn step(&mut self, instead: Option<&str>, ctx: &Context) -> Result<(), ApiError> {
         let step = match self.turn()? {
             Turn::Terminal => return Err(ApiError::new(409, "error: the game is over")),
             Turn::Chance => {
@@ -254,7 +342,22 @@ impl<'g> Play<'g> {
                 self.game
                     .legal_moves(&self.state, &mut moves)
                     .map_err(|e| game_error(&e))?;
-                Step::Moves(vec![self.ask(p, &moves)?])
+                match instead {
+                    Some(spec) => {
+                        let mut seats: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
+                        seats[p] = spec.trim().to_string();
+                        let specs = players_for(&seats.join(","), self.game).map_err(ApiError::of)?;
+                        let Some(mut stand_in) = self.seat_agent(p, &specs[p].spec, ctx)? else {
+                            return Err(ApiError::new(
+                                400,
+                                "error: a person cannot stand in for an agent: seat them instead",
+                            ));
+                        };
+                        let played = self.ask_agent(&mut stand_in, p, &moves)?;
+                        Step::Moves(vec![played])
+                    }
+                    None => Step::Moves(vec![self.ask(p, &moves)?]),
+                }
             }
             Turn::Simultaneous => {
                 if let Some(p) = self.person_to_move()? {
@@ -291,8 +394,15 @@ impl<'g> Play<'g> {
 
     /// Asks player `p`'s agent for a move among `moves`, checked to be legal.
     fn ask(&mut self, p: Player, moves: &[Move]) -> Result<Played<Move>, ApiError> {
+        let mut agent = self.agents[p].take().expect("asked only of agents");
+        let played = self.ask_agent(&mut agent, p, moves);
+        self.agents[p] = Some(agent);
+        played
+    }
+
+    /// Asks `agent`, playing `p`, for a move among `moves`, checked to be legal.
+    fn ask_agent(&self, agent: &mut BoxedAgent<'g>, p: Player, moves: &[Move]) -> Result<Played<Move>, ApiError> {
         let ply = self.moves.len() + 1;
-        let agent = self.agents[p].as_mut().expect("asked only of agents");
         if moves.is_empty() {
             return Err(ApiError::new(
                 422,
@@ -326,15 +436,7 @@ impl<'g> Play<'g> {
     /// list gets it, and a game that ends gets its outcome.
     fn apply(&mut self, step: Step<Move>) -> Result<(), ApiError> {
         let before = self.state.clone();
-        match &step {
-            Step::Chance(m) => self.game.apply(&mut self.state, m),
-            Step::Moves(played) if played.len() == 1 => self.game.apply(&mut self.state, &played[0].mv),
-            Step::Moves(played) => {
-                let joint: Vec<Move> = played.iter().map(|x| x.mv).collect();
-                self.game.apply_joint(&mut self.state, &joint)
-            }
-        }
-        .map_err(|e| game_error(&e))?;
+        apply_step(self.game, &mut self.state, &step)?;
         for (p, agent) in self.agents.iter_mut().enumerate() {
             if let Some(agent) = agent
                 && agent.wants_steps()
@@ -343,6 +445,10 @@ impl<'g> Play<'g> {
             }
         }
         let public = all_public(self.game);
+        let by_person = match &step {
+            Step::Chance(_) => false,
+            Step::Moves(played) => played.iter().any(|x| self.agents[x.player].is_none()),
+        };
         self.moves.push(match &step {
             Step::Chance(m) => json!({
                 "who": "chance",
@@ -360,6 +466,7 @@ impl<'g> Play<'g> {
                 })
             }
         });
+        self.log.push(Logged { step, by_person });
         self.settle()
     }
 
@@ -530,8 +637,8 @@ impl<'g> Play<'g> {
             threads: 1,
             ..MctsConfig::default()
         };
-        let result =
-            mcts::search(game, &self.state, &[], player, &cfg, &mut self.rng, &mut None).map_err(|e| game_error(&e))?;
+        let result = mcts::search(game, &self.state, &[], player, &cfg, &mut self.values_rng, &mut None)
+            .map_err(|e| game_error(&e))?;
         let listed: Vec<Value> = result
             .moves
             .iter()
@@ -552,6 +659,19 @@ impl<'g> Play<'g> {
             "moves": listed,
         }))
     }
+}
+
+/// Plays `step` on `state`.
+fn apply_step(game: &Interpreted, state: &mut State, step: &Step<Move>) -> Result<(), ApiError> {
+    match step {
+        Step::Chance(m) => game.apply(state, m),
+        Step::Moves(played) if played.len() == 1 => game.apply(state, &played[0].mv),
+        Step::Moves(played) => {
+            let joint: Vec<Move> = played.iter().map(|x| x.mv).collect();
+            game.apply_joint(state, &joint)
+        }
+    }
+    .map_err(|e| game_error(&e))
 }
 
 /// A board as the page draws it; a grid with its display's style and the

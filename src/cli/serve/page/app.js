@@ -65,6 +65,12 @@ async function choose(game) {
   showError(null);
   info = await api("POST", "/api/game", { game });
   $("about").textContent = info.about;
+  // A game loaded from a file is no longer the bundled one the menu names.
+  if ([...$("bundled").options].some((o) => o.value === game)) {
+    $("bundled").value = game;
+  } else {
+    $("bundled").selectedIndex = -1;
+  }
   const params = $("params");
   params.innerHTML = info.params.length ? "<h2>Parameters</h2>" : "";
   for (const p of info.params) {
@@ -75,9 +81,36 @@ async function choose(game) {
     input.name = p.name;
     input.value = p.default === null ? "" : p.default;
     input.dataset.default = input.value;
+    // A parameter can change the players (X Nimmt!'s P): ask again.
+    input.addEventListener("change", () => reseat().catch(showError));
     label.appendChild(input);
     params.appendChild(label);
   }
+  layoutSeats([]);
+}
+
+// The parameters the person changed from their defaults.
+function chosenParams() {
+  const params = {};
+  for (const input of $("params").querySelectorAll("input")) {
+    if (input.value !== input.dataset.default) {
+      params[input.name] = input.value;
+    }
+  }
+  return params;
+}
+
+// The players of the game with the parameters chosen, their seats kept.
+async function reseat() {
+  showError(null);
+  const typed = [...document.querySelectorAll(".seat")].map((i) => i.value);
+  const described = await api("POST", "/api/game", { game: info.game, params: chosenParams() });
+  info.players = described.players;
+  info.seats = described.seats;
+  layoutSeats(typed);
+}
+
+function layoutSeats(typed) {
   const seats = $("seats");
   seats.innerHTML = "<h2>Players</h2>";
   const suggested = info.seats ? info.seats.split(",") : [];
@@ -87,7 +120,7 @@ async function choose(game) {
     const input = document.createElement("input");
     input.setAttribute("list", "agentkinds");
     input.className = "seat";
-    input.value = suggested[i] || "human";
+    input.value = typed[i] || suggested[i] || "human";
     label.appendChild(input);
     seats.appendChild(label);
   });
@@ -109,12 +142,8 @@ async function choose(game) {
 
 async function newGame() {
   showError(null);
-  const params = {};
-  for (const input of $("params").querySelectorAll("input")) {
-    if (input.value !== input.dataset.default) {
-      params[input.name] = input.value;
-    }
-  }
+  $("recover").hidden = true;
+  const params = chosenParams();
   const players = [...document.querySelectorAll(".seat")].map((i) => i.value.trim()).join(",");
   const body = { game: info.game, params, players };
   if ($("seed").value !== "") {
@@ -132,6 +161,44 @@ async function newGame() {
 }
 
 let advancing = false; // one loop of steps at a time, or two would race
+let standIn = null; // an agent that plays the next step for a seat whose agent failed
+
+// An agent could not choose (out of its budget, a program that crashed):
+// the page's own ways on, instead of a dead end.
+function offerRecovery(e) {
+  const who = state.players[state.mover];
+  $("status").textContent = who.name + " (" + who.agent + ") could not choose a move";
+  $("recover-why").textContent = String(e.message || e);
+  $("recover-seat").value = "random";
+  $("recover-undo").hidden = !state.history.length || !state.players.some((p) => p.person);
+  $("recover").hidden = false;
+  $("undo").hidden = true; // the panel offers it
+}
+
+async function recover(how) {
+  showError(null);
+  $("recover").hidden = true;
+  if (how === "stand-in") {
+    standIn = "random";
+  } else if (how === "seat") {
+    moved(await api("POST", "/api/seat", { id: state.id, player: state.mover, agent: $("recover-seat").value.trim() }));
+  } else if (how === "undo") {
+    moved(await api("POST", "/api/undo", { id: state.id }));
+  }
+  render();
+  await advance();
+}
+
+async function undo() {
+  // A step still on its way is the game's before the undo: dropped.
+  generation += 1;
+  showError(null);
+  $("recover").hidden = true;
+  moved(await api("POST", "/api/undo", { id: state.id }));
+  lastBoard = null;
+  render();
+  await advance();
+}
 
 // Lets the agents and chance move until a person is to move or the game ends.
 async function advance() {
@@ -155,13 +222,18 @@ async function steps() {
     busy = true;
     let next;
     try {
-      next = await api("POST", "/api/step", { id: state.id });
+      next = await api("POST", "/api/step", { id: state.id, instead: standIn });
     } catch (e) {
       if (mine === generation) {
+        if (state.turn === "player" && state.mover !== null) {
+          offerRecovery(e);
+          return;
+        }
         throw e;
       }
     } finally {
       busy = false;
+      standIn = null;
     }
     // A new game started meanwhile: this step was the old one's.
     if (mine !== generation) {
@@ -256,6 +328,7 @@ function render() {
     list.appendChild(option);
   }
   $("choose").hidden = s.person === null || !!s.outcome;
+  $("undo").hidden = !s.players.some((p) => p.person) || !s.history.length;
   const history = $("history");
   history.innerHTML = "";
   for (const h of s.history) {
@@ -576,4 +649,8 @@ $("load").addEventListener("click", () => choose($("path").value.trim()).catch(s
 $("start").addEventListener("click", () => newGame().catch(showError));
 $("play-move").addEventListener("click", () => play($("movelist").value).catch(showError));
 $("values").addEventListener("click", () => values().catch(showError));
+$("undo").addEventListener("click", () => undo().catch(showError));
+$("recover-stand-in").addEventListener("click", () => recover("stand-in").catch(showError));
+$("recover-seat-go").addEventListener("click", () => recover("seat").catch(showError));
+$("recover-undo").addEventListener("click", () => recover("undo").catch(showError));
 loadGames().catch(showError);
