@@ -9,8 +9,9 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use super::kit::title;
-use super::{Context, Failure, GameArgs, load_game};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game, title};
+use crate::cli::kit::limits;
 use crate::game::Game;
 use crate::runtime::Interpreted;
 use crate::solve::agents::simulate::{Scratch, random_playout};
@@ -30,7 +31,7 @@ pub struct BenchArgs {
 
 /// `--seconds`: from a millisecond to about eleven days per figure.
 fn positive_seconds(text: &str) -> Result<f64, String> {
-    super::limits::seconds(text, super::limits::MIN_SECONDS, 1e6)
+    limits::seconds(text, limits::MIN_SECONDS, 1e6)
 }
 
 pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {
@@ -120,7 +121,7 @@ pub fn run(args: &BenchArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
 
     let text: String = lines.iter().map(|(k, v)| format!("{k:<11} {v}\n")).collect();
-    write!(ctx.out, "{text}").map_err(super::stdout_failed)
+    write!(ctx.out, "{text}").map_err(stdout_failed)
 }
 
 /// Random playouts from the start for `budget`: how many, in how many seconds.

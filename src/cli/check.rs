@@ -3,7 +3,8 @@
 
 use clap::Args;
 
-use super::{Context, Failure, GameArgs, load_game};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game};
 use crate::compile::{CompileError, CompileErrors, CompileKind};
 use crate::game::Game;
 use crate::report::{diagnostic, summary};
@@ -54,7 +55,7 @@ pub fn run(args: &CheckArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         text
     };
-    write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
+    write!(ctx.out, "{text}").map_err(stdout_failed)?;
     Ok(())
 }
 

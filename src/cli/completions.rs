@@ -4,7 +4,8 @@
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
-use super::{Cli, Context, Failure};
+use super::Cli;
+use crate::cli::kit::context::{Context, Failure};
 
 #[derive(Args, Debug)]
 pub struct CompletionsArgs {

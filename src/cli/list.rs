@@ -5,7 +5,7 @@
 use clap::Args;
 
 use super::bundled::{BUNDLED_GAMES, describe};
-use super::{Context, Failure};
+use crate::cli::kit::context::{Context, Failure};
 use crate::compile;
 use crate::solve::agents::agent_kinds::AGENT_KINDS;
 

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory};
 
-use super::{Cli, Context, Failure};
+use super::Cli;
+use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::output;
 
 #[derive(Args, Debug)]
 pub struct ManArgs {
@@ -30,9 +32,9 @@ pub fn run(args: &ManArgs, ctx: &mut Context) -> Result<(), Failure> {
             let outputs: Vec<(&'static str, PathBuf)> =
                 pages.iter().map(|(name, _)| ("--out", dir.join(name))).collect();
             let refs: Vec<(&'static str, &std::path::Path)> = outputs.iter().map(|(f, p)| (*f, p.as_path())).collect();
-            super::output::check(&refs, &[])?;
+            output::check(&refs, &[])?;
             for ((_, path), (_, roff)) in outputs.iter().zip(&pages) {
-                super::output::Output {
+                output::Output {
                     flag: "--out",
                     path: path.clone(),
                 }

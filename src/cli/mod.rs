@@ -1,47 +1,45 @@
-//! The command line: one module per subcommand. Parameters declared in a
-//! `.game` file become flags of the subcommand that loads it (`--pits 4`).
+//! The command line: the clap tree and [`run`], which dispatches to one
+//! module per subcommand (a file, or a folder for the bigger ones). The
+//! commands share the kit ([`kit`]: the context and failures, the game's
+//! arguments and loading, the shared flags, the agents) and never import one
+//! another. Parameters declared in a `.game` file become flags of the
+//! subcommand that loads it (`--pits 4`).
 //!
 //! Exit codes: 0 success; 1 the rules failed at run time, or a search hit a
 //! limit; 2 bad input (a usage error, a game file that does not compile, a
 //! parameter out of range, a malformed position). An error's exit code comes
-//! from its kind ([`Failure::of`], docs/ERRORS.md).
+//! from its kind ([`kit::context::Failure::of`], docs/ERRORS.md).
 
-mod agents;
 mod bench;
 pub mod bundled;
 mod check;
 mod completions;
-mod graphviz;
 mod kit;
-mod limits;
 mod list;
 mod man;
 mod matches;
-mod output;
 mod perft;
 mod play;
 mod rules;
 mod serve;
-mod shown;
-mod signals;
 mod solve;
-mod start;
 mod trace;
 mod train;
 mod tree;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Arg, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::compile::{self, ParamInfo};
 use crate::report::diagnostic;
-use crate::runtime::{Engine, Interpreted};
-pub use start::start_position;
+use crate::runtime::Engine;
+use kit::context::{Context, stdout_failed};
+use kit::game_args::GameArgs;
+pub use kit::game_args::start_position;
 
-use crate::error_kind::Exits;
 pub use crate::error_kind::{EXIT_INPUT, EXIT_OK, EXIT_RUNTIME};
 
 #[derive(Parser, Debug)]
@@ -101,22 +99,6 @@ fn version() -> String {
     }
 }
 
-/// What every command that loads a game takes.
-#[derive(Args, Debug, Clone)]
-pub struct GameArgs {
-    /// The .game file, or the name of a bundled game (`gdl list`)
-    pub file: PathBuf,
-    /// Stop before holding more than this much memory (512M, 2G); default:
-    /// 3/4 of the memory available
-    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = crate::memory::parse_size)]
-    pub max_memory: Option<usize>,
-    /// What runs the rules: `jit` (compiled to machine code when the game
-    /// loads; the default where the processor is supported) or `vm` (the
-    /// interpreter, the reference)
-    #[arg(long, value_name = "ENGINE", value_parser = ["jit", "vm"])]
-    pub engine: Option<String>,
-}
-
 impl Command {
     /// The arguments every command that loads a game shares.
     fn game_args(&self) -> Option<&GameArgs> {
@@ -140,66 +122,6 @@ impl Command {
                 return None;
             }
         })
-    }
-}
-
-/// A failed command: what to print, and the exit code.
-pub struct Failure {
-    pub code: i32,
-    pub text: String,
-}
-
-impl Failure {
-    pub fn input(text: impl Into<String>) -> Self {
-        Failure {
-            code: EXIT_INPUT,
-            text: text.into(),
-        }
-    }
-
-    pub fn runtime(text: impl Into<String>) -> Self {
-        Failure {
-            code: EXIT_RUNTIME,
-            text: text.into(),
-        }
-    }
-
-    /// An error rendered, with the exit code of its kind.
-    pub fn of(e: &impl Exits, color: bool) -> Self {
-        Failure {
-            code: e.exit_code(),
-            text: diagnostic::render(e, color),
-        }
-    }
-}
-
-/// What a command needs besides its arguments.
-pub struct Context<'w> {
-    pub out: &'w mut dyn Write,
-    /// Colour and terminal-only output (progress) are on.
-    pub color: bool,
-    /// Parameter values from the command line, in the file's notation.
-    pub bindings: Vec<(String, String)>,
-    /// The game file as read before the arguments were parsed (its
-    /// parameters make flags), so that it is read once: a pipe or
-    /// `/dev/stdin` can be read only once. `Err`: why it cannot be read.
-    pub source: Option<(PathBuf, Result<String, String>)>,
-    /// When the command started, for the wall time a report gives.
-    pub started: std::time::Instant,
-    /// What runs the rules of the games loaded (`--engine`).
-    pub engine: Engine,
-}
-
-impl Context<'_> {
-    /// Renders a diagnostic for this output.
-    pub fn render(&self, d: &dyn miette::Diagnostic) -> String {
-        diagnostic::render(d, self.color)
-    }
-
-    /// A failure told by an error: rendered for this output, with the exit
-    /// code of its kind.
-    pub fn fail(&self, e: &impl Exits) -> Failure {
-        Failure::of(e, self.color)
     }
 }
 
@@ -373,19 +295,6 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     }
 }
 
-/// A failed write to standard output. A reader who stopped reading
-/// (`gdl tree ... | head -1`) ends gdl silently and successfully, as `trace`
-/// does; any other failure (`> /dev/full`) is an error.
-pub(crate) fn stdout_failed(e: std::io::Error) -> Failure {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        return Failure {
-            code: EXIT_OK,
-            text: String::new(),
-        };
-    }
-    Failure::runtime(format!("error: cannot write to standard output: {e}"))
-}
-
 /// The subcommand and the game file, found before the real parse so that the
 /// file's parameters can become flags. The file is the first argument after the
 /// subcommand that is not a flag or a flag's value.
@@ -460,23 +369,4 @@ fn param_values(m: &ArgMatches, params: &[ParamInfo]) -> Vec<(String, String)> {
                 .map(|v| (p.name.clone(), v.clone()))
         })
         .collect()
-}
-
-/// Reads and compiles a game file with the parameters given on the command line.
-pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
-    crate::memory::doing("reading the game file");
-    let read = match &ctx.source {
-        Some((read_as, read)) if read_as == file => read.clone(),
-        _ => bundled::read_game(file),
-    };
-    let text = read.map_err(|why| Failure::input(format!("error: cannot read {}: {why}", file.display())))?;
-    let name = file.display().to_string();
-    crate::memory::doing("compiling the game");
-    match compile::load(&name, &text, &ctx.bindings) {
-        Ok(p) => Ok(Interpreted::with_engine(p, ctx.engine)),
-        Err(errors) => Err(Failure {
-            code: errors.exit_code(),
-            text: diagnostic::render_compile_errors(&errors, ctx.color),
-        }),
-    }
 }

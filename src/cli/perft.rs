@@ -7,10 +7,10 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 
-use super::kit::title;
-use super::limits::SearchArgs;
-use super::signals::Caught;
-use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::cli::kit::args::SearchArgs;
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game, start_position, title};
+use crate::cli::kit::signals::Caught;
 use crate::report::solve::thousands;
 use crate::runtime::Interpreted;
 use crate::solve::perft::{self, Perft, PerftLimits, PerftStop};
@@ -105,7 +105,7 @@ pub fn run(args: &PerftArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         table(&game, position.as_deref(), &done, divided.as_deref(), depth, seconds)
     };
-    write!(ctx.out, "{text}").map_err(super::stdout_failed)?;
+    write!(ctx.out, "{text}").map_err(stdout_failed)?;
     match stop {
         Some(f) => Err(f),
         None => Ok(()),

@@ -24,10 +24,11 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::json;
 
-use super::agents::{
-    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
+use crate::cli::kit::agents::{
+    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents, stopped_at,
 };
-use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game, start_position, title};
 use crate::game::{Game, GameError, Player, Turn};
 use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
@@ -177,7 +178,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
             )
         }
         Err(AgentError::Quit) => ("game abandoned".to_string(), serde_json::Value::Null),
-        Err(e) => return Err(super::trace::stopped_at(ply + 1, &e, ctx)),
+        Err(e) => return Err(stopped_at(ply + 1, &e, ctx)),
     };
     if let Some(path) = &args.json_log {
         let players: Vec<serde_json::Value> = specs
@@ -186,7 +187,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
             .map(|(p, s)| json!({"player": game.player_name(p), "agent": s.to_string()}))
             .collect();
         let doc = json!({
-            "game": super::kit::title(&game),
+            "game": title(&game),
             "players": players,
             "seed": seed,
             "start": start_text,
@@ -201,7 +202,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     } else {
         String::new()
     };
-    writeln!(ctx.out, "{text}{replay}").map_err(super::stdout_failed)
+    writeln!(ctx.out, "{text}{replay}").map_err(stdout_failed)
 }
 
 /// The computer first and the person last, as seed 001's transcript seats
@@ -248,7 +249,7 @@ fn asks_human(game: &Interpreted, state: &State, specs: &[PlayerSpec]) -> Result
 }
 
 fn board(game: &Interpreted, state: &State, viewer: Option<Player>, raw: bool) -> Result<String, GameError> {
-    super::shown::position_lines(game, state, viewer, raw, "")
+    crate::cli::kit::shown::position_lines(game, state, viewer, raw, "")
 }
 
 /// Whether another seed could have given another game.

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{Context, Failure, bundled};
+use super::bundled;
+use crate::cli::kit::context::{Context, Failure};
 
 #[derive(Args, Debug)]
 pub struct RulesArgs {

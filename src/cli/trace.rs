@@ -6,11 +6,11 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::agents::{
-    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents,
+use crate::cli::kit::agents::{
+    AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents, stopped_at,
 };
-use super::kit::title;
-use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game, start_position, title};
 use crate::game::Game;
 use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
@@ -89,7 +89,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
         args.seed,
         start_lines
     )
-    .map_err(super::stdout_failed)?;
+    .map_err(stdout_failed)?;
     let mut ply = 0;
     let mut chance: Vec<String> = Vec::new();
     let mut rng = StdRng::seed_from_u64(args.seed);
@@ -149,7 +149,7 @@ fn run_json(
     game: &Interpreted,
     start: State,
     specs: &[crate::solve::agents::agent::PlayerSpec],
-    agents: &mut [super::agents::BoxedAgent],
+    agents: &mut [crate::cli::kit::agents::BoxedAgent],
     ctx: &mut Context,
 ) -> Result<(), Failure> {
     use serde_json::{Value, json};
@@ -203,13 +203,7 @@ fn run_json(
     write!(ctx.out, "{}", crate::report::json::document(&doc)).map_err(|e| Failure::runtime(format!("error: {e}")))
 }
 
-/// A game that stopped at move `ply` (the moves numbered as the trace
-/// numbers them) because an agent or the rules failed.
-pub(crate) fn stopped_at(ply: usize, e: &AgentError, ctx: &Context) -> Failure {
-    Failure::runtime(format!("error: the game stopped at move {ply}\n{}", ctx.render(e)))
-}
-
 /// The whole state (a trace is read by a spectator, who sees everything).
 fn state_lines(game: &Interpreted, state: &State, raw: bool) -> Result<String, crate::game::GameError> {
-    super::shown::position_lines(game, state, None, raw, "         ")
+    crate::cli::kit::shown::position_lines(game, state, None, raw, "         ")
 }

@@ -23,12 +23,12 @@ use std::collections::BTreeMap;
 
 use super::part::{self, Header, League};
 use super::tournament::{MatchArgs, csv_line, disambiguate, print_report, shard_range, x_label};
-use crate::cli::agents::{BoxedAgent, make_player};
-use crate::cli::kit::progress_bar;
-use crate::cli::kit::title;
-use crate::cli::output::{CsvStream, Output};
-use crate::cli::signals::Caught;
-use crate::cli::{Context, Failure};
+use crate::cli::kit::agents::{BoxedAgent, make_player};
+use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::game_args::title;
+use crate::cli::kit::output::{CsvStream, Output};
+use crate::cli::kit::progress::progress_bar;
+use crate::cli::kit::signals::Caught;
 use crate::game::Game;
 use crate::report::plot::{Counted, Format, histogram_file};
 use crate::report::standings;
@@ -89,7 +89,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
             .into_iter()
             .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
             .collect();
-    crate::cli::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
+    crate::cli::kit::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
     let mut names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     disambiguate(&mut names);
     let seats: Vec<String> = (0..n).map(|p| game.player_name(p).to_string()).collect();
@@ -148,7 +148,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
     };
     let mut times = vec![DecisionTimes::default(); specs.len()];
     let mut failures: Vec<FailureRecord> = Vec::new();
-    let agent_args = crate::cli::agents::AgentArgs {
+    let agent_args = crate::cli::kit::agents::AgentArgs {
         optimal_agents: threads * n,
         ..args.agents.clone()
     };
@@ -402,7 +402,7 @@ impl Report<'_> {
             standings::text(&tally),
             standings::times_text(names, times)
         ));
-        text.push_str(&crate::cli::agents::failures_text(names, game, failures));
+        text.push_str(&crate::cli::kit::agents::failures_text(names, game, failures));
         let mut failed = None;
         let mut files = Vec::new();
         if let Some((out, written)) = csv {

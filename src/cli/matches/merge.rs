@@ -18,9 +18,10 @@ use serde_json::Value;
 
 use super::part::{FORMAT, Header, League, VERSION};
 use super::tournament::{CsvFile, Histogram, Report};
-use crate::cli::output::{Input, Output};
-use crate::cli::signals::Caught;
-use crate::cli::{Context, Failure, load_game};
+use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::game_args::load_game;
+use crate::cli::kit::output::{self, Input, Output};
+use crate::cli::kit::signals::Caught;
 use crate::runtime::Interpreted;
 use crate::solve::agents::agent::AgentFailure;
 use crate::solve::matches::stats::DecisionTimes;
@@ -76,7 +77,7 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
         .iter()
         .map(|f| Input::new("a part being merged", f))
         .collect();
-    crate::cli::output::check(&outputs, &inputs)?;
+    output::check(&outputs, &inputs)?;
     let caught = Caught::new();
     let mut parts = Vec::with_capacity(args.files.len());
     for path in &args.files {

@@ -12,7 +12,7 @@ use std::time::Duration;
 use clap::ValueEnum;
 use serde_json::{Map, Value, json};
 
-use crate::cli::agents::AgentArgs;
+use crate::cli::kit::agents::AgentArgs;
 use crate::runtime::Engine;
 use crate::solve::agents::agent::{AgentSpec, PlayerSpec};
 use crate::solve::matches::stats::DecisionTimes;
@@ -127,7 +127,7 @@ fn agent_files(specs: &[PlayerSpec]) -> Vec<(String, std::path::PathBuf)> {
                 files.push((format!("the file of {full}"), path.clone()));
             }
             AgentSpec::Exec(command) => {
-                let words = crate::cli::agents::exec::split_command(command).unwrap_or_default();
+                let words = crate::cli::kit::agents::exec::split_command(command).unwrap_or_default();
                 for (k, word) in words.iter().enumerate() {
                     let named = k > 0 || word.contains('/');
                     if named && std::path::Path::new(word).is_file() {

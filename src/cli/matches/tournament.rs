@@ -8,11 +8,14 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::agents::{AgentArgs, BoxedAgent, PlayersParser, failures_text, make_player, players_for, players_help};
-use crate::cli::kit::{progress_bar, title};
-use crate::cli::output::{CsvStream, Output};
-use crate::cli::signals::Caught;
-use crate::cli::{Context, Failure, GameArgs, load_game};
+use crate::cli::kit::agents::{
+    AgentArgs, BoxedAgent, PlayersParser, failures_text, make_player, players_for, players_help,
+};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game, title};
+use crate::cli::kit::output::{CsvStream, Output};
+use crate::cli::kit::progress::progress_bar;
+use crate::cli::kit::signals::Caught;
 use crate::game::Game;
 use crate::report::plot::{Counted, Format, histogram_file};
 use crate::report::standings;
@@ -126,7 +129,7 @@ pub fn run(args: &MatchArgs, ctx: &mut Context) -> Result<(), Failure> {
             .into_iter()
             .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
             .collect();
-    crate::cli::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
+    crate::cli::kit::agents::check_files(&args.game.file, &specs, &args.agents, &outputs)?;
     let range = match args.shard {
         Some(part) => shard_range(args.games, part),
         None => 0..args.games,
@@ -272,7 +275,7 @@ fn searching(specs: &[PlayerSpec], args: &MatchArgs) -> bool {
 fn shard_header(
     game: &Interpreted,
     args: &MatchArgs,
-    ctx: &crate::cli::Context,
+    ctx: &Context,
     names: &[String],
     specs: &[PlayerSpec],
     range: std::ops::Range<u64>,
@@ -315,7 +318,7 @@ pub(in crate::cli) struct Report<'a> {
 
 impl Report<'_> {
     /// Prints the report; fails when a file could not be written (after printing).
-    pub(in crate::cli) fn print(self, game: &Interpreted, ctx: &mut crate::cli::Context) -> Result<(), Failure> {
+    pub(in crate::cli) fn print(self, game: &Interpreted, ctx: &mut Context) -> Result<(), Failure> {
         let Report {
             games,
             first_game,
@@ -618,7 +621,7 @@ pub(super) fn print_report(
             text.push('\n');
         }
     }
-    write!(ctx.out, "{text}").map_err(crate::cli::stdout_failed)?;
+    write!(ctx.out, "{text}").map_err(stdout_failed)?;
     match failed {
         Some(f) => Err(f),
         None => Ok(()),

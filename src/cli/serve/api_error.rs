@@ -20,7 +20,7 @@ impl ApiError {
 
     /// A command-line failure: bad input (exit code 2) is 400, a failure
     /// while playing (exit code 1) is 422.
-    pub fn of(f: crate::cli::Failure) -> Self {
+    pub fn of(f: crate::cli::kit::context::Failure) -> Self {
         let status = if f.code == EXIT_INPUT { 400 } else { 422 };
         ApiError::new(status, f.text.trim_end().to_string())
     }

@@ -27,8 +27,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::agents::AgentArgs;
-use super::{Context, Failure};
+use crate::cli::kit::agents::AgentArgs;
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -67,8 +67,8 @@ pub fn run(args: &ServeArgs, ctx: &mut Context) -> Result<(), Failure> {
         IpAddr::V6(h) => format!("[{h}]"),
         IpAddr::V4(h) => h.to_string(),
     };
-    writeln!(ctx.out, "gdl serve: http://{shown_host}:{port}/  (Ctrl-C stops it)").map_err(super::stdout_failed)?;
-    ctx.out.flush().map_err(super::stdout_failed)?;
+    writeln!(ctx.out, "gdl serve: http://{shown_host}:{port}/  (Ctrl-C stops it)").map_err(stdout_failed)?;
+    ctx.out.flush().map_err(stdout_failed)?;
     let app = Arc::new(api::App::new(args, port, ctx.engine));
     let busy = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {

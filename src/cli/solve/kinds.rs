@@ -6,10 +6,10 @@
 use std::time::{Duration, Instant};
 
 use super::SolveArgs;
-use crate::cli::kit::cfr_tree;
-use crate::cli::{Context, Failure};
+use crate::cli::kit::cfr_tree::cfr_tree;
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::exact::Kind;
 use crate::game::Game;
-use crate::ir::Visibility;
 use crate::report;
 use crate::report::cfr::CfrRun;
 use crate::runtime::{Interpreted, State};
@@ -21,31 +21,6 @@ use crate::solve::learn::cfr::CfrPlus;
 
 /// CFR+ iterations when `--iterations` is not given.
 pub const CFR_ITERATIONS: u64 = 1000;
-
-/// Which solver a game needs, when it is not alpha-beta.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Chance or simultaneous moves, nothing hidden.
-    Chance,
-    /// Something hidden from a player.
-    Hidden,
-    /// `--grundy`.
-    Grundy,
-}
-
-/// The solver `game` needs, or `None` for alpha-beta.
-pub fn kind(game: &Interpreted, grundy: bool) -> Option<Kind> {
-    let prog = game.program();
-    if grundy {
-        Some(Kind::Grundy)
-    } else if prog.vars.iter().any(|v| v.visibility != Visibility::Public) {
-        Some(Kind::Hidden)
-    } else if prog.has_chance || prog.has_simultaneous {
-        Some(Kind::Chance)
-    } else {
-        None
-    }
-}
 
 /// The lines every report starts with: game, position, who acts.
 pub(in crate::cli) fn header(game: &Interpreted, root: &State) -> String {
@@ -136,7 +111,7 @@ pub fn run(kind: Kind, args: &SolveArgs, game: &Interpreted, root: &State, ctx: 
         )));
     }
     let fail = |e: SolveError| ctx.fail(&e);
-    let io = crate::cli::stdout_failed;
+    let io = stdout_failed;
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
     let text = match kind {
         Kind::Chance => {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use crate::cli::{Context, Failure};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::game::{Game, Turn};
 use crate::report::mcts as report;
 use crate::runtime::{Interpreted, State};
@@ -97,7 +97,7 @@ pub fn run(args: &MctsArgs, game: &Interpreted, root: &State, ctx: &mut Context)
         seconds,
         stopped,
     };
-    let io = crate::cli::stdout_failed;
+    let io = stdout_failed;
     if args.json {
         let value = report::json(game, &header, &result, best);
         writeln!(ctx.out, "{}", serde_json::to_string_pretty(&value).unwrap_or_default()).map_err(io)?;

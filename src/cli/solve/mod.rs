@@ -12,12 +12,14 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use super::{Context, Failure, GameArgs, limits, load_game, start_position};
-use crate::game::{Game, GameError};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::exact::{Kind, endless, kind};
+use crate::cli::kit::game_args::{GameArgs, load_game, start_position};
+use crate::cli::kit::{limits, shown};
+use crate::game::Game;
 use crate::report::diagnostic;
 use crate::report::solve as report;
 use crate::runtime::{Interpreted, State};
-use crate::solve::SolveKind;
 use crate::solve::agents::depth_limited::DepthOptions;
 use crate::solve::{self, Algorithm, SolveError, SolveOptions, Solver};
 
@@ -97,7 +99,7 @@ pub struct SolveArgs {
     /// declared range is proven sooner), or its own score (score)
     /// [default: returns]
     #[arg(long, value_name = "WHAT", requires = "mcts", value_enum)]
-    pub backup: Option<super::agents::McsBackup>,
+    pub backup: Option<crate::cli::kit::agents::McsBackup>,
     /// With --mcts: score playouts by the game's `evaluate` after this many moves
     #[arg(long, value_name = "MOVES", requires = "mcts", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub cutoff: Option<u64>,
@@ -110,8 +112,8 @@ pub struct SolveArgs {
     /// With --mcts and several --threads: one tree per thread, their root
     /// statistics added up (root), or one tree that every thread searches,
     /// with virtual loss (tree)
-    #[arg(long, value_name = "HOW", requires = "mcts", value_enum, default_value_t = crate::cli::agents::McsParallel::Root)]
-    pub parallel: crate::cli::agents::McsParallel,
+    #[arg(long, value_name = "HOW", requires = "mcts", value_enum, default_value_t = crate::cli::kit::agents::McsParallel::Root)]
+    pub parallel: crate::cli::kit::agents::McsParallel,
     /// With --mcts: seeds the playouts
     #[arg(long, value_name = "S", requires = "mcts", default_value_t = 0)]
     pub seed: u64,
@@ -179,13 +181,10 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         args.after.as_deref(),
         ctx,
     )?;
-    if game.num_players() == 1
-        && kinds::kind(&game, args.grundy) == Some(kinds::Kind::Chance)
-        && !game.program().has_simultaneous
-    {
+    if game.num_players() == 1 && kind(&game, args.grundy) == Some(Kind::Chance) && !game.program().has_simultaneous {
         // Chance and one player: the best expected payoff, by expectimax.
         crate::memory::doing("solving");
-        return kinds::run(kinds::Kind::Chance, args, &game, &root, ctx);
+        return kinds::run(Kind::Chance, args, &game, &root, ctx);
     }
     if game.num_players() == 1 {
         if args.depth.is_some()
@@ -213,7 +212,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     // What the memory limit's message says gdl was doing.
     crate::memory::doing("solving");
-    if let Some(kind) = kinds::kind(&game, args.grundy) {
+    if let Some(kind) = kind(&game, args.grundy) {
         return kinds::run(kind, args, &game, &root, ctx);
     }
     let time_limit = args.time_limit.map(Duration::from_secs_f64);
@@ -245,7 +244,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         if args.json {
             let value = depth::search_json(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
             return writeln!(ctx.out, "{}", serde_json::to_string_pretty(&value).unwrap_or_default())
-                .map_err(super::stdout_failed);
+                .map_err(stdout_failed);
         }
         let text = depth::search_and_report(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
         let position = game.position(&root);
@@ -414,7 +413,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     let position = game.position(&root);
     let (state_part, turn_part) = position.rsplit_once("; ").unwrap_or((&position, ""));
-    let board = super::shown::echo(&game, &root).map_err(|e| ctx.fail(&e))?;
+    let board = shown::echo(&game, &root).map_err(|e| ctx.fail(&e))?;
     let header = report::Header {
         game: game.name(),
         params: &game.program().params,
@@ -425,7 +424,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         fast: args.fast,
         wall_seconds: ctx.started.elapsed().as_secs_f64(),
     };
-    let io = super::stdout_failed;
+    let io = stdout_failed;
     if args.json {
         let mut value = report::json(&game, &header, &solution);
         if args.explain {
@@ -546,40 +545,6 @@ fn stats(
         with_memo,
         without_memo,
     })
-}
-
-/// A game that goes on forever (or too long) as a diagnostic pointing into
-/// the file: at the first move of the cycle, or at the end clauses that never held.
-pub(super) fn endless(game: &Interpreted, e: SolveError) -> GameError {
-    let prog = game.program();
-    let (code, span, help) = match &e {
-        SolveError::Cycle { position, moves } => {
-            // Replay the cycle's first move to find its declaration.
-            let kind = game
-                .parse_position(position)
-                .ok()
-                .zip(moves.first())
-                .and_then(|(s, m)| game.parse_move(&s, m).ok())
-                .map(|m| m.kind());
-            let span = kind.and_then(|k| prog.moves.get(k)).map(|m| m.span);
-            (
-                SolveKind::Cycle,
-                span,
-                "the exact solvers need a game that always ends: make every move bring the end closer \
-                 (e.g. count the moves in a state variable and add `end when moves == 100 { draw }`)",
-            )
-        }
-        _ => (
-            SolveKind::TooDeep,
-            prog.ends.first().map(|end| end.span),
-            "check that every line of play reaches an `end when` clause; games this long are not small",
-        ),
-    };
-    let mut g = GameError::new(code, e.to_string()).with_help(help);
-    if let Some(span) = span {
-        g = g.at(span.into()).with_source((*prog.source).clone());
-    }
-    g
 }
 
 /// After a search stopped at a limit: the depth-limited search within the

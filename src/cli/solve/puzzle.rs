@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cli::{Context, Failure};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::game::Game;
 use crate::report;
 use crate::runtime::{Interpreted, State};
@@ -26,7 +26,7 @@ pub fn run(
     let started = Instant::now();
     let solution = puzzle::solve(game, root, opts).map_err(|e| Failure::of(&e, ctx.color))?;
     let took = started.elapsed();
-    let io = crate::cli::stdout_failed;
+    let io = stdout_failed;
     if output.json {
         let value = json(game, root, &solution, took);
         writeln!(ctx.out, "{}", serde_json::to_string_pretty(&value).unwrap_or_default()).map_err(io)?;

@@ -7,7 +7,9 @@
 use std::time::{Duration, Instant};
 
 use super::SolveArgs;
-use crate::cli::{Context, Failure, limits, load_game};
+use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::game_args::load_game;
+use crate::cli::kit::{limits, output};
 use crate::game::Game;
 use crate::report::solve::thousands;
 use crate::solve::{self, SolveError, SolveOptions};
@@ -42,8 +44,8 @@ pub(in crate::cli) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Fai
         Some("-") | None => None,
         Some(path) => {
             let path = std::path::Path::new(path);
-            crate::cli::output::check(&[("--csv", path)], &[crate::cli::output::Input::game(&args.game.file)])?;
-            Some(crate::cli::output::Output {
+            output::check(&[("--csv", path)], &[output::Input::game(&args.game.file)])?;
+            Some(output::Output {
                 flag: "--csv",
                 path: path.to_path_buf(),
             })

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::signals::{Caught, Stop};
+use crate::cli::kit::signals::{Caught, Stop};
 use crate::report::solve::thousands;
 use crate::solve::Watch;
 

@@ -5,9 +5,12 @@
 use std::time::Instant;
 
 use super::TrainArgs;
-use crate::cli::kit::cfr_tree;
-use crate::cli::signals::Caught;
-use crate::cli::{Context, Failure, load_game};
+use crate::cli::kit::cfr_tree::cfr_tree;
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{load_game, title};
+use crate::cli::kit::progress::progress_bar;
+use crate::cli::kit::signals::Caught;
+use crate::cli::kit::{limits, output};
 use crate::game::Game;
 use crate::solve::learn::best_response::exploitability;
 use crate::solve::learn::cfr::CfrPlus;
@@ -16,10 +19,7 @@ use crate::solve::learn::strategy_file::{self, GameId, Training};
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     // Found before training, not after it, so no training is wasted.
-    crate::cli::output::check(
-        &[("--out", &args.out)],
-        &[crate::cli::output::Input::game(&args.game.file)],
-    )?;
+    output::check(&[("--out", &args.out)], &[output::Input::game(&args.game.file)])?;
     let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
     let started = Instant::now();
     let tree = cfr_tree(&game, &root, None, false, ctx)?;
@@ -27,7 +27,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     // One iteration at a time: Ctrl-C, SIGTERM or the time limit stops
     // between two, and the average strategy so far is saved.
     let caught = Caught::new();
-    let bar = crate::cli::kit::progress_bar(args.iterations, "CFR+ iterations", " (Ctrl-C saves and stops)");
+    let bar = progress_bar(args.iterations, "CFR+ iterations", " (Ctrl-C saves and stops)");
     let mut time_up = false;
     while cfr.iterations() < args.iterations && caught.stopped().is_none() {
         if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
@@ -57,7 +57,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let saved = strategy_file::save(&args.out, &file);
     drop(caught);
     saved.map_err(|e| Failure {
-        code: crate::cli::output::EXIT_WRITE,
+        code: output::EXIT_WRITE,
         text: ctx.render(&e),
     })?;
     let done = cfr.iterations();
@@ -65,7 +65,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         Some(stop) => Some(format!("interrupted by {}", stop.name())),
         None if time_up => Some(format!(
             "at the time limit of {} s",
-            crate::cli::limits::plain(args.time_limit.unwrap_or_default())
+            limits::plain(args.time_limit.unwrap_or_default())
         )),
         None => None,
     };
@@ -80,7 +80,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
          exploitable {:.6} (half the gain of the two best responses; 0 at an equilibrium)\n\
          time        {seconds:.3} s\n\
          saved       {}\n",
-        crate::cli::kit::title(&game),
+        title(&game),
         tree.len(),
         tree.infosets.len(),
         e.value,
@@ -88,7 +88,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         e.exploitability,
         args.out.display()
     );
-    write!(ctx.out, "{text}").map_err(crate::cli::stdout_failed)?;
+    write!(ctx.out, "{text}").map_err(stdout_failed)?;
     if let Some(stop) = stop {
         return Err(Failure {
             code: stop.exit_code(),

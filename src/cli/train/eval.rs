@@ -3,15 +3,16 @@
 //! the exact solver, and how it fares against the optimal and the random
 //! agent from every seat.
 
-use crate::cli::kit::title;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::eval_wrong::{self, SeatResult, WrongMove};
-use crate::cli::agents::{AgentArgs, make_agent_with};
-use crate::cli::limits::{self, SearchArgs};
-use crate::cli::{Context, Failure, GameArgs, load_game};
+use crate::cli::kit::agents::{AgentArgs, make_agent_with};
+use crate::cli::kit::args::SearchArgs;
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game, title};
+use crate::cli::kit::limits;
 use crate::game::Game;
 use crate::report::solve::{number, thousands};
 use crate::report::standings;
@@ -88,7 +89,7 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
             let wrong = eval_wrong::wrong_moves(&game, &table, &root, &opts).map_err(fail)?;
             doc["wrong"] = wrong.iter().map(wrong_json).collect();
         }
-        return write!(ctx.out, "{}", crate::report::json::document(&doc)).map_err(crate::cli::stdout_failed);
+        return write!(ctx.out, "{}", crate::report::json::document(&doc)).map_err(stdout_failed);
     }
     let mut text = report(&game, &table, &name, args.games, args.seed, &args.search, ctx)?;
     let seats = eval_wrong::beatable(&game, &table, &root, &opts).map_err(fail)?;
@@ -99,7 +100,7 @@ pub fn run(args: &EvalArgs, ctx: &mut Context) -> Result<(), Failure> {
         text.push('\n');
         text.push_str(&wrong_text(&wrong));
     }
-    write!(ctx.out, "{header}\n{text}").map_err(crate::cli::stdout_failed)
+    write!(ctx.out, "{header}\n{text}").map_err(stdout_failed)
 }
 
 /// Whether an adversary who knows the table beats it, seat by seat.

@@ -12,10 +12,12 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::limits::SearchArgs;
-use super::signals::Caught;
-use super::{Context, Failure, GameArgs, load_game};
-use crate::cli::kit::title;
+use crate::cli::kit::args::SearchArgs;
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::game_args::{GameArgs, load_game, title};
+use crate::cli::kit::progress::progress_bar;
+use crate::cli::kit::signals::Caught;
+use crate::cli::kit::{limits, output};
 use crate::game::Game;
 use crate::solve::learn::qfile::{self, Training};
 use crate::solve::learn::qlearn::{QLearnError, QLearner, QSettings, QTable, check_players};
@@ -45,7 +47,7 @@ pub struct TrainArgs {
     pub episodes: u64,
     /// Stop training after this many seconds (between two games, or two
     /// CFR+ iterations) and save what was learned
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::limits::time_limit)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = limits::time_limit)]
     pub time_limit: Option<f64>,
     /// The learning rate: how far each update moves a value towards its target
     #[arg(long, value_name = "A", default_value_t = 0.5)]
@@ -99,7 +101,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     settings.check().map_err(|e| Failure::input(format!("error: {e}")))?;
     // Found before training, not after it, so no training is wasted.
     // --init may name --out: the table is read whole before it is replaced.
-    super::output::check(&[("--out", &args.out)], &[super::output::Input::game(&args.game.file)])?;
+    output::check(&[("--out", &args.out)], &[output::Input::game(&args.game.file)])?;
     let (table, before) = match &args.init {
         Some(path) => {
             let (t, training) = qfile::load(path, &game).map_err(|e| ctx.fail(&e))?;
@@ -109,7 +111,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     };
     let mut learner = QLearner::new(&game, settings, table).map_err(|e| ctx.fail(&e))?;
 
-    let bar = super::kit::progress_bar(args.episodes, "episodes", " (Ctrl-C saves and stops)");
+    let bar = progress_bar(args.episodes, "episodes", " (Ctrl-C saves and stops)");
     // Ctrl-C or SIGTERM stops training between two games, and what was
     // learned is saved; caught until the save is done, so that a second one
     // cannot cut the save short.
@@ -160,7 +162,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let saved = qfile::save(&args.out, &game, &table, &training);
     drop(caught);
     saved.map_err(|e| Failure {
-        code: super::output::EXIT_WRITE,
+        code: output::EXIT_WRITE,
         text: ctx.render(&e),
     })?;
 
@@ -180,7 +182,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
             None if time_up => format!(
                 " of {}: stopped at the time limit of {} s",
                 args.episodes,
-                super::limits::plain(args.time_limit.unwrap_or_default())
+                limits::plain(args.time_limit.unwrap_or_default())
             ),
             None => String::new(),
         },
@@ -194,7 +196,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         table.len(),
         args.out.display()
     ));
-    let io = super::stdout_failed;
+    let io = stdout_failed;
     write!(ctx.out, "{text}").map_err(io)?;
     if memory_full {
         return Err(ctx.fail(&MemoryFull {

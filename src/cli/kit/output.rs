@@ -16,11 +16,11 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use super::Failure;
+use crate::cli::kit::context::Failure;
 use crate::fsutil::{self, Target, Writing};
 
 /// The exit code of every command whose final write failed.
-pub const EXIT_WRITE: i32 = super::EXIT_RUNTIME;
+pub const EXIT_WRITE: i32 = crate::error_kind::EXIT_RUNTIME;
 
 /// The longest file name most file systems take, in bytes.
 const NAME_MAX: usize = 255;

@@ -1,10 +1,64 @@
-//! Where a command starts: the game's initial state (with `--first`, another
+//! The game a command loads: its arguments ([`GameArgs`]), the file read
+//! and compiled ([`load_game`]), its title as the reports head it, and where
+//! the command starts: the game's initial state (with `--first`, another
 //! player moving first), a position typed with `--from`, and the moves of
 //! `--after` played from there.
 
-use super::{Context, Failure};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::cli::bundled;
+use crate::cli::kit::context::{Context, Failure};
+use crate::compile;
 use crate::game::{Game, Turn};
+use crate::report::diagnostic;
 use crate::runtime::{Interpreted, State};
+
+/// What every command that loads a game takes.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The .game file, or the name of a bundled game (`gdl list`)
+    pub file: PathBuf,
+    /// Stop before holding more than this much memory (512M, 2G); default:
+    /// 3/4 of the memory available
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = crate::memory::parse_size)]
+    pub max_memory: Option<usize>,
+    /// What runs the rules: `jit` (compiled to machine code when the game
+    /// loads; the default where the processor is supported) or `vm` (the
+    /// interpreter, the reference)
+    #[arg(long, value_name = "ENGINE", value_parser = ["jit", "vm"])]
+    pub engine: Option<String>,
+}
+
+/// Reads and compiles a game file with the parameters given on the command line.
+pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
+    crate::memory::doing("reading the game file");
+    let read = match &ctx.source {
+        Some((read_as, read)) if read_as == file => read.clone(),
+        _ => bundled::read_game(file),
+    };
+    let text = read.map_err(|why| Failure::input(format!("error: cannot read {}: {why}", file.display())))?;
+    let name = file.display().to_string();
+    crate::memory::doing("compiling the game");
+    match compile::load(&name, &text, &ctx.bindings) {
+        Ok(p) => Ok(Interpreted::with_engine(p, ctx.engine)),
+        Err(errors) => Err(Failure {
+            code: errors.exit_code(),
+            text: diagnostic::render_compile_errors(&errors, ctx.color),
+        }),
+    }
+}
+
+/// The game's name with its parameters: `Nim (piles = [1, 3, 5, 7])`.
+pub fn title(game: &Interpreted) -> String {
+    let params = &game.program().params;
+    if params.is_empty() {
+        return game.name().to_string();
+    }
+    let list: Vec<String> = params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+    format!("{} ({})", game.name(), list.join(", "))
+}
 
 /// The starting position: `--from` if given, else the game's initial state
 /// (with `first` to move, if given); then every move of `--after`, in the

@@ -1,9 +1,6 @@
-//! What several commands share and none of them owns: a game's title as
-//! the reports head it, the progress bar of a long run, and CFR's game
-//! tree within its limit (`solve` and `train`). A command
-//! imports these from here, never from another command.
+//! CFR's game tree within its limit, as `solve` and `train` build it.
 
-use crate::cli::{Context, Failure};
+use crate::cli::kit::context::{Context, Failure};
 use crate::game::Game;
 use crate::runtime::{Interpreted, State};
 use crate::solve::SolveError;
@@ -12,31 +9,6 @@ use crate::solve::learn::infotree::{InfoTree, size_lower_bound};
 /// The default limit on CFR's game tree, in nodes: the interpreter builds a
 /// few tens of thousands a second, so this is a minute or so at most.
 pub const CFR_MAX_NODES: u64 = 1_000_000;
-
-/// The game's name with its parameters: `Nim (piles = [1, 3, 5, 7])`.
-pub fn title(game: &Interpreted) -> String {
-    let params = &game.program().params;
-    if params.is_empty() {
-        return game.name().to_string();
-    }
-    let list: Vec<String> = params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    format!("{} ({})", game.name(), list.join(", "))
-}
-
-/// A bar of `len` steps of `unit` on standard error when it is a terminal
-/// (never in a pipe or a file); `tail` follows the time left.
-pub fn progress_bar(len: u64, unit: &str, tail: &str) -> Option<indicatif::ProgressBar> {
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template(&format!("{{wide_bar}} {{pos}}/{{len}} {unit}, {{eta}} left{tail}"))
-    {
-        bar.set_style(style);
-    }
-    Some(bar)
-}
 
 /// The game tree for CFR, refused at once when even one line of play shows
 /// that it is beyond `max_nodes` (default [`CFR_MAX_NODES`]). `flag`: the

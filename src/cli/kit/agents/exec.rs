@@ -495,7 +495,7 @@ impl Agent<Interpreted> for ExecAgent {
             "player": game.player_name(player),
             "view": view_json(game, state, player),
             // The board where the game draws one (the program reads `view`).
-            "text": crate::cli::shown::position_lines(game, state, Some(player), false, "")
+            "text": crate::cli::kit::shown::position_lines(game, state, Some(player), false, "")
                 .unwrap_or_else(|_| view_text(&game.view(state, Some(player)), "")),
             "moves": texts,
             "plies": std::mem::take(&mut self.plies),

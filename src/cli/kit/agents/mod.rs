@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::limits::SearchArgs;
-use super::output::Input;
-use super::{Context, Failure};
+use crate::cli::kit::args::SearchArgs;
+use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::output::Input;
 use crate::game::Game;
 use crate::runtime::Interpreted;
 use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
@@ -304,7 +304,7 @@ pub fn check_files(
     }
     let mut inputs = vec![Input::game(game_file)];
     inputs.extend(agent_inputs(specs));
-    super::output::check(&all, &inputs)
+    crate::cli::kit::output::check(&all, &inputs)
 }
 
 /// The agent `player` for `game`, going by its label if it has one;
@@ -505,4 +505,10 @@ pub fn seat_agents<'g>(
         )?);
     }
     Ok((specs, agents))
+}
+
+/// A game that stopped at move `ply` (the moves numbered as the trace
+/// numbers them) because an agent or the rules failed.
+pub(crate) fn stopped_at(ply: usize, e: &AgentError, ctx: &Context) -> Failure {
+    Failure::runtime(format!("error: the game stopped at move {ply}\n{}", ctx.render(e)))
 }

@@ -1,12 +1,19 @@
 //! `gdl tree FILE --depth D`: the game tree to depth D, as indented text or
 //! Graphviz DOT, optionally with each node's exact value.
 
+mod graphviz;
+
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::limits::{self, SearchArgs};
-use super::{Context, Failure, GameArgs, load_game, start_position};
+use crate::cli::kit::args::SearchArgs;
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::exact::{Kind, endless, kind};
+use crate::cli::kit::game_args::{GameArgs, load_game, start_position};
+use crate::cli::kit::limits;
+use crate::cli::kit::output;
+use crate::cli::kit::shown;
 use crate::game::Game;
 use crate::report::solve::thousands;
 use crate::report::tree::TreeError;
@@ -90,10 +97,10 @@ pub struct TreeArgs {
 
 pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     if let Some(out) = &args.out {
-        super::output::check(&[("--out", out)], &[super::output::Input::game(&args.game.file)])?;
+        output::check(&[("--out", out)], &[output::Input::game(&args.game.file)])?;
     }
     if matches!(args.format, Format::Svg) && !args.json {
-        super::graphviz::check().map_err(|why| Failure::input(format!("error: {why}")))?;
+        graphviz::check().map_err(|why| Failure::input(format!("error: {why}")))?;
     }
     let game = load_game(&args.game.file, ctx)?;
     let root = start_position(
@@ -124,7 +131,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
              help: draw the tree without --values"
         )),
         TreeError::Solve(e @ (SolveError::Cycle { .. } | SolveError::TooDeep { .. })) => {
-            Failure::runtime(diagnostic::render(&super::solve::endless(&game, e), color))
+            Failure::runtime(diagnostic::render(&endless(&game, e), color))
         }
         TreeError::Solve(SolveError::Budget { what: "states", .. }) if memory_binds.get() => Failure::runtime(
             diagnostic::render(&crate::memory::MemoryLimit::now("building the tree"), color),
@@ -153,8 +160,8 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     // Games with chance or simultaneous moves get expectiminimax values, as
     // in `gdl solve`; a game with hidden information has none to show.
-    let chance_game = match super::solve::kinds::kind(&game, false) {
-        Some(super::solve::kinds::Kind::Hidden) if args.values => {
+    let chance_game = match kind(&game, false) {
+        Some(Kind::Hidden) if args.values => {
             return Err(Failure::input(format!(
                 "error: --values cannot value {}: it hides information from a player, and a position's value \
                  depends on what the players believe (gdl solve uses CFR for it)\n\
@@ -202,7 +209,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         f
     })?;
-    if args.raw || !super::shown::all_public(&game) {
+    if args.raw || !shown::all_public(&game) {
         for n in &mut tree.nodes {
             n.board = None;
         }
@@ -220,12 +227,12 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         Format::Svg => {
             let mut dot = Vec::new();
             report::write_dot_laid_out(&tree, layout, &mut dot)?;
-            out.write_all(&super::graphviz::svg(&dot)?)
+            out.write_all(&graphviz::svg(&dot)?)
         }
     };
     match &args.out {
         Some(path) => {
-            let out = super::output::Output {
+            let out = output::Output {
                 flag: "--out",
                 path: path.clone(),
             };
@@ -236,7 +243,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
             let mut out = std::io::BufWriter::new(&mut *ctx.out);
             write(&mut out)
                 .and_then(|()| std::io::Write::flush(&mut out))
-                .map_err(super::stdout_failed)
+                .map_err(stdout_failed)
         }
     }
 }

@@ -81,8 +81,8 @@ impl Stop {
     /// The failure of a match or league (`what`) this signal stopped after
     /// `played` of `total` games: the report, and the CSV if there is one,
     /// cover the games played.
-    pub fn games_failure(self, what: &str, played: u64, total: u64, csv: bool) -> super::Failure {
-        super::Failure {
+    pub fn games_failure(self, what: &str, played: u64, total: u64, csv: bool) -> crate::cli::kit::context::Failure {
+        crate::cli::kit::context::Failure {
             code: self.exit_code(),
             text: format!(
                 "the {what} was interrupted by {} after {played} of {total} games; the report covers those{}",
@@ -93,8 +93,8 @@ impl Stop {
     }
 
     /// The failure of other work this signal stopped, `text` saying where.
-    pub fn failure(self, text: &str) -> super::Failure {
-        super::Failure {
+    pub fn failure(self, text: &str) -> crate::cli::kit::context::Failure {
+        crate::cli::kit::context::Failure {
             code: self.exit_code(),
             text: format!("error: {text}"),
         }

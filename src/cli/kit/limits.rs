@@ -1,10 +1,7 @@
 //! The limits of a search, as every command that searches takes them:
-//! `--time-limit` and `--max-nodes`, and the memo table's share of the
-//! memory limit (`--max-memory`, for every command, in `GameArgs`).
-
-use std::time::Duration;
-
-use clap::Args;
+//! `--time-limit` and `--max-nodes` read and checked, and the memo table's
+//! share of the memory limit (`--max-memory`, for every command, in
+//! `GameArgs`).
 
 use crate::runtime::{Interpreted, State};
 use crate::solve::SolveOptions;
@@ -14,32 +11,6 @@ use crate::solve::SolveOptions;
 pub const MAX_SECONDS: f64 = 1e9;
 /// The shortest `--time-limit`: the clock is read about once a millisecond.
 pub const MIN_SECONDS: f64 = 0.001;
-
-/// `--max-nodes` and `--time-limit` of the exact solver, for the commands
-/// whose agents or values use it (`tree`, `eval`, `play`, `trace`, `match`).
-#[derive(Args, Debug, Clone, Default)]
-pub struct SearchArgs {
-    /// Stop the exact solver after visiting this many nodes (per move, for
-    /// an `optimal` player)
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = positive_count)]
-    pub max_nodes: Option<u64>,
-    /// Stop the exact solver after this many seconds (per move, for an
-    /// `optimal` player)
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = time_limit)]
-    pub time_limit: Option<f64>,
-}
-
-impl SearchArgs {
-    /// `opts` with these limits.
-    pub fn apply(&self, opts: &mut SolveOptions) {
-        if self.max_nodes.is_some() {
-            opts.max_nodes = self.max_nodes;
-        }
-        if let Some(t) = self.time_limit {
-            opts.time_limit = Some(Duration::from_secs_f64(t));
-        }
-    }
-}
 
 /// `--time-limit`: seconds from [`MIN_SECONDS`] to [`MAX_SECONDS`].
 pub fn time_limit(text: &str) -> Result<f64, String> {

@@ -75,7 +75,7 @@ impl Agent<Interpreted> for Human<'_> {
     ) -> Result<Choice<<Interpreted as Game>::Move>, AgentError> {
         let listed: Vec<String> = moves.iter().map(|m| game.move_text(m)).collect();
         // The board where the game draws one (as `play` shows it).
-        let view = crate::cli::shown::position_lines(game, state, Some(player), false, "  ")
+        let view = crate::cli::kit::shown::position_lines(game, state, Some(player), false, "  ")
             .unwrap_or_else(|_| view_text(&game.view(state, Some(player)), "  "));
         let sep = if view.contains('\n') { "\n  " } else { " " };
         self.say(&format!(
