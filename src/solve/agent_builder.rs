@@ -20,7 +20,6 @@ use super::learn::strategy_file::StrategyFileError;
 use super::{SolveError, SolveOptions, learn::policy_agent};
 use crate::error_kind::{EXIT_INPUT, Exits};
 use crate::game::FileGame;
-use crate::ir::{Outcome, Program, Visibility};
 
 /// An agent of any kind for a game of type `G`; `Send`, so that a match can
 /// play on several threads.
@@ -30,7 +29,9 @@ pub type BoxedAgent<'g, G> = Box<dyn Agent<G> + Send + 'g>;
 pub const GREEDY_SAMPLES: usize = 20;
 
 /// What the rules hold that the `Game` trait tells only by playing: which
-/// agents can play the game depends on it.
+/// agents can play the game depends on it. The command line reads it from a
+/// compiled file (`MoveKinds::of`, in src/cli/kit/agents/), so that the
+/// algorithms see only the trait.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MoveKinds {
     pub chance: bool,
@@ -44,17 +45,6 @@ pub struct MoveKinds {
 }
 
 impl MoveKinds {
-    /// Those of a compiled game file.
-    pub fn of(program: &Program) -> Self {
-        MoveKinds {
-            chance: program.has_chance,
-            simultaneous: program.has_simultaneous,
-            hidden: program.vars.iter().any(|v| v.visibility != Visibility::Public),
-            scores: program.ends.iter().any(|e| matches!(e.outcome, Outcome::Score { .. })),
-            evaluates: program.fns.iter().any(|f| f.name == crate::compile::EVALUATE),
-        }
-    }
-
     /// A card game: moves made at once and an end decided by scores (X
     /// Nimmt!, Goofspiel), where `mcts` has defaults of its own and is the
     /// computer `gdl play` and `gdl serve` seat.
