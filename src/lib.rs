@@ -18,7 +18,9 @@
 //!    every algorithm sees, atomic file writes, the memory guard;
 //! 2. `syntax`: text to syntax tree, and the error a game file's problems
 //!    are reported with (`syntax::file_error`, the compiler's too);
-//! 3. `ir`: the compiled program and its flat code;
+//! 3. `ir`: the compiled program and its flat code; `bundled`: the games of
+//!    games/ compiled into gdl, read by name (by the command line and the
+//!    Python module);
 //! 4. `value`: run-time values and their layout in a state's cells;
 //! 5. `compile`: syntax tree to IR;
 //! 6. `runtime`: the interpreter, the IR run as a `Game`;
@@ -43,6 +45,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod board;
+pub mod bundled;
 pub mod cli;
 pub mod compile;
 pub mod error_kind;

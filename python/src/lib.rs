@@ -79,10 +79,10 @@ fn load(
     // refused instead of waited on.
     let text = match read_source(&path) {
         Ok(text) => text,
-        Err(SourceError::Missing) => match gdl::cli::bundled::bundled(&path) {
+        Err(SourceError::Missing) => match gdl::bundled::bundled(&path) {
             Some((_, text)) => text.to_string(),
             None => {
-                let names: Vec<&str> = gdl::cli::bundled::games().iter().map(|(n, _)| *n).collect();
+                let names: Vec<&str> = gdl::bundled::games().iter().map(|(n, _)| *n).collect();
                 return Err(PyFileNotFoundError::new_err(format!(
                     "cannot read {}: {}, and no game of that name is bundled with gdl ({})",
                     path.display(),
@@ -148,7 +148,7 @@ fn compile(py: Python<'_>, origin: Origin, engine: Engine) -> PyResult<Py<PyGame
 /// `gdl.load("nim")`.
 #[pyfunction]
 fn list_games() -> Vec<&'static str> {
-    gdl::cli::bundled::games().iter().map(|(n, _)| *n).collect()
+    gdl::bundled::games().iter().map(|(n, _)| *n).collect()
 }
 
 /// Unpickles a game: the one of the same text, parameters and engine still

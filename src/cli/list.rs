@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::bundled::{BUNDLED_GAMES, describe};
+use crate::bundled::{BUNDLED_GAMES, describe};
 use crate::cli::kit::context::{Context, Failure};
 use crate::compile;
 use crate::solve::agents::agent_kinds::AGENT_KINDS;

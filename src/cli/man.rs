@@ -3,9 +3,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 
-use super::Cli;
 use crate::cli::kit::context::{Context, Failure};
 use crate::cli::kit::output;
 
@@ -16,8 +15,8 @@ pub struct ManArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn run(args: &ManArgs, ctx: &mut Context) -> Result<(), Failure> {
-    let cmd = Cli::command();
+/// `cmd`: gdl's whole command tree, which the dispatcher holds.
+pub fn run(args: &ManArgs, cmd: clap::Command, ctx: &mut Context) -> Result<(), Failure> {
     match &args.out {
         Some(dir) => {
             if !dir.is_dir() {

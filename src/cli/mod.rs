@@ -11,7 +11,6 @@
 //! from its kind ([`kit::context::Failure::of`], docs/ERRORS.md).
 
 mod bench;
-pub mod bundled;
 mod check;
 mod completions;
 mod kit;
@@ -33,6 +32,7 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::bundled;
 use crate::compile::{self, ParamInfo};
 use crate::report::diagnostic;
 use crate::runtime::Engine;
@@ -67,7 +67,7 @@ pub enum Command {
     /// Learn a game by Q-learning against itself, and save the Q-table
     Train(train::TrainArgs),
     /// Play many games between agents (`gdl list --agents`), seats alternating
-    Match(matches::tournament::MatchArgs),
+    Match(matches::MatchArgs),
     /// Join the parts of a match played apart (`gdl match --shard I/N --jsonl FILE`) into its report, CSV and plot
     Merge(matches::merge::MergeArgs),
     /// Judge a Q-table: agreement with the exact solution, games against optimal and random
@@ -274,8 +274,8 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Perft(a) => perft::run(a, &mut ctx),
         Command::List(a) => list::run(a, &mut ctx),
         Command::Rules(a) => rules::run(a, &mut ctx),
-        Command::Completions(a) => completions::run(a, &mut ctx),
-        Command::Man(a) => man::run(a, &mut ctx),
+        Command::Completions(a) => completions::run(a, Cli::command(), &mut ctx),
+        Command::Man(a) => man::run(a, Cli::command(), &mut ctx),
         Command::Merge(a) => matches::merge::run(a, &mut ctx),
         Command::Serve(a) => serve::run(a, &mut ctx),
     };

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::bundled;
+use crate::bundled;
 use crate::cli::kit::context::{Context, Failure};
 
 #[derive(Args, Debug)]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::bundled;
+use crate::bundled;
 use crate::cli::kit::context::{Context, Failure};
 use crate::compile;
 use crate::game::{Game, Turn};

@@ -21,8 +21,10 @@
 
 use std::collections::BTreeMap;
 
+use super::MatchArgs;
+use super::part::shard_range;
 use super::part::{self, Header, League};
-use super::tournament::{MatchArgs, csv_line, disambiguate, print_report, shard_range, x_label};
+use super::report::{csv_line, disambiguate, print_report, x_label};
 use crate::cli::kit::agents::{BoxedAgent, make_player};
 use crate::cli::kit::context::{Context, Failure};
 use crate::cli::kit::game_args::title;

@@ -16,8 +16,9 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::Value;
 
+use super::part::shard_range;
 use super::part::{FORMAT, Header, League, VERSION};
-use super::tournament::{CsvFile, Histogram, Report};
+use super::report::{CsvFile, Histogram, Report};
 use crate::cli::kit::context::{Context, Failure};
 use crate::cli::kit::game_args::load_game;
 use crate::cli::kit::output::{self, Input, Output};
@@ -101,7 +102,7 @@ pub fn run(args: &MergeArgs, ctx: &mut Context) -> Result<(), Failure> {
             Some(l) => l.games * l.pairings.len() as u64,
             None => h.games,
         };
-        let range = super::tournament::shard_range(h.games, h.shard);
+        let range = shard_range(h.games, h.shard);
         if total != h.games || (range.start, range.end) != h.range {
             return Err(Failure::input(format!(
                 "error: {}: line 1: part {} of {} of {} games plays games {} to {}, not {} to {}",

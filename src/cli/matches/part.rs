@@ -220,3 +220,10 @@ pub fn times_line(times: &[DecisionTimes]) -> String {
         .collect();
     format!("{}\n", json!({ "times": each }))
 }
+
+/// The games (numbered from 0) that part `i` of `n` of a match of `games` plays:
+/// the match cut into `n` runs of consecutive games, as even as they come.
+pub fn shard_range(games: u64, (i, n): (u64, u64)) -> std::ops::Range<u64> {
+    let at = |k: u64| (u128::from(games) * u128::from(k) / u128::from(n)) as u64;
+    at(i)..at(i + 1)
+}

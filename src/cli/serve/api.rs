@@ -36,7 +36,7 @@ use super::ServeArgs;
 use super::api_error::ApiError;
 use super::http::{Connection, Head, Response};
 use super::session::{self, Command, Setup};
-use crate::cli::bundled;
+use crate::bundled;
 use crate::cli::kit::agents::AgentArgs;
 use crate::compile;
 use crate::game::Game;
@@ -313,7 +313,7 @@ fn read_game(game: &str) -> Result<String, ApiError> {
 fn games() -> Value {
     let list: Vec<Value> = bundled::games()
         .iter()
-        .map(|(name, text)| json!({"name": name, "about": crate::cli::bundled::describe(text)}))
+        .map(|(name, text)| json!({"name": name, "about": crate::bundled::describe(text)}))
         .collect();
     json!({ "games": list })
 }
@@ -359,7 +359,7 @@ fn describe(game: &str, params: Option<&Value>, engine: Engine) -> Result<Value,
     Ok(json!({
         "game": game,
         "name": program.as_ref().map(|p| p.name.clone()).unwrap_or_else(|_| ast.name.clone()),
-        "about": crate::cli::bundled::describe(&text),
+        "about": crate::bundled::describe(&text),
         "params": params,
         "players": players,
         "seats": seats,
