@@ -10,11 +10,13 @@
 
 ``gdl.openspiel`` registers the games with OpenSpiel, ``gdl.pettingzoo``
 makes them PettingZoo environments, ``gdl.aima`` AIMA games and
-``gdl.easyai`` easyAI games. docs/PYTHON.md in the repository has the whole API.
+``gdl.easyai`` easyAI games; ``gdl.VectorEnv`` steps many games at
+once in Rust and ``gdl.gym`` makes them Gymnasium environments. docs/PYTHON.md in the repository has the whole API.
 """
 
 from ._gdl import Agent, GdlError, Game, Move, State, __version__, agent, list_games, load
 from .report import ExplainedMove, SolveReport
+from .vector import VectorEnv
 
 __all__ = [
     "Agent",
@@ -24,6 +26,7 @@ __all__ = [
     "Move",
     "SolveReport",
     "State",
+    "VectorEnv",
     "agent",
     "list_games",
     "load",

@@ -205,7 +205,7 @@ impl PyGame {
     }
 
     /// The action numbering, made on first use.
-    fn actions(&self) -> PyResult<&Actions> {
+    pub(crate) fn actions(&self) -> PyResult<&Actions> {
         let game: &Interpreted = &self.game;
         let made = self
             .meta

@@ -11,6 +11,7 @@ mod convert;
 mod game;
 mod line;
 mod origin;
+mod vector;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -246,6 +247,7 @@ fn _gdl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyMove>()?;
     m.add_class::<PyAgent>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(agent, m)?)?;
     m.add_function(wrap_pyfunction!(list_games, m)?)?;
