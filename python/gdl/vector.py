@@ -85,7 +85,7 @@ class VectorEnv:
         #: finished by the last step (float32 ``[k, observation_size]``).
         self.final_observations = np.zeros((0, self.observation_size), np.float32)
 
-    def _unpack(self, buf: bytearray) -> tuple[np.ndarray, ...]:
+    def _unpack(self, buf: bytearray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         n, o, p, a = self.num_envs, self.observation_size, self.num_players, self.num_actions
         obs = np.frombuffer(buf, "<f4", n * o, 0).reshape(n, o)
         at = 4 * n * o

@@ -288,3 +288,23 @@ def test_every_bundled_game_that_takes_turns_is_observed_as_the_per_state_api_ob
                 np.testing.assert_array_equal(obs[i], s.observation_tensor(int(env.to_play[i])), err_msg=name)
                 np.testing.assert_array_equal(masks[i], mask_of(game, s, int(env.to_play[i])), err_msg=name)
             obs, _, _, _, masks = env.step(random_actions(rng, masks))
+
+
+def test_the_examples_of_the_batched_games_section_of_python_md_run():
+    # Run here rather than marked for test_docs.py: that file counts the
+    # page's marked examples, which other sections add to.
+    from conftest import ROOT
+    import re
+
+    doc = (ROOT / "docs" / "PYTHON.md").read_text()
+    section = doc[doc.index("## Batched games and Gymnasium") :]
+    section = section[: section.index("\n## ", 1)]
+    examples = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(examples) == 2
+    batch = {}
+    exec(compile(examples[0], "docs/PYTHON.md", "exec"), batch)
+    assert batch["obs"].shape == (1024, 138) and batch["masks"].shape == (1024, 7)
+    assert batch["env"].to_play.shape == (1024,)
+    gym = {}
+    exec(compile(examples[1], "docs/PYTHON.md", "exec"), gym)
+    assert gym["terminated"] or gym["truncated"]
