@@ -475,7 +475,7 @@ impl PyVectorEnv {
                     .zip(to_play.chunks_mut(chunk * 4))
                     .zip(terminated.chunks_mut(chunk))
                     .zip(truncated.chunks_mut(chunk))
-                    .zip(masks.chunks_mut(chunk * num_actions.max(1)));
+                    .zip(masks.chunks_mut(chunk * num_actions));
                 let work = slots.chunks_mut(chunk).zip(parts).enumerate().map(
                     |(c, (slots, (((((obs, rewards), to_play), terminated), truncated), masks)))| {
                         let out = Out {
@@ -617,6 +617,12 @@ impl PyVectorEnv {
         }
         let numbered: &Actions = g.actions()?;
         let moves: Vec<Move> = (0..numbered.len()).filter_map(|a| numbered.get(a)).collect();
+        if moves.is_empty() {
+            return Err(crate::GdlError::new_err(format!(
+                "{} has no moves to number",
+                interpreted.name()
+            )));
+        }
         let index = moves.iter().enumerate().map(|(a, m)| (*m, a as u32)).collect();
         let obs_size = encode::observation_size(interpreted.program());
         let per_game = 4 * obs_size + 4 * interpreted.num_players() + 6 + moves.len();
