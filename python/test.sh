@@ -30,7 +30,7 @@ pip=(python -m pip --disable-pip-version-check)
 # package that cannot be installed stops the run here: no test is skipped
 # for want of one.
 "${pip[@]}" install --quiet "maturin>=1.9.4,<2" "pytest>=7" "numpy>=1.21" \
-    "open_spiel>=2.0" "pettingzoo>=1.24" "gymnasium>=0.28" "easyAI>=2" "mypy>=1.8"
+    "open_spiel>=2.0" "pettingzoo>=1.24" "gymnasium>=1.0" "easyAI>=2" "mypy>=1.8"
 
 echo "== building and installing the Python package (the first build compiles gdl in release mode: a few minutes)"
 # The maturin just installed builds it; --force-reinstall so that a rebuild
