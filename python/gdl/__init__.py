@@ -14,7 +14,19 @@ makes them PettingZoo environments, ``gdl.aima`` AIMA games and
 once in Rust and ``gdl.gym`` makes them Gymnasium environments. docs/PYTHON.md in the repository has the whole API.
 """
 
-from ._gdl import Agent, GdlError, Game, Move, State, __version__, agent, list_games, load
+from ._gdl import (
+    Agent,
+    GdlError,
+    Game,
+    Move,
+    State,
+    __version__,
+    agent,
+    list_games,
+    load,
+    max_memory,
+    set_max_memory,
+)
 from .report import ExplainedMove, SolveReport
 from .vector import VectorEnv
 
@@ -30,5 +42,7 @@ __all__ = [
     "agent",
     "list_games",
     "load",
+    "max_memory",
+    "set_max_memory",
     "__version__",
 ]

@@ -141,6 +141,10 @@ impl PyAgent {
         // agent was asked before.
         let history = g.repetition().map(|_| line::oldest_first(&state.past));
         let deep = matches!(self.spec, AgentSpec::Optimal(_) | AgentSpec::AlphaBeta(_));
+        if deep {
+            // The memo table's share of the cap, as of the process now.
+            crate::guard::arm_memory(false);
+        }
         // The lock is taken and released without the GIL: a thread holding
         // the GIL never waits for a thread that is waiting for it.
         let choice = py.detach(|| {

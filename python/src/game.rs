@@ -12,7 +12,8 @@ use gdl::game::{Game, Player, Turn, all_returns};
 use gdl::report::solve as report;
 use gdl::runtime::encode::{self, Actions};
 use gdl::runtime::{Interpreted, Move, State};
-use gdl::solve::{Algorithm, SolveOptions};
+use gdl::solve::agents::budgeted::cap_memo;
+use gdl::solve::{Algorithm, SolveError, SolveOptions, Watch};
 
 use crate::convert::{json_to_py, value_to_py};
 use crate::line::{self, Line};
@@ -664,17 +665,24 @@ impl PyGame {
         if max_nodes == Some(0) {
             return Err(PyValueError::new_err("max_nodes must be at least 1"));
         }
-        let opts = SolveOptions {
+        // Watched: a Python signal handler that raises stops the search.
+        let watch = Arc::new(Watch::default());
+        let mut opts = SolveOptions {
             algorithm,
             memo,
             prefer_short: fast,
             max_nodes,
+            watch: Some(watch.clone()),
             ..SolveOptions::default()
         };
         let game: &Interpreted = &self.game;
         let started = std::time::Instant::now();
-        let solved = py.detach(|| {
-            on_search_stack(|| {
+        // The memory guard as `gdl solve` has it: the memo table stops at
+        // its share of the cap, with a message that names the limit.
+        crate::guard::arm_memory(true);
+        let memory_binds = cap_memo::<Interpreted>(&mut opts, &root, 1);
+        let solved = crate::guard::interruptible(py, &watch.stop, || {
+            {
                 let mut solver = gdl::solve::exact::parallel::solver(game, &root, &opts, threads)?;
                 solver.set_history(&before);
                 let solution = solver.solve(&root)?;
@@ -686,9 +694,16 @@ impl PyGame {
                     (true, _) => Some(solver.explain(&root)?),
                 };
                 Ok::<_, gdl::solve::SolveError>((solution, moves))
-            })
+            }
         })?;
-        let (solution, moves) = solved.map_err(|e| gdl_error(&e))?;
+        let (solution, moves) = solved.map_err(|e| match e {
+            SolveError::Budget {
+                what: "states",
+                limit,
+                nodes,
+            } if memory_binds => crate::guard::memory_stop(&limit, nodes),
+            e => gdl_error(&e),
+        })?;
         // The same header `gdl solve` fills in, so that the keys and the
         // texts are the command's.
         let method = format!(

@@ -9,6 +9,7 @@
 mod agents;
 mod convert;
 mod game;
+mod guard;
 mod line;
 mod origin;
 mod vector;
@@ -28,6 +29,11 @@ use gdl::syntax::source_file::{SourceError, read_source};
 use agents::PyAgent;
 use game::{PyGame, PyMove, PyState};
 use origin::{Meta, Origin};
+
+/// The heap of gdl's Rust code is counted and capped, as the command's is
+/// (`gdl::memory`; see `guard`): a solve stops at the cap with a GdlError.
+#[global_allocator]
+static ALLOCATOR: gdl::memory::Counting = gdl::memory::Counting;
 
 create_exception!(
     gdl,
@@ -201,6 +207,23 @@ fn _move(game: &PyGame, kind: usize, args: Vec<i64>) -> PyResult<PyMove> {
     Ok(game.wrap_move(mv))
 }
 
+/// Caps the memory gdl's Rust code may take, as `--max-memory` does on the
+/// command line: `size` in bytes or as text ("512M", "2G"); None: the
+/// default, 3/4 of the memory available and no more than an address-space
+/// limit (`ulimit -v`) leaves. A solve that reaches the cap stops with a
+/// GdlError that names the limit.
+#[pyfunction]
+#[pyo3(signature = (size))]
+fn set_max_memory(size: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    guard::set_max_memory(size)
+}
+
+/// The memory cap now: (bytes or None, where it comes from).
+#[pyfunction]
+fn max_memory() -> (Option<usize>, &'static str) {
+    guard::max_memory()
+}
+
 /// One of gdl's agents for `game`: "optimal", "optimal:first", "random",
 /// "search", "search:N", "alphabeta:D", "greedy" or "q:FILE" (a table `gdl
 /// train` wrote). `seed` seeds whatever it draws at random; `budget_ms`
@@ -254,6 +277,9 @@ fn _gdl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_load_text, m)?)?;
     m.add_function(wrap_pyfunction!(_state, m)?)?;
     m.add_function(wrap_pyfunction!(_move, m)?)?;
+    m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(max_memory, m)?)?;
+    guard::arm_memory(true);
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
