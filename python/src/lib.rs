@@ -135,20 +135,31 @@ fn engine_name(engine: Engine) -> &'static str {
 /// Compiles the game `origin` describes, and remembers it as the live game
 /// of that origin (see `origin`).
 fn compile(py: Python<'_>, origin: Origin, engine: Engine) -> PyResult<Py<PyGame>> {
-    // On gdl's stack, as the command line parses: a parameter's text nests
-    // as deep as gdl allows, deeper than a Python thread's stack may hold.
-    let compiled = on_search_stack(|| gdl::compile::load(&origin.name, &origin.text, &origin.bindings))?;
-    match compiled {
-        Ok(program) => {
-            let game = Arc::new(Interpreted::with_engine(program, engine));
-            let meta = Meta::new(origin);
-            origin::remember(&game, &meta);
-            game::python_game(py, &game, &meta)
+    let (rules, actions) = match origin::cached(&origin) {
+        Some(compiled) => compiled,
+        None => {
+            guard::arm_memory(false);
+            // On gdl's stack, as the command line parses: a parameter's text nests
+            // as deep as gdl allows, deeper than a Python thread's stack may hold.
+            let compiled = on_search_stack(|| gdl::compile::load(&origin.name, &origin.text, &origin.bindings))?;
+            match compiled {
+                Ok(program) => {
+                    let compiled = (Interpreted::with_engine(program, engine), Default::default());
+                    origin::cache_compiled(&origin, &compiled);
+                    compiled
+                }
+                Err(errors) => {
+                    return Err(GdlError::new_err(
+                        diagnostic::render_compile_errors(&errors, false).trim_end().to_string(),
+                    ));
+                }
+            }
         }
-        Err(errors) => Err(GdlError::new_err(
-            diagnostic::render_compile_errors(&errors, false).trim_end().to_string(),
-        )),
-    }
+    };
+    let game = Arc::new(rules);
+    let meta = Meta::new(origin, actions);
+    origin::remember(&game, &meta);
+    game::python_game(py, &game, &meta)
 }
 
 /// The names of the games bundled with gdl, which `load` takes as they are:

@@ -5,8 +5,13 @@
 //! is still loaded in this process gives back that game: a state pickled,
 //! sent to a worker process and back then compares equal to the states of
 //! the game it came from.
+//!
+//! Loading a game compiled lately in this process (same name, text,
+//! parameters and engine) takes its compiled rules from a small cache
+//! instead of compiling them again: Cranelift takes tens of milliseconds
+//! where a loop of loads wants a few. Each load is still a game of its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use pyo3::prelude::*;
@@ -28,18 +33,19 @@ pub(crate) struct Origin {
 /// The parts of a game that Python keeps beside the rules.
 pub(crate) struct Meta {
     pub origin: Origin,
-    /// The action numbering, or why there is none (the message of a `GdlError`).
-    pub actions: OnceLock<Result<Actions, String>>,
+    /// The action numbering, or why there is none (the message of a
+    /// `GdlError`): shared by the loads of one cached compilation.
+    pub actions: Arc<OnceLock<Result<Actions, String>>>,
     /// A weak reference to the Python `Game` of these rules, so that the
     /// states of one game pickle it once, not once each.
     pub object: Mutex<Option<Py<PyAny>>>,
 }
 
 impl Meta {
-    pub(crate) fn new(origin: Origin) -> Arc<Meta> {
+    pub(crate) fn new(origin: Origin, actions: Arc<OnceLock<Result<Actions, String>>>) -> Arc<Meta> {
         Arc::new(Meta {
             origin,
-            actions: OnceLock::new(),
+            actions,
             object: Mutex::new(None),
         })
     }
@@ -65,4 +71,36 @@ pub(crate) fn find(origin: &Origin) -> Option<(Arc<Interpreted>, Arc<Meta>)> {
     let live = registry().lock().unwrap_or_else(|e| e.into_inner());
     let (g, m) = live.get(origin)?;
     Some((g.upgrade()?, m.upgrade()?))
+}
+
+/// Compiled rules and their action numbering, as the cache keeps them.
+pub(crate) type Compiled = (Interpreted, Arc<OnceLock<Result<Actions, String>>>);
+
+/// How many compilations the cache keeps: the games loaded last. Few, as
+/// each holds its machine code whether Python still uses it or not.
+const CACHED: usize = 8;
+
+fn cache() -> &'static Mutex<VecDeque<(Origin, Compiled)>> {
+    static CACHE: OnceLock<Mutex<VecDeque<(Origin, Compiled)>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The rules of `origin` as compiled lately in this process, if the cache
+/// has them: a copy that shares their code (and is a game of its own).
+pub(crate) fn cached(origin: &Origin) -> Option<Compiled> {
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    let at = cache.iter().position(|(o, _)| o == origin)?;
+    let hit = cache.remove(at)?;
+    let copy = (hit.1.0.clone(), hit.1.1.clone());
+    cache.push_front(hit);
+    Some(copy)
+}
+
+/// Keeps the rules of `origin` for the next load of it, forgetting the
+/// compilation used least lately past [`CACHED`].
+pub(crate) fn cache_compiled(origin: &Origin, compiled: &Compiled) {
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    cache.retain(|(o, _)| o != origin);
+    cache.push_front((origin.clone(), (compiled.0.clone(), compiled.1.clone())));
+    cache.truncate(CACHED);
 }

@@ -128,3 +128,26 @@ def test_a_q_table_must_be_a_file(tmp_path):
     g = gdl.load(game_path("nim.game"))
     with pytest.raises(gdl.GdlError, match="it is a device"):
         gdl.agent("q:/dev/zero", g)
+
+
+def test_a_game_loaded_again_is_a_game_of_its_own_with_the_same_rules(tmp_path):
+    # The second load takes its compiled rules from the module's cache
+    # (issue 42, item 8; python/bench/load.py measures it): still a game
+    # of its own, whose states the first one refuses.
+    first, second = gdl.load("xnimmt"), gdl.load("xnimmt")
+    assert first is not second
+    with pytest.raises(ValueError, match="belongs to another game"):
+        first.legal_moves(second.initial_state())
+    assert str(first.initial_state()) == str(second.initial_state())
+    assert first.num_distinct_actions() == second.num_distinct_actions()
+    # The cache is keyed by the text, the parameters and the engine: a file
+    # changed under the same name is compiled again.
+    path = tmp_path / "count.game"
+    game = 'game "Count"\nplayers A, B\nstate n: int = 0\nmove m() {{ n += 1 }}\nend when n == {} {{ draw }}\n'
+    path.write_text(game.format(2))
+    assert gdl.load(str(path)).explore(100)["positions"] == 3
+    path.write_text(game.format(4))
+    assert gdl.load(str(path)).explore(100)["positions"] == 5
+    assert gdl.load("nim", piles=[1]).num_distinct_actions() == 1
+    assert gdl.load("nim", piles=[2]).num_distinct_actions() == 2
+    assert gdl.load("nim", piles=[2], engine="vm").num_distinct_actions() == 2
