@@ -13,8 +13,9 @@ algorithms run on it unchanged, C++ and Python alike::
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
 
-``register(path)`` registers a game file of your own; ``load_game(name_or_path,
-**params)`` does both. The game's parameters are OpenSpiel's: an int, a
+``register(path)`` registers a game file of your own (under ``gdl_<stem>``,
+or with a hash of its path added where a bundled game or another file has
+that name); ``load_game(name_or_path, **params)`` does both. The game's parameters are OpenSpiel's: an int, a
 bool, or the text of a list, its elements apart by spaces
 (``{"piles": "[3 2 1]"}``: OpenSpiel's game strings split at commas).
 
@@ -42,11 +43,13 @@ What OpenSpiel sees:
   ``information_state_string``: the player's observations since the start,
   with their own moves (perfect recall); ``observation_tensor``: gdl's
   observation tensor (``gdl.State.observation_tensor``). There is no
-  information-state tensor.
+  information-state tensor: ``information_state_tensor`` raises.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
 import re
 from typing import Any, Optional
@@ -152,25 +155,46 @@ def _game_type(name: str, source: str, game: gdl.Game) -> "pyspiel.GameType":
     )
 
 
+def _source(path: str) -> str:
+    """What ``register`` loads for ``path``: a file by its absolute path
+    (so that it loads wherever the process runs later), else a bundled
+    game's name, as ``gdl.load`` tells the two apart."""
+    return os.path.abspath(path) if os.path.exists(path) else path
+
+
 def register(path: str, name: Optional[str] = None) -> str:
     """Registers the game file ``path`` (or a bundled game's name) with
-    OpenSpiel, as ``name`` (default: ``short_name(path)``); returns the name.
-    Registering the same game under the same name again does nothing."""
-    name = name or short_name(path)
-    if _registered.get(name) == path:
+    OpenSpiel, as ``name``; returns the name. Registering the same game
+    again does nothing and returns the name it has.
+
+    Without ``name``: ``short_name(path)`` (``gdl_tictactoe``), unless a
+    bundled game or another file has it; then the name and a hash of the
+    file's absolute path (``gdl_tictactoe_1a2b3c4d``), the same in every
+    process, so that a game string written by ``serialize`` loads again
+    after the file is registered in a fresh interpreter."""
+    source = _source(path)
+    if name is None:
+        for known, loads in _registered.items():
+            if loads == source:
+                return known
+        name = short_name(path)
+        if name in _registered:
+            digest = hashlib.sha256(source.encode()).hexdigest()[:8]
+            name = f"{name}_{digest}"
+    if _registered.get(name) == source:
         return name
     if name in _registered:
         raise ValueError(f"{name} is already registered for {_registered[name]}")
-    probe = gdl.load(path, engine="vm")
-    game_type = _game_type(name, path, probe)
+    probe = gdl.load(source, engine="vm")
+    game_type = _game_type(name, source, probe)
 
     class Registered(GdlSpielGame):
         def __init__(self, params: Optional[dict] = None):
-            super().__init__(game_type, path, params or {})
+            super().__init__(game_type, source, params or {})
 
     Registered.__name__ = Registered.__qualname__ = f"GdlSpielGame_{name}"
     pyspiel.register_game(game_type, Registered)
-    _registered[name] = path
+    _registered[name] = source
     return name
 
 
@@ -366,8 +390,15 @@ class _Observer:
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state: GdlSpielState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor[:] = state.gdl_state.observation_tensor(player)
+        # OpenSpiel calls this only to fill the tensor (strings come from
+        # string_from); of perfect recall there is none yet, which is said
+        # rather than given as an empty tensor.
+        if self.tensor is None:
+            raise NotImplementedError(
+                "gdl games have no information-state tensor yet: use information_state_string, "
+                "or observation_tensor (what the player sees now)"
+            )
+        self.tensor[:] = state.gdl_state.observation_tensor(player)
 
     def string_from(self, state: GdlSpielState, player: int) -> str:
         if self._perfect_recall:

@@ -172,3 +172,61 @@ def test_random_games_end_with_returns_summing_to_zero(name):
     rng = random.Random(11)
     for _ in range(10):
         assert sum(play_random(game.new_initial_state(), rng)) == pytest.approx(0.0)
+
+
+def test_a_file_named_like_a_bundled_game_registers_under_a_name_of_its_own(tmp_path):
+    # A user's own tictactoe.game once clashed with the bundled game's
+    # gdl_tictactoe (issue 42, item 10).
+    mine = tmp_path / "tictactoe.game"
+    mine.write_text('game "Mine"\nplayers A, B\nstate n: int = 0\nmove m() { n += 1 }\nend when n == 2 { draw }\n')
+    game = openspiel.load_game(str(mine))
+    name = game.get_type().short_name
+    assert name.startswith("gdl_tictactoe_") and name != "gdl_tictactoe"
+    assert game.num_distinct_actions() == 1
+    assert pyspiel.load_game("gdl_tictactoe").num_distinct_actions() == 9
+    # The same file again, by another spelling of its path: the same name.
+    assert openspiel.register(str(tmp_path / "." / "tictactoe.game")) == name
+    assert openspiel.registered()[name] == str(mine)
+    # Another file of the same name: another name.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "tictactoe.game").write_text(mine.read_text())
+    assert openspiel.register(str(other / "tictactoe.game")) not in (name, "gdl_tictactoe")
+    # A name given that another game has is refused.
+    with pytest.raises(ValueError, match="gdl_nim is already registered for nim"):
+        openspiel.register(str(mine), name="gdl_nim")
+
+
+def test_the_checkout_s_nim_registers_in_a_fresh_interpreter_under_the_same_name_each_time():
+    import subprocess
+    import sys
+
+    code = (
+        "import pyspiel\n"
+        "from gdl import openspiel\n"
+        f"game = openspiel.load_game({game_path('nim.game')!r})\n"
+        "state = game.new_initial_state()\n"
+        "state.apply_action(state.legal_actions()[0])\n"
+        "print(pyspiel.serialize_game_and_state(game, state))\n"
+    )
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True) for _ in range(2)]
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+    assert runs[0].stdout == runs[1].stdout
+    # What one process wrote loads in another once the file is registered.
+    openspiel.register(game_path("nim.game"))
+    _, state = pyspiel.deserialize_game_and_state(runs[0].stdout)
+    assert state.history() == [0]
+
+
+def test_the_information_state_tensor_raises_until_there_is_one():
+    game = pyspiel.load_game("gdl_kuhn_poker")
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    # It returned [] without a word (issue 42, item 10).
+    with pytest.raises(Exception, match="no information-state tensor"):
+        state.information_state_tensor(0)
+    # The string and the observation tensor are there.
+    assert state.information_state_string(0)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
