@@ -16,16 +16,30 @@ at once, a Parallel one (``GdlParallelEnv``)::
         env.step(action)
 
 - agents: the players' names (``"X"``, ``"O"``);
-- actions: ``Discrete(game.num_distinct_actions())``, gdl's numbering of
-  every move of the game (``gdl.Game.action_to_move``);
+- actions: ``Discrete(K)``, K the number of moves the players can make:
+  gdl's numbering of every move of the game (``gdl.Game.action_to_move``)
+  without chance's moves, which no player makes; action ``i`` of the
+  environment is gdl's action ``env.gdl_actions[i]``;
 - observations: ``{"observation": state.observation_tensor(player),
   "action_mask": int8 array, 1 for each legal action}`` (the mask is all
   zeros for a player who is not to move);
+- ``state()``: every player's observation tensor, one after the other, in
+  player order (``state_space``): what the players see between them; a
+  ``hidden`` variable, which nobody sees, is not in it. The position itself
+  is ``env.gdl_state`` (a ``gdl.State``);
 - rewards: 0 until the end, then each player's return (the game's utility);
 - chance: the environment draws chance's moves itself, from the seed given
   to ``reset``;
 - ``render()``: the position as text (``render_mode="ansi"`` returns it,
-  ``"human"`` prints it).
+  ``"human"`` prints it); gdl draws no pictures, so ``"rgb_array"`` is
+  refused when the environment is made.
+
+A game where players take turns is an AEC environment; PettingZoo's
+``aec_to_parallel`` would step every player once per cycle, each choosing
+before seeing the others' moves, which a game of turns is not, so it is
+refused with a ValueError that says what to use instead:
+``parallel_env(game)`` (gdl's own, where the players not to move are
+ignored) or PettingZoo's ``turn_based_aec_to_parallel(env)``.
 """
 
 from __future__ import annotations
@@ -44,23 +58,60 @@ import gdl
 __all__ = ["GdlAECEnv", "GdlParallelEnv", "aec_env", "env", "parallel_env"]
 
 
+RENDER_MODES = ["ansi", "human"]
+
+
+def _check_render_mode(render_mode: Optional[str]) -> None:
+    if render_mode == "rgb_array":
+        raise ValueError(
+            'render_mode "rgb_array" is not offered: gdl draws positions as text; '
+            'use "ansi" (render() returns the text) or "human" (render() prints it)'
+        )
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f'render_mode must be None, "ansi" or "human", not {render_mode!r}')
+
+
+class _TurnsMetadata(dict):
+    """An AEC environment's metadata. PettingZoo's ``aec_to_parallel`` asks
+    it (with an ``assert``, which ``python -O`` skips) whether the
+    environment may be stepped once per player per cycle, each player
+    choosing before it sees the others' moves: in a game of turns that is
+    not the game, so the question is answered with the refusal itself."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key == "is_parallelizable":
+            raise ValueError(
+                f"{self.get('name')} is a game of turns: PettingZoo's aec_to_parallel would make every "
+                "player choose at once, before seeing the others' moves. Use gdl.pettingzoo.parallel_env "
+                "(the players not to move are ignored) or pettingzoo.utils.conversions.turn_based_aec_to_parallel"
+            )
+        return super().get(key, default)
+
+
 class _Common:
     """What the AEC and Parallel environments share: the spaces, the
     observations, chance's moves and rendering."""
 
     game: gdl.Game
-    state: gdl.State
+    gdl_state: gdl.State
     render_mode: Optional[str]
 
     def _setup(self, game: gdl.Game, render_mode: Optional[str]) -> None:
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f'render_mode must be None, "ansi" or "human", not {render_mode!r}')
+        _check_render_mode(render_mode)
         self.game = game
         self.render_mode = render_mode
         self.possible_agents = list(game.players)
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        self._actions = game.num_distinct_actions()
+        # The players' actions: gdl's numbering without chance's moves.
+        self.gdl_actions = [
+            a for a in range(game.num_distinct_actions()) if not game.action_to_move(a).by_chance
+        ]
+        self._env_action = {a: i for i, a in enumerate(self.gdl_actions)}
+        self._actions = len(self.gdl_actions)
         shape = game.observation_tensor_shape()
+        self.state_space = spaces.Box(
+            -np.inf, np.inf, (shape[0] * len(self.possible_agents),), np.float32
+        )
         self._observation_spaces = {
             a: spaces.Dict(
                 {
@@ -72,7 +123,7 @@ class _Common:
         }
         self._action_spaces = {a: spaces.Discrete(self._actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
-        self.state = game.initial_state()
+        self.gdl_state = game.initial_state()
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_spaces[agent]
@@ -86,30 +137,39 @@ class _Common:
             for i, a in enumerate(self.possible_agents):
                 self._action_spaces[a].seed(seed + i)
 
+    def state(self) -> np.ndarray:
+        """Every player's observation tensor, in player order (see the module's text)."""
+        return np.concatenate(
+            [self.gdl_state.observation_tensor(p) for p in range(len(self.possible_agents))]
+        )
+
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self._index[agent]
         mask = np.zeros(self._actions, np.int8)
-        turn = self.game.turn(self.state)
+        turn = self.game.turn(self.gdl_state)
         if turn == player or turn == "simultaneous":
-            mask[self.game.legal_actions(self.state, player)] = 1
-        return {"observation": self.state.observation_tensor(player), "action_mask": mask}
+            mask[[self._env_action[a] for a in self.game.legal_actions(self.gdl_state, player)]] = 1
+        return {"observation": self.gdl_state.observation_tensor(player), "action_mask": mask}
 
     def _settle(self) -> None:
         """Plays chance's moves, drawn from the environment's generator."""
-        while self.game.turn(self.state) == "chance":
-            moves, probs = zip(*self.game.chance_outcomes(self.state))
+        while self.game.turn(self.gdl_state) == "chance":
+            moves, probs = zip(*self.game.chance_outcomes(self.gdl_state))
             p = np.asarray(probs, dtype=np.float64)
             pick = self._rng.choice(len(moves), p=p / p.sum())
-            self.state = self.game.apply(self.state, moves[pick])
+            self.gdl_state = self.game.apply(self.gdl_state, moves[pick])
 
     def _move(self, player: int, action: Any) -> gdl.Move:
         action = int(action)
-        if action not in self.game.legal_actions(self.state, player):
-            raise ValueError(f"action {action} is not legal for {self.possible_agents[player]} in {self.state}")
-        return self.game.action_to_move(action)
+        legal = self.game.legal_actions(self.gdl_state, player)
+        if not 0 <= action < self._actions or self.gdl_actions[action] not in legal:
+            raise ValueError(
+                f"action {action} is not legal for {self.possible_agents[player]} in {self.gdl_state}"
+            )
+        return self.game.action_to_move(self.gdl_actions[action])
 
     def render(self) -> Optional[str]:
-        text = str(self.state)
+        text = str(self.gdl_state)
         if self.render_mode == "human":
             print(text)
             return None
@@ -122,12 +182,12 @@ class _Common:
 class GdlAECEnv(_Common, AECEnv):
     """A gdl game as a PettingZoo AEC environment (see the module's text)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "gdl", "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "name": "gdl", "is_parallelizable": False}
 
     def __init__(self, game: gdl.Game, render_mode: Optional[str] = None):
         AECEnv.__init__(self)
         self._setup(game, render_mode)
-        self.metadata = dict(self.metadata, name=f"gdl_{game.name}")
+        self.metadata = _TurnsMetadata(self.metadata, name=f"gdl_{game.name}")
         self.agents = self.possible_agents[:]
         self.agent_selection = self.agents[0]
 
@@ -136,7 +196,7 @@ class GdlAECEnv(_Common, AECEnv):
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         self._seed(seed)
-        self.state = self.game.initial_state()
+        self.gdl_state = self.game.initial_state()
         self._settle()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -144,7 +204,7 @@ class GdlAECEnv(_Common, AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.turn(self.state)]
+        self.agent_selection = self.possible_agents[self.game.turn(self.gdl_state)]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -153,12 +213,12 @@ class GdlAECEnv(_Common, AECEnv):
             return
         player = self._index[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.state = self.game.apply(self.state, self._move(player, action))
+        self.gdl_state = self.game.apply(self.gdl_state, self._move(player, action))
         self._settle()
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        turn = self.game.turn(self.state)
+        turn = self.game.turn(self.gdl_state)
         if turn == "terminal":
-            for a, r in zip(self.possible_agents, self.game.returns(self.state)):
+            for a, r in zip(self.possible_agents, self.game.returns(self.gdl_state)):
                 self.rewards[a] = float(r)
             self.terminations = dict.fromkeys(self.agents, True)
             # Each player steps once more (with None) to leave: the next one first.
@@ -175,7 +235,7 @@ class GdlParallelEnv(_Common, ParallelEnv):
     environment: ``step`` takes every live player's action; at a node where
     one player moves alone, the others' actions are ignored."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "gdl"}
+    metadata = {"render_modes": RENDER_MODES, "name": "gdl"}
 
     def __init__(self, game: gdl.Game, render_mode: Optional[str] = None):
         self._setup(game, render_mode)
@@ -184,22 +244,22 @@ class GdlParallelEnv(_Common, ParallelEnv):
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         self._seed(seed)
-        self.state = self.game.initial_state()
+        self.gdl_state = self.game.initial_state()
         self._settle()
         self.agents = self.possible_agents[:]
         return {a: self._observe(a) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]):
-        turn = self.game.turn(self.state)
+        turn = self.game.turn(self.gdl_state)
         if turn == "simultaneous":
             joint = [self._move(p, actions[a]) for p, a in enumerate(self.possible_agents)]
-            self.state = self.game.apply_joint(self.state, joint)
+            self.gdl_state = self.game.apply_joint(self.gdl_state, joint)
         elif isinstance(turn, int):
-            self.state = self.game.apply(self.state, self._move(turn, actions[self.possible_agents[turn]]))
+            self.gdl_state = self.game.apply(self.gdl_state, self._move(turn, actions[self.possible_agents[turn]]))
         self._settle()
         live = self.agents
-        over = self.game.is_terminal(self.state)
-        returns = self.game.returns(self.state) if over else [0.0] * len(self.possible_agents)
+        over = self.game.is_terminal(self.gdl_state)
+        returns = self.game.returns(self.gdl_state) if over else [0.0] * len(self.possible_agents)
         observations = {a: self._observe(a) for a in live}
         rewards = {a: float(returns[self._index[a]]) for a in live}
         terminations = dict.fromkeys(live, over)

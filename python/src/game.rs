@@ -859,6 +859,13 @@ impl PyMove {
         PyTuple::new(py, &self.mv.args()[..n])
     }
 
+    /// Whether chance makes this move (its declaration is a `chance move`):
+    /// no player ever chooses it.
+    #[getter]
+    fn by_chance(&self) -> bool {
+        self.game.program().moves[self.mv.kind()].by == gdl::syntax::ast::MoveBy::Chance
+    }
+
     fn __str__(&self) -> String {
         self.game.move_text(&self.mv)
     }

@@ -58,7 +58,7 @@ def test_goofspiel_is_a_parallel_environment_with_chance_drawn_from_the_seed():
         obs, _ = env.reset(seed=seed)
         seen = []
         while env.agents:
-            seen.append(env.game.value(env.state, "prize"))
+            seen.append(env.game.value(env.gdl_state, "prize"))
             actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents}
             obs, rewards, term, trunc, _ = env.step(actions)
         return seen, rewards
@@ -69,3 +69,72 @@ def test_goofspiel_is_a_parallel_environment_with_chance_drawn_from_the_seed():
     assert sorted(first) == [1, 2, 3, 4, 5]
     # Both bid their lowest card each round: every round ties, nobody scores.
     assert rewards == {"A": 0.0, "B": 0.0}
+
+
+def test_state_is_what_the_players_see_and_the_position_is_gdl_state():
+    # `state` was the gdl.State, hiding AECEnv.state() (issue 42, item 10).
+    from pettingzoo.test.state_test import test_parallel_env, test_state_space
+
+    env = gp.env("kuhn-poker")
+    env.reset(seed=3)
+    test_state_space(env)
+    for agent in env.agent_iter():
+        whole = env.state()
+        assert env.state_space.contains(whole)
+        each = [env.gdl_state.observation_tensor(p) for p in range(2)]
+        assert np.array_equal(whole, np.concatenate(each))
+        observation, _, termination, truncation, _ = env.last()
+        mask = observation["action_mask"]
+        env.step(None if termination or truncation else int(np.flatnonzero(mask)[0]))
+    assert isinstance(env.gdl_state, gdl.State)
+    # Between them the players see both private cards: each player's own
+    # card is in their part of the state, and the parts differ.
+    first, second = np.split(env.state(), 2)
+    assert not np.array_equal(first, second)
+    test_parallel_env(gp.parallel_env("goofspiel", cards=4))
+
+
+def test_the_action_space_counts_the_players_moves_not_chance_s():
+    goof = gp.env("goofspiel", cards=4)
+    game = goof.game
+    # gdl numbers chance's four prize cards and the players' four bids.
+    assert game.num_distinct_actions() == 8
+    assert [goof.action_space(a).n for a in goof.possible_agents] == [4, 4]
+    assert [game.action_to_move(a).by_chance for a in goof.gdl_actions] == [False] * 4
+    # Every action of the space is legal at the start, and is the bid it names.
+    observations, _ = goof.reset(seed=0)
+    for agent in goof.agents:
+        assert observations[agent]["action_mask"].tolist() == [1, 1, 1, 1]
+    bids = {a: 3 for a in goof.agents}
+    goof.step(bids)
+    assert game.value(goof.gdl_state, "hands") == [frozenset({1, 2, 3})] * 2
+    # An AEC game with chance (Kuhn poker's deal) keeps only the players' moves too.
+    kuhn = gp.env("kuhn-poker")
+    moves = [kuhn.game.action_to_move(a) for a in range(kuhn.game.num_distinct_actions())]
+    assert kuhn.action_space("First").n == sum(not m.by_chance for m in moves) < len(moves)
+    api_test(kuhn, num_cycles=50)
+
+
+def test_aec_to_parallel_refuses_a_game_of_turns_and_says_what_to_use():
+    from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
+
+    with pytest.raises(ValueError, match="game of turns.*parallel_env.*turn_based_aec_to_parallel"):
+        aec_to_parallel(gp.aec_env("connect4"))
+    # Both ways it names work, to the end of a game.
+    ways = [gp.parallel_env("connect4", rows=4, cols=5), turn_based_aec_to_parallel(gp.aec_env("connect4", rows=4, cols=5))]
+    for parallel in ways:
+        observations, _ = parallel.reset(seed=1)
+        rewards = {}
+        while parallel.agents:
+            # The first legal action of whoever is to move; the others' are ignored.
+            masks = {a: observations[a]["action_mask"] for a in parallel.agents}
+            actions = {a: int(np.flatnonzero(m)[0]) if m.any() else 0 for a, m in masks.items()}
+            observations, rewards, _, _, _ = parallel.step(actions)
+        assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_rgb_array_is_refused_when_the_environment_is_made():
+    for make in [gp.env, gp.aec_env, gp.parallel_env]:
+        with pytest.raises(ValueError, match='"rgb_array" is not offered: gdl draws positions as text'):
+            make("connect4", render_mode="rgb_array")
+    assert gp.env("connect4", render_mode="ansi").render().count("\n") >= 6
