@@ -18,8 +18,12 @@ the game has one kind of move, as AIMA's own games write them: a tuple of the
 move's arguments, ``(row, n)`` for Nim, or the number alone for a move with
 one argument. A game with several kinds of move has ``gdl.Move`` objects as
 actions. Players are named as the game file names them (``"MAX"``,
-``"MIN"``). The adapter serves turn-taking games; AIMA's ``Game`` has no
-chance or simultaneous moves. Under a repetition rule (``end when repeated
+``"MIN"``). The adapter serves turn-taking games: AIMA's ``Game`` has no
+chance or simultaneous moves, and ``as_aima`` refuses a game that has them.
+``utility`` of a position that is not over (where
+``alpha_beta_cutoff_search`` stops at its depth, with its default
+``eval_fn``) is the game's ``evaluate`` function; a game without one says
+so (give the search an ``eval_fn``). Under a repetition rule (``end when repeated
 N``) a state keeps the positions before it, so ``result`` ends the game on
 the move that reaches a position the Nth time.
 """
@@ -46,6 +50,14 @@ class AimaGame:
     def __init__(self, game: GdlGame, cache_size: int = DEFAULT_CACHE_SIZE):
         if cache_size < 1:
             raise ValueError("cache_size must be at least 1")
+        if game.has_chance or game.has_simultaneous:
+            kind = " and ".join(
+                k for k, has in [("chance moves", game.has_chance), ("simultaneous moves", game.has_simultaneous)] if has
+            )
+            raise ValueError(
+                f"{game.name} has {kind}, which AIMA's Game cannot describe (its players take turns, "
+                "and nothing is left to chance): play it through gdl.Game, gdl.openspiel or gdl.pettingzoo"
+            )
         self.game = game
         self._cache_size = cache_size
         self.initial = game.initial_state()
@@ -89,9 +101,20 @@ class AimaGame:
 
     def utility(self, state: State, player: Any) -> float:
         """The value of a finished game for ``player`` (a name such as
-        ``"MAX"``, or an index): 1 for a win, -1 for a loss in Nim."""
+        ``"MAX"``, or an index): 1 for a win, -1 for a loss in Nim. Of a
+        game not over, the game's ``evaluate`` function's estimate, as
+        ``alpha_beta_cutoff_search`` asks at its depth limit; a game
+        without one raises ValueError."""
         index = player if isinstance(player, int) else self.game.players.index(player)
-        return self.game.returns(state)[index]
+        if self.game.is_terminal(state):
+            return self.game.returns(state)[index]
+        estimate = self.game.evaluate(state, index)
+        if estimate is None:
+            raise ValueError(
+                f"the game is not over in {state.raw}, and {self.game.name} has no `evaluate` function to "
+                "estimate it: give alpha_beta_cutoff_search an eval_fn, or search to the end"
+            )
+        return estimate
 
     def terminal_test(self, state: State) -> bool:
         return self.game.is_terminal(state)

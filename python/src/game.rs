@@ -555,6 +555,18 @@ impl PyGame {
         all_returns(&*self.game, s).map_err(|e| gdl_error(&e))
     }
 
+    /// The game's estimate of `player`'s return in `state` (its `evaluate`
+    /// function, which searches that stop before the end use); None where
+    /// the game has none. At the end of a game, the returns themselves.
+    fn evaluate(&self, state: &PyState, player: usize) -> PyResult<Option<f64>> {
+        let s = self.own(state)?;
+        let player = self.check_player(player)?;
+        if self.turn_of(s)? == Turn::Terminal {
+            return self.game.returns(s, player).map(Some).map_err(|e| gdl_error(&e));
+        }
+        self.game.evaluate(s, player).map_err(|e| gdl_error(&e))
+    }
+
     /// The final scores of a game decided by points (X Nimmt!), else None.
     fn scores(&self, state: &PyState) -> PyResult<Option<Vec<f64>>> {
         let s = self.own(state)?;

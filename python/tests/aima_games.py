@@ -87,6 +87,45 @@ def alpha_beta_search(state, game):
     return best_action
 
 
+def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
+    """As ``alpha_beta_search``, but cut off at depth ``d``, where the
+    position is scored by ``eval_fn``: by default ``game.utility`` of the
+    player to move at the root, as games.py does, on a position that may
+    not be over."""
+    player = game.to_move(state)
+
+    def max_value(state, alpha, beta, depth):
+        if cutoff_test(state, depth):
+            return eval_fn(state)
+        value = -math.inf
+        for a in game.actions(state):
+            value = max(value, min_value(game.result(state, a), alpha, beta, depth + 1))
+            if value >= beta:
+                return value
+            alpha = max(alpha, value)
+        return value
+
+    def min_value(state, alpha, beta, depth):
+        if cutoff_test(state, depth):
+            return eval_fn(state)
+        value = math.inf
+        for a in game.actions(state):
+            value = min(value, max_value(game.result(state, a), alpha, beta, depth + 1))
+            if value <= alpha:
+                return value
+            beta = min(beta, value)
+        return value
+
+    cutoff_test = cutoff_test or (lambda state, depth: depth > d or game.terminal_test(state))
+    eval_fn = eval_fn or (lambda state: game.utility(state, player))
+    best_score, beta, best_action = -math.inf, math.inf, None
+    for a in game.actions(state):
+        value = min_value(game.result(state, a), best_score, beta, 1)
+        if value > best_score:
+            best_score, best_action = value, a
+    return best_action
+
+
 def alpha_beta_player(game, state):
     return alpha_beta_search(state, game)
 

@@ -100,3 +100,42 @@ def test_monte_carlo_tree_search_plays_as_on_the_hand_written_game():
     a = monte_carlo_tree_search(ours.initial, ours, N=500, rng=random.Random(4))
     b = monte_carlo_tree_search(theirs.initial, theirs, N=500, rng=random.Random(4))
     assert a == b
+
+
+def test_alpha_beta_cutoff_search_scores_its_depth_limit_by_the_game_s_evaluate():
+    from aima_games import alpha_beta_cutoff_search
+
+    game = gdl.load("connect4", rows=4, cols=5)
+    aima = as_aima(game, base=Game)
+    state = aima.initial
+    # A position that is not over is scored by the game's `evaluate`
+    # (utility() once crashed on it, issue 42, item 10).
+    assert not aima.terminal_test(state)
+    assert aima.utility(state, "X") == game.evaluate(state, 0)
+    assert alpha_beta_cutoff_search(state, aima, d=2) in aima.actions(state)
+    # Three in column 1 for X, three in column 2 for O: X wins at once.
+    for column in [1, 2, 1, 2, 1, 2]:
+        state = aima.result(state, column)
+    assert alpha_beta_cutoff_search(state, aima, d=1) == 1
+    # At the end, the returns.
+    won = aima.result(state, 1)
+    assert aima.utility(won, "X") == 1 and game.evaluate(won, 1) == -1
+
+
+def test_utility_of_a_game_without_evaluate_before_its_end_says_what_to_do():
+    from aima_games import alpha_beta_cutoff_search
+
+    aima = as_aima(nim([3, 2, 1]), base=Game)
+    with pytest.raises(ValueError, match="has no `evaluate` function.*give alpha_beta_cutoff_search an eval_fn"):
+        alpha_beta_cutoff_search(aima.initial, aima, d=1)
+    # Searched to the end, it needs none; an eval_fn of one's own serves too.
+    assert alpha_beta_cutoff_search(aima.initial, aima, d=10) == alpha_beta_search(aima.initial, aima)
+    assert alpha_beta_cutoff_search(aima.initial, aima, d=1, eval_fn=lambda s: 0) in aima.actions(aima.initial)
+
+
+@pytest.mark.parametrize(
+    "name,kind", [("kuhn-poker", "chance moves"), ("goofspiel", "chance moves and simultaneous moves"), ("backgammon", "chance moves")]
+)
+def test_a_game_with_chance_or_simultaneous_moves_is_refused(name, kind):
+    with pytest.raises(ValueError, match=f"has {kind}, which AIMA's Game cannot describe"):
+        as_aima(gdl.load(name))
