@@ -10,7 +10,7 @@ from typing_extensions import final
 
 from gdl.report import SolveReport
 
-__all__ = ["GdlError", "Game", "State", "Move", "Agent", "VectorEnv", "load", "agent", "list_games", "_load_text", "_state", "_move", "__version__"]
+__all__ = ["GdlError", "Game", "State", "Move", "Agent", "VectorEnv", "load", "agent", "list_games", "set_max_memory", "max_memory", "_load_text", "_state", "_move", "__version__"]
 
 __version__: str
 
