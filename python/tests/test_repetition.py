@@ -381,7 +381,8 @@ def test_a_pettingzoo_game_terminates_on_the_third_repetition():
     game = env.game
     for text in LINE:
         assert not any(env.terminations.values())
-        env.step(game.move_to_action(game.parse_move(env.state, text)))
+        # The environment's action: gdl's, among the players' (env.gdl_actions).
+        env.step(env.gdl_actions.index(game.move_to_action(game.parse_move(env.gdl_state, text))))
     assert all(env.terminations.values())
     assert env.rewards == {"X": 0.0, "O": 0.0}
 
@@ -454,9 +455,10 @@ def test_drift_in_openspiel_and_pettingzoo_parallel_ends_by_the_rule():
         for _ in range(10):
             if not env.agents:
                 break
-            actions = {a: rng.choice(env.game.legal_actions(env.state, p)) for p, a in enumerate(env.agents)}
+            legal = {a: env.game.legal_actions(env.gdl_state, p) for p, a in enumerate(env.agents)}
+            actions = {a: env.gdl_actions.index(rng.choice(legal[a])) for a in env.agents}
             _, rewards, terminations, _, _ = env.step(actions)
         # Six positions: a repetition within seven steps ends every game, A
         # the winner.
         assert env.agents == [] and all(terminations.values())
-        assert rewards["A"] > 0 and rewards["A"] == -rewards["B"] == env.game.returns(env.state)[0]
+        assert rewards["A"] > 0 and rewards["A"] == -rewards["B"] == env.game.returns(env.gdl_state)[0]
