@@ -691,7 +691,7 @@ impl PyGame {
         let started = std::time::Instant::now();
         // The memory guard as `gdl solve` has it: the memo table stops at
         // its share of the cap, with a message that names the limit.
-        crate::guard::arm_memory(true);
+        crate::guard::arm_memory(false);
         let memory_binds = cap_memo::<Interpreted>(&mut opts, &root, 1);
         let solved = crate::guard::interruptible(py, &watch.stop, || {
             {

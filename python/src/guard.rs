@@ -4,7 +4,9 @@
 //! when the system refuses an allocation), and a way to be stopped (Ctrl-C,
 //! an alarm's handler: Python's signal handlers run while Rust searches).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -17,14 +19,37 @@ use pyo3::prelude::*;
 /// The cap `set_max_memory` chose, in bytes; 0: the default.
 static CHOSEN: AtomicUsize = AtomicUsize::new(0);
 
-/// When the default cap was last worked out (it reads /proc: not on every call).
-fn last_armed() -> &'static Mutex<Option<Instant>> {
-    static LAST: OnceLock<Mutex<Option<Instant>>> = OnceLock::new();
+/// When the cap was last worked out, and the process's limits then.
+struct Armed {
+    at: Instant,
+    limits: [u64; 2],
+}
+
+fn last_armed() -> &'static Mutex<Option<Armed>> {
+    static LAST: OnceLock<Mutex<Option<Armed>>> = OnceLock::new();
     LAST.get_or_init(Default::default)
 }
 
-/// The default cap is worked out again at most this often.
+/// The cap is worked out again at most this often (it reads /proc, about
+/// 0.1 ms), unless the process's limits have changed since.
 const REARM_EVERY: Duration = Duration::from_secs(1);
+
+/// The address-space and data limits of the process now (a system call
+/// each, far cheaper than working the cap out).
+fn process_limits() -> [u64; 2] {
+    [libc::RLIMIT_AS, libc::RLIMIT_DATA].map(|resource| {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct we pass.
+        if unsafe { libc::getrlimit(resource, &mut lim) } == 0 {
+            lim.rlim_cur as u64
+        } else {
+            u64::MAX
+        }
+    })
+}
 
 /// Sets the cap before a long call: the one `set_max_memory` chose, else
 /// the command line's default (3/4 of the memory available, no more than
@@ -33,12 +58,22 @@ const REARM_EVERY: Duration = Duration::from_secs(1);
 /// and whatever it loaded, and gdl's own heap may hold games and tables
 /// that Python keeps: what is left of a limit is counted from now, and
 /// gdl's live heap is added back, since the cap is compared with it.
+/// Without `force`, a cap worked out less than a second ago under the same
+/// limits stands.
 pub(crate) fn arm_memory(force: bool) {
+    let limits = process_limits();
     let mut last = last_armed().lock().unwrap_or_else(|e| e.into_inner());
-    if !force && last.is_some_and(|t| t.elapsed() < REARM_EVERY) {
+    if !force
+        && let Some(armed) = last.as_ref()
+        && armed.limits == limits
+        && armed.at.elapsed() < REARM_EVERY
+    {
         return;
     }
-    *last = Some(Instant::now());
+    *last = Some(Armed {
+        at: Instant::now(),
+        limits,
+    });
     let live = memory::live();
     let room = memory::rlimit_room(SEARCH_STACK).map(|r| r.saturating_add(live));
     match CHOSEN.load(Relaxed) {
@@ -116,23 +151,27 @@ const SIGNAL_EVERY: Duration = Duration::from_millis(20);
 pub(crate) fn interruptible<T: Send>(py: Python<'_>, stop: &AtomicBool, f: impl FnOnce() -> T + Send) -> PyResult<T> {
     arm_memory(false);
     let waiting = std::thread::current();
+    // Set when `f` has returned: the thread itself ends a moment later,
+    // and a wait for that would be a wait of up to SIGNAL_EVERY.
+    let returned = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .name("gdl-search".into())
             .stack_size(SEARCH_STACK)
-            .spawn_scoped(scope, move || {
+            .spawn_scoped(scope, || {
                 let out = f();
+                returned.store(true, Release);
                 waiting.unpark();
                 out
             })
             .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
         let mut raised = None;
-        while !handle.is_finished() {
+        while !returned.load(Acquire) {
             // Woken when `f` returns; a wake-up for another reason only
             // checks the signals sooner.
             py.detach(|| std::thread::park_timeout(SIGNAL_EVERY));
             if raised.is_none()
-                && !handle.is_finished()
+                && !returned.load(Acquire)
                 && let Err(e) = py.check_signals()
             {
                 stop.store(true, Relaxed);
