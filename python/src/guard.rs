@@ -22,7 +22,7 @@ static CHOSEN: AtomicUsize = AtomicUsize::new(0);
 /// When the cap was last worked out, and the process's limits then.
 struct Armed {
     at: Instant,
-    limits: [u64; 2],
+    limits: [libc::rlim_t; 2],
 }
 
 fn last_armed() -> &'static Mutex<Option<Armed>> {
@@ -36,7 +36,7 @@ const REARM_EVERY: Duration = Duration::from_secs(1);
 
 /// The address-space and data limits of the process now (a system call
 /// each, far cheaper than working the cap out).
-fn process_limits() -> [u64; 2] {
+fn process_limits() -> [libc::rlim_t; 2] {
     [libc::RLIMIT_AS, libc::RLIMIT_DATA].map(|resource| {
         let mut lim = libc::rlimit {
             rlim_cur: 0,
@@ -44,9 +44,9 @@ fn process_limits() -> [u64; 2] {
         };
         // SAFETY: getrlimit writes the struct we pass.
         if unsafe { libc::getrlimit(resource, &mut lim) } == 0 {
-            lim.rlim_cur as u64
+            lim.rlim_cur
         } else {
-            u64::MAX
+            libc::RLIM_INFINITY
         }
     })
 }
