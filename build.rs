@@ -51,16 +51,25 @@ fn stamp_commit(root: &Path) {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let commit = git(&["rev-parse", "--short=10", "HEAD"]).unwrap_or_default();
-    // Rebuild when HEAD moves: a checkout (HEAD) or a commit (the branch's ref).
+    // Rebuild when HEAD moves: a checkout (HEAD) or a commit (the branch's
+    // ref, loose or packed). Only files that exist: cargo reruns a build
+    // script at every build while one it watches is missing, and a
+    // repository whose refs were never packed has no packed-refs.
+    let watch = |p: String| {
+        let path = root.join(p);
+        if path.exists() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    };
     for path in ["HEAD", "packed-refs"] {
         if let Some(p) = git(&["rev-parse", "--git-path", path]) {
-            println!("cargo:rerun-if-changed={}", root.join(p).display());
+            watch(p);
         }
     }
     if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
         && let Some(p) = git(&["rev-parse", "--git-path", &branch])
     {
-        println!("cargo:rerun-if-changed={}", root.join(p).display());
+        watch(p);
     }
     println!("cargo:rustc-env=GDL_GIT_COMMIT={commit}");
 }
