@@ -22,10 +22,10 @@ Importing this module registers ``gdl/<game>-v0`` for every bundled game::
 - actions: ``Discrete(game.num_distinct_actions())``; the legal ones are
   ``info["action_mask"]`` (int8) and ``env.action_masks()`` (bool, as
   sb3-contrib's MaskablePPO asks);
-- an action outside the mask raises ValueError by default; with
-  ``illegal_action="lose"`` it ends the game instead, the agent getting the
-  game's lowest utility (as PettingZoo's classic games do), which is what
-  Gymnasium's ``check_env`` needs, since it steps with unmasked samples;
+- an action outside the mask ends the game, the agent getting the game's
+  lowest utility, with a warning (as PettingZoo's classic games do; it is
+  also what Gymnasium's ``check_env`` needs, since it steps with unmasked
+  samples); with ``illegal_action="raise"`` it raises ValueError instead;
 - rewards: 0 until the end, then the agent's return; chance's moves are
   drawn from the environment's generator (``reset(seed=...)``), which also
   seeds the opponents;
@@ -105,7 +105,7 @@ class GdlEnv(gymnasium.Env):
         player: Union[int, str] = 0,
         render_mode: Optional[str] = None,
         max_steps: Optional[int] = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         **params: Any,
     ):
         self.game = _game(game, params)
@@ -183,6 +183,7 @@ class GdlEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise ValueError(f"action {action} is not legal in {self.state.raw}: see info['action_mask']")
             # The game stops here: the agent loses as badly as the rules allow.
+            gymnasium.logger.warn(f"action {action} is not legal in {self.state.raw}: the game ends, the agent losing")
             obs, info = self._obs()
             self._done = True
             return obs, self._lowest, True, False, dict(info, illegal_action=True)

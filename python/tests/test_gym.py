@@ -29,7 +29,7 @@ def test_only_the_games_with_simultaneous_moves_are_left_out_and_they_are_refuse
 def test_gymnasium_s_check_env_passes(name):
     # check_env steps with unmasked samples of the action space: an illegal
     # one must end the game, not raise.
-    env = gymnasium.make(f"gdl/{name}-v0", illegal_action="lose", **SMALL.get(name, {}))
+    env = gymnasium.make(f"gdl/{name}-v0", **SMALL.get(name, {}))
     check_env(env.unwrapped)
     env.close()
 
@@ -82,14 +82,14 @@ def test_one_opponent_per_seat_and_chance_from_the_seed():
 
 
 def test_an_illegal_action_raises_or_loses():
-    env = gymnasium.make("gdl/tictactoe-v0")
+    env = gymnasium.make("gdl/tictactoe-v0", illegal_action="raise")
     env.reset(seed=0)
     env.step(4)
     with pytest.raises(ValueError, match="not legal"):
         env.step(4)
     with pytest.raises(ValueError, match="not in the action space"):
         env.step(9)
-    losing = gymnasium.make("gdl/tictactoe-v0", illegal_action="lose")
+    losing = gymnasium.make("gdl/tictactoe-v0")
     losing.reset(seed=0)
     losing.step(4)
     obs, reward, terminated, truncated, info = losing.step(4)
