@@ -37,8 +37,8 @@ use crate::compile::{self, ParamInfo};
 use crate::report::diagnostic;
 use crate::runtime::Engine;
 use kit::context::{Context, stdout_failed};
-use kit::game_args::GameArgs;
 pub use kit::game_args::start_position;
+use kit::game_args::{EngineArg, GameArgs};
 
 pub use crate::error_kind::{EXIT_INPUT, EXIT_OK, EXIT_RUNTIME};
 
@@ -250,8 +250,8 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     let engine = cli
         .command
         .game_args()
-        .and_then(|g| g.engine.as_deref())
-        .and_then(Engine::parse)
+        .and_then(|g| g.engine)
+        .map(EngineArg::engine)
         .unwrap_or_else(Engine::default_for_host);
     let mut ctx = Context {
         out,

@@ -27,6 +27,7 @@ use serde_json::json;
 use crate::cli::kit::agents::{
     AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents, stopped_at,
 };
+use crate::cli::kit::args::{RawArg, StartArgs};
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::game_args::{GameArgs, load_game, start_position, title};
 use crate::game::{Game, GameError, Player, Turn};
@@ -56,24 +57,14 @@ pub struct PlayArgs {
     /// Seeds the computer's choices and the deal; default: a new game every time
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
-    #[arg(long, value_name = "POSITION")]
-    pub from: Option<String>,
-    /// Start from the game's initial position with this player to move first
-    /// (`--first B`), instead of the first player of `players`
-    #[arg(long, value_name = "PLAYER")]
-    pub first: Option<String>,
-    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
-    #[arg(long, value_name = "MOVES")]
-    pub after: Option<String>,
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Also write the game to this file as JSON, as `trace --json` prints one
     /// (docs/json-schema/trace.json): every move, every state, the outcome
     #[arg(long, value_name = "FILE")]
     pub json_log: Option<PathBuf>,
-    /// Show each position as its state, field by field (what --from reads),
-    /// rather than as the game's display draws it
-    #[arg(long)]
-    pub raw: bool,
+    #[command(flatten)]
+    pub shown: RawArg,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
@@ -89,9 +80,9 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     crate::memory::doing("playing");
     let start = start_position(
         &game,
-        args.from.as_deref(),
-        args.first.as_deref(),
-        args.after.as_deref(),
+        args.start.from.as_deref(),
+        args.start.first.as_deref(),
+        args.start.after.as_deref(),
         ctx,
     )?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
@@ -117,7 +108,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let result = (|| {
         // Before the deal there is nothing to see.
         if game.turn(&start)? != Turn::Chance {
-            writeln!(out, "{}", board(&game, &start, viewer, args.raw)?).map_err(io)?;
+            writeln!(out, "{}", board(&game, &start, viewer, args.shown.raw)?).map_err(io)?;
         }
         let mut rng = StdRng::seed_from_u64(seed);
         let mut seated = begin(&mut agents, &game, seed)?;
@@ -161,7 +152,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
                 }
             }
             // A board of many lines is not printed twice: the prompt shows it.
-            let shown = board(&game, state, viewer, args.raw)?;
+            let shown = board(&game, state, viewer, args.shown.raw)?;
             if !(shown.contains('\n') && asks_human(&game, state, &specs)?) {
                 writeln!(out, "{shown}").map_err(io)?;
             }

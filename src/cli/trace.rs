@@ -9,6 +9,7 @@ use rand::rngs::StdRng;
 use crate::cli::kit::agents::{
     AgentArgs, PlayersParser, begin, check_files, end_game_lines, players_for, players_help, seat_agents, stopped_at,
 };
+use crate::cli::kit::args::{RawArg, StartArgs};
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::game_args::{GameArgs, load_game, start_position, title};
 use crate::game::Game;
@@ -33,23 +34,13 @@ pub struct TraceArgs {
     /// Seeds every random choice (agents and chance): the same seed, the same game
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
-    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
-    #[arg(long, value_name = "POSITION")]
-    pub from: Option<String>,
-    /// Start from the game's initial position with this player to move first
-    /// (`--first B`), instead of the first player of `players`
-    #[arg(long, value_name = "PLAYER")]
-    pub first: Option<String>,
-    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
-    #[arg(long, value_name = "MOVES")]
-    pub after: Option<String>,
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Print the game as one JSON object (docs/json-schema/trace.json)
     #[arg(long)]
     pub json: bool,
-    /// Show each position as its state, field by field (what --from reads),
-    /// rather than as the game's display draws it
-    #[arg(long)]
-    pub raw: bool,
+    #[command(flatten)]
+    pub shown: RawArg,
     #[command(flatten)]
     pub agents: AgentArgs,
 }
@@ -60,9 +51,9 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     crate::memory::doing("playing");
     let start = start_position(
         &game,
-        args.from.as_deref(),
-        args.first.as_deref(),
-        args.after.as_deref(),
+        args.start.from.as_deref(),
+        args.start.first.as_deref(),
+        args.start.after.as_deref(),
         ctx,
     )?;
     let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;
@@ -74,7 +65,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     if args.json {
         return run_json(args, &game, start, &specs, &mut agents, ctx);
     }
-    let start_lines = state_lines(&game, &start, args.raw).map_err(|e| ctx.fail(&e))?;
+    let start_lines = state_lines(&game, &start, args.shown.raw).map_err(|e| ctx.fail(&e))?;
     let out = &mut *ctx.out;
     // A reader who stops reading (`| head`) ends the game quietly.
     let io = |e: std::io::Error| match e.kind() {
@@ -124,7 +115,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
                     writeln!(out, "{ply:>4}. {}", each.join(", ")).map_err(io)?;
                 }
             }
-            writeln!(out, "         {}", state_lines(&game, state, args.raw)?).map_err(io)?;
+            writeln!(out, "         {}", state_lines(&game, state, args.shown.raw)?).map_err(io)?;
             out.flush().map_err(io)
         })
     });

@@ -32,3 +32,28 @@ impl SearchArgs {
         }
     }
 }
+
+/// `--from`, `--first` and `--after`: where a command starts (`solve`,
+/// `tree`, `play`, `trace`), read by [`start_position`](super::game_args::start_position).
+#[derive(Args, Debug, Clone, Default)]
+pub struct StartArgs {
+    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    /// Start from the game's initial position with this player to move first
+    /// (`--first B`), instead of the first player of `players`
+    #[arg(long, value_name = "PLAYER")]
+    pub first: Option<String>,
+    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
+}
+
+/// `--raw`: positions shown as their fields (`tree`, `play`, `trace`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct RawArg {
+    /// Show each position as its state, field by field (what --from reads),
+    /// rather than as the game's display draws it
+    #[arg(long)]
+    pub raw: bool,
+}

@@ -6,14 +6,14 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::bundled;
 use crate::cli::kit::context::{Context, Failure};
 use crate::compile;
 use crate::game::{Game, Turn};
 use crate::report::diagnostic;
-use crate::runtime::{Interpreted, State};
+use crate::runtime::{Engine, Interpreted, State};
 
 /// What every command that loads a game takes.
 #[derive(Args, Debug, Clone)]
@@ -27,8 +27,25 @@ pub struct GameArgs {
     /// What runs the rules: `jit` (compiled to machine code when the game
     /// loads; the default where the processor is supported) or `vm` (the
     /// interpreter, the reference)
-    #[arg(long, value_name = "ENGINE", value_parser = ["jit", "vm"])]
-    pub engine: Option<String>,
+    #[arg(long, value_name = "ENGINE", value_enum)]
+    pub engine: Option<EngineArg>,
+}
+
+/// `--engine`. (Its values carry no doc comments: clap would list them in
+/// the help, which names them in the flag's own text.)
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineArg {
+    Jit,
+    Vm,
+}
+
+impl EngineArg {
+    pub fn engine(self) -> Engine {
+        match self {
+            EngineArg::Jit => Engine::Jit,
+            EngineArg::Vm => Engine::Vm,
+        }
+    }
 }
 
 /// Reads and compiles a game file with the parameters given on the command line.

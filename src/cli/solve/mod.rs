@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
+use crate::cli::kit::args::StartArgs;
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::exact::{Kind, endless, kind};
 use crate::cli::kit::game_args::{GameArgs, load_game, start_position};
@@ -35,16 +36,8 @@ pub enum AlgorithmArg {
 pub struct SolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
-    #[arg(long, value_name = "POSITION")]
-    pub from: Option<String>,
-    /// Start from the game's initial position with this player to move first
-    /// (`--first B`), instead of the first player of `players`
-    #[arg(long, value_name = "PLAYER")]
-    pub first: Option<String>,
-    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
-    #[arg(long, value_name = "MOVES")]
-    pub after: Option<String>,
+    #[command(flatten)]
+    pub start: StartArgs,
     /// The search algorithm [default: alphabeta]; for two-player games
     /// without chance, simultaneous moves or hidden information
     #[arg(long, value_enum)]
@@ -147,9 +140,9 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         let root = start_position(
             &game,
-            args.from.as_deref(),
-            args.first.as_deref(),
-            args.after.as_deref(),
+            args.start.from.as_deref(),
+            args.start.first.as_deref(),
+            args.start.after.as_deref(),
             ctx,
         )?;
         let mcts_args = mcts::MctsArgs {
@@ -176,9 +169,9 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     let root = start_position(
         &game,
-        args.from.as_deref(),
-        args.first.as_deref(),
-        args.after.as_deref(),
+        args.start.from.as_deref(),
+        args.start.first.as_deref(),
+        args.start.after.as_deref(),
         ctx,
     )?;
     if game.num_players() == 1 && kind(&game, args.grundy) == Some(Kind::Chance) && !game.program().has_simultaneous {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::kit::args::SearchArgs;
+use crate::cli::kit::args::{RawArg, SearchArgs, StartArgs};
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::exact::{Kind, endless, kind};
 use crate::cli::kit::game_args::{GameArgs, load_game, start_position};
@@ -71,20 +71,10 @@ pub struct TreeArgs {
     /// Print the tree as one JSON object (docs/json-schema/tree.json)
     #[arg(long)]
     pub json: bool,
-    /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
-    #[arg(long, value_name = "POSITION")]
-    pub from: Option<String>,
-    /// Start from the game's initial position with this player to move first
-    /// (`--first B`), instead of the first player of `players`
-    #[arg(long, value_name = "PLAYER")]
-    pub first: Option<String>,
-    /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
-    #[arg(long, value_name = "MOVES")]
-    pub after: Option<String>,
-    /// Show each position as its state, field by field (what --from reads),
-    /// rather than as the game's display draws it
-    #[arg(long)]
-    pub raw: bool,
+    #[command(flatten)]
+    pub start: StartArgs,
+    #[command(flatten)]
+    pub shown: RawArg,
     /// Draw a tree of more than 2,000 nodes (at most 1,000,000)
     #[arg(long)]
     pub force: bool,
@@ -105,9 +95,9 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     let root = start_position(
         &game,
-        args.from.as_deref(),
-        args.first.as_deref(),
-        args.after.as_deref(),
+        args.start.from.as_deref(),
+        args.start.first.as_deref(),
+        args.start.after.as_deref(),
         ctx,
     )?;
     let depth = args.depth as usize;
@@ -209,7 +199,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         }
         f
     })?;
-    if args.raw || !shown::all_public(&game) {
+    if args.shown.raw || !shown::all_public(&game) {
         for n in &mut tree.nodes {
             n.board = None;
         }
