@@ -12,7 +12,7 @@
 //! first:
 //!
 //! 0. `error_kind`: the kinds of error, with their diagnostic codes and
-//!    exit codes;
+//!    exit codes; `digits`: numbers as people read them (`8,339,730`);
 //! 1. `board`: a position as a game's `display` block draws it, and its text;
 //!    `game`, `fsutil`, `memory`: foundations: the [`game::Game`] trait
 //!    every algorithm sees, atomic file writes, the memory guard;
@@ -48,6 +48,7 @@ pub mod board;
 pub mod bundled;
 pub mod cli;
 pub mod compile;
+pub mod digits;
 pub mod error_kind;
 pub mod fsutil;
 pub mod game;

@@ -14,8 +14,9 @@ use std::path::Path;
 /// The stages, bottom first. Modules on one line are at the same level and
 /// do not import each other.
 const STAGES: &[&[&str]] = &[
-    // The kinds of error, their diagnostic codes and exit codes.
-    &["error_kind"],
+    // The kinds of error, their diagnostic codes and exit codes; numbers as
+    // people read them.
+    &["error_kind", "digits"],
     // A position as a game's display draws it: plain data and its text.
     &["board"],
     // Foundations every stage may use: the `Game` trait and its errors,

@@ -55,7 +55,7 @@ fn within_length(weight: u64, span: Span) -> Result<(), CompileError> {
             CompileKind::Length,
             format!(
                 "this holds more than {} values (nested lists count every element)",
-                thousands(MAX_CONST_LEN as u64)
+                crate::digits::thousands(MAX_CONST_LEN as u64)
             ),
         ));
     }
@@ -115,19 +115,6 @@ const MAX_CONST_LEN: i64 = 100_000;
 /// node of the expression evaluated, or one element copied).
 pub const MAX_CONST_STEPS: u64 = 10_000_000;
 
-/// `10000000` as `10,000,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 impl ConstEnv<'_> {
     /// The value of `e`, computed in at most [`MAX_CONST_STEPS`] steps.
     pub fn eval(&mut self, e: &Expr) -> R {
@@ -151,7 +138,7 @@ impl Evaluation<'_, '_> {
                 CompileKind::Steps,
                 format!(
                     "computing this before the game starts takes more than {} steps",
-                    thousands(MAX_CONST_STEPS)
+                    crate::digits::thousands(MAX_CONST_STEPS)
                 ),
             )
             .with_help(

@@ -37,13 +37,13 @@ impl fmt::Display for SourceError {
                 f,
                 "it has {} bytes, and a game file may have at most {} (1 MiB); is this the right file? \
                  a game's rules fit in a few kilobytes",
-                group(*n),
-                group(MAX_SOURCE_LEN as u64)
+                crate::digits::thousands(*n),
+                crate::digits::thousands(MAX_SOURCE_LEN as u64)
             ),
             SourceError::TooLarge(None) => write!(
                 f,
                 "it goes on past {} bytes (1 MiB), the most a game file may have",
-                group(MAX_SOURCE_LEN as u64)
+                crate::digits::thousands(MAX_SOURCE_LEN as u64)
             ),
             SourceError::NoWriter => write!(
                 f,
@@ -58,19 +58,6 @@ impl fmt::Display for SourceError {
             SourceError::Io(e) => write!(f, "{e}"),
         }
     }
-}
-
-/// `1048576` as `1,048,576`.
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The text of the game file at `path`, read once, ready to parse.
