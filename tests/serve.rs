@@ -297,12 +297,23 @@ fn asking_for_values_never_changes_the_dice() {
 }
 
 /// A parameter that changes the number of players changes the seats the
-/// page offers.
+/// page offers, and the agents offered are the ones the server may seat.
 #[test]
 fn the_players_follow_the_parameters() {
     let server = Server::start(&[]);
     let two = server.ok("/api/game", json!({"game": "xnimmt"}));
     assert_eq!(two["players"].as_array().unwrap().len(), 2);
+    // A server that may not run programs does not offer them.
+    let specs: Vec<&str> = two["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["spec"].as_str().unwrap())
+        .collect();
+    assert!(
+        specs.contains(&"mcts") && !specs.iter().any(|s| s.starts_with("exec:")),
+        "{specs:?}"
+    );
     let three = server.ok("/api/game", json!({"game": "xnimmt", "params": {"P": 3, "K": 18}}));
     assert_eq!(three["players"].as_array().unwrap().len(), 3, "{three}");
     assert_eq!(three["seats"].as_str().unwrap().split(',').count(), 3, "{three}");

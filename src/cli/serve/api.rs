@@ -134,7 +134,13 @@ impl App {
             }
             ("POST", "/api/game") => {
                 let body = read_json(body)?;
-                describe(str_field(&body, "game")?, body.get("params"), self.engine).map(|v| json_reply(200, &v))
+                describe(
+                    str_field(&body, "game")?,
+                    body.get("params"),
+                    self.engine,
+                    self.allow_exec,
+                )
+                .map(|v| json_reply(200, &v))
             }
             ("POST", "/api/new") => {
                 let body = read_json(body)?;
@@ -320,8 +326,9 @@ fn games() -> Value {
 
 /// What the page needs to set up a game: its parameters (with defaults as
 /// the command line takes them), its players with the parameters given (X
-/// Nimmt!'s P), the seats it suggests.
-fn describe(game: &str, params: Option<&Value>, engine: Engine) -> Result<Value, ApiError> {
+/// Nimmt!'s P), the seats it suggests, the agents it may seat (`exec:`
+/// only where the server allows it).
+fn describe(game: &str, params: Option<&Value>, engine: Engine, allow_exec: bool) -> Result<Value, ApiError> {
     let text = read_game(game)?;
     let bound = bindings(game, &text, params)?;
     let program = compile::load(game, &text, &bound).map_err(|errors| {
@@ -363,7 +370,11 @@ fn describe(game: &str, params: Option<&Value>, engine: Engine) -> Result<Value,
         "params": params,
         "players": players,
         "seats": seats,
-        "agents": crate::solve::agents::agent_kinds::AGENT_KINDS.iter().map(|k| json!({"spec": k.spec, "plays": k.plays})).collect::<Vec<_>>(),
+        "agents": crate::solve::agents::agent_kinds::AGENT_KINDS
+            .iter()
+            .filter(|k| allow_exec || !k.spec.starts_with("exec:"))
+            .map(|k| json!({"spec": k.spec, "plays": k.plays}))
+            .collect::<Vec<_>>(),
     }))
 }
 

@@ -691,9 +691,12 @@ fn board_json(board: &Board, display: Option<&ir::Display>) -> Value {
                 .filter(|(_, colour)| !colour.is_empty())
                 .map(|(symbol, colour)| (symbol.clone(), json!(colour)))
                 .collect();
+            // The value 0's symbol is an empty cell, whatever it looks like
+            // (Othello's `-`).
+            let empty = display.and_then(|d| d.symbols.first());
             json!({
                 "layout": "grid", "rows": rows, "cols": cols, "shift": shift, "cells": cells,
-                "style": look.style.name(), "colours": colours,
+                "style": look.style.name(), "colours": colours, "empty": empty,
             })
         }
         Board::Pits {

@@ -241,7 +241,10 @@ async function steps() {
     }
     moved(next);
     render();
-    await new Promise((r) => setTimeout(r, 250));
+    // A pause to see each move; chance's hidden deals go by at once.
+    const last = next.history[next.history.length - 1];
+    const hidden = last && last.who === "chance" && last.move === "(hidden)";
+    await new Promise((r) => setTimeout(r, hidden ? 0 : 250));
   }
 }
 
@@ -451,7 +454,9 @@ function chooseAmong(moves) {
 
 function drawGrid(b, clicks) {
   const style = b.style || "discs";
-  const size = style === "chess" || style === "checkered" ? 52 : style === "points" ? 38 : 56;
+  const wanted = style === "chess" || style === "checkered" ? 52 : style === "points" ? 38 : 56;
+  // A big board (Go 19x19) shrinks its cells to fit the panel.
+  const size = Math.max(16, Math.min(wanted, Math.floor(560 / Math.max(b.cols + b.rows / 2 * (b.shift ? 1 : 0), b.rows))));
   const shift = b.shift ? size / 2 : 0;
   const coords = style !== "points";
   const margin = coords ? 22 : 4;
@@ -528,7 +533,10 @@ function drawGrid(b, clicks) {
         el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, fill: "none", stroke: "#1e6fd9", "stroke-width": 4, class: "selected" }, g);
       }
       const declared = b.colours && b.colours[sym];
-      if (sym === "+" && !declared && style !== "go") {
+      const empty = sym === b.empty && !declared;
+      if (empty) {
+        // nothing on it
+      } else if (sym === "+" && !declared && style !== "go") {
         el("circle", { cx, cy, r: 5, fill: "#333" }, g);
       } else if (sym === "-" && !declared && style === "discs") {
         el("rect", { x: x + 4, y: cy - 4, width: size - 8, height: 8, rx: 3, fill: "#2e86de" }, g);
@@ -552,7 +560,8 @@ function drawGrid(b, clicks) {
         // A colour of its own says what a stone or checker is; a colour
         // shared (a man and a king of one side) needs the symbol too.
         if (!declared || shared.has(sym)) {
-          const t = el("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: textOn(fill) }, g);
+          const font = Math.min(18, Math.round(size * 0.36));
+          const t = el("text", { x: cx, y: cy + font / 3, "text-anchor": "middle", "font-size": font, "font-weight": "bold", fill: textOn(fill) }, g);
           t.textContent = sym;
         }
       }
