@@ -148,7 +148,7 @@ def _game_type(name: str, source: str, game: gdl.Game) -> "pyspiel.GameType":
         max_num_players=game.num_players,
         min_num_players=game.num_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -304,7 +304,7 @@ class GdlSpielGame(pyspiel.Game):
         if params:
             raise ValueError(f"gdl's observations take no parameters; got {params}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.gdl, perfect_recall)
+        return _Observer(self.gdl, perfect_recall, self.max_game_length())
 
 
 class GdlSpielState(pyspiel.State):
@@ -318,6 +318,8 @@ class GdlSpielState(pyspiel.State):
         # One entry per step: (the state before it, {player: move}), for
         # the perfect-recall information state.
         self.steps: list[tuple[gdl.State, dict[int, gdl.Move]]] = []
+        # The (player, action) pairs of each step, for `undo_action`.
+        self.actions: list[list[tuple[int, int]]] = []
 
     def current_player(self) -> int:
         turn = self.gdl.turn(self.gdl_state)
@@ -339,12 +341,44 @@ class GdlSpielState(pyspiel.State):
         move = self.gdl.action_to_move(action)
         turn = self.gdl.turn(self.gdl_state)
         self.steps.append((self.gdl_state, {turn: move} if isinstance(turn, int) else {}))
+        self.actions.append([(turn if isinstance(turn, int) else CHANCE, action)])
         self.gdl_state = self.gdl.apply(self.gdl_state, move)
 
     def _apply_actions(self, actions: list[int]) -> None:
         moves = [self.gdl.action_to_move(a) for a in actions]
         self.steps.append((self.gdl_state, dict(enumerate(moves))))
+        self.actions.append(list(enumerate(actions)))
         self.gdl_state = self.gdl.apply_joint(self.gdl_state, moves)
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Takes back the last action, which must be ``action`` by
+        ``player`` (OpenSpiel's ``UndoAction``): the state is again the
+        one before it, exactly (gdl's states are values: the one before
+        each step is kept). A simultaneous step is taken back whole:
+        ``player`` ``SIMULTANEOUS`` and ``action`` any of its actions."""
+        if not self.steps:
+            raise ValueError("undo_action: no action to undo: this is the initial state")
+        last = self.actions[-1]
+        whole = player == SIMULTANEOUS and len(last) > 1 and any(a == action for _, a in last)
+        if not whole and last != [(player, action)]:
+            done = ", ".join(f"player {p} action {a}" for p, a in last)
+            raise ValueError(f"undo_action: the last step was {done}, not player {player} action {action}")
+        self.gdl_state = self.steps.pop()[0]
+        self.actions.pop()
+
+    # OpenSpiel keeps the actions applied in the C++ side of a state, which
+    # a Python game cannot take back: the history is read from `actions`.
+    def history(self) -> list[int]:
+        return [a for step in self.actions for _, a in step]
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self.history()))
+
+    def move_number(self) -> int:
+        return len(self.actions)
+
+    def is_initial_state(self) -> bool:
+        return not self.actions
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.gdl.action_to_move(action))
@@ -360,45 +394,85 @@ class GdlSpielState(pyspiel.State):
     def rewards(self) -> list[float]:
         return self.returns()
 
+    def _decisions(self):
+        """The steps where some player moved (chance's steps left out):
+        the state before each and the moves made."""
+        for (before, moves), step in zip(self.steps, self.actions):
+            if step[0][0] != CHANCE:
+                yield before, moves
+
     def information_state(self, player: int) -> str:
-        """What ``player`` saw at each step since the start, with their own
-        moves, then what they see now."""
+        """What ``player`` saw before each move since the start (what
+        chance did shows in the next one), with their own moves, then what
+        they see now."""
         lines = []
-        for before, moves in self.steps:
+        for before, moves in self._decisions():
             lines.append(self.gdl.observation(before, player))
             if player in moves:
                 lines.append(f"you: {moves[player]}")
         lines.append(self.gdl.observation(self.gdl_state, player))
         return "\n".join(lines)
 
+    def information_state_tensor_into(self, player: int, out: np.ndarray) -> None:
+        """Fills ``out`` (``_Observer``'s layout) with ``player``'s
+        information state: per move since the start a 1, the observation
+        before it and ``player``'s own action one-hot, then the observation
+        now."""
+        game = self.gdl
+        size = game.observation_tensor_shape()[0]
+        actions = game.num_distinct_actions()
+        width = 1 + size + actions
+        out[:] = 0.0
+        for t, (before, moves) in enumerate(self._decisions()):
+            if (t + 1) * width + size > len(out):
+                raise ValueError(
+                    f"the information-state tensor holds {(len(out) - size) // width} moves "
+                    f"(max_game_length), and this game has made more: give a larger max_game_length"
+                )
+            at = t * width
+            out[at] = 1.0
+            out[at + 1 : at + 1 + size] = game.observation_tensor(before, player)
+            if player in moves:
+                out[at + 1 + size + game.move_to_action(moves[player])] = 1.0
+        out[len(out) - size :] = game.observation_tensor(self.gdl_state, player)
+
     def __str__(self) -> str:
         return str(self.gdl_state)
 
 
+def information_state_tensor_size(game: gdl.Game, max_game_length: int) -> int:
+    """The length of the information-state tensor: the observation tensor
+    where nothing is hidden (the position is all a player needs), else per
+    move a flag, the observation before it and the player's own action,
+    then the observation now."""
+    size = game.observation_tensor_shape()[0]
+    if not (game.has_hidden or game.has_simultaneous):
+        return size
+    return max_game_length * (1 + size + game.num_distinct_actions()) + size
+
+
 class _Observer:
     """OpenSpiel's observer of a gdl game: ``tensor`` (the observation
-    tensor; none for perfect recall) and ``string_from``."""
+    tensor, or with perfect recall the information-state tensor) and
+    ``string_from``."""
 
-    def __init__(self, game: gdl.Game, perfect_recall: bool):
+    def __init__(self, game: gdl.Game, perfect_recall: bool, max_game_length: int):
         self._game = game
         self._perfect_recall = perfect_recall
+        self._history = perfect_recall and (game.has_hidden or game.has_simultaneous)
         if perfect_recall:
-            self.tensor = None
-            self.dict: dict[str, np.ndarray] = {}
+            size = information_state_tensor_size(game, max_game_length)
+            self.tensor = np.zeros(size, np.float32)
+            self.dict = {"info_state": self.tensor}
         else:
             self.tensor = np.zeros(game.observation_tensor_shape(), np.float32)
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state: GdlSpielState, player: int) -> None:
-        # OpenSpiel calls this only to fill the tensor (strings come from
-        # string_from); of perfect recall there is none yet, which is said
-        # rather than given as an empty tensor.
-        if self.tensor is None:
-            raise NotImplementedError(
-                "gdl games have no information-state tensor yet: use information_state_string, "
-                "or observation_tensor (what the player sees now)"
-            )
-        self.tensor[:] = state.gdl_state.observation_tensor(player)
+        if self._history:
+            state.information_state_tensor_into(player, self.tensor)
+        else:
+            self.tensor[:] = state.gdl_state.observation_tensor(player)
 
     def string_from(self, state: GdlSpielState, player: int) -> str:
         if self._perfect_recall:

@@ -219,14 +219,120 @@ def test_the_checkout_s_nim_registers_in_a_fresh_interpreter_under_the_same_name
     assert state.history() == [0]
 
 
-def test_the_information_state_tensor_raises_until_there_is_one():
+def test_undo_action_restores_the_state_before_exactly():
     game = pyspiel.load_game("gdl_kuhn_poker")
     state = game.new_initial_state()
-    state.apply_action(state.legal_actions()[0])
-    state.apply_action(state.legal_actions()[0])
-    # It returned [] without a word (issue 42, item 10).
-    with pytest.raises(Exception, match="no information-state tensor"):
-        state.information_state_tensor(0)
-    # The string and the observation tensor are there.
-    assert state.information_state_string(0)
-    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    for a in [2, 0, 3]:  # deals, then First passes
+        state.apply_action(a)
+    before = (str(state), state.history(), state.information_state_string(1), state.legal_actions())
+    state.apply_action(4)  # Second bets
+    assert state.history() == [2, 0, 3, 4]
+    # Only the last action, by its player, is taken back.
+    with pytest.raises(ValueError, match="the last step was player 1 action 4, not player 0 action 4"):
+        state.undo_action(0, 4)
+    state.undo_action(1, 4)
+    assert (str(state), state.history(), state.information_state_string(1), state.legal_actions()) == before
+    assert state.move_number() == 3 and state.current_player() == 1
+    # Chance's deals undo too, back to the start, and no further.
+    for player, action in [(0, 3), (openspiel.CHANCE, 0), (openspiel.CHANCE, 2)]:
+        state.undo_action(player, action)
+    assert state.is_initial_state() and state.history() == [] and state.is_chance_node()
+    with pytest.raises(ValueError, match="no action to undo"):
+        state.undo_action(openspiel.CHANCE, 2)
+    # After an undo, a clone and a serialized copy are the state as it is now.
+    state.apply_action(1)
+    state.apply_action(2)
+    state.apply_action(4)
+    state.undo_action(0, 4)
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    for copy in (state.clone(), again):
+        assert copy.history() == [1, 2] and str(copy) == str(state) and copy.current_player() == 0
+
+
+def test_undo_takes_back_a_simultaneous_step_whole():
+    game = pyspiel.load_game("gdl_goofspiel")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_simultaneous_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    before = str(state)
+    joint = [state.legal_actions(p)[0] for p in range(game.num_players())]
+    state.apply_actions(joint)
+    with pytest.raises(ValueError, match="the last step was"):
+        state.undo_action(0, joint[0])
+    state.undo_action(openspiel.SIMULTANEOUS, joint[1])
+    assert str(state) == before and state.is_simultaneous_node()
+
+
+def all_histories(state, out):
+    """Every non-terminal state below `state`, chance's included."""
+    out.append(state)
+    if not state.is_terminal():
+        if state.is_chance_node():
+            actions = [a for a, _ in state.chance_outcomes()]
+        else:
+            actions = state.legal_actions()
+        for a in actions:
+            all_histories(state.child(a), out)
+    return out
+
+
+def test_kuhn_s_information_states_partition_the_histories_as_openspiel_s_own_kuhn():
+    ours = pyspiel.load_game("gdl_kuhn_poker")
+    native = pyspiel.load_game("kuhn_poker")
+    size = ours.information_state_tensor_size()
+    assert ours.information_state_tensor_shape() == [size]
+    # gdl's actions: deal(1..3) are 0..2 (as OpenSpiel's cards), pass 3 and bet 4 (0 and 1 there).
+    to_native = {3: 0, 4: 1}
+    decisions = [s for s in all_histories(ours.new_initial_state(), []) if s.is_player_node()]
+    assert len(decisions) == 6 * 4  # 6 deals, then 4 betting sequences that wait on a player
+    for player in range(2):
+        by_ours, by_tensor, by_native = {}, {}, {}
+        for state in decisions:
+            mine = native.new_initial_state()
+            for a in state.history():
+                mine.apply_action(to_native.get(a, a) if len(mine.history()) >= 2 else a)
+            key = tuple(state.history())
+            by_ours.setdefault(state.information_state_string(player), set()).add(key)
+            tensor = state.information_state_tensor(player)
+            assert len(tensor) == size
+            by_tensor.setdefault(tuple(tensor), set()).add(key)
+            by_native.setdefault(mine.information_state_string(player), set()).add(key)
+        # The same sets of histories a player cannot tell apart: 12 each
+        # (6 where the player is to move, 6 where the other is).
+        partition = sorted(map(sorted, by_native.values()))
+        assert len(partition) == 12
+        assert sorted(map(sorted, by_ours.values())) == partition
+        assert sorted(map(sorted, by_tensor.values())) == partition
+        # At the player's own decisions: 6 information states, as OpenSpiel's.
+        own = {state.information_state_string(player) for state in decisions if state.current_player() == player}
+        assert len(own) == 6
+
+
+def test_the_information_state_tensor_of_a_game_without_secrets_is_the_observation():
+    game = pyspiel.load_game("gdl_tictactoe")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    assert game.information_state_tensor_shape() == game.observation_tensor_shape()
+    assert state.information_state_tensor(1) == state.observation_tensor(1)
+
+
+def test_goofspiel_s_information_state_tensor_tells_apart_what_the_player_saw():
+    game = pyspiel.load_game("gdl_goofspiel")
+    rng = random.Random(5)
+    seen = {}
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for p in range(2):
+                tensor = tuple(state.information_state_tensor(p))
+                assert len(tensor) == game.information_state_tensor_size()
+                text = state.information_state_string(p)
+                # Equal tensors exactly where the strings are equal.
+                assert seen.setdefault(("t", p, tensor), text) == text
+                assert seen.setdefault(("s", p, text), tensor) == tensor
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
