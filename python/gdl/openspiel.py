@@ -132,7 +132,9 @@ def _game_type(name: str, source: str, game: gdl.Game) -> "pyspiel.GameType":
     info = pyspiel.GameType.Information
     utility = pyspiel.GameType.Utility
     params = {k: _param_value(v) for k, v in game.params.items()}
-    params["max_game_length"] = 0  # 0: found by gdl (see the module's text)
+    # 0: found by gdl (see the module's text), or where the game file
+    # declares a parameter of that name (go), the file's own default.
+    params["max_game_length"] = 0
     return pyspiel.GameType(
         short_name=name,
         long_name=f"{game.name} (gdl: {source})",
@@ -188,9 +190,11 @@ def register(path: str, name: Optional[str] = None) -> str:
     probe = gdl.load(source, engine="vm")
     game_type = _game_type(name, source, probe)
 
+    declares_length = "max_game_length" in probe.params
+
     class Registered(GdlSpielGame):
         def __init__(self, params: Optional[dict] = None):
-            super().__init__(game_type, source, params or {})
+            super().__init__(game_type, source, params or {}, declares_length)
 
     Registered.__name__ = Registered.__qualname__ = f"GdlSpielGame_{name}"
     pyspiel.register_game(game_type, Registered)
@@ -204,10 +208,16 @@ def load_game(path: str, **params: Any) -> "pyspiel.Game":
     return pyspiel.load_game(register(path), params)
 
 
-def _facts(game: gdl.Game, max_game_length: int) -> tuple[int, float, float]:
-    """The longest game and the utility range OpenSpiel's GameInfo needs."""
+def _facts(game: gdl.Game, max_game_length: int) -> tuple[int, bool, float, float]:
+    """The longest game (and whether it is exact rather than estimated)
+    and the utility range OpenSpiel's GameInfo needs."""
     explored = game.explore(EXPLORE_LIMIT)
     longest = explored["longest"] if explored else None
+    declared = game.params.get("max_game_length")
+    if declared is not None and longest is None:
+        # The game file's own bound (go's: the game ends when that many
+        # moves are made, passes counted).
+        longest = int(declared)
     if explored and longest is None and game.repetition:
         # Positions recur, but under `end when repeated N` each comes at
         # most N - 1 times before the move that ends the game.
@@ -219,6 +229,7 @@ def _facts(game: gdl.Game, max_game_length: int) -> tuple[int, float, float]:
         low, high = rules
     else:
         low, high = None, None
+    exact = longest is not None
     if (max_game_length <= 0 and longest is None) or low is None:
         # Too many positions, or a position that recurs: estimate from random games.
         rng = random.Random(0)
@@ -234,10 +245,10 @@ def _facts(game: gdl.Game, max_game_length: int) -> tuple[int, float, float]:
             widest = max([abs(r) for r in seen] + [1.0])
             low, high = -4 * widest, 4 * widest
     if max_game_length > 0:
-        longest = max_game_length
+        longest, exact = max_game_length, True
     if low >= high:  # OpenSpiel wants min < max: a game of draws only
         low, high = low - 1, high + 1
-    return int(longest), float(low), float(high)
+    return int(longest), exact, float(low), float(high)
 
 
 def _random_game(game: gdl.Game, rng: random.Random) -> tuple[int, list[float]]:
@@ -261,10 +272,10 @@ def _random_game(game: gdl.Game, rng: random.Random) -> tuple[int, list[float]]:
 # (path, parameters) -> the loaded game and its facts. OpenSpiel loads a
 # game again for every state it deserializes (random_sim_test does, often):
 # the rules are compiled and looked through once.
-_loaded: dict[tuple, tuple[gdl.Game, int, float, float]] = {}
+_loaded: dict[tuple, tuple[gdl.Game, int, bool, float, float]] = {}
 
 
-def _load(path: str, params: dict, max_game_length: int) -> tuple[gdl.Game, int, float, float]:
+def _load(path: str, params: dict, max_game_length: int) -> tuple[gdl.Game, int, bool, float, float]:
     key = (path, tuple(sorted((k, str(v)) for k, v in params.items())), max_game_length)
     found = _loaded.get(key)
     if found is None:
@@ -279,10 +290,15 @@ def _load(path: str, params: dict, max_game_length: int) -> tuple[gdl.Game, int,
 class GdlSpielGame(pyspiel.Game):
     """A gdl game as a ``pyspiel.Game`` (see the module's text)."""
 
-    def __init__(self, game_type: "pyspiel.GameType", path: str, params: dict):
+    def __init__(self, game_type: "pyspiel.GameType", path: str, params: dict, declares_length: bool = False):
         params = dict(params)
         max_game_length = int(params.pop("max_game_length", 0))
-        game, longest, low, high = _load(path, params, max_game_length)
+        if declares_length:
+            # The game's own parameter: the game ends there by its rules.
+            if max_game_length > 0:
+                params["max_game_length"] = max_game_length
+            max_game_length = 0
+        game, longest, exact, low, high = _load(path, params, max_game_length)
         actions = game.num_distinct_actions()
         info = pyspiel.GameInfo(
             num_distinct_actions=actions,
@@ -293,9 +309,14 @@ class GdlSpielGame(pyspiel.Game):
             utility_sum=0.0 if game.zero_sum else None,
             max_game_length=longest,
         )
-        given = dict(params, max_game_length=max_game_length) if max_game_length else params
+        given = dict(params)
+        if max_game_length:
+            given["max_game_length"] = max_game_length
         super().__init__(game_type, info, given)
         self.gdl = game
+        # Whether max_game_length is known (looked through every position,
+        # declared by the game file or given) rather than estimated.
+        self.max_game_length_exact = exact
 
     def new_initial_state(self) -> "GdlSpielState":
         return GdlSpielState(self)

@@ -336,3 +336,28 @@ def test_goofspiel_s_information_state_tensor_tells_apart_what_the_player_saw():
                 state.apply_action(rng.choices(actions, probs)[0])
             else:
                 state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
+
+
+def test_max_game_length_is_the_game_file_s_own_where_it_declares_one():
+    # Go declares OpenSpiel's parameter, twice the points of the board: it
+    # was shadowed by the estimate (648, four times the longest random game).
+    go = pyspiel.load_game("gdl_go")
+    assert (go.max_game_length(), go.max_game_length_exact) == (162, True)
+    small = pyspiel.load_game("gdl_go", {"board_size": 5})
+    assert small.max_game_length() == 50 == 2 * 5 * 5
+    # Given, it reaches the rules: the game ends there.
+    short = pyspiel.load_game("gdl_go", {"board_size": 5, "max_game_length": 6})
+    assert short.max_game_length() == 6 and short.gdl.params["max_game_length"] == "6"
+    assert len(play_random_history(short, random.Random(1))) == 6
+    pyspiel.random_sim_test(short, num_sims=2, serialize=True, verbose=False)
+    # Looked through every position: exact; too many to look through: said.
+    assert pyspiel.load_game("gdl_kuhn_poker").max_game_length_exact
+    assert not pyspiel.load_game("gdl_connect4").max_game_length_exact
+
+
+def play_random_history(game, rng):
+    """The actions of a random game of a game without chance."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state.history()
