@@ -31,7 +31,9 @@ What OpenSpiel sees:
 - ``GameInfo``: ``max_game_length`` and the utility range exact where gdl
   can look through every position (up to 200,000), else the rules' range of
   payoffs and an estimate of the length (four times the longest of 200
-  random games): give ``max_game_length`` as a parameter to fix it. Under a
+  random games): give ``max_game_length`` as a parameter to fix it; a game
+  file's own parameter of that name (go's) is the length, and the game's
+  (``GdlSpielGame.max_game_length_exact`` says which it is). Under a
   repetition rule (``end when repeated N``) a game can be no longer than
   N - 1 times the number of positions, the bound given where gdl can count
   them;
@@ -40,10 +42,14 @@ What OpenSpiel sees:
   OpenSpiel too; ``clone`` keeps them, and ``serialize`` (the actions from
   the start) rebuilds them;
 - ``observation_string``: gdl's observation (what the player sees now);
-  ``information_state_string``: the player's observations since the start,
-  with their own moves (perfect recall); ``observation_tensor``: gdl's
-  observation tensor (``gdl.State.observation_tensor``). There is no
-  information-state tensor: ``information_state_tensor`` raises.
+  ``information_state_string`` and ``information_state_tensor``: what the
+  player saw before each move and their own moves, then what they see now
+  (perfect recall; the tensor is the observation tensor where nothing is
+  hidden); ``observation_tensor``: gdl's observation tensor
+  (``gdl.State.observation_tensor``);
+- ``undo_action`` and ``resample_from_infostate`` (for Python's
+  ``ISMCTSBot``), from Python: OpenSpiel's C++ does not reach a Python
+  game's.
 """
 
 from __future__ import annotations
@@ -87,6 +93,8 @@ INVALID = int(pyspiel.PlayerId.INVALID)
 EXPLORE_LIMIT = 200_000
 # Random games played to estimate the longest game where the positions are too many.
 ESTIMATE_GAMES = 200
+# Random draws `resample_from_infostate` makes before it gives up.
+RESAMPLE_TRIES = 10_000
 
 # short name -> the path or bundled name it loads.
 _registered: dict[str, str] = {}
@@ -456,6 +464,71 @@ class GdlSpielState(pyspiel.State):
             if player in moves:
                 out[at + 1 + size + game.move_to_action(moves[player])] = 1.0
         out[len(out) - size :] = game.observation_tensor(self.gdl_state, player)
+
+    def resample_from_infostate(self, player: int, sampler: Any = None) -> "GdlSpielState":
+        """A state ``player`` cannot tell from this one (the same
+        information state), for ISMCTS: chance's outcomes drawn by their
+        probabilities and the other players' moves at random, a draw
+        seen to differ from what ``player`` saw thrown away. ``sampler``
+        (OpenSpiel's: a callable giving a number in [0, 1)) seeds it.
+        Python's ``ISMCTSBot`` calls it; OpenSpiel's C++ one cannot reach a
+        Python game's method and stops with OpenSpiel's own error."""
+        seed = int(sampler() * 2**32) if callable(sampler) else random.getrandbits(32)
+        rng = random.Random(seed)
+        game = self.gdl
+        # What the player saw after each step, and their own moves.
+        after = [game.observation(state, player) for state, _ in self.steps[1:]]
+        after.append(game.observation(self.gdl_state, player))
+        for _ in range(RESAMPLE_TRIES):
+            sample = self._draw_like(player, after, rng)
+            if sample is not None:
+                return sample
+        raise RuntimeError(
+            f"resample_from_infostate: no state like this one for player {player} "
+            f"in {RESAMPLE_TRIES} random draws"
+        )
+
+    def _draw_like(self, player: int, after: list[str], rng: random.Random) -> Optional["GdlSpielState"]:
+        """One random walk along this state's steps, each step (chance's
+        by its probabilities, the other players' at random, ``player``'s
+        own as made) one after which ``player`` sees what they saw after
+        that step here; None where no such step is left."""
+        game = self.gdl
+        state = self.get_game().new_initial_state()
+        for (before, moves), seen in zip(self.steps, after):
+            turn, real = game.turn(state.gdl_state), game.turn(before)
+            # The same kind of step (who of the others moves may differ).
+            others = isinstance(turn, int) and isinstance(real, int) and player not in (turn, real)
+            if turn != real and not others:
+                return None
+            if turn == "chance":
+                outcomes = game.chance_outcomes(state.gdl_state)
+                # Outcomes in a random order drawn by their probabilities.
+                order = sorted(outcomes, key=lambda o: rng.random() ** (1.0 / max(o[1], 1e-12)), reverse=True)
+                tries = [[game.move_to_action(m)] for m, _ in order]
+            elif turn == "simultaneous":
+                choices = [
+                    [game.move_to_action(moves[p])] if p == player else game.legal_actions(state.gdl_state, p)
+                    for p in range(game.num_players)
+                ]
+                tries = [[rng.choice(c) for c in choices] for _ in range(64)]
+            elif turn == player:
+                tries = [[game.move_to_action(moves[player])]]
+            else:
+                legal = game.legal_actions(state.gdl_state, turn)
+                tries = [[a] for a in rng.sample(legal, len(legal))]
+            for joint in tries:
+                child = state.clone()
+                if turn == "simultaneous":
+                    child.apply_actions(joint)
+                else:
+                    child.apply_action(joint[0])
+                if game.observation(child.gdl_state, player) == seen:
+                    state = child
+                    break
+            else:
+                return None
+        return state
 
     def __str__(self) -> str:
         return str(self.gdl_state)

@@ -361,3 +361,58 @@ def play_random_history(game, rng):
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
     return state.history()
+
+
+def test_resample_from_infostate_draws_every_state_the_player_cannot_tell_apart_and_no_other():
+    game = pyspiel.load_game("gdl_kuhn_poker")
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    states = [s for s in all_histories(game.new_initial_state(), []) if s.is_player_node()]
+    for state in states:
+        player = state.current_player()
+        mine = state.information_state_string(player)
+        like = {tuple(s.history()) for s in states if s.information_state_string(player) == mine}
+        drawn = {tuple(state.resample_from_infostate(player, sampler).history()) for _ in range(40)}
+        # Two cards the other may hold, both drawn (a miss: 2 / 2**40).
+        assert drawn == like and len(like) == 2
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "xnimmt"])
+def test_a_resampled_state_has_the_player_s_information_state(name):
+    game = pyspiel.load_game(openspiel.short_name(name), SMALL.get(name, {}))
+    rng = random.Random(8)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            for player in range(game.num_players()):
+                other = state.resample_from_infostate(player, sampler)
+                assert other.information_state_string(player) == state.information_state_string(player)
+                assert other.information_state_tensor(player) == state.information_state_tensor(player)
+            if state.is_simultaneous_node():
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_python_s_ismcts_plays_kuhn_poker_to_the_end():
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game("gdl_kuhn_poker")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bots = [ismcts.ISMCTSBot(game, evaluator, 1.5, 100, random_state=np.random.RandomState(i)) for i in range(2)]
+    rng = np.random.RandomState(4)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            else:
+                action = int(bots[state.current_player()].step(state))
+                assert action in state.legal_actions()
+                state.apply_action(action)
+        assert state.returns()[0] in (-2.0, -1.0, 1.0, 2.0) and sum(state.returns()) == 0.0
