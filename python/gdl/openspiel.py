@@ -514,9 +514,11 @@ class GdlSpielState(pyspiel.State):
                 tries = [[rng.choice(c) for c in choices] for _ in range(64)]
             elif turn == player:
                 tries = [[game.move_to_action(moves[player])]]
-            else:
+            elif isinstance(turn, int):
                 legal = game.legal_actions(state.gdl_state, turn)
                 tries = [[a] for a in rng.sample(legal, len(legal))]
+            else:  # the end here, a move there
+                return None
             for joint in tries:
                 child = state.clone()
                 if turn == "simultaneous":
