@@ -339,7 +339,12 @@ impl Compiler<'_> {
                     let l = self.alloc_local();
                     self.scopes.push((name.name.clone(), Binding::Local(l, ty)));
                 }
-                let ret = f.ret.as_ref().map(|t| self.ty_of(t));
+                // A collection as the result is refused where functions are
+                // declared; the body is checked as if its type were unknown.
+                let ret = f.ret.as_ref().map(|t| match self.ty_of(t) {
+                    Ty::List(_) | Ty::Set => Ty::Error,
+                    t => t,
+                });
                 let (body, block) = match (&f.block, &ret) {
                     (Some(block), ret) => {
                         self.fn_kind = Some(match ret {
@@ -371,6 +376,9 @@ impl Compiler<'_> {
                         }
                         (x, None)
                     }
+                    // A result type already refused (a collection): nothing
+                    // more to say of its body.
+                    (None, Some(Ty::Error)) => (ir::Expr::Const(0), None),
                     (None, Some(ret)) => (self.scalar_of(&f.body, ret), None),
                     (None, None) => {
                         self.error(

@@ -545,7 +545,27 @@ impl<'a> Compiler<'a> {
         for f in &self.file.fns {
             if self.check_new_name(&f.name) {
                 let params: Vec<Ty> = f.params.iter().map(|(_, t)| self.ty_of(t)).collect();
-                let ret = f.ret.as_ref().map_or(Ty::Error, |t| self.ty_of(t));
+                let mut ret = f.ret.as_ref().map_or(Ty::Error, |t| self.ty_of(t));
+                // A function's result is one value: said once, at its type,
+                // rather than at each `return` and each use.
+                if let Some(t) = &f.ret
+                    && matches!(ret, Ty::List(_) | Ty::Set)
+                {
+                    self.error(
+                        CompileError::new(
+                            CompileKind::TypeMismatch,
+                            format!("a function returns an int, a bool or a player, not a {ret}"),
+                            t.span(),
+                            "a collection",
+                        )
+                        .with_help(
+                            "to draw a move's argument from the cells a function picks, draw it from a \
+                             range and test the function in `requires`: `t in 0..<N * N requires \
+                             reaches(f, t)` (docs/LANGUAGE.md, \"What finding the legal moves costs\")",
+                        ),
+                    );
+                    ret = Ty::Error;
+                }
                 // The search reads `evaluate` by its name (`Game::evaluate`).
                 if f.name.name == EVALUATE && (params != [Ty::Player] || ret != Ty::Int) {
                     self.error(

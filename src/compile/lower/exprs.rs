@@ -393,7 +393,7 @@ impl Compiler<'_> {
                     Some((Coll::Indices { place: place.clone() }, Elem::Alias(place, *elem)))
                 }
             }
-            Typed::Error => None,
+            Typed::Error | Typed::Scalar(_, Ty::Error) => None,
             Typed::Scalar(_, t) => {
                 self.error(
                     mismatch(e.span, "a range, list or set", &t)

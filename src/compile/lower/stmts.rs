@@ -294,6 +294,11 @@ impl Compiler<'_> {
 
     pub(super) fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<Stmt> {
         match (self.fn_kind.clone(), value) {
+            // A result type already refused (a list): the value's errors only.
+            (Some(FnKind::Function(Ty::Error)), Some(v)) => {
+                let _ = self.expr(v);
+                None
+            }
             (Some(FnKind::Function(ty)), Some(v)) => Some(Stmt::Return(Some(self.scalar_of(v, &ty)))),
             (Some(FnKind::Procedure), None) => Some(Stmt::Return(None)),
             (Some(FnKind::Function(ty)), None) => {
