@@ -6,6 +6,7 @@ pub mod agents;
 pub mod args;
 pub mod cfr_tree;
 pub mod context;
+pub mod csv;
 pub mod exact;
 pub mod game_args;
 pub mod limits;

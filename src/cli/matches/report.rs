@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::cli::kit::agents::failures_text;
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
+use crate::cli::kit::csv::csv_line;
 use crate::cli::kit::game_args::title;
 use crate::cli::kit::output::{CsvStream, Output};
 use crate::game::Game;
@@ -224,21 +225,6 @@ fn csv_row(
     }
     cells.push(best.join(";"));
     csv_line(&cells)
-}
-
-/// A CSV line, quoting the cells that need it (RFC 4180).
-pub(in crate::cli) fn csv_line(cells: &[String]) -> String {
-    let quoted: Vec<String> = cells
-        .iter()
-        .map(|c| {
-            if c.contains([',', '"', '\n', '\r']) {
-                format!("\"{}\"", c.replace('"', "\"\""))
-            } else {
-                c.clone()
-            }
-        })
-        .collect();
-    format!("{}\n", quoted.join(","))
 }
 
 /// Each agent's points (or utility) per game, as one histogram.

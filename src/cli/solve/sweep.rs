@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::SolveArgs;
 use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::csv::csv_line;
 use crate::cli::kit::game_args::load_game;
 use crate::cli::kit::{limits, output};
 use crate::game::Game;
@@ -215,26 +216,19 @@ fn table(names: &[String], rows: &[Row]) -> String {
 }
 
 fn csv(names: &[String], rows: &[Row]) -> String {
-    let field = |s: &str| {
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
-    let mut out = names.join(",");
-    out.push_str(",winner,value,best_first_moves,states,seconds\n");
+    let mut header: Vec<&str> = names.iter().map(String::as_str).collect();
+    header.extend(["winner", "value", "best_first_moves", "states", "seconds"]);
+    let mut out = csv_line(&header);
     for r in rows {
-        let mut c: Vec<String> = r.params.iter().map(|p| field(p)).collect();
+        let mut c: Vec<String> = r.params.clone();
         c.extend([
-            field(&r.winner),
+            r.winner.clone(),
             r.value.clone(),
-            field(&r.best),
+            r.best.clone(),
             r.states.replace(',', ""),
             format!("{:.6}", r.seconds),
         ]);
-        out.push_str(&c.join(","));
-        out.push('\n');
+        out.push_str(&csv_line(&c));
     }
     out
 }
