@@ -6,6 +6,9 @@
 //! Python package around it (`python/gdl/`) adds the AIMA and OpenSpiel
 //! adapters.
 
+// Every `unsafe` block says why it holds, as in the library.
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 mod agents;
 mod convert;
 mod game;
