@@ -1,0 +1,243 @@
+//! The `display` block checked: its layout, sizes and parts against what
+//! the layout takes, and how a page draws it (`style`, `colours`, `click`).
+//! Methods of the one `Compiler`, kept apart from the rules' checks.
+
+use super::{CompileError, CompileKind, Compiler};
+use crate::board::{Click, Look, Style, is_colour};
+use crate::ir;
+use crate::syntax::ast;
+
+impl Compiler<'_> {
+    /// The `display` block, checked against its layout: the sizes it takes,
+    /// the parts it knows and needs. Its functions were lowered with the others.
+    pub(super) fn check_display(&mut self) -> Option<ir::Display> {
+        let file = self.file;
+        let first = file.displays.first()?;
+        for again in &file.displays[1..] {
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    "the game has two displays",
+                    again.layout.span,
+                    "a second display",
+                )
+                .with_note(first.layout.span, "the first display")
+                .with_help("a game is drawn one way: keep one `display` block"),
+            );
+        }
+        let layouts = || {
+            ir::DisplayLayout::ALL
+                .iter()
+                .map(|l| format!("{}({})", l.name(), l.sizes().join(", ")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let Some(&layout) = ir::DisplayLayout::ALL.iter().find(|l| l.name() == first.layout.name) else {
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    format!("there is no display layout `{}`", first.layout.name),
+                    first.layout.span,
+                    "not a layout",
+                )
+                .with_help(format!("a display is one of: {}", layouts())),
+            );
+            return None;
+        };
+        let mut ok = true;
+        let want = layout.sizes();
+        if first.sizes.len() != want.len() {
+            ok = false;
+            let at = first
+                .sizes
+                .first()
+                .map_or(first.layout.span, |s| s.to(*first.sizes.last().unwrap()));
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    format!(
+                        "a {} display takes {} size{}, not {}",
+                        layout.name(),
+                        want.len(),
+                        if want.len() == 1 { "" } else { "s" },
+                        first.sizes.len()
+                    ),
+                    at,
+                    "the sizes",
+                )
+                .with_help(format!("write it {}({})", layout.name(), want.join(", "))),
+            );
+        }
+        let known = layout.parts();
+        let all_parts = || {
+            known
+                .iter()
+                .map(|(n, a, _)| ir::DisplayLayout::part_example(n, *a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for part in &first.parts {
+            match known.iter().find(|(n, _, _)| *n == part.name.name) {
+                None => {
+                    ok = false;
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!("a {} display has no part `{}`", layout.name(), part.name.name),
+                            part.name.span,
+                            "not a part of this layout",
+                        )
+                        .with_help(format!("its parts are: {}", all_parts())),
+                    );
+                }
+                Some((n, arity, _)) if *arity != part.arity => {
+                    ok = false;
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!(
+                                "the display's `{n}` takes {arity} argument{}, not {}",
+                                if *arity == 1 { "" } else { "s" },
+                                part.arity
+                            ),
+                            part.name.span,
+                            "here",
+                        )
+                        .with_help(format!("write it {}", ir::DisplayLayout::part_example(n, *arity))),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        for (n, arity, needed) in known {
+            if *needed && !first.parts.iter().any(|p| p.name.name == *n) {
+                ok = false;
+                self.error(
+                    CompileError::new(
+                        CompileKind::Display,
+                        format!("a {} display needs its `{n}`", layout.name()),
+                        first.layout.span,
+                        format!("no `{n}` in this display"),
+                    )
+                    .with_help(format!(
+                        "add `{} = ...`: an int, drawn as its symbol",
+                        ir::DisplayLayout::part_example(n, *arity)
+                    )),
+                );
+            }
+        }
+        let look = self.display_look(first, layout);
+        if !ok {
+            return None;
+        }
+        let look = look?;
+        let index = |name: &str| self.fn_sigs.get(name).map(|s| s.index);
+        Some(ir::Display {
+            layout,
+            sizes: (0..want.len())
+                .map(|i| index(&ast::display_size_name(i)))
+                .collect::<Option<Vec<_>>>()?,
+            parts: known.iter().map(|(n, _, _)| index(&ast::display_fn_name(n))).collect(),
+            symbols: first.symbols.iter().map(|(s, _)| s.clone()).collect(),
+            look,
+        })
+    }
+
+    /// The display's `style` and `colours`, checked: a style the page knows,
+    /// on a layout it fits (a grid's), and a colour for at most each symbol.
+    fn display_look(&mut self, d: &ast::DisplayDecl, layout: ir::DisplayLayout) -> Option<Look> {
+        let mut ok = true;
+        let mut look = Look::default();
+        if let Some(name) = &d.style {
+            match Style::named(&name.name) {
+                Some(style) if style.fits(layout == ir::DisplayLayout::Grid, layout == ir::DisplayLayout::Rhombus) => {
+                    look.style = style
+                }
+                Some(_) => {
+                    ok = false;
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!(
+                                "the style `{}` draws a grid, not a {} display",
+                                name.name,
+                                layout.name()
+                            ),
+                            name.span,
+                            "not for this layout",
+                        )
+                        .with_help("write the display grid(ROWS, COLS), or leave the style out"),
+                    );
+                }
+                None => {
+                    ok = false;
+                    let styles: Vec<&str> = Style::ALL.iter().map(|s| s.name()).collect();
+                    self.error(
+                        CompileError::new(
+                            CompileKind::Display,
+                            format!("there is no display style `{}`", name.name),
+                            name.span,
+                            "not a style",
+                        )
+                        .with_help(format!("a style is one of: {}", styles.join(", "))),
+                    );
+                }
+            }
+        }
+        if let Some(name) = &d.click {
+            match Click::ALL.iter().find(|c| c.name() == name.name) {
+                Some(&click) if layout == ir::DisplayLayout::Grid || click == Click::Cells => look.click = click,
+                found => {
+                    ok = false;
+                    let clicks: Vec<&str> = Click::ALL.iter().map(|c| c.name()).collect();
+                    let (message, label, help) = match found {
+                        Some(_) => (
+                            format!("`click {}` is for a grid, not a {} display", name.name, layout.name()),
+                            "not for this layout",
+                            "write the display grid(ROWS, COLS), or leave the click out".to_string(),
+                        ),
+                        None => (
+                            format!("there is no `click {}`", name.name),
+                            "not a kind of click",
+                            format!("a click is one of: {}", clicks.join(", ")),
+                        ),
+                    };
+                    self.error(CompileError::new(CompileKind::Display, message, name.span, label).with_help(help));
+                }
+            }
+        }
+        if d.colours.len() > d.symbols.len().max(1) {
+            ok = false;
+            let (_, at) = &d.colours[d.symbols.len().max(1)];
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    format!(
+                        "the display has {} colours for {} symbols",
+                        d.colours.len(),
+                        d.symbols.len()
+                    ),
+                    *at,
+                    "a colour for no symbol",
+                )
+                .with_help("give one colour for each symbol, in the order of `symbols`"),
+            );
+        }
+        for (colour, at) in &d.colours {
+            if !colour.is_empty() && !is_colour(colour) {
+                ok = false;
+                self.error(
+                    CompileError::new(
+                        CompileKind::Display,
+                        format!("`{colour}` is not a colour"),
+                        *at,
+                        "not a colour",
+                    )
+                    .with_help("write a colour name (\"red\"), a hex colour (\"#c0392b\"), or \"\" for the page's own"),
+                );
+            }
+        }
+        look.colours = d.colours.iter().map(|(c, _)| c.clone()).collect();
+        ok.then_some(look)
+    }
+}
