@@ -29,7 +29,7 @@ use crate::cli::kit::agents::{
 };
 use crate::cli::kit::args::{RawArg, StartArgs};
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
-use crate::cli::kit::game_args::{GameArgs, load_game, start_position, title};
+use crate::cli::kit::game_args::{GameArgs, load_game, title};
 use crate::game::{Game, GameError, Player, Turn};
 use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
@@ -78,13 +78,7 @@ pub fn run(args: &PlayArgs, ctx: &mut Context) -> Result<(), Failure> {
     let outputs: Vec<(&'static str, &Path)> = args.json_log.iter().map(|p| ("--json-log", p.as_path())).collect();
     check_files(&args.game.file, &players_for(&players, &game)?, &args.agents, &outputs)?;
     crate::memory::doing("playing");
-    let start = start_position(
-        &game,
-        args.start.from.as_deref(),
-        args.start.first.as_deref(),
-        args.start.after.as_deref(),
-        ctx,
-    )?;
+    let start = args.start.position(&game, ctx)?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
     // The person's opponent resists as long as it can once it has lost.
     let options = AgentArgs {

@@ -11,7 +11,7 @@ use crate::cli::kit::agents::{
 };
 use crate::cli::kit::args::{RawArg, StartArgs};
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
-use crate::cli::kit::game_args::{GameArgs, load_game, start_position, title};
+use crate::cli::kit::game_args::{GameArgs, load_game, title};
 use crate::game::Game;
 use crate::report::play::outcome_text_after;
 use crate::report::stats::DecisionTimes;
@@ -49,13 +49,7 @@ pub fn run(args: &TraceArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
     check_files(&args.game.file, &players_for(&args.players, &game)?, &args.agents, &[])?;
     crate::memory::doing("playing");
-    let start = start_position(
-        &game,
-        args.start.from.as_deref(),
-        args.start.first.as_deref(),
-        args.start.after.as_deref(),
-        ctx,
-    )?;
+    let start = args.start.position(&game, ctx)?;
     let (specs, mut agents) = seat_agents(&args.players, &game, args.seed, &args.agents, ctx)?;
     let seats: Vec<String> = specs
         .iter()

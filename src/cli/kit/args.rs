@@ -4,7 +4,10 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::game_args::start_position;
 use crate::cli::kit::limits::{positive_count, time_limit};
+use crate::runtime::{Interpreted, State};
 use crate::solve::SolveOptions;
 
 /// `--max-nodes` and `--time-limit` of the exact solver, for the commands
@@ -34,7 +37,7 @@ impl SearchArgs {
 }
 
 /// `--from`, `--first` and `--after`: where a command starts (`solve`,
-/// `tree`, `play`, `trace`), read by [`start_position`](super::game_args::start_position).
+/// `tree`, `play`, `trace`), read by [`StartArgs::position`].
 #[derive(Args, Debug, Clone, Default)]
 pub struct StartArgs {
     /// Start from this position, written as gdl prints one: "[0, 2, 3, 1]; MIN to move"
@@ -47,6 +50,19 @@ pub struct StartArgs {
     /// Start after these moves, played from the start (or from --from) in the game's notation: "1 6", "(0, 6) (1, 2)"
     #[arg(long, value_name = "MOVES")]
     pub after: Option<String>,
+}
+
+impl StartArgs {
+    /// The position these flags start from.
+    pub fn position(&self, game: &Interpreted, ctx: &Context) -> Result<State, Failure> {
+        start_position(
+            game,
+            self.from.as_deref(),
+            self.first.as_deref(),
+            self.after.as_deref(),
+            ctx,
+        )
+    }
 }
 
 /// `--raw`: positions shown as their fields (`tree`, `play`, `trace`).

@@ -15,7 +15,7 @@ use clap::{Args, ValueEnum};
 use crate::cli::kit::args::StartArgs;
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::exact::{Kind, endless, kind};
-use crate::cli::kit::game_args::{GameArgs, load_game, start_position};
+use crate::cli::kit::game_args::{GameArgs, load_game};
 use crate::cli::kit::{limits, shown};
 use crate::game::Game;
 use crate::report::diagnostic;
@@ -138,13 +138,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
                 "error: --mcts is a search of its own: it takes no --explain, --stats, --grundy, --depth or --iterations (its report lists every move)",
             ));
         }
-        let root = start_position(
-            &game,
-            args.start.from.as_deref(),
-            args.start.first.as_deref(),
-            args.start.after.as_deref(),
-            ctx,
-        )?;
+        let root = args.start.position(&game, ctx)?;
         let mcts_args = mcts::MctsArgs {
             simulations,
             exploration: args
@@ -167,13 +161,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             game.num_players()
         )));
     }
-    let root = start_position(
-        &game,
-        args.start.from.as_deref(),
-        args.start.first.as_deref(),
-        args.start.after.as_deref(),
-        ctx,
-    )?;
+    let root = args.start.position(&game, ctx)?;
     if game.num_players() == 1 && kind(&game, args.grundy) == Some(Kind::Chance) && !game.program().has_simultaneous {
         // Chance and one player: the best expected payoff, by expectimax.
         crate::memory::doing("solving");

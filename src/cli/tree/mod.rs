@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use crate::cli::kit::args::{RawArg, SearchArgs, StartArgs};
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::exact::{Kind, endless, kind};
-use crate::cli::kit::game_args::{GameArgs, load_game, start_position};
+use crate::cli::kit::game_args::{GameArgs, load_game};
 use crate::cli::kit::limits;
 use crate::cli::kit::output;
 use crate::cli::kit::shown;
@@ -93,13 +93,7 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
         graphviz::check().map_err(|why| Failure::input(format!("error: {why}")))?;
     }
     let game = load_game(&args.game.file, ctx)?;
-    let root = start_position(
-        &game,
-        args.start.from.as_deref(),
-        args.start.first.as_deref(),
-        args.start.after.as_deref(),
-        ctx,
-    )?;
+    let root = args.start.position(&game, ctx)?;
     let depth = args.depth as usize;
     if args.values && game.num_players() != 2 {
         return Err(Failure::input(format!(
