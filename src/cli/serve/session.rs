@@ -228,14 +228,21 @@ impl<'g> Play<'g> {
                 ),
             ));
         }
-        let mut seats: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
-        seats[player] = agent.trim().to_string();
-        let specs = players_for(&seats.join(","), self.game).map_err(ApiError::of)?;
-        let spec = specs[player].clone();
+        let spec = self.spec_at(player, agent)?;
         self.agents[player] = self.seat_agent(player, &spec.spec, ctx)?;
         self.specs[player] = spec;
         self.chosen[player] = None;
         Ok(())
+    }
+
+    /// `agent` (as `--players` writes one) read as the spec of `player`'s
+    /// seat: parsed with the other seats as they are, so that a name
+    /// agents share (`mcts` twice) is told apart as at the start.
+    fn spec_at(&self, player: Player, agent: &str) -> Result<PlayerSpec, ApiError> {
+        let mut seats: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
+        seats[player] = agent.trim().to_string();
+        let mut specs = players_for(&seats.join(","), self.game).map_err(ApiError::of)?;
+        Ok(specs.swap_remove(player))
     }
 
     /// Takes back the last move a person made and every step after it: the
@@ -344,10 +351,8 @@ impl<'g> Play<'g> {
                     .map_err(|e| game_error(&e))?;
                 match instead {
                     Some(spec) => {
-                        let mut seats: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
-                        seats[p] = spec.trim().to_string();
-                        let specs = players_for(&seats.join(","), self.game).map_err(ApiError::of)?;
-                        let Some(mut stand_in) = self.seat_agent(p, &specs[p].spec, ctx)? else {
+                        let stand_in_spec = self.spec_at(p, spec)?;
+                        let Some(mut stand_in) = self.seat_agent(p, &stand_in_spec.spec, ctx)? else {
                             return Err(ApiError::new(
                                 400,
                                 "error: a person cannot stand in for an agent: seat them instead",
