@@ -936,6 +936,7 @@ impl Compiler<'_> {
         let op = agg_op(n);
         self.scoped(|this| {
             let l = this.bind_elem(var, elem);
+            let filter_expr = filter;
             let filter = filter.map(|f| Box::new(this.scalar_of(f, &Ty::Bool)));
             let (b, tb) = this.scalar(body);
             let (b, want) = match op {
@@ -947,6 +948,9 @@ impl Compiler<'_> {
             };
             if !tb.matches(&want) {
                 this.error(mismatch(body.span, &article(&want), &tb));
+            }
+            if op == AggOp::Count && tb == Ty::Bool {
+                this.check_count_filter(body, var, filter_expr);
             }
             Typed::Scalar(
                 ir::Expr::Agg {
@@ -964,5 +968,30 @@ impl Compiler<'_> {
                 },
             )
         })
+    }
+
+    /// `count(p for p in pegs if not p)` reads as "the pegs that are not
+    /// set", but a bool body counts only its trues, so it is always 0. Where
+    /// the body is the bare element and the filter is something else, the two
+    /// readings differ: refuse it and show both ways to say it.
+    fn check_count_filter(&mut self, body: &ast::Expr, var: &ast::Ident, filter: Option<&ast::Expr>) {
+        let Some(filter) = filter else { return };
+        let bare = |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Name(n) if *n == var.name);
+        if !bare(body) || bare(filter) {
+            return;
+        }
+        let v = &var.name;
+        self.error(
+            CompileError::new(
+                CompileKind::Generator,
+                "a `count` of bools with an `if` counts the elements that pass the `if` and are also `true`",
+                body.span,
+                format!("`{v}` is a bool, so it is a condition too"),
+            )
+            .with_help(format!(
+                "to count the elements the `if` keeps, write `count(1 for {v} in ... if ...)`; \
+                 to count the true ones among them, write `count({v} and ... for {v} in ...)`"
+            )),
+        );
     }
 }
