@@ -67,15 +67,25 @@ fn table(report: &str) -> Vec<((String, String), Row)> {
     let mut rows = Vec::new();
     let mut agent = String::new();
     let mut in_table = false;
+    // The columns by name: chip games put the average before the wins.
+    let mut header: Vec<String> = Vec::new();
     for line in report.lines() {
         if line.starts_with("agent ") && line.contains("wins") {
             in_table = true;
+            // Without the agent's own column, as the cells below are.
+            header = line
+                .split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .skip(1)
+                .map(String::from)
+                .collect();
             continue;
         }
         if !in_table {
             continue;
         }
-        if line.is_empty() {
+        if line.is_empty() || line.starts_with('(') {
             break;
         }
         // Cells are two or more spaces apart; an agent's later rows start blank.
@@ -87,15 +97,16 @@ fn table(report: &str) -> Vec<((String, String), Row)> {
             (agent.clone(), r.trim_start())
         };
         let cells: Vec<&str> = rest.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
-        let num = |i: usize| cells[i].parse::<u64>().unwrap();
-        let average = cells.last().unwrap().split(" ± ").next().unwrap().to_string();
+        let col = |name: &str| header.iter().position(|h| h.starts_with(name)).unwrap();
+        let num = |name: &str| cells[col(name)].parse::<u64>().unwrap();
+        let average = cells[col("avg")].split(" ± ").next().unwrap().to_string();
         rows.push((
-            (name, cells[0].to_string()),
+            (name, cells[col("seat")].to_string()),
             Row {
-                games: num(1),
-                wins: num(2),
-                draws: num(3),
-                losses: num(4),
+                games: num("games"),
+                wins: num("wins"),
+                draws: num("draws"),
+                losses: num("losses"),
                 average,
             },
         ));
@@ -369,6 +380,60 @@ fn a_game_without_scores_counts_utility() {
     let (header, lines) = read_csv(&dir.join("u.csv"));
     assert_eq!(header[2], "random #1 utility");
     assert_eq!(lines.len(), 10);
+}
+
+/// Kuhn poker pays one or two chips: an agent can win most hands and still
+/// lose chips, so the report leads with the average; tic-tac-toe's returns
+/// are outcomes, and the win rate comes first as before.
+#[test]
+fn chip_games_lead_with_the_average() {
+    let dir = scratch("chips");
+    let header = |report: &str| report.lines().find(|l| l.starts_with("agent ")).unwrap().to_string();
+    let chips = ok(
+        &dir,
+        &[
+            "match",
+            "kuhn-poker.game",
+            "--players",
+            "random,search",
+            "--games",
+            "60",
+            "--seed",
+            "3",
+            "--csv",
+            "k.csv",
+        ],
+    );
+    let h = header(&chips);
+    assert!(h.find("avg utility").unwrap() < h.find("wins").unwrap(), "{chips}");
+    assert!(chips.contains("the average utility says who did"), "{chips}");
+    // The leading number is the average of the CSV's utilities.
+    let (head, lines) = read_csv(&dir.join("k.csv"));
+    let col = head.iter().position(|c| c == "random utility").unwrap();
+    let mean: f64 = lines.iter().map(|l| l[col].parse::<f64>().unwrap()).sum::<f64>() / lines.len() as f64;
+    let all = chips
+        .lines()
+        .find(|l| l.starts_with("random ") && l.contains(" all "))
+        .unwrap();
+    let printed: f64 = all.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert!((printed - mean).abs() < 5e-4, "{printed} vs {mean}: {all}");
+
+    let outcomes = ok(
+        &dir,
+        &[
+            "match",
+            "tictactoe.game",
+            "--players",
+            "random,search",
+            "--games",
+            "10",
+            "--seed",
+            "3",
+        ],
+    );
+    let h = header(&outcomes);
+    assert!(h.find("wins").unwrap() < h.find("avg utility").unwrap(), "{outcomes}");
+    assert!(!outcomes.contains("says who did"), "{outcomes}");
 }
 
 #[test]

@@ -34,7 +34,20 @@ pub fn text(tally: &Tally) -> String {
             }
         }
     }
-    table(&rows, &[false, false, true, true, true, true, false, false])
+    if !tally.sized() {
+        return table(&rows, &[false, false, true, true, true, true, false, false]);
+    }
+    // Wins of different sizes: the average decides, so it comes first.
+    for r in &mut rows {
+        let average = r.remove(7);
+        r.insert(3, average);
+    }
+    let mut text = table(&rows, &[false, false, true, false, true, true, true, false]);
+    text.push_str(
+        "(the returns differ in size from game to game, so the average utility says who did\n \
+         better; the win rate counts a game won by any margin)\n",
+    );
+    text
 }
 
 /// Each agent's time per decision: how many decisions (calls with more than

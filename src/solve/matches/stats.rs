@@ -76,6 +76,11 @@ pub struct Record {
     /// Sum of the values (points or utilities), and of their squares (for the variance).
     sum: f64,
     sum_sq: f64,
+    /// The value of the first win, draw and loss, and whether a later one
+    /// differed: returns that vary in size (chips won) make the win rate a
+    /// poor summary.
+    first: [Option<f64>; 3],
+    sized: bool,
 }
 
 /// The normal quantile of a two-sided 95% interval.
@@ -84,10 +89,23 @@ const Z95: f64 = 1.959_963_984_540_054;
 impl Record {
     pub fn add(&mut self, value: f64, outcome: Outcome) {
         self.games += 1;
-        match outcome {
-            Outcome::Win => self.wins += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::Loss => self.losses += 1,
+        let kind = match outcome {
+            Outcome::Win => {
+                self.wins += 1;
+                0
+            }
+            Outcome::Draw => {
+                self.draws += 1;
+                1
+            }
+            Outcome::Loss => {
+                self.losses += 1;
+                2
+            }
+        };
+        match self.first[kind] {
+            None => self.first[kind] = Some(value),
+            Some(v) => self.sized |= v != value,
         }
         self.sum += value;
         self.sum_sq += value * value;
@@ -111,6 +129,13 @@ impl Record {
         let n = self.games as f64;
         let var = ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
         Some(Z95 * (var / n).sqrt())
+    }
+
+    /// Whether two wins (or two draws, or two losses) were worth
+    /// different amounts, as in poker: then the average, not the win rate,
+    /// says who did better.
+    pub fn sized(&self) -> bool {
+        self.sized
     }
 
     /// The share of games won.
@@ -236,6 +261,12 @@ impl Tally {
         }
     }
 
+    /// Whether the utilities vary in size between games of the same outcome
+    /// (chips in poker): the report then leads with the average.
+    pub fn sized(&self) -> bool {
+        self.measure == Measure::Utility && self.overall.iter().any(Record::sized)
+    }
+
     /// Games recorded.
     pub fn games(&self) -> u64 {
         self.overall.first().map_or(0, |r| r.games)
@@ -253,6 +284,32 @@ mod tests {
         assert_eq!(outcome(&[0.0, 0.0], 1), Outcome::Draw);
         assert_eq!(outcome(&[3.0, 3.0, -6.0], 0), Outcome::Draw);
         assert_eq!(outcome(&[3.0, 3.0, -6.0], 2), Outcome::Loss);
+    }
+
+    #[test]
+    fn wins_of_different_sizes_are_told_apart_from_outcomes() {
+        let mut outcomes = Tally::new(
+            vec!["a".into(), "b".into()],
+            vec!["X".into(), "O".into()],
+            Measure::Utility,
+        );
+        outcomes.record(&[0, 1], &[1.0, -1.0]);
+        outcomes.record(&[1, 0], &[0.0, 0.0]);
+        outcomes.record(&[1, 0], &[1.0, -1.0]);
+        assert!(!outcomes.sized());
+        // Kuhn poker: a win of one chip, then a win of two.
+        let mut chips = outcomes.clone();
+        chips.record(&[0, 1], &[2.0, -2.0]);
+        assert!(chips.sized() && chips.overall[0].sized() && chips.overall[1].sized());
+        // Points are always reported by their average.
+        let mut points = Tally::new(
+            vec!["a".into()],
+            vec!["X".into()],
+            Measure::Points { lowest_wins: true },
+        );
+        points.record(&[0], &[3.0]);
+        points.record(&[0], &[5.0]);
+        assert!(!points.sized());
     }
 
     #[test]
