@@ -29,8 +29,7 @@ use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
 
 use gdl::game::{Game, GameError, Player, Repetitions, Turn, all_returns};
-use gdl::ir::{Layout, Visibility};
-use gdl::runtime::encode::{self, Actions};
+use gdl::runtime::encode::{self, Actions, LeBytes};
 use gdl::runtime::{Interpreted, Move, State};
 use gdl::solve::agents::simulate::{self, sample_chance};
 
@@ -72,7 +71,6 @@ struct Tables<'a> {
     /// The action of each move.
     index: &'a FxHashMap<Move, u32>,
     start: &'a State,
-    plan: &'a [VarEnc],
     max_steps: Option<u64>,
     /// With a seat: the other seats play uniformly random legal moves,
     /// inside the step, and the caller acts for this seat only.
@@ -108,7 +106,6 @@ pub struct PyVectorEnv {
     moves: Vec<Move>,
     index: FxHashMap<Move, u32>,
     start: State,
-    plan: Vec<VarEnc>,
     max_steps: Option<u64>,
     seat: Option<Player>,
     threads: usize,
@@ -131,167 +128,6 @@ fn slot_seed(seed: u64, i: usize) -> u64 {
 fn put_f32(dst: &mut [u8], values: &[f32]) {
     for (d, x) in dst.chunks_exact_mut(4).zip(values) {
         d.copy_from_slice(&x.to_le_bytes());
-    }
-}
-
-/// How one state variable shows in an observation: `encode::observe`'s
-/// encoding with its sizes worked out once, written straight into a zeroed
-/// row (only the numbers that are not 0). Profiled on connect four, the
-/// general `observe` (a `Vec` grown number by number, sizes recomputed per
-/// element) took a third of a batched step.
-enum Enc {
-    Int,
-    Bool,
-    Player,
-    Set {
-        bits: usize,
-    },
-    List {
-        elem: Box<Enc>,
-        cap: usize,
-        elem_cells: usize,
-        elem_width: usize,
-    },
-}
-
-/// A visible state variable: where its cells start, how it shows, and
-/// whether only its owner sees their entry (`private`).
-struct VarEnc {
-    offset: usize,
-    enc: Enc,
-    private: bool,
-    /// Numbers it takes in the observation.
-    width: usize,
-}
-
-fn enc_of(layout: &Layout, n: usize) -> (Enc, usize) {
-    match layout {
-        Layout::Int => (Enc::Int, 1),
-        Layout::Bool => (Enc::Bool, 1),
-        Layout::Player => (Enc::Player, n),
-        Layout::Set { lo, hi } => {
-            let bits = (hi - lo + 1).max(0) as usize;
-            (Enc::Set { bits }, bits)
-        }
-        Layout::List { elem, cap } => {
-            let (e, w) = enc_of(elem, n);
-            let enc = Enc::List {
-                elem: Box::new(e),
-                cap: *cap,
-                elem_cells: elem.size(),
-                elem_width: w,
-            };
-            (enc, cap * (1 + w))
-        }
-    }
-}
-
-fn plan_of(prog: &gdl::ir::Program) -> Vec<VarEnc> {
-    let n = prog.players.len();
-    prog.vars
-        .iter()
-        .filter(|v| v.visibility != Visibility::Hidden)
-        .map(|v| {
-            let (enc, width) = enc_of(&v.layout, n);
-            VarEnc {
-                offset: v.offset,
-                enc,
-                private: v.visibility == Visibility::Private,
-                width,
-            }
-        })
-        .collect()
-}
-
-/// Writes `x` as number `at` of a row of little-endian f32.
-#[inline(always)]
-fn put(row: &mut [u8], at: usize, x: f32) {
-    row[at * 4..at * 4 + 4].copy_from_slice(&x.to_le_bytes());
-}
-
-fn encode_into(enc: &Enc, cells: &[i64], n: usize, row: &mut [u8], at: usize) {
-    match enc {
-        Enc::Int => {
-            if cells[0] != 0 {
-                put(row, at, cells[0] as f32);
-            }
-        }
-        Enc::Bool => {
-            if cells[0] != 0 {
-                put(row, at, 1.0);
-            }
-        }
-        Enc::Player => {
-            if (0..n as i64).contains(&cells[0]) {
-                put(row, at + cells[0] as usize, 1.0);
-            }
-        }
-        Enc::Set { bits } => {
-            for bit in 0..*bits {
-                if cells[bit / 64] >> (bit % 64) & 1 == 1 {
-                    put(row, at + bit, 1.0);
-                }
-            }
-        }
-        Enc::List {
-            elem,
-            cap,
-            elem_cells,
-            elem_width,
-        } => {
-            let len = (cells[0].max(0) as usize).min(*cap);
-            for i in 0..len {
-                let a = at + i * (1 + elem_width);
-                put(row, a, 1.0);
-                encode_into(
-                    elem,
-                    &cells[1 + i * elem_cells..1 + (i + 1) * elem_cells],
-                    n,
-                    row,
-                    a + 1,
-                );
-            }
-        }
-    }
-}
-
-/// What `viewer` sees of `cells`, with `to_move` to move, into a zeroed
-/// row: the same numbers as `encode::observe`.
-fn observe_into(plan: &[VarEnc], cells: &[i64], n: usize, viewer: Player, to_move: Option<Player>, row: &mut [u8]) {
-    put(row, viewer, 1.0);
-    if let Some(p) = to_move {
-        put(row, n + p, 1.0);
-    }
-    let mut at = 2 * n;
-    for v in plan {
-        let cells = &cells[v.offset..];
-        match (&v.enc, v.private) {
-            (
-                Enc::List {
-                    elem,
-                    cap,
-                    elem_cells,
-                    elem_width,
-                },
-                true,
-            ) => {
-                // Only the viewer's own entry, whatever the list's length.
-                if viewer < *cap {
-                    let a = at + viewer * (1 + elem_width);
-                    put(row, a, 1.0);
-                    encode_into(
-                        elem,
-                        &cells[1 + viewer * elem_cells..1 + (viewer + 1) * elem_cells],
-                        n,
-                        row,
-                        a + 1,
-                    );
-                }
-            }
-            (_, true) => {}
-            (enc, false) => encode_into(enc, cells, n, row, at),
-        }
-        at += v.width;
     }
 }
 
@@ -385,14 +221,8 @@ fn step_slot(
     slot.to_play = p;
     out.to_play[i * 4..i * 4 + 4].copy_from_slice(&(p as i32).to_le_bytes());
     let cells = slot.state.cells();
-    observe_into(
-        t.plan,
-        &cells,
-        t.players,
-        p,
-        Some(p),
-        &mut out.obs[i * 4 * t.obs_size..(i + 1) * 4 * t.obs_size],
-    );
+    let row = &mut out.obs[i * 4 * t.obs_size..(i + 1) * 4 * t.obs_size];
+    t.game.observer().write(&cells, p, Some(p), &mut LeBytes(row));
     t.game.legal_moves(&slot.state, &mut sc.moves)?;
     if sc.moves.is_empty() {
         return Err(gdl::game::no_legal_move(t.game, &slot.state));
@@ -454,7 +284,6 @@ impl PyVectorEnv {
             moves: &self.moves,
             index: &self.index,
             start: &self.start,
-            plan: &self.plan,
             max_steps: self.max_steps,
             seat: self.seat,
             players,
@@ -647,7 +476,6 @@ impl PyVectorEnv {
             })
             .collect();
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        let plan = plan_of(interpreted.program());
         let mut env = PyVectorEnv {
             py_game: game.unbind(),
             game: interpreted,
@@ -656,7 +484,6 @@ impl PyVectorEnv {
             moves,
             index,
             start,
-            plan,
             max_steps,
             seat,
             threads: threads.unwrap_or(cores),

@@ -138,6 +138,8 @@ pub struct Interpreted {
     plain: bool,
     /// The rules as machine code; `None`: the VM runs them.
     jit: Option<Arc<jit::Jit>>,
+    /// How a state shows as numbers to learning tools, worked out once.
+    observer: Arc<encode::Observer>,
 }
 
 impl Interpreted {
@@ -172,11 +174,17 @@ impl Interpreted {
         };
         Interpreted {
             plain: !(prog.has_chance || prog.has_simultaneous),
+            observer: Arc::new(encode::Observer::of(&prog)),
             prog,
             keeps_previous,
             code: Arc::new(code),
             jit,
         }
+    }
+
+    /// How a state shows as numbers ([`encode::observe`]).
+    pub fn observer(&self) -> &encode::Observer {
+        &self.observer
     }
 
     /// Whether the state keeps who moved last: some rule reads `previous`.
@@ -212,6 +220,7 @@ impl Interpreted {
             keeps_previous: self.keeps_previous,
             plain: self.plain,
             jit: None,
+            observer: self.observer.clone(),
         }
     }
 
