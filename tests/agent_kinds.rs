@@ -5,7 +5,7 @@
 //! kind, and no other. A kind added to the list but not to the README fails
 //! here.
 
-mod common;
+use crate::common;
 
 use gdl::solve::agents::agent::AgentSpec;
 use gdl::solve::agents::agent_kinds::AGENT_KINDS;

@@ -6,7 +6,7 @@
 //!
 //! The Python agents need `python3`: without it these tests print why and pass.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

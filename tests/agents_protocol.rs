@@ -8,7 +8,7 @@
 //!
 //! The Python agents need `python3`: without it these tests print why and pass.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

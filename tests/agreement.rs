@@ -2,8 +2,8 @@
 //! games (tests/native) and Bouton's closed form for Nim. Every search
 //! (minimax, alpha-beta, with and without memo) must give the same answers.
 
-mod common;
-mod native;
+use crate::common;
+use crate::native;
 
 use std::collections::HashSet;
 

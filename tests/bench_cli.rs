@@ -1,7 +1,7 @@
 //! `gdl bench`: the figures are there and positive. (Speed itself is
 //! measured by the benchmarks, never by tests.)
 
-mod common;
+use crate::common;
 
 fn bench(args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["bench"];

@@ -3,8 +3,8 @@
 //! response computed by hand, agreement with backward induction where the
 //! information is perfect, and the strategy file.
 
-mod common;
-mod native_extra;
+use crate::common;
+use crate::native_extra;
 
 use gdl::game::{Game, GameError, Player, Turn};
 use gdl::solve::SolveError;

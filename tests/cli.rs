@@ -1,7 +1,7 @@
 //! The real `gdl` binary: arguments in; standard output, standard error and
 //! exit code out.
 
-mod common;
+use crate::common;
 
 use common::{Run, gdl, snap};
 

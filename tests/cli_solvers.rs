@@ -2,7 +2,7 @@
 //! CFR+, `--grundy`), and `gdl train --algorithm cfr` saves a strategy: the
 //! real binary, on game files.
 
-mod common;
+use crate::common;
 
 use common::{crate_dir, gdl_in};
 

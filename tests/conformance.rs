@@ -1,8 +1,8 @@
 //! The contract of `Game` (tests/common/conformance.rs), checked on every
 //! game file in games/ and on every native game of tests/native.
 
-mod common;
-mod native;
+use crate::common;
+use crate::native;
 
 use common::{conformance_of_file, conformance_of_native, game_files, load_game};
 use native::{Connect4, Nim, Nimcala, Select19, TicTacToe};

@@ -8,7 +8,7 @@
 //! block with what the commands print now; review the diff, then put back
 //! the `...` lines.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -3,7 +3,7 @@
 //! solve; at a limit it keeps what it proved apart from what it guessed;
 //! `gdl solve --depth`, the fallback after a limit, and `alphabeta:D`.
 
-mod common;
+use crate::common;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;

@@ -2,7 +2,7 @@
 //! Bundled games, seed-faithful defaults, the conventions of a command-line
 //! tool (completions, man page, version), and its messages.
 
-mod common;
+use crate::common;
 
 use common::{crate_dir, gdl, gdl_in, scratch, snap};
 

@@ -3,7 +3,7 @@
 //! against the state variables read directly. And the commands that show a
 //! position show the board, or with `--raw` the state as `--from` reads it.
 
-mod common;
+use crate::common;
 
 use common::{gdl, load_game, snap};
 use gdl::board::Board;

@@ -2,8 +2,8 @@
 //! iteration (Pig), brute force (tiny acyclic dice games) and alpha-beta
 //! (games without chance, where both apply).
 
-mod common;
-mod native_extra;
+use crate::common;
+use crate::native_extra;
 
 use gdl::game::{Game, GameError, Player, Turn};
 use gdl::solve::SolveError;

@@ -2,7 +2,7 @@
 //! input, strays of a killed gdl, limits that were not kept, inputs that
 //! never end, and ranges too large to spell out.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -16,7 +16,7 @@
 //! `target/fuzz/failures/`. Crashing inputs, once fixed, go to
 //! `tests/inputs/fuzz/`, which `regressions_do_not_crash` runs every time.
 
-mod fuzzgen;
+use crate::fuzzgen;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;

@@ -2,8 +2,8 @@
 //! are OEIS A002186, sums have the XOR of their parts' values, and value 0
 //! is exactly a loss for the player to move by alpha-beta.
 
-mod common;
-mod native_extra;
+use crate::common;
+use crate::native_extra;
 
 use gdl::game::Game;
 use gdl::solve::SolveError;

@@ -5,9 +5,9 @@
 //! position: whose turn, the moves, chance outcomes, the position, the
 //! evaluation, the canonical form, the returns, and each error's message.
 
-mod common;
+use crate::common;
 #[allow(dead_code)]
-mod fuzzgen;
+use crate::fuzzgen;
 
 use fuzzgen::agree::agree;
 use gdl::game::Game;

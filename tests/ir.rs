@@ -1,7 +1,7 @@
 //! `gdl check FILE --ir`: the numbered listing of the code each rule of a
 //! game compiled to, one snapshot per file in games/, for a reviewer to read.
 
-mod common;
+use crate::common;
 
 use common::{crate_dir, gdl_in};
 

@@ -6,9 +6,9 @@
 //! canonical form, observations, scores, and each error's code, message,
 //! span and help.
 
-mod common;
+use crate::common;
 #[allow(dead_code)]
-mod fuzzgen;
+use crate::fuzzgen;
 
 use gdl::game::{Game, GameError, Turn};
 use gdl::runtime::{Engine, Interpreted, State};

@@ -5,7 +5,7 @@
 //! files used: boon checks the schemas themselves against the draft's
 //! metaschema, and a keyword a schema may use later is checked too.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

@@ -3,14 +3,14 @@
 //! its defaults is checked in tests/conformance.rs); the seeds' examples;
 //! every broken file gives the diagnostics in snapshots/.
 
-mod common;
+use crate::common;
 // Parts of the language with tests of their own, in one binary with the
 // rest (a test file is a binary to link).
 #[path = "language/end_conditions.rs"]
 mod end_conditions;
 #[path = "language/invariants.rs"]
 mod invariants;
-mod native_extra;
+use crate::native_extra;
 
 use common::{conformance_of_file, load_game as load, snap};
 use gdl::compile;

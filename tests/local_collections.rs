@@ -5,9 +5,9 @@
 //! of Hex written with its scratch in the state (and the independent
 //! solver's: the first player wins, from these opening cells).
 
-mod common;
+use crate::common;
 #[allow(dead_code)]
-mod fuzzgen;
+use crate::fuzzgen;
 
 use common::snap;
 use gdl::compile;

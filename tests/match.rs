@@ -5,7 +5,7 @@
 //! Every run happens in a scratch folder, with the game files copied in and
 //! short relative names, so that no message depends on this machine's paths.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Matrix games by linear programming: published solutions, the minimax
 //! inequalities, and an independent exact method (Shapley–Snow).
 
-mod native_extra;
+use crate::native_extra;
 
 use gdl::solve::exact::matrix::{self, Matrix};
 use native_extra::shapley_snow::shapley_snow;

@@ -2,7 +2,7 @@
 //! proves is what alpha-beta finds, at the start and at every position on
 //! the way; and as a player, it never loses tic-tac-toe to `optimal`.
 
-mod common;
+use crate::common;
 
 use common::snap;
 

@@ -3,7 +3,7 @@
 //! best (or, at a simultaneous turn, one its optimal mixed strategy plays),
 //! and against any opponent it gets at least the game's value on average.
 
-mod common;
+use crate::common;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;

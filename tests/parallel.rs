@@ -3,7 +3,7 @@
 //! games/ small enough to solve here; `states` counts positions reached,
 //! never more than one thread's minimax stores (every reachable position).
 
-mod common;
+use crate::common;
 
 use gdl::game::Game;
 use gdl::runtime::Interpreted;

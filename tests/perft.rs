@@ -3,7 +3,7 @@
 //! with chance, simultaneous moves and the repetition rule, and stopped by
 //! its limits with the depths it finished.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! snapshots, and are also replayed move by move through the rules to check
 //! that every state they print is the one the move leads to.
 
-mod common;
+use crate::common;
 
 use gdl::game::{Game, Player};
 use gdl::report::play::view_text;

@@ -1,7 +1,7 @@
 //! One-player games: the breadth-first solver against brute force, and
 //! `gdl solve` on them.
 
-mod common;
+use crate::common;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;

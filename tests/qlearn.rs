@@ -1,7 +1,7 @@
 //! Q-learning: determinism, the table file (round trip and every refusal),
 //! how well Nim is learned, and the `train`, `match` and `eval` commands.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

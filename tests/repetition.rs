@@ -4,7 +4,7 @@
 //! occurrence of a position), for N = 2 and 3; the memo table kept across
 //! roots and histories; the play loops ending games by the rule.
 
-mod common;
+use crate::common;
 
 use gdl::game::{Game, GameError, Player, Turn};
 use gdl::solve::{Algorithm, SolveOptions, Solver};

@@ -3,7 +3,7 @@
 //! of the reports, and checks of their numbers against independent counts
 //! and the solver.
 
-mod common;
+use crate::common;
 
 use gdl::game::{Game, Turn};
 use gdl::runtime::Interpreted;

@@ -3,7 +3,7 @@
 //! small Goofspiel against a backward induction written here whose stages
 //! are solved by Shapley–Snow instead of linear programming.
 
-mod native_extra;
+use crate::native_extra;
 
 use gdl::game::{Game, Turn};
 use gdl::solve::SolveError;

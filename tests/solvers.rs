@@ -2,7 +2,7 @@
 //! searches, and against theory (Bouton's formula for Nim, the seed's
 //! statements about Nimcala).
 
-mod native;
+use crate::native;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Debug;

@@ -1,7 +1,7 @@
 //! `gdl solve FILE --pits 1..3 --tokens 1..4`: a sweep over parameter
 //! ranges, one exact solve per combination, as a table or as CSV.
 
-mod common;
+use crate::common;
 
 use common::{crate_dir, gdl_in, load_game, snap};
 use gdl::game::Game;

@@ -2,7 +2,7 @@
 //! otherwise positions that differ in nothing else are one position to the
 //! memo table (issue 26), with the same values.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

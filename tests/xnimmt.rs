@@ -1,7 +1,7 @@
 //! games/xnimmt.game against the rules of seed 000, on hand-made situations,
 //! and on many random games of many configurations.
 
-mod common;
+use crate::common;
 
 use common::conformance_of_file;
 use gdl::compile::{self, Value};
