@@ -8,6 +8,7 @@ pub mod json;
 pub mod mcts;
 pub mod play;
 pub mod plot;
+pub mod rating;
 pub mod solve;
 pub mod standings;
 /// The numbers of a match are computed in `solve`; printed here.

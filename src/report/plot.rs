@@ -11,6 +11,9 @@ use std::sync::Once;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::rating::{Crosstable, Ratings};
 
 /// The font every label is laid out with.
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -129,16 +132,8 @@ fn mean_and_interval(counts: &[(f64, u64)]) -> (f64, f64, u64) {
 /// each series' mean as a line,
 /// with its 95% confidence interval shaded around it.
 pub fn histogram_of_counts(title: &str, x_label: &str, series: &[Counted]) -> String {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        draw_histogram(&root, 1, title, x_label, series);
-        let _ = root.present();
-    }
-    if !svg.ends_with('\n') {
-        svg.push('\n');
-    }
-    svg
+    let bytes = render(Format::Svg, &Histogram { title, x_label, series });
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// The picture's size in SVG's pixels; a PNG has twice as many each way,
@@ -149,21 +144,51 @@ const PNG_SCALE: u32 = 2;
 
 /// [`histogram_of_counts`] as a PNG file's bytes.
 pub fn histogram_png(title: &str, x_label: &str, series: &[Counted]) -> Vec<u8> {
-    let (w, h) = (WIDTH * PNG_SCALE, HEIGHT * PNG_SCALE);
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
-    {
-        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-        draw_histogram(&root, PNG_SCALE, title, x_label, series);
-        let _ = root.present();
-    }
-    png_bytes(&rgb, w, h)
+    render(Format::Png, &Histogram { title, x_label, series })
 }
 
 /// [`histogram_of_counts`] in `format`, as a file's bytes.
 pub fn histogram_file(format: Format, title: &str, x_label: &str, series: &[Counted]) -> Vec<u8> {
+    render(format, &Histogram { title, x_label, series })
+}
+
+/// A picture that can be drawn on any of plotters' backends.
+trait Picture {
+    /// Its size in SVG's pixels.
+    fn size(&self) -> (u32, u32);
+    /// Draws it on `root`, every length times `k`.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, k: u32);
+}
+
+/// A picture as a file's bytes: SVG text, or a PNG of twice the size.
+fn render(format: Format, picture: &impl Picture) -> Vec<u8> {
+    register_font();
+    let (w, h) = picture.size();
     match format {
-        Format::Svg => histogram_of_counts(title, x_label, series).into_bytes(),
-        Format::Png => histogram_png(title, x_label, series),
+        Format::Svg => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+                let _ = root.fill(&WHITE);
+                picture.draw(&root, 1);
+                let _ = root.present();
+            }
+            if !svg.ends_with('\n') {
+                svg.push('\n');
+            }
+            svg.into_bytes()
+        }
+        Format::Png => {
+            let (w, h) = (w * PNG_SCALE, h * PNG_SCALE);
+            let mut rgb = vec![0u8; (w * h * 3) as usize];
+            {
+                let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+                let _ = root.fill(&WHITE);
+                picture.draw(&root, PNG_SCALE);
+                let _ = root.present();
+            }
+            png_bytes(&rgb, w, h)
+        }
     }
 }
 
@@ -181,6 +206,25 @@ fn png_bytes(rgb: &[u8], w: u32, h: u32) -> Vec<u8> {
     out
 }
 
+struct Histogram<'a> {
+    title: &'a str,
+    x_label: &'a str,
+    series: &'a [Counted<'a>],
+}
+
+/// The height of one line of a legend drawn under a chart.
+const LEGEND_LINE: u32 = 20;
+
+impl Picture for Histogram<'_> {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, HEIGHT + LEGEND_LINE * (self.series.len() as u32 + 1))
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, k: u32) {
+        draw_histogram(root, k, self.title, self.x_label, self.series);
+    }
+}
+
 /// The histogram drawn on `root`, every length times `k`.
 fn draw_histogram<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -189,7 +233,6 @@ fn draw_histogram<DB: DrawingBackend>(
     x_label: &str,
     series: &[Counted],
 ) {
-    register_font();
     let ki = k as i32;
     let all = series.iter().flat_map(|s| s.counts.iter().map(|c| c.0));
     let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
@@ -208,13 +251,15 @@ fn draw_histogram<DB: DrawingBackend>(
         }
     }
     let peak = shares.iter().flatten().copied().fold(0.0f64, f64::max);
-    // Room above the highest bar for the legend.
-    let top = (round_step(peak * 1.35 / 5.0) * 5.0).clamp(5.0, 100.0 * 1.35);
+    // A little room above the highest bar; a share never passes 100%.
+    let top = (round_step(peak * 1.1 / 5.0) * 5.0).clamp(5.0, 100.0);
     // Each bin centred on its first value, so that the ticks name the bars.
     let x_range = start - width / 2.0..start + bins as f64 * width - width / 2.0;
 
-    let _ = root.fill(&WHITE);
-    let chart = ChartBuilder::on(root)
+    let h = root.dim_in_pixel().1;
+    let lines = series.len() as u32 + 1;
+    let (plot_area, legend_area) = root.split_vertically(h.saturating_sub(LEGEND_LINE * k * lines + 6 * k));
+    let chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", 18 * k))
         .margin(14 * k)
         .x_label_area_size(44 * k)
@@ -254,24 +299,31 @@ fn draw_histogram<DB: DrawingBackend>(
             Rectangle::new([(x0, 0.0), (x0 + bar, f)], color.mix(0.85).filled())
         });
         let label = format!("{} (mean {mean:.2}, {games} games)", s.name);
-        let mx = mean;
-        if let Ok(drawn) = chart.draw_series(bars) {
-            drawn
-                .label(label)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5 * ki), (x + 12 * ki, y + 5 * ki)], color.filled()));
-        }
+        let _ = chart.draw_series(bars);
         let _ = chart.draw_series(std::iter::once(PathElement::new(
-            vec![(mx, 0.0), (mx, top)],
+            vec![(mean, 0.0), (mean, top)],
             color.stroke_width(2 * k),
         )));
+        // The legend under the chart, where no line runs through it.
+        let y = (LEGEND_LINE * k) as i32 * i as i32 + 8 * ki;
+        let x = 70 * ki;
+        let _ = legend_area.draw(&Rectangle::new([(x, y), (x + 12 * ki, y + 10 * ki)], color.filled()));
+        let _ = legend_area.draw(&PathElement::new(
+            vec![(x + 18 * ki, y - 2 * ki), (x + 18 * ki, y + 12 * ki)],
+            color.stroke_width(2 * k),
+        ));
+        let _ = legend_area.draw(&Text::new(
+            label,
+            (x + 26 * ki, y - ki),
+            ("sans-serif", 13 * k).into_font().color(&BLACK),
+        ));
     }
-    let _ = chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.4))
-        .label_font(("sans-serif", 13 * k))
-        .draw();
+    let y = (LEGEND_LINE * k) as i32 * series.len() as i32 + 8 * ki;
+    let _ = legend_area.draw(&Text::new(
+        "each line is a mean, the shade around it its 95% interval",
+        (70 * ki, y - ki),
+        ("sans-serif", 12 * k).into_font().color(&BLACK.mix(0.7)),
+    ));
 }
 
 /// A tick label: whole numbers without a decimal point.
@@ -281,6 +333,351 @@ fn tick(v: f64) -> String {
     } else {
         format!("{v:.1}")
     }
+}
+
+/// Text centred on a point.
+fn centred(size: u32) -> TextStyle<'static> {
+    ("sans-serif", size)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Center))
+}
+
+/// A score's colour: red at 0, white at ½, blue at 1 (light enough for
+/// black text on every cell).
+pub fn score_color(score: f64) -> RGBColor {
+    let (lo, mid, hi) = ((0xef, 0x8a, 0x62), (0xf7, 0xf7, 0xf7), (0x67, 0xa9, 0xcf));
+    let mix = |a: (u8, u8, u8), b: (u8, u8, u8), t: f64| {
+        let c = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * t).round() as u8;
+        RGBColor(c(a.0, b.0), c(a.1, b.1), c(a.2, b.2))
+    };
+    let t = score.clamp(0.0, 1.0);
+    if t < 0.5 {
+        mix(lo, mid, t * 2.0)
+    } else {
+        mix(mid, hi, t * 2.0 - 1.0)
+    }
+}
+
+/// A league's picture: the crosstable as a heat map beside the agents'
+/// Elo ratings with their intervals.
+struct League<'a> {
+    title: &'a str,
+    table: &'a Crosstable,
+    ratings: &'a Ratings,
+}
+
+/// The heat map's cells, in SVG's pixels.
+const CELL_W: u32 = 72;
+const CELL_H: u32 = 40;
+/// The width of the ratings chart.
+const RATINGS_W: u32 = 430;
+
+impl League<'_> {
+    /// The row labels' width: a numbered agent's name in 12 px text.
+    fn label_w(&self) -> u32 {
+        let longest = self.table.agents.iter().map(|a| a.chars().count()).max().unwrap_or(0) as u32;
+        40 + 7 * longest
+    }
+
+    fn heat_w(&self) -> u32 {
+        self.label_w() + CELL_W * self.table.agents.len() as u32 + 20
+    }
+}
+
+impl Picture for League<'_> {
+    fn size(&self) -> (u32, u32) {
+        let k = self.table.agents.len() as u32;
+        let w = self.heat_w() + RATINGS_W.max(self.label_w() + 260);
+        let h = (110 + CELL_H * k + 40).max(320);
+        (w, h)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, k: u32) {
+        let ki = k as i32;
+        let Ok(area) = root.margin(8 * k, 0, 0, 0).titled(self.title, ("sans-serif", 18 * k)) else {
+            return;
+        };
+        let (heat, chart) = area.split_horizontally(self.heat_w() * k);
+        let agents = &self.table.agents;
+        let n = agents.len();
+        let small = ("sans-serif", 12 * k).into_font().color(&BLACK);
+        let _ = heat.draw(&Text::new(
+            "score of the row against the column (95% interval)",
+            (14 * ki, 10 * ki),
+            ("sans-serif", 13 * k).into_font().color(&BLACK),
+        ));
+        let (x0, y0) = ((self.label_w() as i32 + 4) * ki, 56 * ki);
+        let (cw, ch) = ((CELL_W * k) as i32, (CELL_H * k) as i32);
+        for b in 0..n {
+            let _ = heat.draw(&Text::new(
+                (b + 1).to_string(),
+                (x0 + cw * b as i32 + cw / 2, y0 - 10 * ki),
+                centred(12 * k),
+            ));
+        }
+        for a in 0..n {
+            let y = y0 + ch * a as i32;
+            let _ = heat.draw(&Text::new(
+                format!("{}  {}", a + 1, agents[a]),
+                (14 * ki, y + ch / 2),
+                small.pos(Pos::new(HPos::Left, VPos::Center)),
+            ));
+            for b in 0..n {
+                let x = x0 + cw * b as i32;
+                let cell = [(x, y), (x + cw, y + ch)];
+                let centre = (x + cw / 2, y + ch / 2);
+                match self.table.score(a, b) {
+                    _ if a == b => {
+                        let _ = heat.draw(&Rectangle::new(cell, RGBColor(0xd9, 0xd9, 0xd9).filled()));
+                    }
+                    None => {
+                        let _ = heat.draw(&Rectangle::new(cell, RGBColor(0xf0, 0xf0, 0xf0).filled()));
+                        let _ = heat.draw(&Text::new("never met", centre, centred(10 * k)));
+                    }
+                    Some((share, lo, hi)) => {
+                        let _ = heat.draw(&Rectangle::new(cell, score_color(share).filled()));
+                        let _ = heat.draw(&Text::new(
+                            format!("{:.0}%", 100.0 * share),
+                            (centre.0, centre.1 - 7 * ki),
+                            centred(13 * k),
+                        ));
+                        let _ = heat.draw(&Text::new(
+                            format!("{:.0}–{:.0}", 100.0 * lo, 100.0 * hi),
+                            (centre.0, centre.1 + 9 * ki),
+                            centred(10 * k),
+                        ));
+                    }
+                }
+                let _ = heat.draw(&Rectangle::new(cell, WHITE.stroke_width(k)));
+            }
+        }
+        let _ = heat.draw(&Text::new(
+            "a win counts 1, a draw ½; colour: red below 50%, blue above",
+            (14 * ki, y0 + ch * n as i32 + 14 * ki),
+            ("sans-serif", 11 * k).into_font().color(&BLACK.mix(0.7)),
+        ));
+        draw_ratings(&chart, k, agents, self.ratings);
+    }
+}
+
+/// The ratings as points with their 95% intervals, the best at the top.
+fn draw_ratings<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, k: u32, agents: &[String], ratings: &Ratings) {
+    let ki = k as i32;
+    let mut rated: Vec<(usize, f64, f64)> = (0..agents.len())
+        .filter_map(|a| Some((a, ratings.elo[a]?, ratings.half[a]?)))
+        .collect();
+    rated.sort_by(|x, y| x.1.total_cmp(&y.1));
+    if rated.is_empty() {
+        let _ = area.draw(&Text::new("no games, no ratings", (20 * ki, 40 * ki), centred(13 * k)));
+        return;
+    }
+    let lo = rated.iter().map(|r| r.1 - r.2).fold(0.0f64, f64::min);
+    let hi = rated.iter().map(|r| r.1 + r.2).fold(0.0f64, f64::max);
+    let pad = ((hi - lo) * 0.08).max(20.0);
+    let names: Vec<String> = rated.iter().map(|r| agents[r.0].clone()).collect();
+    let longest = names.iter().map(|a| a.chars().count()).max().unwrap_or(0) as u32;
+    let caption = if ratings.prior {
+        "Elo rating (95% interval), mean 0; one virtual draw a pair"
+    } else {
+        "Elo rating (95% interval), the agents' mean 0"
+    };
+    let chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 13 * k))
+        .margin_right(24 * k)
+        .margin_top(4 * k)
+        .margin_bottom(10 * k)
+        .x_label_area_size(40 * k)
+        .y_label_area_size((16 + 7 * longest) * k)
+        .build_cartesian_2d(lo - pad..hi + pad, (0..rated.len() - 1).into_segmented());
+    let Ok(mut chart) = chart else {
+        return;
+    };
+    let _ = chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(BLACK.mix(0.08))
+        .x_desc("Elo")
+        .x_labels(6)
+        .y_labels(rated.len())
+        .x_label_formatter(&|v| {
+            if v.abs() < 0.5 {
+                "0".to_string()
+            } else {
+                format!("{v:+.0}")
+            }
+        })
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .axis_desc_style(("sans-serif", 12 * k))
+        .label_style(("sans-serif", 12 * k))
+        .draw();
+    let _ = chart.draw_series(std::iter::once(PathElement::new(
+        vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Last)],
+        BLACK.mix(0.3).stroke_width(k),
+    )));
+    let color = COLORS[0];
+    // Each interval a line with a tick at either end, the rating a dot.
+    let line = color.stroke_width(2 * k);
+    let _ = chart.draw_series(rated.iter().enumerate().map(|(i, &(_, elo, half))| {
+        PathElement::new(
+            vec![
+                (elo - half, SegmentValue::CenterOf(i)),
+                (elo + half, SegmentValue::CenterOf(i)),
+            ],
+            line,
+        )
+    }));
+    let _ = chart.draw_series(rated.iter().enumerate().flat_map(|(i, &(_, elo, half))| {
+        [elo - half, elo + half].map(|x| {
+            EmptyElement::at((x, SegmentValue::CenterOf(i))) + PathElement::new(vec![(0, -6 * ki), (0, 6 * ki)], line)
+        })
+    }));
+    let _ = chart.draw_series(
+        rated
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, elo, _))| Circle::new((elo, SegmentValue::CenterOf(i)), 5 * k, color.filled())),
+    );
+    let _ = chart.draw_series(rated.iter().enumerate().map(|(i, &(_, elo, half))| {
+        EmptyElement::at((elo, SegmentValue::CenterOf(i)))
+            + Text::new(
+                format!("{:+.0} ± {:.0}", elo + 0.0, half),
+                (0, -14 * ki),
+                centred(11 * k),
+            )
+    }));
+}
+
+/// A league's picture in `format`, as a file's bytes: the crosstable as a
+/// heat map, and the Elo ratings with their 95% intervals.
+pub fn league_file(format: Format, title: &str, table: &Crosstable, ratings: &Ratings) -> Vec<u8> {
+    render(format, &League { title, table, ratings })
+}
+
+/// One agent's games of a match by outcome.
+pub struct Outcomes<'a> {
+    pub name: &'a str,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+struct OutcomeBars<'a> {
+    title: &'a str,
+    agents: &'a [Outcomes<'a>],
+}
+
+impl Picture for OutcomeBars<'_> {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH.max(160 + 190 * self.agents.len() as u32), HEIGHT)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, k: u32) {
+        let ki = k as i32;
+        let kinds = [
+            ("wins", RGBColor(0x2c, 0xa0, 0x2c)),
+            ("draws", RGBColor(0x99, 0x99, 0x99)),
+            ("losses", RGBColor(0xd6, 0x27, 0x28)),
+        ];
+        let Ok(area) = root.margin(8 * k, 0, 0, 0).titled(self.title, ("sans-serif", 18 * k)) else {
+            return;
+        };
+        let (legend, area) = area.split_vertically(24 * k);
+        let mut x = 70 * ki;
+        for (name, color) in kinds {
+            let _ = legend.draw(&Rectangle::new([(x, 6 * ki), (x + 12 * ki, 18 * ki)], color.filled()));
+            let _ = legend.draw(&Text::new(
+                name,
+                (x + 18 * ki, 5 * ki),
+                ("sans-serif", 13 * k).into_font().color(&BLACK),
+            ));
+            x += 90 * ki;
+        }
+        let _ = legend.draw(&Text::new(
+            "bars: share of the agent's games; whiskers: 95% (Wilson) interval",
+            (x, 6 * ki),
+            ("sans-serif", 12 * k).into_font().color(&BLACK.mix(0.7)),
+        ));
+        let n = self.agents.len();
+        let names: Vec<String> = self.agents.iter().map(|a| a.name.to_string()).collect();
+        let chart = ChartBuilder::on(&area)
+            .margin(14 * k)
+            .x_label_area_size(30 * k)
+            .y_label_area_size(56 * k)
+            .build_cartesian_2d((0..n.max(1) - 1).into_segmented(), 0.0..100.0);
+        let Ok(mut chart) = chart else {
+            return;
+        };
+        let _ = chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .y_desc("share of games (%)")
+            .y_labels(6)
+            .x_labels(n)
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .axis_desc_style(("sans-serif", 14 * k))
+            .label_style(("sans-serif", 13 * k))
+            .draw();
+        // Each agent's segment holds its three bars side by side, drawn on
+        // the root in the pixels the chart maps its values to.
+        let (left, _) = chart.backend_coord(&(SegmentValue::Exact(0), 0.0));
+        let (right, _) = chart.backend_coord(&(SegmentValue::Exact(1), 0.0));
+        let seg = (right - left).max(1);
+        for (i, agent) in self.agents.iter().enumerate() {
+            let games = agent.wins + agent.draws + agent.losses;
+            let (seg_left, _) = chart.backend_coord(&(SegmentValue::Exact(i), 0.0));
+            let bar = seg / 4;
+            for (j, (count, (_, color))) in [agent.wins, agent.draws, agent.losses]
+                .into_iter()
+                .zip(kinds)
+                .enumerate()
+            {
+                if games == 0 {
+                    continue;
+                }
+                let share = 100.0 * count as f64 / games as f64;
+                let (lo, hi) = crate::report::stats::wilson(count, games).unwrap_or((0.0, 0.0));
+                let x = seg_left + bar / 2 + bar * j as i32;
+                let (_, y0) = chart.backend_coord(&(SegmentValue::Exact(i), 0.0));
+                let (_, y) = chart.backend_coord(&(SegmentValue::Exact(i), share));
+                let (_, ylo) = chart.backend_coord(&(SegmentValue::Exact(i), 100.0 * lo));
+                let (_, yhi) = chart.backend_coord(&(SegmentValue::Exact(i), 100.0 * hi));
+                if count > 0 {
+                    let _ = root.draw(&Rectangle::new(
+                        [(x + 2 * ki, y), (x + bar - 2 * ki, y0)],
+                        color.mix(0.85).filled(),
+                    ));
+                }
+                let mid = x + bar / 2;
+                let whisker = BLACK.stroke_width(k);
+                let _ = root.draw(&PathElement::new(vec![(mid, ylo), (mid, yhi)], whisker));
+                let _ = root.draw(&PathElement::new(
+                    vec![(mid - 5 * ki, ylo), (mid + 5 * ki, ylo)],
+                    whisker,
+                ));
+                let _ = root.draw(&PathElement::new(
+                    vec![(mid - 5 * ki, yhi), (mid + 5 * ki, yhi)],
+                    whisker,
+                ));
+                let _ = root.draw(&Text::new(format!("{share:.0}%"), (mid, yhi - 9 * ki), centred(12 * k)));
+            }
+        }
+    }
+}
+
+/// A match's outcomes as bars (each agent's share of wins, draws and
+/// losses with their 95% Wilson intervals), in `format`, as a file's bytes.
+pub fn outcomes_file(format: Format, title: &str, agents: &[Outcomes]) -> Vec<u8> {
+    render(format, &OutcomeBars { title, agents })
 }
 
 #[cfg(test)]
@@ -356,13 +753,173 @@ mod tests {
         let mut reader = decoder.read_info().expect("a PNG");
         let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
         let info = reader.next_frame(&mut pixels).unwrap();
-        assert_eq!((info.width, info.height), (WIDTH * PNG_SCALE, HEIGHT * PNG_SCALE));
+        // The legend's line and its note under the chart.
+        let height = HEIGHT + 2 * LEGEND_LINE;
+        assert_eq!((info.width, info.height), (WIDTH * PNG_SCALE, height * PNG_SCALE));
         // The title is text, drawn with the font compiled in: dark pixels in
         // the band above the plot, where nothing else is drawn.
         let row = (info.width * 3) as usize;
         let band = &pixels[8 * row..40 * row];
         let dark = band.chunks(3).filter(|p| p.iter().all(|&c| c < 100)).count();
         assert!(dark > 100, "{dark} dark pixels where the title is");
+    }
+
+    /// Every text of an SVG picture: its tag and its words.
+    fn texts(svg: &str) -> Vec<(&str, String)> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let (tag, rest) = t.split_once('>')?;
+                Some((tag, rest.split('<').next()?.trim().to_string()))
+            })
+            .collect()
+    }
+
+    /// How many texts of `svg` read `words`.
+    fn count(svg: &str, words: &str) -> usize {
+        texts(svg).iter().filter(|(_, w)| w == words).count()
+    }
+
+    /// The y axis's tick labels of an SVG chart (right-aligned numbers).
+    fn y_ticks(svg: &str) -> Vec<f64> {
+        texts(svg)
+            .into_iter()
+            .filter(|(tag, _)| tag.contains(r#"text-anchor="end""#))
+            .filter_map(|(_, w)| w.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn a_share_never_reaches_past_100_percent_and_the_legend_is_under_the_chart() {
+        // Every game the same value: one bar of 100%.
+        let counts = [(7.0, 40)];
+        let svg = histogram_of_counts(
+            "t",
+            "points",
+            &[Counted {
+                name: "a",
+                counts: &counts,
+            }],
+        );
+        let ticks = y_ticks(&svg);
+        assert!(ticks.contains(&100.0), "{ticks:?}");
+        assert!(ticks.iter().all(|&t| t <= 100.0), "{ticks:?}");
+        // The legend's text lies below the x axis's title.
+        let y_of = |words: &str| -> i32 {
+            let all = texts(&svg);
+            let (tag, _) = all
+                .iter()
+                .find(|(_, w)| w == words)
+                .unwrap_or_else(|| panic!("{words} in {svg}"));
+            let y = tag.split(" y=\"").nth(1).unwrap();
+            y[..y.find('"').unwrap()].parse().unwrap()
+        };
+        assert!(y_of("a (mean 7.00, 40 games)") > y_of("points"), "{svg}");
+    }
+
+    #[test]
+    fn outcome_bars_have_their_shares_and_stop_at_100_percent() {
+        let agents = [
+            Outcomes {
+                name: "mcts",
+                wins: 46,
+                draws: 4,
+                losses: 0,
+            },
+            Outcomes {
+                name: "random",
+                wins: 0,
+                draws: 4,
+                losses: 46,
+            },
+        ];
+        let svg = String::from_utf8(outcomes_file(Format::Svg, "Tic-tac-toe: 50 games", &agents)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        // Each bar's share over it: 92% twice (mcts's wins, random's losses),
+        // 8% twice, 0% twice.
+        assert_eq!(count(&svg, "92%"), 2, "{svg}");
+        assert_eq!(count(&svg, "8%"), 2, "{svg}");
+        assert_eq!(count(&svg, "0%"), 2, "{svg}");
+        for name in ["mcts", "random", "wins", "draws", "losses"] {
+            assert_eq!(count(&svg, name), 1, "{name}: {svg}");
+        }
+        let ticks = y_ticks(&svg);
+        assert_eq!(ticks.iter().copied().fold(0.0, f64::max), 100.0, "{ticks:?}");
+        // Four bars drawn (no bar for a share of 0), in the three colours.
+        assert_eq!(svg.matches(r##"opacity="0.85" fill="#2CA02C""##).count(), 1, "{svg}");
+        assert_eq!(svg.matches(r##"opacity="0.85" fill="#999999""##).count(), 2, "{svg}");
+        assert_eq!(svg.matches(r##"opacity="0.85" fill="#D62728""##).count(), 1, "{svg}");
+    }
+
+    fn kalah_league() -> (Crosstable, Ratings) {
+        let mut t = Crosstable::new(vec!["random".into(), "greedy".into(), "mcts".into()]);
+        let u = crate::report::stats::Measure::Utility;
+        // greedy beats random 3 of 4; mcts and random never meet; mcts and greedy draw twice.
+        for (seating, values) in [
+            ([1, 0], [1.0, -1.0]),
+            ([0, 1], [-1.0, 1.0]),
+            ([1, 0], [1.0, -1.0]),
+            ([0, 1], [1.0, -1.0]),
+            ([2, 1], [0.0, 0.0]),
+            ([1, 2], [0.0, 0.0]),
+        ] {
+            t.record(u, &seating, &values);
+        }
+        let r = t.ratings();
+        (t, r)
+    }
+
+    #[test]
+    fn a_league_picture_shows_the_crosstable_and_the_ratings() {
+        let (table, ratings) = kalah_league();
+        let svg = String::from_utf8(league_file(Format::Svg, "Kalah: 6 games", &table, &ratings)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        // The crosstable's cells: greedy 75% against random, random 25%,
+        // the draws 50% each way, and the pair that never met.
+        assert_eq!(count(&svg, "75%"), 1, "{svg}");
+        assert_eq!(count(&svg, "25%"), 1, "{svg}");
+        assert_eq!(count(&svg, "50%"), 2, "{svg}");
+        assert_eq!(count(&svg, "never met"), 2, "{svg}");
+        let (_, lo, hi) = table.score(1, 0).unwrap();
+        assert_eq!(count(&svg, &format!("{:.0}–{:.0}", 100.0 * lo, 100.0 * hi)), 1, "{svg}");
+        // Each agent's rating as the report prints it.
+        for a in 0..3 {
+            let label = format!(
+                "{:+.0} ± {:.0}",
+                ratings.elo[a].unwrap() + 0.0,
+                ratings.half[a].unwrap()
+            );
+            assert_eq!(count(&svg, &label), 1, "{label}: {svg}");
+        }
+        for name in ["1  random", "2  greedy", "3  mcts"] {
+            assert_eq!(count(&svg, name), 1, "{name}");
+        }
+        // The cells are coloured by score: 75% a blue, 25% a red.
+        let fill = |c: RGBColor| format!("fill=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+        assert!(svg.contains(&fill(score_color(0.75))) && svg.contains(&fill(score_color(0.25))));
+        assert!(score_color(0.75).2 > score_color(0.75).0 && score_color(0.25).0 > score_color(0.25).2);
+        assert_eq!(score_color(0.5), RGBColor(0xf7, 0xf7, 0xf7));
+        // A PNG of twice the size that decodes.
+        let png = league_file(Format::Png, "Kalah: 6 games", &table, &ratings);
+        let reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().expect("a PNG");
+        let (w, h) = League {
+            title: "",
+            table: &table,
+            ratings: &ratings,
+        }
+        .size();
+        assert_eq!((reader.info().width, reader.info().height), (2 * w, 2 * h));
+    }
+
+    #[test]
+    fn a_league_without_games_is_still_a_picture() {
+        let table = Crosstable::new(vec!["a".into(), "b".into()]);
+        let ratings = table.ratings();
+        let svg = String::from_utf8(league_file(Format::Svg, "t", &table, &ratings)).unwrap();
+        assert!(
+            svg.contains("no games, no ratings") && svg.ends_with("</svg>\n"),
+            "{svg}"
+        );
     }
 
     #[test]

@@ -12,19 +12,18 @@
 //! with the seats rotating, all seeded alike, so every agent meets the same
 //! deals. The report ranks the agents by their average (95% intervals) and
 //! counts their failures; `--csv` writes every game with its agents and
-//! failures, `--plot` each agent's points as a histogram.
+//! failures, `--plot` the crosstable as a heat map beside the agents' Elo
+//! ratings.
 //!
 //! A league is played in parts as a match is (`--shard I/N --jsonl FILE`,
 //! then `gdl merge`): its games are numbered pairing after pairing, and a
 //! part plays a run of them with the seats and seeds the whole league gives
 //! them.
 
-use std::collections::BTreeMap;
-
 use super::MatchArgs;
 use super::part::shard_range;
 use super::part::{self, Header, League};
-use super::report::{disambiguate, print_report, x_label};
+use super::report::{disambiguate, print_report};
 use crate::cli::kit::agents::{BoxedAgent, make_player};
 use crate::cli::kit::context::{Context, Failure};
 use crate::cli::kit::csv::csv_line;
@@ -33,7 +32,8 @@ use crate::cli::kit::output::{CsvStream, Output};
 use crate::cli::kit::progress::progress_bar;
 use crate::cli::kit::signals::Caught;
 use crate::game::Game;
-use crate::report::plot::{Counted, Format, histogram_file};
+use crate::report::plot::{Format, league_file};
+use crate::report::rating::{self, Crosstable};
 use crate::report::standings;
 use crate::report::stats::{DecisionTimes, Measure, Outcome, Tally};
 use crate::runtime::Interpreted;
@@ -114,7 +114,7 @@ pub fn run(args: &MatchArgs, game: &Interpreted, listed: Vec<PlayerSpec>, ctx: &
     let bar = progress_bar(range.end - range.start, "games", "");
     // Each game is counted and written as it ends: the league keeps totals,
     // not games, and an interrupted league keeps what was played.
-    let mut totals = Totals::new(names.clone(), seats, game.lowest_score_wins(), args.plot.is_some());
+    let mut totals = Totals::new(names.clone(), seats, game.lowest_score_wins());
     let csv_out = args.csv.as_ref().map(|path| Output {
         flag: "--csv",
         path: path.clone(),
@@ -293,7 +293,7 @@ pub(in crate::cli) fn merge<'a>(
         )));
     }
     let seats: Vec<String> = (0..n).map(|p| game.player_name(p).to_string()).collect();
-    let mut totals = Totals::new(header.agents.clone(), seats, game.lowest_score_wins(), plot.is_some());
+    let mut totals = Totals::new(header.agents.clone(), seats, game.lowest_score_wins());
     let csv_out = csv.map(|path| Output {
         flag: "--csv",
         path: path.to_path_buf(),
@@ -369,8 +369,8 @@ impl Report<'_> {
             plot,
         } = self;
         let played = totals.games;
-        let (tally, histogram) = totals.finish();
-        let measure = tally.measure;
+        let (tally, crosstable) = totals.finish();
+        let ratings = crosstable.ratings();
         let candidates = schedule.candidates;
         let how = if schedule.field {
             format!(
@@ -400,8 +400,9 @@ impl Report<'_> {
             ));
         }
         text.push_str(&format!(
-            "\nranking\n{}\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
+            "\nranking\n{}\n{}\n{}\ntime per decision (a decision: a move chosen from more than one)\n{}",
             ranking(&tally, candidates, schedule.field, failures),
+            rating::text(&crosstable, &ratings, game.num_players()),
             standings::text(&tally),
             standings::times_text(names, times)
         ));
@@ -414,12 +415,18 @@ impl Report<'_> {
                 Err(e) => failed = Some(out.failed(e)),
             }
         }
-        if let (Some(path), Some(histogram)) = (plot, &histogram) {
+        if let Some(path) = plot {
             let out = Output {
                 flag: "--plot",
                 path: path.to_path_buf(),
             };
-            match out.write(&self::plot(game, names, measure, histogram, played, path)) {
+            let picture = league_file(
+                Format::of(path).unwrap_or(Format::Svg),
+                &format!("{}: {played} games", title(game)),
+                &crosstable,
+                &ratings,
+            );
+            match out.write(&picture) {
                 Ok(()) => files.push(format!("plot     {}", path.display())),
                 Err(f) => failed = failed.or(Some(f)),
             }
@@ -429,24 +436,23 @@ impl Report<'_> {
 }
 
 /// What the report and the plot need of a league's games, counted as they
-/// end: its size grows with the agents and the distinct values of a game,
-/// never with the number of games. The first game decides whether points or
+/// end: its size grows with the agents, never with the number of games. The first game decides whether points or
 /// utility are counted (a game without points counts its utility).
 struct Totals {
     names: Vec<String>,
     seats: Vec<String>,
     lowest_wins: bool,
     tally: Option<Tally>,
-    /// `[agent]`: value (as its bits) -> games, for `--plot`.
-    histogram: Option<Vec<BTreeMap<u64, u64>>>,
+    /// Who beat whom, for the ratings and the plot.
+    crosstable: Crosstable,
     games: u64,
 }
 
 impl Totals {
-    fn new(names: Vec<String>, seats: Vec<String>, lowest_wins: bool, plot: bool) -> Self {
+    fn new(names: Vec<String>, seats: Vec<String>, lowest_wins: bool) -> Self {
         Totals {
             lowest_wins,
-            histogram: plot.then(|| vec![BTreeMap::new(); names.len()]),
+            crosstable: Crosstable::new(names.clone()),
             names,
             seats,
             tally: None,
@@ -467,21 +473,17 @@ impl Totals {
         });
         let values = record.values(tally.measure);
         tally.record(&record.seating, values);
-        if let Some(h) = &mut self.histogram {
-            for (seat, &a) in record.seating.iter().enumerate() {
-                *h[a].entry(values[seat].to_bits()).or_default() += 1;
-            }
-        }
+        self.crosstable.record(tally.measure, &record.seating, values);
         self.games += 1;
         tally.measure
     }
 
-    /// The tally (utility, with no game played) and the plot's counts.
-    fn finish(self) -> (Tally, Option<Vec<BTreeMap<u64, u64>>>) {
+    /// The tally (utility, with no game played) and the crosstable.
+    fn finish(self) -> (Tally, Crosstable) {
         let tally = self
             .tally
             .unwrap_or_else(|| Tally::new(self.names, self.seats, Measure::Utility));
-        (tally, self.histogram)
+        (tally, self.crosstable)
     }
 }
 
@@ -616,32 +618,6 @@ fn csv_header(game: &Interpreted, measure: Measure) -> String {
     csv_line(&header)
 }
 
-/// Each agent's points (or utility) per game, over all its games, as one histogram.
-fn plot(
-    game: &Interpreted,
-    names: &[String],
-    measure: Measure,
-    counts: &[BTreeMap<u64, u64>],
-    games: u64,
-    path: &std::path::Path,
-) -> Vec<u8> {
-    let counts: Vec<Vec<(f64, u64)>> = counts
-        .iter()
-        .map(|m| m.iter().map(|(&bits, &n)| (f64::from_bits(bits), n)).collect())
-        .collect();
-    let series: Vec<Counted> = names
-        .iter()
-        .zip(&counts)
-        .map(|(name, c)| Counted { name, counts: c })
-        .collect();
-    histogram_file(
-        Format::of(path).unwrap_or(Format::Svg),
-        &format!("{}: {games} games", title(game)),
-        x_label(measure),
-        &series,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -656,7 +632,7 @@ mod tests {
     }
 
     /// The totals of a league agree with a tally of every game kept, and
-    /// keep one count per agent and value, whatever the number of games.
+    /// with a crosstable counted from them.
     #[test]
     fn totals_count_every_game_without_keeping_it() {
         let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
@@ -671,30 +647,33 @@ mod tests {
                 record(seating, win, Some([p1, p2]))
             })
             .collect();
-        let mut totals = Totals::new(names.clone(), seats.clone(), true, true);
+        let mut totals = Totals::new(names.clone(), seats.clone(), true);
         for g in &games {
             assert_eq!(totals.add(g), Measure::Points { lowest_wins: true });
         }
         assert_eq!(totals.games, 3000);
-        let (tally, histogram) = totals.finish();
+        let (tally, crosstable) = totals.finish();
         let mut kept = Tally::new(names, seats, Measure::Points { lowest_wins: true });
         for g in &games {
             kept.record(&g.seating, g.scores.as_deref().unwrap());
         }
         assert_eq!(tally, kept);
-        let histogram = histogram.unwrap();
-        // Each agent plays 2000 games, with points 0..7 (as P1) or 0..5 (as P2).
-        for counts in &histogram {
-            assert_eq!(counts.values().sum::<u64>(), 2000);
-            assert!(counts.len() <= 7, "{counts:?}");
+        // Each pair met in its 1000 games; the fewest points won.
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            assert_eq!(crosstable.games(a, b), 1000);
+            let ours = |g: &GameRecord, who: usize| {
+                let seat = g.seating.iter().position(|&x| x == who).unwrap();
+                g.scores.as_ref().unwrap()[seat]
+            };
+            let met = || {
+                games
+                    .iter()
+                    .filter(|g| g.seating.contains(&a) && g.seating.contains(&b))
+            };
+            let wins = met().filter(|g| ours(g, a) < ours(g, b)).count() as u64;
+            let draws = met().filter(|g| ours(g, a) == ours(g, b)).count() as u64;
+            assert_eq!((crosstable.wins[a][b], crosstable.draws[a][b]), (wins, draws));
         }
-        let threes: u64 = histogram.iter().map(|c| c[&3.0f64.to_bits()]).sum();
-        let expected = games
-            .iter()
-            .flat_map(|g| g.scores.clone().unwrap())
-            .filter(|&v| v == 3.0)
-            .count();
-        assert_eq!(threes, expected as u64);
     }
 
     /// The first game decides the measure; a later game without points counts its utility.
@@ -702,17 +681,21 @@ mod tests {
     fn totals_count_utility_when_the_first_game_has_no_points() {
         let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
         let seats: Vec<String> = ["P1", "P2"].map(String::from).to_vec();
-        let mut totals = Totals::new(names, seats, false, false);
+        let mut totals = Totals::new(names, seats, false);
         assert_eq!(totals.add(&record([0, 1], [1.0, -1.0], None)), Measure::Utility);
         assert_eq!(
             totals.add(&record([1, 0], [0.0, 0.0], Some([5.0, 5.0]))),
             Measure::Utility
         );
-        let (tally, histogram) = totals.finish();
-        assert!(histogram.is_none());
+        let (tally, crosstable) = totals.finish();
         assert_eq!(tally.overall[0].games, 2);
+        // Counted by utility too: a won the first game, the second was a draw.
+        assert_eq!(
+            (crosstable.wins[0][1], crosstable.draws[0][1], crosstable.wins[1][0]),
+            (1, 1, 0)
+        );
         assert_eq!(tally.overall[0].mean(), 0.5);
-        let (empty, _) = Totals::new(vec!["a".into()], vec!["P1".into()], false, false).finish();
+        let (empty, _) = Totals::new(vec!["a".into()], vec!["P1".into()], false).finish();
         assert_eq!(empty.measure, Measure::Utility);
     }
 

@@ -10,7 +10,7 @@ use crate::cli::kit::csv::csv_line;
 use crate::cli::kit::game_args::title;
 use crate::cli::kit::output::{CsvStream, Output};
 use crate::game::Game;
-use crate::report::plot::{Counted, Format, histogram_file};
+use crate::report::plot::{Counted, Format, Outcomes, histogram_file, outcomes_file};
 use crate::report::standings;
 use crate::report::stats::{Measure, Outcome};
 use crate::runtime::Interpreted;
@@ -265,8 +265,27 @@ impl Histogram {
     }
 }
 
+/// The match's picture: where the utility only tells a win, a draw or a
+/// loss, each agent's share of them as bars; where it says more (points,
+/// or a payoff of several sizes), each agent's histogram of values.
 fn plot(game: &Interpreted, result: &MatchResult, histogram: &Histogram, format: Format) -> Vec<u8> {
     let measure = result.tally.measure;
+    let title = format!("{}: {} games", title(game), histogram.games);
+    if measure == Measure::Utility && only_outcomes(&histogram.utility) {
+        let agents: Vec<Outcomes> = result
+            .tally
+            .agents
+            .iter()
+            .zip(&result.tally.overall)
+            .map(|(name, r)| Outcomes {
+                name,
+                wins: r.wins,
+                draws: r.draws,
+                losses: r.losses,
+            })
+            .collect();
+        return outcomes_file(format, &title, &agents);
+    }
     let by_value = match measure {
         Measure::Points { .. } => &histogram.points,
         Measure::Utility => &histogram.utility,
@@ -282,12 +301,14 @@ fn plot(game: &Interpreted, result: &MatchResult, histogram: &Histogram, format:
         .zip(&counts)
         .map(|(name, c)| Counted { name, counts: c })
         .collect();
-    histogram_file(
-        format,
-        &format!("{}: {} games", title(game), histogram.games),
-        x_label(measure),
-        &series,
-    )
+    histogram_file(format, &title, x_label(measure), &series)
+}
+
+/// Whether the utilities seen are at most three values (a win, a draw and
+/// a loss): then a histogram of them says no more than the outcomes do.
+fn only_outcomes(utility: &[BTreeMap<u64, u64>]) -> bool {
+    let values: std::collections::BTreeSet<u64> = utility.iter().flat_map(|m| m.keys().copied()).collect();
+    values.len() <= 3
 }
 
 /// The x axis of a histogram of points or utility per game.
