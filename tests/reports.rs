@@ -270,7 +270,8 @@ fn parse_dot(dot: &str) -> (Vec<Label>, Vec<DotEdge>) {
 fn check_values(file: &str, bindings: &[(&str, &str)], depth: usize) {
     let g = game(file, bindings);
     let d = depth.to_string();
-    let mut args = vec!["tree", file, "--depth", &d, "--values", "--format", "dot"];
+    // --force: every node, not a page's worth.
+    let mut args = vec!["tree", file, "--depth", &d, "--values", "--format", "dot", "--force"];
     let flags: Vec<String> = bindings
         .iter()
         .flat_map(|(n, v)| [format!("--{n}"), v.to_string()])
@@ -306,6 +307,122 @@ fn tree_values_are_the_solvers() {
     check_values("games/select19.game", &[], 2);
     check_values("games/nim.game", &[("piles", "1,2,3")], 3);
     check_values("games/nimcala.game", &[("pits", "3"), ("tokens", "3")], 4);
+}
+
+// ------------------------------------------------------- tree: as textbooks draw it
+
+/// Kuhn poker's whole tree, as a textbook draws it: the deals as chance
+/// circles with their probabilities, and the positions a player cannot tell
+/// apart (the same own card, the same bets so far) joined by dashed lines.
+#[test]
+fn kuhn_poker_s_tree_has_chance_circles_and_information_sets() {
+    let dot = ok(&["tree", "games/kuhn-poker.game", "--depth", "10", "--format", "dot"]);
+    snap!("tree_kuhn_poker_dot", &dot);
+    // The deal of First's card, then of Second's from the two left.
+    assert_eq!(dot.matches("shape=circle").count(), 4, "{dot}");
+    assert_eq!(dot.matches("p = 1/3\"").count(), 3, "{dot}");
+    assert_eq!(dot.matches("p = 1/2\"").count(), 6, "{dot}");
+    // Each node's label: `deck: {..}, card: [F, S], actions: [..]\nWho to move`.
+    let mut labels = std::collections::BTreeMap::new();
+    for line in dot.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix('n')
+            && let Some((id, label)) = rest.split_once(" [label=\"")
+        {
+            labels.insert(format!("n{id}"), label.split('"').next().unwrap().to_string());
+        }
+    }
+    // What the player to move knows: their own card and the bets so far.
+    let knows = |label: &str| -> Option<(String, String, String)> {
+        let (state, status) = label.split_once("\\n")?;
+        let mover = status.strip_suffix(" to move")?.to_string();
+        let cards = state.split("card: [").nth(1)?.split(']').next()?;
+        let (first, second) = cards.split_once(", ")?;
+        let own = if mover == "First" { first } else { second };
+        let actions = state.split("actions: ").nth(1)?.to_string();
+        Some((mover, own.to_string(), actions))
+    };
+    let mut sets: std::collections::BTreeMap<_, usize> = std::collections::BTreeMap::new();
+    for label in labels.values() {
+        if let Some(k) = knows(label) {
+            *sets.entry(k).or_default() += 1;
+        }
+    }
+    // 12 information sets (each player: 3 cards, 2 points of decision), of 2 positions each.
+    assert_eq!(sets.len(), 12, "{sets:?}");
+    assert!(sets.values().all(|&n| n == 2), "{sets:?}");
+    let dashed: Vec<(&str, &str)> = dot
+        .lines()
+        .filter(|l| l.contains("dir=none"))
+        .map(|l| {
+            let (a, rest) = l.trim().split_once(" -> ").unwrap();
+            (a, rest.split_once(' ').unwrap().0)
+        })
+        .collect();
+    assert_eq!(dashed.len(), 12, "{dot}");
+    for (a, b) in dashed {
+        assert_eq!(knows(&labels[a]), knows(&labels[b]), "{a} -- {b}");
+        assert!(knows(&labels[a]).is_some());
+    }
+    assert!(dot.contains("a dashed line joins positions the player to move cannot tell apart"));
+    // A game without hidden information has no such lines.
+    let nim = ok(&[
+        "tree",
+        "games/nim.game",
+        "--piles",
+        "1,2",
+        "--depth",
+        "3",
+        "--format",
+        "dot",
+    ]);
+    assert!(!nim.contains("dir=none") && !nim.contains("cannot tell apart"), "{nim}");
+}
+
+/// A tree too big for a page is drawn to the deepest level that fits, each
+/// node there with one "… N more" node counting what it leaves out; the
+/// text and --force keep every node.
+#[test]
+fn a_tree_too_big_for_a_page_is_cut_with_more_nodes() {
+    let g = game("games/nim.game", &[("piles", "3,4")]);
+    let mut counts = Vec::new();
+    count_by_depth(&g, &g.initial_state().unwrap(), 3, 0, &mut counts);
+    let total: u64 = counts.iter().sum();
+    // 1 + 7 + 33 fit on a page of 64; the 95 at depth 3 do not.
+    assert_eq!(counts, [1, 7, 33, 95]);
+    let args = [
+        "tree",
+        "games/nim.game",
+        "--piles",
+        "3,4",
+        "--depth",
+        "3",
+        "--format",
+        "dot",
+    ];
+    let dot = ok(&args);
+    snap!("tree_nim_3_4_cut_dot", &dot);
+    let node = |l: &&str| l.trim_start().starts_with('n') && l.contains("[label=") && !l.contains("->");
+    let drawn = dot.lines().filter(node).count();
+    assert_eq!(drawn, 41);
+    let left_out: u64 = dot
+        .lines()
+        .filter(|l| l.trim_start().starts_with("more"))
+        .filter_map(|l| l.split("label=\"… ").nth(1))
+        .map(|l| l.split(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(left_out, 95);
+    assert!(
+        dot.contains("41 of the tree's 136 positions drawn; 95 left out under the \\\"… more\\\" nodes"),
+        "{dot}"
+    );
+    assert_eq!(total, 136);
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let whole = ok(&forced);
+    assert!(!whole.contains("more"), "{whole}");
+    assert_eq!(whole.lines().filter(node).count(), 136);
+    // The text is for the terminal: every node.
+    assert_eq!(footer_counts(&ok(&args[..6])).0, total);
 }
 
 // ------------------------------------------------------- tree: limits and files

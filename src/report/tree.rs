@@ -79,6 +79,10 @@ pub struct Node {
     pub depth: usize,
     /// Indices into `Tree::nodes`, in legal-move order.
     pub children: Vec<usize>,
+    /// At a player's move: a hash of what that player observes here. Two
+    /// such nodes of one player with equal hashes are positions the player
+    /// cannot tell apart (one information set).
+    pub observed: Option<u64>,
 }
 
 /// A game tree cut at `depth`; `nodes[0]` is the root, nodes in preorder.
@@ -88,6 +92,9 @@ pub struct Tree {
     pub players: Vec<String>,
     pub depth: usize,
     pub nodes: Vec<Node>,
+    /// Whether the game hides information, so that the drawing joins the
+    /// positions a player cannot tell apart.
+    pub hidden: bool,
 }
 
 /// Why a tree could not be built.
@@ -325,6 +332,7 @@ pub fn build<G: Game>(
             .collect(),
         depth,
         nodes: Vec::new(),
+        hidden: false,
     };
     grow(game, &mut tree, root.clone(), None, 0, &mut solver)?;
     Ok(tree)
@@ -360,6 +368,10 @@ fn grow<G: Game>(
     }
     let text = game.state_text(&state);
     let board = game.board(&state)?;
+    let observed = match turn {
+        Turn::Player(p) => Some(game.observation_hash(&state, p)),
+        _ => None,
+    };
     memory::check(BUILDING)?;
     tree.nodes.push(Node {
         text,
@@ -369,6 +381,7 @@ fn grow<G: Game>(
         value,
         depth,
         children: Vec::new(),
+        observed,
     });
     if depth < tree.depth {
         let mut ways = Successors::new(game, &state, turn)?;
@@ -608,23 +621,127 @@ pub fn write_dot(tree: &Tree, out: &mut dyn std::io::Write) -> std::io::Result<(
     write_dot_laid_out(tree, Layout::TopDown, out)
 }
 
-/// [`write_dot`] with a layout.
+/// The most positions a drawn tree shows: Kuhn poker's whole tree (58)
+/// fits, and a tree drawn left to right stays about a page tall. A larger
+/// tree is cut at a level, each node there with moves below it getting one
+/// "… N more" node that counts them.
+pub const PAGE_NODES: usize = 64;
+
+/// Which nodes a page shows: every level from the top while they all fit in
+/// `cap` nodes; when not even the root's moves fit, the first of them.
+fn on_page(tree: &Tree, cap: usize) -> Vec<bool> {
+    let mut per_depth = vec![0usize; tree.depth + 1];
+    for n in &tree.nodes {
+        per_depth[n.depth] += 1;
+    }
+    let mut deepest = 0;
+    let mut total = 0usize;
+    for (d, &k) in per_depth.iter().enumerate() {
+        total = total.saturating_add(k);
+        if total > cap {
+            break;
+        }
+        deepest = d;
+    }
+    let mut shown: Vec<bool> = tree.nodes.iter().map(|n| n.depth <= deepest).collect();
+    if deepest == 0
+        && let Some(root) = tree.nodes.first()
+    {
+        for &c in root.children.iter().take(cap.saturating_sub(1)) {
+            shown[c] = true;
+        }
+    }
+    shown
+}
+
+/// The nodes in the subtree of `i`, itself included.
+fn subtree_size(tree: &Tree, i: usize) -> usize {
+    let mut n = 0;
+    let mut stack = vec![i];
+    while let Some(j) = stack.pop() {
+        n += 1;
+        stack.extend(tree.nodes[j].children.iter().copied());
+    }
+    n
+}
+
+/// A probability as a small fraction when it is one (`1/3`), else as
+/// [`super::probability`] writes it.
+fn fraction(p: f64) -> String {
+    for den in 2..=12u32 {
+        let num = (p * f64::from(den)).round();
+        if num >= 1.0 && (num / f64::from(den) - p).abs() < 1e-9 {
+            let g = gcd(num as u32, den);
+            return format!("{}/{}", num as u32 / g, den / g);
+        }
+    }
+    super::probability(p)
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// [`write_dot`] with a layout, the whole tree.
 pub fn write_dot_laid_out(tree: &Tree, layout: Layout, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    write_dot_page(tree, layout, usize::MAX, out)
+}
+
+/// [`write_dot`] with a layout, showing at most `cap` positions: below each
+/// shown node whose moves are not all shown, one "… N more" node counts the
+/// moves and positions left out. Chance nodes are circles with each
+/// outcome's probability on its edge; positions that the player to move
+/// cannot tell apart are joined by a dashed line, as textbooks draw them.
+pub fn write_dot_page(tree: &Tree, layout: Layout, cap: usize, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let shown = on_page(tree, cap);
+    let drawn = shown.iter().filter(|&&s| s).count();
+    let left_out = tree.nodes.len() - drawn;
     for line in footer(tree) {
         writeln!(out, "// {line}")?;
     }
     writeln!(out, "digraph \"{}\" {{", escape(&tree.game))?;
+    // The level widths as drawn, the "… more" nodes among them.
+    let mut per_depth = vec![0usize; tree.depth + 2];
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if shown[i] {
+            per_depth[n.depth] += 1;
+            if n.children.iter().any(|&c| !shown[c]) {
+                per_depth[n.depth + 1] += 1;
+            }
+        }
+    }
     let left_right = match layout {
         Layout::TopDown => false,
         Layout::LeftRight => true,
-        Layout::Auto => widest_level(tree) > WIDEST_TOP_DOWN,
+        Layout::Auto => per_depth.iter().max().copied().unwrap_or(0) > WIDEST_TOP_DOWN,
     };
     if left_right {
         writeln!(out, "    rankdir=LR;")?;
     }
+    let sets = information_sets(tree, &shown);
+    let mut notes = Vec::new();
+    if left_out > 0 {
+        notes.push(format!(
+            "{drawn} of the tree's {} positions drawn; {left_out} left out under the \"… more\" nodes (--force draws them all)",
+            tree.nodes.len()
+        ));
+    }
+    if !sets.is_empty() {
+        notes.push("a dashed line joins positions the player to move cannot tell apart".to_string());
+    }
+    if !notes.is_empty() {
+        writeln!(
+            out,
+            "    labelloc=b;\n    fontname=\"sans-serif\";\n    label=\"{}\";",
+            escape(&notes.join("\n"))
+        )?;
+    }
     writeln!(out, "    node [shape=box, fontname=\"monospace\"];")?;
     writeln!(out, "    edge [fontname=\"monospace\"];")?;
     for (i, n) in tree.nodes.iter().enumerate() {
+        if !shown[i] {
+            continue;
+        }
         let mut under = status_text(&tree.players, &n.status);
         if let Some(v) = n.value {
             let _ = write!(under, "\nvalue {}", number(v));
@@ -634,6 +751,18 @@ pub fn write_dot_laid_out(tree: &Tree, layout: Layout, out: &mut dyn std::io::Wr
         } else {
             ""
         };
+        if n.status == Status::Chance {
+            // A chance node is a circle; its position is the tooltip.
+            let shown = n.board.as_ref().map_or_else(|| n.text.clone(), |b| b.text());
+            let value = n.value.map(|v| format!("\nvalue {}", number(v))).unwrap_or_default();
+            writeln!(
+                out,
+                "    n{i} [shape=circle, fontname=\"sans-serif\", fontsize=10, label=\"chance{}\", tooltip=\"{}\"];",
+                escape(&value),
+                escape(&shown)
+            )?;
+            continue;
+        }
         match &n.board {
             // A grid as a small table of cells, the status under it.
             Some(Board::Grid { cols, cells, .. }) => {
@@ -664,13 +793,71 @@ pub fn write_dot_laid_out(tree: &Tree, layout: Layout, out: &mut dyn std::io::Wr
         }
     }
     for (i, n) in tree.nodes.iter().enumerate() {
+        if !shown[i] {
+            continue;
+        }
+        let mut more = (0usize, 0usize);
         for &c in &n.children {
+            if !shown[c] {
+                more.0 += 1;
+                more.1 += subtree_size(tree, c);
+                continue;
+            }
             let Some(edge) = &tree.nodes[c].edge else { continue };
             let style = if edge.optimal { ", style=bold" } else { "" };
-            writeln!(out, "    n{i} -> n{c} [label=\"{}\"{style}];", escape(&edge_text(edge)))?;
+            let label = match edge.probability {
+                // Chance's outcome and its probability, as textbooks write them.
+                Some(p) if edge.by.as_deref() == Some("chance") => format!("{}\np = {}", edge.mv, fraction(p)),
+                _ => edge_text(edge),
+            };
+            writeln!(out, "    n{i} -> n{c} [label=\"{}\"{style}];", escape(&label))?;
+        }
+        if more.0 > 0 {
+            let (moves, positions) = more;
+            let what = if n.status == Status::Chance { "outcome" } else { "move" };
+            let mut label = format!("… {moves} more {what}{}", if moves == 1 { "" } else { "s" });
+            if positions > moves {
+                let _ = write!(label, "\n{positions} positions");
+            }
+            writeln!(
+                out,
+                "    more{i} [shape=box, style=\"dashed,rounded\", fontname=\"sans-serif\", label=\"{}\"];",
+                escape(&label)
+            )?;
+            writeln!(out, "    n{i} -> more{i} [style=dashed];")?;
+        }
+    }
+    for set in &sets {
+        for pair in set.windows(2) {
+            writeln!(
+                out,
+                "    n{} -> n{} [style=dashed, dir=none, constraint=false, color=\"gray40\"];",
+                pair[0], pair[1]
+            )?;
         }
     }
     writeln!(out, "}}")
+}
+
+/// The information sets among the shown nodes of a game that hides
+/// information: the nodes where one player moves and observes the same,
+/// in sets of two or more, each in the tree's order.
+fn information_sets(tree: &Tree, shown: &[bool]) -> Vec<Vec<usize>> {
+    if !tree.hidden {
+        return Vec::new();
+    }
+    let mut sets: std::collections::BTreeMap<(String, usize, u64), Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if let (true, Status::ToMove(p), Some(h)) = (shown[i], &n.status, n.observed) {
+            // Positions a player cannot tell apart lie at one depth in
+            // these games; keyed by depth too, so that a line never runs
+            // between levels.
+            sets.entry((p.clone(), n.depth, h)).or_default().push(i);
+        }
+    }
+    let mut out: Vec<Vec<usize>> = sets.into_values().filter(|s| s.len() > 1).collect();
+    out.sort();
+    out
 }
 
 /// Text inside a DOT HTML-like label.

@@ -62,7 +62,7 @@ pub struct TreeArgs {
     /// Give each node its exact value for the first player, and mark optimal moves with *
     #[arg(long)]
     pub values: bool,
-    /// Text for the terminal, Graphviz DOT, or SVG drawn by Graphviz
+    /// Text for the terminal, Graphviz DOT, or SVG drawn by Graphviz (a picture shows at most 64 positions, the rest cut into "… N more" nodes)
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// How DOT and SVG lay the tree out
@@ -75,7 +75,7 @@ pub struct TreeArgs {
     pub start: StartArgs,
     #[command(flatten)]
     pub shown: RawArg,
-    /// Draw a tree of more than 2,000 nodes (at most 1,000,000)
+    /// Draw a tree of more than 2,000 nodes (at most 1,000,000), and draw DOT and SVG whole rather than cut to a page of 64 positions
     #[arg(long)]
     pub force: bool,
     /// Write the tree to this file instead of standard output
@@ -198,6 +198,9 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
             n.board = None;
         }
     }
+    tree.hidden = !shown::all_public(&game);
+    // A picture is cut to a page unless --force asks for all of it.
+    let page = if args.force { usize::MAX } else { report::PAGE_NODES };
     drop(exact);
     let layout = match args.layout {
         LayoutArg::Auto => report::Layout::Auto,
@@ -207,10 +210,10 @@ pub fn run(args: &TreeArgs, ctx: &mut Context) -> Result<(), Failure> {
     let write = |out: &mut dyn std::io::Write| match args.format {
         _ if args.json => out.write_all(crate::report::json::document(&report::json(&tree)).as_bytes()),
         Format::Text => report::write_text(&tree, out),
-        Format::Dot => report::write_dot_laid_out(&tree, layout, out),
+        Format::Dot => report::write_dot_page(&tree, layout, page, out),
         Format::Svg => {
             let mut dot = Vec::new();
-            report::write_dot_laid_out(&tree, layout, &mut dot)?;
+            report::write_dot_page(&tree, layout, page, &mut dot)?;
             out.write_all(&graphviz::svg(&dot)?)
         }
     };
