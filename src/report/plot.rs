@@ -416,10 +416,10 @@ impl Picture for League<'_> {
                 centred(12 * k),
             ));
         }
-        for a in 0..n {
+        for (a, name) in agents.iter().enumerate() {
             let y = y0 + ch * a as i32;
             let _ = heat.draw(&Text::new(
-                format!("{}  {}", a + 1, agents[a]),
+                format!("{}  {name}", a + 1),
                 (14 * ki, y + ch / 2),
                 small.pos(Pos::new(HPos::Left, VPos::Center)),
             ));

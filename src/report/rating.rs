@@ -375,8 +375,8 @@ mod tests {
             .collect();
         let r = fit(&games, &points);
         let mean = truth.iter().sum::<f64>() / 3.0;
-        for a in 0..3 {
-            assert!((r.elo[a].unwrap() - (truth[a] - mean)).abs() < 1e-6, "{:?}", r.elo);
+        for (elo, t) in r.elo.iter().zip(truth) {
+            assert!((elo.unwrap() - (t - mean)).abs() < 1e-6, "{:?}", r.elo);
         }
         // More games, narrower intervals: four times the games, half the width.
         let more: Vec<Vec<f64>> = games.iter().map(|row| row.iter().map(|x| 4.0 * x).collect()).collect();
