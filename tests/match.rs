@@ -690,6 +690,24 @@ fn a_league_in_four_parts_merges_into_the_whole_league() {
     assert_eq!(rows.len(), 90);
     let svg = |f: &str| std::fs::read(dir.join(f)).unwrap();
     assert_eq!(svg("merged.svg"), svg("whole.svg"));
+    // The plot's ratings are the report's: each agent's `Elo ± half` under
+    // its point, the table's rows `agent  +NN ± NN  games  score`.
+    let picture = String::from_utf8(svg("whole.svg")).unwrap();
+    let ratings: Vec<String> = whole
+        .lines()
+        .skip_while(|l| !l.starts_with("Elo ratings"))
+        .skip(2)
+        .take(3)
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            cells[1..4].join(" ")
+        })
+        .collect();
+    assert_eq!(ratings.len(), 3, "{whole}");
+    for r in &ratings {
+        assert!(r.contains(" ± "), "{r}: {whole}");
+        assert!(picture.contains(r.as_str()), "{r} not in the plot");
+    }
     // A part missing, or a match's part among a league's, is refused.
     let refused = |args: &[&str], says: &str| {
         let r = gdl(&dir, args);
