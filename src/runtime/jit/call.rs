@@ -6,15 +6,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use cranelift_jit::JITModule;
 
-use super::super::Move;
-use super::super::cells::widen;
-use super::super::vm::{self, Budget, Host, Raw};
 use super::compile::Made;
 use super::{FAIL, Slow, WIDEN, bailout};
 use crate::error_kind::RuntimeKind;
 use crate::game::GameError;
 use crate::ir::MAX_MOVE_ARGS;
 use crate::ir::code::Entry;
+use crate::runtime::Move;
+use crate::runtime::cells::widen;
+use crate::runtime::vm::{self, Budget, Host, Raw};
 
 /// What compiled code reads its surroundings from; its layout is known to
 /// `compile` through the offsets below.

@@ -13,7 +13,7 @@
 //! and reading the two side by side is how they are kept equal. The values
 //! those arms compute (folding, bounds, checked arithmetic, cells, the
 //! budget) are in `compile/values.rs`; the functions that run several
-//! rules for one `Game` call, translated with the same `Rule`, in
+//! rules for one `Game` call, translated with the same `Translator`, in
 //! `compile/drivers.rs`.
 
 use std::collections::{HashMap, HashSet};
@@ -29,12 +29,12 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 
-use super::super::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, STEPS_AT, STOPPED};
+use super::bounds::{Bounds, ValueBounds, given, stepped_loop};
 use super::call::{MOVE_ARGS, MOVE_KIND, MOVE_SIZE};
-use super::spans::{Span, Spans, given, stepped_loop};
 use super::{Ctx, FAIL, Slow, WIDEN};
 use crate::ir::code::{Code, Entry, Op};
 use crate::ir::{CmpOp, MAX_MOVE_ARGS};
+use crate::runtime::vm::{DEPTH_AT, MAX_ARG_CHOICES, MAX_CALL_DEPTH, STEPS_AT, STOPPED};
 
 mod drivers;
 mod values;
@@ -275,8 +275,8 @@ pub(super) fn compile(code: &Code, slow: &Slow, width: u8, len: usize, vm_only: 
                 slow_sig,
             };
             let called = match body {
-                Body::Rule(e, keep) => Rule::build(&mut b, env, e, keep, None),
-                Body::Direct(f, _, n) => Rule::build(&mut b, env, f, false, Some(n)),
+                Body::Rule(e, keep) => Translator::build(&mut b, env, e, keep, None),
+                Body::Direct(f, _, n) => Translator::build(&mut b, env, f, false, Some(n)),
                 Body::Driver(kind, _) => drivers::build(kind, &mut b, env),
             };
             b.seal_all_blocks();
@@ -361,7 +361,7 @@ const FLAGS: MemFlags = MemFlags::trusted();
 const FIXED: MemFlags = MemFlags::trusted().with_readonly().with_can_move();
 
 /// One rule being translated.
-struct Rule<'a, 'b> {
+struct Translator<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     code: &'a Code,
     regs: Vec<Variable>,
@@ -408,7 +408,7 @@ struct Rule<'a, 'b> {
     /// The functions this rule calls with their arguments in registers.
     calls: Vec<u32>,
     /// What is known of the values' bounds, to leave out checks that pass.
-    spans: Spans,
+    bounds: ValueBounds,
     /// Whether the rule calls functions: only then can its step count go
     /// below 0 (`spend_unchecked`) or its depth need checking.
     calls_any: bool,
@@ -417,11 +417,11 @@ struct Rule<'a, 'b> {
     fn_start: usize,
     fn_end: usize,
     /// Range loops whose variable stays in its range (`stepped_loop`): the
-    /// variable, its span, and the instructions of the loop's body.
-    loops: Vec<(Variable, Span, std::ops::RangeInclusive<usize>)>,
+    /// variable, its bounds, and the instructions of the loop's body.
+    loops: Vec<(Variable, Bounds, std::ops::RangeInclusive<usize>)>,
     /// Bounds that hold only in `facts_block` and the blocks reached from
     /// it alone: those of a comparison on the path taken there.
-    facts: Vec<(Value, Span)>,
+    facts: Vec<(Value, Bounds)>,
     facts_block: Option<Block>,
 }
 
@@ -450,10 +450,10 @@ struct Env<'a> {
     slow_sig: SigRef,
 }
 
-impl<'a, 'b> Rule<'a, 'b> {
+impl<'a, 'b> Translator<'a, 'b> {
     /// The function of the rule `entry`.
     fn build(b: &'a mut FunctionBuilder<'b>, env: Env<'a>, entry: Entry, keep: bool, direct: Option<u16>) -> Vec<u32> {
-        let mut r = Rule::new(b, env, entry, &[entry], keep, direct);
+        let mut r = Translator::new(b, env, entry, &[entry], keep, direct);
         r.inlining.push(entry.start);
         r.body(entry.start as usize, entry.end as usize);
         r.finish()
@@ -470,7 +470,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         parts: &[Entry],
         keep: bool,
         direct: Option<u16>,
-    ) -> Rule<'a, 'b> {
+    ) -> Translator<'a, 'b> {
         let Env {
             code,
             slow,
@@ -546,7 +546,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         let widen = b.create_block();
         let failed = b.create_block();
         let stopped = b.create_block();
-        let mut r = Rule {
+        let mut r = Translator {
             b,
             code,
             regs,
@@ -576,7 +576,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             inlining: Vec::new(),
             inlined: 0,
             calls: Vec::new(),
-            spans: Spans::default(),
+            bounds: ValueBounds::default(),
             calls_any: ops().any(|op| matches!(op, Op::Call { .. })),
             ip: entry.start as usize,
             fn_start: entry.start as usize,
@@ -593,7 +593,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         if r.calls_any {
             let room = MAX_CALL_DEPTH as i64 - MAX_INLINE_DEPTH as i64;
             r.check_below(d0, room);
-            r.spans.note(d0, Span { lo: 0, hi: room - 1 });
+            r.bounds.note(d0, Bounds { lo: 0, hi: room - 1 });
         }
         r
     }
@@ -795,8 +795,8 @@ impl<'a, 'b> Rule<'a, 'b> {
         {
             // What holds wherever `v` is, not what holds here alone.
             let v = self.b.func.dfg.resolve_aliases(v);
-            let s = self.spans.get(v).meet(*s);
-            self.spans.note(v, s);
+            let s = self.bounds.get(v).meet(*s);
+            self.bounds.note(v, s);
         }
         v
     }
@@ -1004,7 +1004,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let x = self.get(src);
                 let min = self.icmp_imm(IntCC::Equal, x, i64::MIN);
                 self.fail_if(min);
-                let s = self.span(x).neg().unwrap_or(Span::ANY);
+                let s = self.bounds_of(x).neg().unwrap_or(Bounds::ANY);
                 let v = self.b.ins().ineg(x);
                 let v = self.noted(v, s);
                 self.set(dst, v);
@@ -1040,7 +1040,7 @@ impl<'a, 'b> Rule<'a, 'b> {
             }
             Op::Pick { op, dst, a, b } => {
                 let (x, y) = (self.get(a), self.get(b));
-                let (sx, sy) = (self.span(x), self.span(y));
+                let (sx, sy) = (self.bounds_of(x), self.bounds_of(y));
                 let c = self.cmp(op, x, y);
                 let v = self.select(c, x, y);
                 // Only a new value: where the comparison is known, `v` is
@@ -1048,7 +1048,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let v = match self.known(c) {
                     Some(_) => v,
                     None => {
-                        let s = self.span(v).meet(sx.pick(op, sy));
+                        let s = self.bounds_of(v).meet(sx.pick(op, sy));
                         self.noted(v, s)
                     }
                 };
@@ -1088,7 +1088,7 @@ impl<'a, 'b> Rule<'a, 'b> {
                 let x = self.get(a);
                 let c = self.icmp_imm(cc(op).complement(), x, i64::from(imm));
                 self.branch(c, t);
-                let s = given(cc(op), self.span(x), Span::exact(i64::from(imm)));
+                let s = given(cc(op), self.bounds_of(x), Bounds::exact(i64::from(imm)));
                 self.refine(x, s);
             }
             Op::JumpUnlessCellI { op, cell, imm, to } => {
@@ -1276,12 +1276,12 @@ impl<'a, 'b> Rule<'a, 'b> {
                     self.spend(n);
                 }
                 self.branch(empty, t);
-                let (sl, sh) = (self.span(lo), self.span(h));
-                let s = Span {
+                let (sl, sh) = (self.bounds_of(lo), self.bounds_of(h));
+                let s = Bounds {
                     lo: sl.lo,
                     hi: sl.hi.max(sh.hi),
                 };
-                if s != Span::ANY
+                if s != Bounds::ANY
                     && let Some(next) = stepped_loop(&self.code.ops, self.fn_start, self.fn_end, ip)
                 {
                     self.loops.push((self.regs[var as usize], s, ip + 1..=next));
@@ -1640,7 +1640,7 @@ impl<'a, 'b> Rule<'a, 'b> {
         // Among the cells, by the check before the loop.
         let at = self.noted(
             at,
-            Span {
+            Bounds {
                 lo: 0,
                 hi: self.len - 1,
             },

@@ -13,7 +13,7 @@
 //! exact, compiled code must never succeed where the VM fails: it spends the
 //! step budget exactly as the VM does (the same [`Budget`] in memory), and
 //! checks every condition the VM checks, except where the bounds known while
-//! compiling show that it holds (`spans`). Some checks come later or sooner
+//! compiling show that it holds (`bounds`). Some checks come later or sooner
 //! than the VM's, never not at all: a call compiled in place takes its step
 //! unchecked, and the count is checked at the next loop step, call or
 //! return; a rule checks the call depth once on entry, with room for the
@@ -47,9 +47,9 @@
 //! `unsafe` lives in `call` alone: the calls into compiled code and the
 //! callbacks it makes.
 
+mod bounds;
 mod call;
 mod compile;
-mod spans;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};

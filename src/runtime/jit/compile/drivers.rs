@@ -15,10 +15,10 @@ use cranelift_codegen::ir::{Block, InstBuilder, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use cranelift_module::FuncId;
 
-use super::super::Ctx;
-use super::{Env, FLAGS, Rule};
+use super::{Env, FLAGS, Translator};
 use crate::ir::code::{Code, CondCode, Entry};
 use crate::ir::{MAX_MOVE_ARGS, MoveBy, PREVIOUS_CELL, Program, TURN_CELL, TURN_UNSET};
+use crate::runtime::jit::Ctx;
 
 /// The drivers of one width (`None`: the game is not plain, or the VM
 /// runs one of the rules the driver would compile in place).
@@ -112,7 +112,7 @@ pub(super) fn build<'a, 'b>(kind: Kind, b: &'a mut FunctionBuilder<'b>, env: Env
         end: 0,
         frame,
     };
-    let mut r = Rule::new(b, env, inputs, &parts, false, None);
+    let mut r = Translator::new(b, env, inputs, &parts, false, None);
     match kind {
         Kind::Turn => {
             let at = r.first_end();
@@ -133,7 +133,7 @@ pub(super) fn build<'a, 'b>(kind: Kind, b: &'a mut FunctionBuilder<'b>, env: Env
     r.finish()
 }
 
-impl Rule<'_, '_> {
+impl Translator<'_, '_> {
     /// The rule `e` compiled in place, its registers fresh variables, 0 but
     /// for `set`: its value (0 where it halts), and its registers after.
     /// Any failure inside leaves the driver (through `fail`, `widen` or

@@ -1,5 +1,5 @@
 //! The values a rule computes, as compiled code makes them: constants and
-//! bounds folded while translating (`spans`), what a comparison on the way
+//! bounds folded while translating (`bounds`), what a comparison on the way
 //! says of a value, reads and writes of cells, arithmetic and the budget,
 //! each checked as the VM checks it unless the bounds show it passes. The
 //! instructions' arms in `compile` are written with these.
@@ -8,14 +8,14 @@ use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::types::{I8, I16, I32, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, InstructionData, Opcode, Value, ValueDef};
 
-use super::super::super::state::NIBBLE;
-use super::super::super::vm::{MAX_ARG_CHOICES, MAX_RANGE_SPAN};
-use super::super::Ctx;
-use super::super::spans::{Span, decide, given};
-use super::{FIXED, FLAGS, Rule, cc};
+use super::{FIXED, FLAGS, Translator, cc};
 use crate::ir::{ArithOp, CmpOp};
+use crate::runtime::jit::Ctx;
+use crate::runtime::jit::bounds::{Bounds, decide, given};
+use crate::runtime::state::NIBBLE;
+use crate::runtime::vm::{MAX_ARG_CHOICES, MAX_RANGE_SPAN};
 
-impl Rule<'_, '_> {
+impl Translator<'_, '_> {
     /// Goes on only where `cond` is false; else to `to`. A condition known
     /// while translating costs nothing: no test where it is false, a plain
     /// jump where it is true (what follows is then unreachable).
@@ -50,7 +50,7 @@ impl Rule<'_, '_> {
 
     /// Notes that `v` is within `s` in the current block and those it
     /// alone reaches.
-    pub(super) fn refine(&mut self, v: Value, s: Span) {
+    pub(super) fn refine(&mut self, v: Value, s: Bounds) {
         let here = self.b.current_block();
         if self.facts_block != here {
             self.facts.clear();
@@ -61,7 +61,7 @@ impl Rule<'_, '_> {
         // What holds of `x + k` or `x - k`, checked for overflow, holds of
         // `x` shifted back: past `board[pit - 1]`'s check, `pit >= 1`.
         if let Some((x, k)) = self.checked_offset(v)
-            && let Some(sx) = s.sub(Span::exact(k))
+            && let Some(sx) = s.sub(Bounds::exact(k))
         {
             let x = self.b.func.dfg.resolve_aliases(x);
             self.facts.push((x, sx));
@@ -92,7 +92,7 @@ impl Rule<'_, '_> {
     /// Notes what a comparison `x cc y` that held on the way here says of
     /// both sides.
     pub(super) fn refine_cmp(&mut self, cc: IntCC, x: Value, y: Value) {
-        let (sx, sy) = (self.span(x), self.span(y));
+        let (sx, sy) = (self.bounds_of(x), self.bounds_of(y));
         self.refine(x, given(cc, sx, sy));
         self.refine(y, given(cc.swap_args(), sy, sx));
     }
@@ -116,12 +116,12 @@ impl Rule<'_, '_> {
 
     /// The bounds known of `v` here: exact for a constant, and narrowed by
     /// the comparisons on the way here (`facts`).
-    pub(super) fn span(&self, v: Value) -> Span {
+    pub(super) fn bounds_of(&self, v: Value) -> Bounds {
         if let Some(k) = self.known(v) {
-            return Span::exact(k);
+            return Bounds::exact(k);
         }
         let v = self.b.func.dfg.resolve_aliases(v);
-        let mut s = self.spans.get(v);
+        let mut s = self.bounds.get(v);
         if self.facts_block.is_some() && self.facts_block == self.b.current_block() {
             for &(w, f) in &self.facts {
                 if w == v {
@@ -133,8 +133,8 @@ impl Rule<'_, '_> {
     }
 
     /// Notes the bounds of `v`; gives `v`.
-    pub(super) fn noted(&mut self, v: Value, s: Span) -> Value {
-        self.spans.note(v, s);
+    pub(super) fn noted(&mut self, v: Value, s: Bounds) -> Value {
+        self.bounds.note(v, s);
         v
     }
 
@@ -145,14 +145,14 @@ impl Rule<'_, '_> {
 
     /// `x cc y`, folded where constants or bounds decide it.
     pub(super) fn icmp(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
-        match decide(cc, self.span(x), self.span(y)) {
+        match decide(cc, self.bounds_of(x), self.bounds_of(y)) {
             Some(c) => self.truth(c),
             None => self.b.ins().icmp(cc, x, y),
         }
     }
 
     pub(super) fn icmp_imm(&mut self, cc: IntCC, x: Value, imm: i64) -> Value {
-        match decide(cc, self.span(x), Span::exact(imm)) {
+        match decide(cc, self.bounds_of(x), Bounds::exact(imm)) {
             Some(c) => self.truth(c),
             None => self.b.ins().icmp_imm(cc, x, imm),
         }
@@ -183,7 +183,7 @@ impl Rule<'_, '_> {
             Some(0) => y,
             Some(_) => x,
             None => {
-                let s = self.span(x).union(self.span(y));
+                let s = self.bounds_of(x).union(self.bounds_of(y));
                 let v = self.b.ins().select(c, x, y);
                 self.noted(v, s)
             }
@@ -198,9 +198,9 @@ impl Rule<'_, '_> {
             Some(a) => self.iconst(a.wrapping_add(imm)),
             None if imm == 0 => x,
             None => {
-                let s = self.span(x).add(Span::exact(imm));
+                let s = self.bounds_of(x).add(Bounds::exact(imm));
                 let v = self.b.ins().iadd_imm(x, imm);
-                self.noted(v, s.unwrap_or(Span::ANY))
+                self.noted(v, s.unwrap_or(Bounds::ANY))
             }
         }
     }
@@ -210,9 +210,9 @@ impl Rule<'_, '_> {
             Some(a) => self.iconst(a.wrapping_mul(imm)),
             None if imm == 1 => x,
             None => {
-                let s = self.span(x).mul(Span::exact(imm));
+                let s = self.bounds_of(x).mul(Bounds::exact(imm));
                 let v = self.b.ins().imul_imm(x, imm);
-                self.noted(v, s.unwrap_or(Span::ANY))
+                self.noted(v, s.unwrap_or(Bounds::ANY))
             }
         }
     }
@@ -223,9 +223,9 @@ impl Rule<'_, '_> {
             (_, Some(b)) => self.iadd_imm(x, b),
             (Some(a), _) => self.iadd_imm(y, a),
             _ => {
-                let s = self.span(x).add(self.span(y));
+                let s = self.bounds_of(x).add(self.bounds_of(y));
                 let v = self.b.ins().iadd(x, y);
-                self.noted(v, s.unwrap_or(Span::ANY))
+                self.noted(v, s.unwrap_or(Bounds::ANY))
             }
         }
     }
@@ -235,9 +235,9 @@ impl Rule<'_, '_> {
             (Some(a), Some(b)) => self.iconst(a.wrapping_sub(b)),
             (_, Some(b)) => self.iadd_imm(x, b.wrapping_neg()),
             _ => {
-                let s = self.span(x).sub(self.span(y));
+                let s = self.bounds_of(x).sub(self.bounds_of(y));
                 let v = self.b.ins().isub(x, y);
-                self.noted(v, s.unwrap_or(Span::ANY))
+                self.noted(v, s.unwrap_or(Bounds::ANY))
             }
         }
     }
@@ -254,7 +254,7 @@ impl Rule<'_, '_> {
         // Past the check: the same index checked again (a cell read, then
         // written) needs no second test.
         if bound > 0 {
-            self.refine(i, Span { lo: 0, hi: bound - 1 });
+            self.refine(i, Bounds { lo: 0, hi: bound - 1 });
         }
     }
 
@@ -266,9 +266,9 @@ impl Rule<'_, '_> {
         let past = self.icmp(IntCC::SignedGreaterThanOrEqual, i, len);
         let bad = self.or_c(neg, past);
         self.fail_if(bad);
-        let hi = self.span(len).hi;
+        let hi = self.bounds_of(len).hi;
         if hi > 0 {
-            self.refine(i, Span { lo: 0, hi: hi - 1 });
+            self.refine(i, Bounds { lo: 0, hi: hi - 1 });
         }
     }
 
@@ -308,7 +308,7 @@ impl Rule<'_, '_> {
             4 => self.b.ins().sload32(FLAGS, a, 0),
             _ => self.b.ins().load(I64, FLAGS, a, 0),
         };
-        self.noted(v, Span::of_width(self.width))
+        self.noted(v, Bounds::of_width(self.width))
     }
 
     pub(super) fn load_at(&mut self, cell: u32) -> Value {
@@ -322,7 +322,7 @@ impl Rule<'_, '_> {
         let a = self.addr(i);
         // A value whose bounds fit the width needs no test that it fits: the
         // player who moved, a turn passed on (`(p + 1) % 2`), a cell copied.
-        let (s, w) = (self.span(v), Span::of_width(self.width));
+        let (s, w) = (self.bounds_of(v), Bounds::of_width(self.width));
         let fits = s.lo >= w.lo && s.hi <= w.hi;
         let narrow = |r: &mut Self, ty| {
             let n = r.b.ins().ireduce(ty, v);
@@ -398,7 +398,7 @@ impl Rule<'_, '_> {
                     Ok(None) => {}
                 }
                 // No overflow to check where the bounds rule it out.
-                let (sx, sy) = (self.span(x), self.span(y));
+                let (sx, sy) = (self.bounds_of(x), self.bounds_of(y));
                 if let Some(s) = match op {
                     ArithOp::Add => sx.add(sy),
                     ArithOp::Sub => sx.sub(sy),
@@ -424,7 +424,7 @@ impl Rule<'_, '_> {
                 // shift and a mask in two's complement (`last % 2 == 0` in
                 // the 1-9 game): no division, no sign to correct.
                 let m = self.known(y).unwrap_or(1);
-                let sx = self.span(x);
+                let sx = self.bounds_of(x);
                 if op == ArithOp::Rem {
                     self.rem_power_of_two(x, m)
                 } else {
@@ -432,7 +432,7 @@ impl Rule<'_, '_> {
                     let v = self.b.ins().sshr_imm(x, k);
                     self.noted(
                         v,
-                        Span {
+                        Bounds {
                             lo: sx.lo >> k,
                             hi: sx.hi >> k,
                         },
@@ -480,14 +480,14 @@ impl Rule<'_, '_> {
             return self.iconst(i64::from(k != 0));
         }
         let v = self.b.ins().uextend(I64, c);
-        self.noted(v, Span::BOOL)
+        self.noted(v, Bounds::BOOL)
     }
 
     /// `x % m` (Euclidean) for `m` a power of two: a mask, negative `x`
     /// included (two's complement).
     fn rem_power_of_two(&mut self, x: Value, m: i64) -> Value {
         let v = self.b.ins().band_imm(x, m - 1);
-        self.noted(v, Span { lo: 0, hi: m - 1 })
+        self.noted(v, Bounds { lo: 0, hi: m - 1 })
     }
 
     /// `x % m` (Euclidean) for a constant `m > 0`.
@@ -556,7 +556,7 @@ impl Rule<'_, '_> {
         // Only the longest it can be matters (an empty range is short):
         // `min(pit + count, pits)` from `pit + 1` is short, however low
         // its end can be.
-        let longest = i128::from(self.span(hi).hi) - i128::from(self.span(lo).lo);
+        let longest = i128::from(self.bounds_of(hi).hi) - i128::from(self.bounds_of(lo).lo);
         if longest < i128::from(MAX_RANGE_SPAN) {
             return;
         }

@@ -4,9 +4,9 @@
 //! bounds show that an addition cannot overflow or an index cannot leave its
 //! list, the check the VM makes is known to pass and costs nothing.
 //!
-//! A span is a fact about one SSA value, true wherever the value is defined,
+//! A bound is a fact about one SSA value, true wherever the value is defined,
 //! so it needs no flow analysis: a value that merges several paths (a block
-//! parameter) has no span, and is checked as before. Two narrower kinds of
+//! parameter) has no bounds, and is checked as before. Two narrower kinds of
 //! fact are kept by `compile`: a range loop's variable inside the loop
 //! (`stepped_loop`), and what a comparison that held says of its operands
 //! (`given`), in the blocks that only the path through it reaches.
@@ -15,74 +15,74 @@ use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::ir::Value;
 use cranelift_codegen::ir::condcodes::IntCC;
 
-use super::super::state::NIBBLE;
 use crate::ir::code::{Op, Reg};
 use crate::ir::{ArithOp, CmpOp};
+use crate::runtime::state::NIBBLE;
 
 /// `lo..=hi`, the values a value can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Span {
+pub(super) struct Bounds {
     pub lo: i64,
     pub hi: i64,
 }
 
-impl Default for Span {
-    fn default() -> Span {
-        Span::ANY
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds::ANY
     }
 }
 
-impl Span {
-    pub const ANY: Span = Span {
+impl Bounds {
+    pub const ANY: Bounds = Bounds {
         lo: i64::MIN,
         hi: i64::MAX,
     };
-    pub const BOOL: Span = Span { lo: 0, hi: 1 };
+    pub const BOOL: Bounds = Bounds { lo: 0, hi: 1 };
 
-    pub fn exact(k: i64) -> Span {
-        Span { lo: k, hi: k }
+    pub fn exact(k: i64) -> Bounds {
+        Bounds { lo: k, hi: k }
     }
 
     /// The values a cell of `width` holds.
-    pub fn of_width(width: u8) -> Span {
+    pub fn of_width(width: u8) -> Bounds {
         match width {
-            NIBBLE => Span { lo: 0, hi: 15 },
-            1 => Span::of_bits(8),
-            2 => Span::of_bits(16),
-            4 => Span::of_bits(32),
-            _ => Span::ANY,
+            NIBBLE => Bounds { lo: 0, hi: 15 },
+            1 => Bounds::of_bits(8),
+            2 => Bounds::of_bits(16),
+            4 => Bounds::of_bits(32),
+            _ => Bounds::ANY,
         }
     }
 
-    fn of_bits(bits: u32) -> Span {
-        Span {
+    fn of_bits(bits: u32) -> Bounds {
+        Bounds {
             lo: -(1 << (bits - 1)),
             hi: (1 << (bits - 1)) - 1,
         }
     }
 
     /// `x + y` for every `x` here and `y` in `o`, where none overflows.
-    pub fn add(self, o: Span) -> Option<Span> {
-        Span::fit(self.wide(ArithOp::Add, o))
+    pub fn add(self, o: Bounds) -> Option<Bounds> {
+        Bounds::fit(self.wide(ArithOp::Add, o))
     }
 
     /// `x - y`, where none overflows.
-    pub fn sub(self, o: Span) -> Option<Span> {
-        Span::fit(self.wide(ArithOp::Sub, o))
+    pub fn sub(self, o: Bounds) -> Option<Bounds> {
+        Bounds::fit(self.wide(ArithOp::Sub, o))
     }
 
     /// `x * y`, where none overflows.
-    pub fn mul(self, o: Span) -> Option<Span> {
-        Span::fit(self.wide(ArithOp::Mul, o))
+    pub fn mul(self, o: Bounds) -> Option<Bounds> {
+        Bounds::fit(self.wide(ArithOp::Mul, o))
     }
 
     /// The result of `x op y` (add, subtract or multiply) once checked
     /// not to overflow: the exact range cut to 64 bits, so that a
     /// following `x - 1` after an `x + 1` needs no check of its own.
-    pub fn checked(self, op: ArithOp, o: Span) -> Span {
+    pub fn checked(self, op: ArithOp, o: Bounds) -> Bounds {
         let (lo, hi) = self.wide(op, o);
         let cut = |v: i128| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
-        Span {
+        Bounds {
             lo: cut(lo),
             hi: cut(hi),
         }
@@ -90,7 +90,7 @@ impl Span {
 
     /// The range of `x op y` computed in 128 bits (the extremes of a
     /// product are at the corners).
-    fn wide(self, op: ArithOp, o: Span) -> (i128, i128) {
+    fn wide(self, op: ArithOp, o: Bounds) -> (i128, i128) {
         let (a, b, c, d) = (
             i128::from(self.lo),
             i128::from(self.hi),
@@ -109,9 +109,9 @@ impl Span {
         }
     }
 
-    /// The span of `(lo, hi)` where it fits in 64 bits.
-    fn fit((lo, hi): (i128, i128)) -> Option<Span> {
-        Some(Span {
+    /// The bounds `(lo, hi)` where it fits in 64 bits.
+    fn fit((lo, hi): (i128, i128)) -> Option<Bounds> {
+        Some(Bounds {
             lo: i64::try_from(lo).ok()?,
             hi: i64::try_from(hi).ok()?,
         })
@@ -120,13 +120,13 @@ impl Span {
     /// What `x` or `y` picked by `x op y` (`Op::Pick`: a minimum for `<`
     /// and `<=`, a maximum for `>` and `>=`) can be: tighter than the union
     /// of both, `min(i + n, 4)` is at most 4.
-    pub fn pick(self, op: CmpOp, o: Span) -> Span {
+    pub fn pick(self, op: CmpOp, o: Bounds) -> Bounds {
         match op {
-            CmpOp::Le | CmpOp::Lt => Span {
+            CmpOp::Le | CmpOp::Lt => Bounds {
                 lo: self.lo.min(o.lo),
                 hi: self.hi.min(o.hi),
             },
-            CmpOp::Ge | CmpOp::Gt => Span {
+            CmpOp::Ge | CmpOp::Gt => Bounds {
                 lo: self.lo.max(o.lo),
                 hi: self.hi.max(o.hi),
             },
@@ -135,21 +135,21 @@ impl Span {
     }
 
     /// `-x`, where it does not overflow.
-    pub fn neg(self) -> Option<Span> {
-        Span::fit((-i128::from(self.hi), -i128::from(self.lo)))
+    pub fn neg(self) -> Option<Bounds> {
+        Bounds::fit((-i128::from(self.hi), -i128::from(self.lo)))
     }
 
-    /// What both spans say of one value.
-    pub fn meet(self, o: Span) -> Span {
-        Span {
+    /// What both bounds say of one value.
+    pub fn meet(self, o: Bounds) -> Bounds {
+        Bounds {
             lo: self.lo.max(o.lo),
             hi: self.hi.min(o.hi),
         }
     }
 
     /// Either of two values.
-    pub fn union(self, o: Span) -> Span {
-        Span {
+    pub fn union(self, o: Bounds) -> Bounds {
+        Bounds {
             lo: self.lo.min(o.lo),
             hi: self.hi.max(o.hi),
         }
@@ -158,9 +158,9 @@ impl Span {
 
 /// Whether `a cc b` holds for every `a` in `x` and `b` in `y` (`Some(true)`),
 /// for none (`Some(false)`), or depends on the values (`None`). Unsigned
-/// comparisons of spans are decided only where both sides are never
+/// comparisons of bounds are decided only where both sides are never
 /// negative; of constants, always.
-pub(super) fn decide(cc: IntCC, x: Span, y: Span) -> Option<bool> {
+pub(super) fn decide(cc: IntCC, x: Bounds, y: Bounds) -> Option<bool> {
     if x.lo == x.hi && y.lo == y.hi {
         return Some(holds(cc, x.lo, y.lo));
     }
@@ -174,7 +174,7 @@ pub(super) fn decide(cc: IntCC, x: Span, y: Span) -> Option<bool> {
     if signed != cc && (x.lo < 0 || y.lo < 0) {
         return None;
     }
-    let less = |x: Span, y: Span| match () {
+    let less = |x: Bounds, y: Bounds| match () {
         _ if x.hi < y.lo => Some(true),
         _ if x.lo >= y.hi => Some(false),
         _ => None,
@@ -215,26 +215,26 @@ fn holds(cc: IntCC, a: i64, b: i64) -> bool {
 
 /// What is known of `x` where `x cc y` holds, `x` in `s` and `y` in
 /// `other` (signed comparisons; the others say nothing here).
-pub(super) fn given(cc: IntCC, s: Span, other: Span) -> Span {
+pub(super) fn given(cc: IntCC, s: Bounds, other: Bounds) -> Bounds {
     let bound = match cc {
-        IntCC::SignedLessThan => Span {
+        IntCC::SignedLessThan => Bounds {
             lo: i64::MIN,
             hi: other.hi.saturating_sub(1),
         },
-        IntCC::SignedLessThanOrEqual => Span {
+        IntCC::SignedLessThanOrEqual => Bounds {
             lo: i64::MIN,
             hi: other.hi,
         },
-        IntCC::SignedGreaterThan => Span {
+        IntCC::SignedGreaterThan => Bounds {
             lo: other.lo.saturating_add(1),
             hi: i64::MAX,
         },
-        IntCC::SignedGreaterThanOrEqual => Span {
+        IntCC::SignedGreaterThanOrEqual => Bounds {
             lo: other.lo,
             hi: i64::MAX,
         },
         IntCC::Equal => other,
-        _ => Span::ANY,
+        _ => Bounds::ANY,
     };
     s.meet(bound)
 }
@@ -310,18 +310,18 @@ fn writes(op: &Op) -> Option<[Option<Reg>; 2]> {
     Some([one, None])
 }
 
-/// The span known of each value of one function; `Span::ANY` where none is.
+/// The bounds known of each value of one function; `Bounds::ANY` where none is.
 #[derive(Default)]
-pub(super) struct Spans(SecondaryMap<Value, Span>);
+pub(super) struct ValueBounds(SecondaryMap<Value, Bounds>);
 
-impl Spans {
-    pub fn get(&self, v: Value) -> Span {
+impl ValueBounds {
+    pub fn get(&self, v: Value) -> Bounds {
         self.0[v]
     }
 
     /// Notes `s` of `v`, where it says more than nothing.
-    pub fn note(&mut self, v: Value, s: Span) {
-        if s != Span::ANY {
+    pub fn note(&mut self, v: Value, s: Bounds) {
+        if s != Bounds::ANY {
             self.0[v] = s;
         }
     }
@@ -332,44 +332,44 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sums_that_may_overflow_have_no_span() {
-        let byte = Span::of_width(1);
-        assert_eq!(byte.add(byte), Some(Span { lo: -256, hi: 254 }));
-        assert_eq!(byte.sub(Span::exact(1)), Some(Span { lo: -129, hi: 126 }));
-        assert_eq!(Span::ANY.add(Span::exact(1)), None);
-        assert_eq!(Span::ANY.add(Span::exact(0)), Some(Span::ANY));
-        assert_eq!(Span::exact(i64::MIN).neg(), None);
-        assert_eq!(Span::ANY.mul(Span::exact(1)), Some(Span::ANY));
-        assert_eq!(Span::ANY.mul(Span::exact(-1)), None);
-        let d = Span { lo: -1, hi: 1 };
-        assert_eq!(Span { lo: 0, hi: 6 }.mul(d), Some(Span { lo: -6, hi: 6 }));
-        assert_eq!(Span::of_width(8).mul(Span::exact(2)), None);
+    fn sums_that_may_overflow_have_no_bounds() {
+        let byte = Bounds::of_width(1);
+        assert_eq!(byte.add(byte), Some(Bounds { lo: -256, hi: 254 }));
+        assert_eq!(byte.sub(Bounds::exact(1)), Some(Bounds { lo: -129, hi: 126 }));
+        assert_eq!(Bounds::ANY.add(Bounds::exact(1)), None);
+        assert_eq!(Bounds::ANY.add(Bounds::exact(0)), Some(Bounds::ANY));
+        assert_eq!(Bounds::exact(i64::MIN).neg(), None);
+        assert_eq!(Bounds::ANY.mul(Bounds::exact(1)), Some(Bounds::ANY));
+        assert_eq!(Bounds::ANY.mul(Bounds::exact(-1)), None);
+        let d = Bounds { lo: -1, hi: 1 };
+        assert_eq!(Bounds { lo: 0, hi: 6 }.mul(d), Some(Bounds { lo: -6, hi: 6 }));
+        assert_eq!(Bounds::of_width(8).mul(Bounds::exact(2)), None);
     }
 
     #[test]
     fn a_result_checked_for_overflow_keeps_the_range_cut_to_64_bits() {
-        let one = Span::exact(1);
+        let one = Bounds::exact(1);
         // `x + 1` that did not overflow is above the least value, so `- 1`
         // of it cannot overflow.
-        let up = Span::ANY.checked(ArithOp::Add, one);
+        let up = Bounds::ANY.checked(ArithOp::Add, one);
         assert_eq!(
             up,
-            Span {
+            Bounds {
                 lo: i64::MIN + 1,
                 hi: i64::MAX
             }
         );
         assert!(up.sub(one).is_some());
-        let byte = Span::of_width(1);
-        assert_eq!(byte.checked(ArithOp::Sub, one), Span { lo: -129, hi: 126 });
+        let byte = Bounds::of_width(1);
+        assert_eq!(byte.checked(ArithOp::Sub, one), Bounds { lo: -129, hi: 126 });
         assert_eq!(
-            Span { lo: -3, hi: 2 }.checked(ArithOp::Mul, Span { lo: -5, hi: 4 }),
-            Span { lo: -12, hi: 15 }
+            Bounds { lo: -3, hi: 2 }.checked(ArithOp::Mul, Bounds { lo: -5, hi: 4 }),
+            Bounds { lo: -12, hi: 15 }
         );
         // `-x` that did not overflow: `x` was not the least value.
         assert_eq!(
-            Span::ANY.checked(ArithOp::Mul, Span::exact(-1)),
-            Span {
+            Bounds::ANY.checked(ArithOp::Mul, Bounds::exact(-1)),
+            Bounds {
                 lo: i64::MIN + 1,
                 hi: i64::MAX
             }
@@ -378,25 +378,25 @@ mod tests {
 
     #[test]
     fn a_minimum_is_at_most_the_smaller_high() {
-        let sum = Span { lo: 2, hi: 200 };
-        assert_eq!(sum.pick(CmpOp::Le, Span::exact(4)), Span { lo: 2, hi: 4 });
-        assert_eq!(sum.pick(CmpOp::Gt, Span::exact(4)), Span { lo: 4, hi: 200 });
-        assert_eq!(sum.pick(CmpOp::Eq, Span::exact(4)), sum);
+        let sum = Bounds { lo: 2, hi: 200 };
+        assert_eq!(sum.pick(CmpOp::Le, Bounds::exact(4)), Bounds { lo: 2, hi: 4 });
+        assert_eq!(sum.pick(CmpOp::Gt, Bounds::exact(4)), Bounds { lo: 4, hi: 200 });
+        assert_eq!(sum.pick(CmpOp::Eq, Bounds::exact(4)), sum);
     }
 
     #[test]
     fn cells_are_bounded_by_their_width() {
-        assert_eq!(Span::of_width(NIBBLE), Span { lo: 0, hi: 15 });
-        assert_eq!(Span::of_width(2), Span { lo: -32768, hi: 32767 });
+        assert_eq!(Bounds::of_width(NIBBLE), Bounds { lo: 0, hi: 15 });
+        assert_eq!(Bounds::of_width(2), Bounds { lo: -32768, hi: 32767 });
         assert_eq!(
-            Span::of_width(4),
-            Span {
+            Bounds::of_width(4),
+            Bounds {
                 lo: -(1 << 31),
                 hi: (1 << 31) - 1
             }
         );
-        assert_eq!(Span::of_width(8), Span::ANY);
-        assert_eq!(Span::BOOL.union(Span::exact(5)), Span { lo: 0, hi: 5 });
+        assert_eq!(Bounds::of_width(8), Bounds::ANY);
+        assert_eq!(Bounds::BOOL.union(Bounds::exact(5)), Bounds { lo: 0, hi: 5 });
     }
 
     /// `r0` goes through `r0..=r1` around `body`, then `halt`.
@@ -440,62 +440,68 @@ mod tests {
 
     #[test]
     fn a_comparison_that_held_narrows_the_values() {
-        let byte = Span::of_width(1);
+        let byte = Bounds::of_width(1);
         assert_eq!(
-            given(IntCC::SignedGreaterThanOrEqual, byte, Span::exact(0)),
-            Span { lo: 0, hi: 127 }
+            given(IntCC::SignedGreaterThanOrEqual, byte, Bounds::exact(0)),
+            Bounds { lo: 0, hi: 127 }
         );
         assert_eq!(
-            given(IntCC::SignedLessThan, byte, Span { lo: 0, hi: 7 }),
-            Span { lo: -128, hi: 6 }
+            given(IntCC::SignedLessThan, byte, Bounds { lo: 0, hi: 7 }),
+            Bounds { lo: -128, hi: 6 }
         );
         assert_eq!(
-            given(IntCC::SignedLessThanOrEqual, Span::ANY, Span::exact(6)),
-            Span { lo: i64::MIN, hi: 6 }
+            given(IntCC::SignedLessThanOrEqual, Bounds::ANY, Bounds::exact(6)),
+            Bounds { lo: i64::MIN, hi: 6 }
         );
         assert_eq!(
-            given(IntCC::SignedGreaterThan, Span::ANY, Span::exact(-1)),
-            Span { lo: 0, hi: i64::MAX }
+            given(IntCC::SignedGreaterThan, Bounds::ANY, Bounds::exact(-1)),
+            Bounds { lo: 0, hi: i64::MAX }
         );
-        assert_eq!(given(IntCC::Equal, byte, Span::exact(3)), Span::exact(3));
+        assert_eq!(given(IntCC::Equal, byte, Bounds::exact(3)), Bounds::exact(3));
         // Not equal, and unsigned comparisons: nothing learned.
-        assert_eq!(given(IntCC::NotEqual, byte, Span::exact(3)), byte);
-        assert_eq!(given(IntCC::UnsignedLessThan, byte, Span::exact(3)), byte);
+        assert_eq!(given(IntCC::NotEqual, byte, Bounds::exact(3)), byte);
+        assert_eq!(given(IntCC::UnsignedLessThan, byte, Bounds::exact(3)), byte);
         // At the edge of the integers: no wrap.
         assert_eq!(
-            given(IntCC::SignedLessThan, Span::ANY, Span::exact(i64::MIN)).hi,
+            given(IntCC::SignedLessThan, Bounds::ANY, Bounds::exact(i64::MIN)).hi,
             i64::MIN
         );
     }
 
     #[test]
     fn comparisons_are_decided_only_where_every_value_agrees() {
-        let digit = Span { lo: 0, hi: 9 };
-        assert_eq!(decide(IntCC::SignedLessThan, digit, Span::exact(10)), Some(true));
-        assert_eq!(decide(IntCC::SignedLessThan, digit, Span::exact(9)), None);
-        assert_eq!(decide(IntCC::SignedLessThan, digit, Span::exact(0)), Some(false));
+        let digit = Bounds { lo: 0, hi: 9 };
+        assert_eq!(decide(IntCC::SignedLessThan, digit, Bounds::exact(10)), Some(true));
+        assert_eq!(decide(IntCC::SignedLessThan, digit, Bounds::exact(9)), None);
+        assert_eq!(decide(IntCC::SignedLessThan, digit, Bounds::exact(0)), Some(false));
         assert_eq!(
-            decide(IntCC::SignedGreaterThanOrEqual, digit, Span::exact(0)),
+            decide(IntCC::SignedGreaterThanOrEqual, digit, Bounds::exact(0)),
             Some(true)
         );
-        assert_eq!(decide(IntCC::SignedGreaterThan, digit, Span::exact(9)), Some(false));
-        assert_eq!(decide(IntCC::SignedLessThanOrEqual, digit, Span::exact(9)), Some(true));
-        assert_eq!(decide(IntCC::SignedLessThanOrEqual, digit, Span::exact(8)), None);
-        assert_eq!(decide(IntCC::Equal, digit, Span::exact(12)), Some(false));
-        assert_eq!(decide(IntCC::NotEqual, digit, Span::exact(-1)), Some(true));
-        assert_eq!(decide(IntCC::Equal, Span::exact(3), Span::exact(3)), Some(true));
+        assert_eq!(decide(IntCC::SignedGreaterThan, digit, Bounds::exact(9)), Some(false));
+        assert_eq!(
+            decide(IntCC::SignedLessThanOrEqual, digit, Bounds::exact(9)),
+            Some(true)
+        );
+        assert_eq!(decide(IntCC::SignedLessThanOrEqual, digit, Bounds::exact(8)), None);
+        assert_eq!(decide(IntCC::Equal, digit, Bounds::exact(12)), Some(false));
+        assert_eq!(decide(IntCC::NotEqual, digit, Bounds::exact(-1)), Some(true));
+        assert_eq!(decide(IntCC::Equal, Bounds::exact(3), Bounds::exact(3)), Some(true));
         assert_eq!(decide(IntCC::Equal, digit, digit), None);
         assert_eq!(
-            decide(IntCC::UnsignedGreaterThanOrEqual, digit, Span::exact(10)),
+            decide(IntCC::UnsignedGreaterThanOrEqual, digit, Bounds::exact(10)),
             Some(false)
         );
-        // -1 is past every unsigned bound: not decided from signed spans.
-        let byte = Span::of_width(1);
-        assert_eq!(decide(IntCC::UnsignedGreaterThanOrEqual, byte, Span::exact(200)), None);
-        assert_eq!(decide(IntCC::UnsignedLessThan, Span::ANY, Span::exact(1)), None);
+        // -1 is past every unsigned bound: not decided from signed bounds.
+        let byte = Bounds::of_width(1);
+        assert_eq!(
+            decide(IntCC::UnsignedGreaterThanOrEqual, byte, Bounds::exact(200)),
+            None
+        );
+        assert_eq!(decide(IntCC::UnsignedLessThan, Bounds::ANY, Bounds::exact(1)), None);
         // Constants are always decided, unsigned too.
         assert_eq!(
-            decide(IntCC::UnsignedGreaterThanOrEqual, Span::exact(-1), Span::exact(200)),
+            decide(IntCC::UnsignedGreaterThanOrEqual, Bounds::exact(-1), Bounds::exact(200)),
             Some(true)
         );
     }
