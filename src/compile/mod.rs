@@ -18,7 +18,7 @@ pub use crate::value::{ShowValue, Value};
 pub use compile_kind::CompileKind;
 
 use crate::ir::{self, FIRST_VAR_CELL, Layout, Program};
-use crate::syntax::ast::{self, FnDecl, GameFile, Span, TypeExpr};
+use crate::syntax::ast::{self, FnDecl, Span, SyntaxTree, TypeExpr};
 use consts::ConstEnv;
 use lower::{Binding, Ty};
 
@@ -55,7 +55,7 @@ pub fn load(name: &str, text: &str, bindings: &[(String, String)]) -> Result<Pro
 }
 
 /// The parameters a file declares, for building command-line flags.
-pub fn params_of(file: &GameFile, text: &str) -> Vec<ParamInfo> {
+pub fn params_of(file: &SyntaxTree, text: &str) -> Vec<ParamInfo> {
     let slice = |s: Span| text.get(s.start..s.end).unwrap_or("").to_string();
     file.params
         .iter()
@@ -71,7 +71,7 @@ pub fn params_of(file: &GameFile, text: &str) -> Vec<ParamInfo> {
 
 /// Compiles a parsed file.
 pub fn compile(
-    file: &GameFile,
+    file: &SyntaxTree,
     source: Arc<NamedSource<String>>,
     bindings: &[(String, String)],
 ) -> Result<Program, CompileErrors> {
@@ -96,7 +96,7 @@ pub(crate) struct FnSig {
 }
 
 pub(crate) struct Compiler<'a> {
-    file: &'a GameFile,
+    file: &'a SyntaxTree,
     errors: Vec<CompileError>,
     players: IndexMap<String, usize>,
     params: IndexMap<String, Value>,
@@ -132,7 +132,7 @@ pub(crate) struct Compiler<'a> {
 }
 
 impl<'a> Compiler<'a> {
-    fn new(file: &'a GameFile) -> Self {
+    fn new(file: &'a SyntaxTree) -> Self {
         let mut first_declared: HashMap<&'a str, &'a ast::Ident> = HashMap::new();
         let names = (file.params.iter().map(|p| &p.name))
             .chain(file.consts.iter().map(|c| &c.name))

@@ -64,9 +64,9 @@ pub fn invariant_fn_name(n: usize, label: Option<&str>) -> String {
     }
 }
 
-/// A whole file.
+/// A whole `.game` file as parsed: its declarations, with their spans.
 #[derive(Clone, Debug, Default)]
-pub struct GameFile {
+pub struct SyntaxTree {
     pub name: String,
     pub name_span: Span,
     pub players: Vec<Ident>,
@@ -77,7 +77,7 @@ pub struct GameFile {
     pub consts: Vec<ConstDecl>,
     pub requires: Vec<Require>,
     /// The invariants, in order; each condition is also a function of
-    /// [`GameFile::fns`] (named by [`invariant_fn_name`]), checked and
+    /// [`SyntaxTree::fns`] (named by [`invariant_fn_name`]), checked and
     /// lowered as functions are, which may not change the state.
     pub invariants: Vec<Invariant>,
     pub states: Vec<StateVar>,
@@ -90,7 +90,7 @@ pub struct GameFile {
 
 /// `display grid(3, 3) { cell(r, c) = ...; symbols ".", "X", "O" }`: how a
 /// position is drawn. Its sizes and parts are also functions in
-/// [`GameFile::fns`] (named by [`display_fn_name`] and [`display_size_name`]),
+/// [`SyntaxTree::fns`] (named by [`display_fn_name`] and [`display_size_name`]),
 /// so that they are checked and lowered as functions are, which may not
 /// change the state.
 #[derive(Clone, Debug)]

@@ -42,11 +42,11 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 });
 
 /// Parses a whole `.game` source text.
-pub fn parse(source: &str) -> Result<GameFile, FileError> {
+pub fn parse(source: &str) -> Result<SyntaxTree, FileError> {
     let mut pairs = GdlParser::parse(Rule::file, source).map_err(|e| syntax_error(e, source))?;
     let file = pairs.next().expect("the file rule always yields one pair");
     let cx = &Cx::new();
-    let mut game = GameFile::default();
+    let mut game = SyntaxTree::default();
     for item in file.into_inner() {
         match item.as_rule() {
             Rule::game_decl => {
@@ -310,7 +310,7 @@ fn outcome(cx: &Cx, p: Pair<Rule>) -> Outcome {
 /// A `display` block: its sizes and parts become functions of the game (see
 /// [`DisplayDecl`]), the first block's only, so that a second one is
 /// reported once, as such, and not as each of its parts declared twice.
-fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut GameFile) {
+fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut SyntaxTree) {
     let s = span(&item);
     let first = game.displays.is_empty();
     let mut it = item.into_inner();
