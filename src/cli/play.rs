@@ -48,7 +48,7 @@ pub struct PlayArgs {
         value_parser = PlayersParser,
         hide_possible_values = true,
         help = players_help(
-            "One agent per player, in turn order. Default: the computer first, as in seed 001's transcript \
+            "One agent per player, in turn order. Default: the computer first \
              (`optimal:first` for a game it can solve, else `search`), you (human) last; \
              `--players human,optimal` to move first"
         )
