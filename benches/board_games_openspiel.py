@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random playouts per second of gdl's board games beside OpenSpiel's C++
 implementations of the same games, in the same run on the same machine
-(docs/PERFORMANCE.md, "The field's board games against OpenSpiel's C++").
+(docs/PERFORMANCE.md, "Against OpenSpiel's C++").
 
 For each game, in rounds that interleave the two (gdl, OpenSpiel, gdl,
 OpenSpiel, ...) so that a loaded machine's swings fall on both:

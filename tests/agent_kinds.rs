@@ -1,8 +1,8 @@
 //! The one list of agent kinds (`AGENT_KINDS`, in src/solve/agents/agent_kinds.rs
 //! beside the agent builder)
 //! against what reads and documents them: every kind it names is a spec
-//! that `--players` reads, and the README's table of agents names every
-//! kind, and no other. A kind added to the list but not to the README fails
+//! that `--players` reads, and the table of agents in docs/CLI.md names every
+//! kind, and no other. A kind added to the list but not to that table fails
 //! here.
 
 use crate::common;
@@ -28,14 +28,14 @@ fn every_kind_is_a_spec_that_players_reads() {
     }
 }
 
-/// The agents the README's table names: every `code` in the first cell of
+/// The agents the table of docs/CLI.md names: every `code` in the first cell of
 /// each row of the table under "| agent | plays |".
-fn readme_agents() -> Vec<String> {
-    let readme = std::fs::read_to_string(common::crate_dir().join("README.md")).unwrap();
-    let table = readme
+fn documented_agents() -> Vec<String> {
+    let doc = std::fs::read_to_string(common::crate_dir().join("docs/CLI.md")).unwrap();
+    let table = doc
         .split("\n| agent | plays |\n")
         .nth(1)
-        .expect("the README has a table of agents");
+        .expect("docs/CLI.md has a table of agents");
     let mut names = Vec::new();
     for row in table.lines().skip(1).take_while(|l| l.starts_with('|')) {
         let first = row.split('|').nth(1).unwrap();
@@ -45,15 +45,15 @@ fn readme_agents() -> Vec<String> {
 }
 
 #[test]
-fn the_readme_names_every_kind_of_agent() {
-    let named = readme_agents();
+fn the_docs_name_every_kind_of_agent() {
+    let named = documented_agents();
     let kinds: Vec<&str> = AGENT_KINDS.iter().map(|k| k.spec).collect();
     let missing: Vec<&&str> = kinds.iter().filter(|k| !named.iter().any(|n| n == *k)).collect();
-    assert!(missing.is_empty(), "the README's table of agents lacks {missing:?}");
+    assert!(missing.is_empty(), "docs/CLI.md's table of agents lacks {missing:?}");
     let unknown: Vec<&String> = named.iter().filter(|n| !kinds.contains(&n.as_str())).collect();
     assert!(
         unknown.is_empty(),
-        "the README's table names agents that are not kinds: {unknown:?}"
+        "docs/CLI.md's table names agents that are not kinds: {unknown:?}"
     );
 }
 

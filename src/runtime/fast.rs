@@ -4,7 +4,7 @@
 //! The general path (`Interpreted::exec`) makes a context, a frame and a
 //! budget for every rule it runs, through layers that also serve the VM:
 //! in connect four's random playouts that cost as many instructions as the
-//! compiled rules themselves (docs/PERFORMANCE.md, "Compiled rules"). Here
+//! compiled rules themselves (docs/perf-log.md, "Compiled rules"). Here
 //! one `Game` call makes one context and calls each compiled rule straight,
 //! or, in a game where one player moves at a time, one compiled driver that
 //! calls them all (`jit/compile/drivers.rs`). `apply`'s driver also runs

@@ -1,7 +1,7 @@
 //! The one list of the kinds of agents that `--players` takes, beside the
 //! registry that builds them (`agent_builder`): every command's help, the
 //! shell completions, `gdl list --agents`, the messages of a bad spec and
-//! the README's test read it.
+//! the test of docs/CLI.md's table read it.
 
 /// A kind of agent: how `--players` writes it, and what it plays.
 #[derive(Clone, Copy, Debug)]
@@ -13,8 +13,8 @@ pub struct AgentKind {
 /// Every kind of agent that `AgentSpec` reads, in the order the help lists
 /// them: the one list that every command's `--players` help, the shell
 /// completions, `gdl list --agents`, the messages of a bad spec and the
-/// README's test read. A new kind is one line here (and a row in the
-/// README's table of agents, which tests/agent_kinds.rs checks). `AgentSpec`
+/// test of docs/CLI.md read. A new kind is one line here (and a row in the
+/// table of agents in docs/CLI.md, which tests/agent_kinds.rs checks). `AgentSpec`
 /// reads them and `agent_builder` builds them.
 #[rustfmt::skip]
 pub const AGENT_KINDS: &[AgentKind] = &[
