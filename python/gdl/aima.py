@@ -128,7 +128,7 @@ class AimaGame:
         if isinstance(turn, int):
             return self.game.players[turn]
         if turn == "terminal":
-            p = self.game.next_player(state)
+            p = self.game.turn(state, recorded=True)
             return None if p is None else self.game.players[p]
         raise ValueError(f"{turn} moves in {state}: AIMA's Game has turn-taking players only")
 

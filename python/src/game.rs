@@ -82,6 +82,12 @@ impl Hash for PyMove {
     }
 }
 
+/// Warns that a name is deprecated (kept one release for old code).
+pub(crate) fn deprecated(py: Python<'_>, message: &std::ffi::CStr) -> PyResult<()> {
+    let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+    PyErr::warn(py, &category, message, 1)
+}
+
 /// Who acts, as Python reads it: the player's index, or "chance",
 /// "simultaneous", "terminal".
 fn turn_to_py(py: Python<'_>, turn: Turn) -> PyResult<Py<PyAny>> {
@@ -238,6 +244,12 @@ impl PyGame {
             .getattr("frombuffer")?
             .call1((PyBytes::new(py, &bytes), "<f4"))?
             .call_method0("copy")
+    }
+
+    /// The player whose turn `state` records (`turn(s, recorded=True)`).
+    fn recorded_player(&self, state: &PyState) -> PyResult<Option<usize>> {
+        let cell = self.own(state)?.cells()[gdl::ir::TURN_CELL];
+        Ok(usize::try_from(cell).ok().filter(|&p| p < self.game.num_players()))
     }
 
     pub(crate) fn turn_of(&self, state: &State) -> PyResult<Turn> {
@@ -440,22 +452,33 @@ impl PyGame {
         Ok(self.wrap_state(s))
     }
 
-    /// Who acts in `state`: the player's index, or "chance", "simultaneous", "terminal".
-    fn turn(&self, py: Python<'_>, state: &PyState) -> PyResult<Py<PyAny>> {
+    /// Who acts in `state`: the player's index, or "chance", "simultaneous",
+    /// "terminal". With `recorded=True`, the player whose turn the state
+    /// records instead, even at a chance node and once the game is over
+    /// (then the one who would have moved next: AIMA's `to_move` at the
+    /// end); None where it names nobody.
+    #[pyo3(signature = (state, *, recorded=false))]
+    fn turn(&self, py: Python<'_>, state: &PyState, recorded: bool) -> PyResult<Py<PyAny>> {
+        if recorded {
+            let player = self.recorded_player(state)?;
+            return Ok(player.into_pyobject(py)?.into_any().unbind());
+        }
         turn_to_py(py, self.turn_of(self.own(state)?)?)
     }
 
-    /// The player whose turn `state` records, even once the game is over
-    /// (then the one who would have moved next: AIMA's `to_move` at the
-    /// end); None where it names nobody.
-    fn next_player(&self, state: &PyState) -> PyResult<Option<usize>> {
-        let cell = self.own(state)?.cells()[gdl::ir::TURN_CELL];
-        Ok(usize::try_from(cell).ok().filter(|&p| p < self.game.num_players()))
+    /// Deprecated: `turn(state, recorded=True)`.
+    fn next_player(&self, py: Python<'_>, state: &PyState) -> PyResult<Option<usize>> {
+        deprecated(
+            py,
+            c"Game.next_player(s) is deprecated; use Game.turn(s, recorded=True)",
+        )?;
+        self.recorded_player(state)
     }
 
-    /// The same as `turn`.
+    /// Deprecated: `turn(state)`, the same answer.
     fn to_move(&self, py: Python<'_>, state: &PyState) -> PyResult<Py<PyAny>> {
-        self.turn(py, state)
+        deprecated(py, c"Game.to_move(s) is deprecated; use Game.turn(s), the same answer")?;
+        self.turn(py, state, false)
     }
 
     fn is_terminal(&self, state: &PyState) -> PyResult<bool> {

@@ -242,16 +242,22 @@ fn max_memory() -> (Option<usize>, &'static str) {
 /// "search", "search:N", "alphabeta:D", "greedy" or "q:FILE" (a table `gdl
 /// train` wrote). `seed` seeds whatever it draws at random; `budget_ms`
 /// limits a search agent's time per move, as `--budget-ms` does;
-/// `max_nodes` and `time_limit` (seconds) limit each move's search of
-/// `optimal` and `alphabeta:D`, as `--max-nodes` and `--time-limit` do.
+/// `max_nodes` and `time_limit_ms` limit each move's search of `optimal`
+/// and `alphabeta:D`, as `--max-nodes` and `--time-limit` do. Times are in
+/// milliseconds, as the command line's `--budget-ms` and `--move-time-ms`;
+/// `time_limit` (seconds) is the deprecated old name.
 #[pyfunction]
-#[pyo3(signature = (spec, game, *, seed=0, budget_ms=None, max_nodes=None, time_limit=None))]
+#[pyo3(signature = (spec, game, *, seed=0, budget_ms=None, max_nodes=None, time_limit_ms=None, time_limit=None))]
+// One argument per keyword of the Python signature.
+#[allow(clippy::too_many_arguments)]
 fn agent(
+    py: Python<'_>,
     spec: &str,
     game: Bound<'_, PyGame>,
     seed: u64,
     budget_ms: Option<u64>,
     max_nodes: Option<u64>,
+    time_limit_ms: Option<u64>,
     time_limit: Option<f64>,
 ) -> PyResult<PyAgent> {
     if budget_ms == Some(0) {
@@ -262,17 +268,39 @@ fn agent(
     }
     // As --time-limit: read about once a millisecond, and far from where
     // adding it to the clock would overflow.
-    if let Some(t) = time_limit
-        && !(0.001..=1e9).contains(&t)
-    {
-        return Err(PyValueError::new_err(
-            "time_limit must be a number of seconds from 0.001 to 1000000000",
-        ));
-    }
+    const MAX_TIME_LIMIT_MS: u64 = 1_000_000_000_000;
+    let time_limit = match (time_limit_ms, time_limit) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "give time_limit_ms, not also time_limit (its deprecated form, in seconds)",
+            ));
+        }
+        (Some(ms), None) => {
+            if !(1..=MAX_TIME_LIMIT_MS).contains(&ms) {
+                return Err(PyValueError::new_err(
+                    "time_limit_ms must be a number of milliseconds from 1 to 1000000000000",
+                ));
+            }
+            Some(std::time::Duration::from_millis(ms))
+        }
+        (None, Some(t)) => {
+            game::deprecated(
+                py,
+                c"agent(time_limit=SECONDS) is deprecated; use time_limit_ms=MILLISECONDS, as budget_ms",
+            )?;
+            if !(0.001..=1e9).contains(&t) {
+                return Err(PyValueError::new_err(
+                    "time_limit must be a number of seconds from 0.001 to 1000000000",
+                ));
+            }
+            Some(std::time::Duration::from_secs_f64(t))
+        }
+        (None, None) => None,
+    };
     let limits = agents::Limits {
         budget_ms,
         max_nodes,
-        time_limit: time_limit.map(std::time::Duration::from_secs_f64),
+        time_limit,
     };
     agents::make(game, spec, seed, limits)
 }

@@ -118,16 +118,32 @@ def test_an_agent_is_asked_only_where_a_player_chooses():
 
 @pytest.mark.parametrize("spec", ["optimal", "alphabeta:4"])
 def test_searching_agents_take_the_search_limits(spec):
-    """max_nodes and time_limit limit each move's search, as --max-nodes and
+    """max_nodes and time_limit_ms limit each move's search, as --max-nodes and
     --time-limit do: too small a limit is an error, never a guessed move;
     an ample one changes no move."""
     g = gdl.load(game_path("nim.game"), piles=[3, 4, 5])
     s = g.initial_state()
     with pytest.raises(gdl.GdlError, match="node limit of 1"):
         gdl.agent(spec, g, max_nodes=1).choose(s)
-    ample = gdl.agent(spec, g, seed=5, max_nodes=10**8, time_limit=1000.0)
+    ample = gdl.agent(spec, g, seed=5, max_nodes=10**8, time_limit_ms=1_000_000)
     plain = gdl.agent(spec, g, seed=5)
     assert [str(ample.choose(s)) for _ in range(4)] == [str(plain.choose(s)) for _ in range(4)]
-    for bad in [dict(max_nodes=0), dict(time_limit=0.0), dict(time_limit=float("nan")), dict(time_limit=1e20)]:
+    for bad in [dict(max_nodes=0), dict(time_limit_ms=0), dict(time_limit_ms=10**13)]:
         with pytest.raises(ValueError):
             gdl.agent(spec, g, **bad)
+
+
+def test_time_limit_in_seconds_is_a_deprecated_alias():
+    """time_limit (seconds) still works for one release, with a
+    DeprecationWarning, and is checked as before; given with time_limit_ms
+    it is refused rather than one of the two ignored."""
+    g = gdl.load(game_path("nim.game"), piles=[3, 4, 5])
+    s = g.initial_state()
+    with pytest.warns(DeprecationWarning, match="time_limit_ms"):
+        old = gdl.agent("optimal", g, seed=5, time_limit=1000.0)
+    assert str(old.choose(s)) == str(gdl.agent("optimal", g, seed=5, time_limit_ms=1_000_000).choose(s))
+    for bad in [0.0, float("nan"), 1e20]:
+        with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="seconds"):
+            gdl.agent("optimal", g, time_limit=bad)
+    with pytest.raises(ValueError, match="not also time_limit"):
+        gdl.agent("optimal", g, time_limit_ms=5, time_limit=0.005)

@@ -50,7 +50,14 @@ def test_every_position_has_nims_moves_and_turns(nim):
         assert [str(m) for m in moves] == [f"({r}, {n})" for r, n in (m.args for m in moves)]
         assert nim.is_terminal(s) == (sum(board) == 0)
         turn = nim.turn(s)
-        assert turn == nim.to_move(s)
+        with pytest.warns(DeprecationWarning, match="use Game.turn"):
+            assert turn == nim.to_move(s)
+        # The recorded player: the same as `turn` until the end, and then
+        # the one who would have moved next (the player after the last mover).
+        recorded = nim.turn(s, recorded=True)
+        with pytest.warns(DeprecationWarning, match="recorded=True"):
+            assert nim.next_player(s) == recorded
+        assert recorded == turn if turn != "terminal" else recorded in (0, 1)
         if sum(board) == 0:
             assert turn == "terminal"
         else:

@@ -43,7 +43,7 @@ def exercise(game, state):
     """Every question a caller may ask of a state: none may panic."""
     str(state), repr(state), state.raw, state.history()
     turn = game.turn(state)
-    game.is_terminal(state), game.next_player(state), game.scores(state)
+    game.is_terminal(state), game.turn(state, recorded=True), game.scores(state)
     for p in range(game.num_players):
         state.observation_tensor(p)
         game.observation(state, p)
