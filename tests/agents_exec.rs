@@ -99,7 +99,7 @@ fn a_python_agent_plays_200_games_against_search() {
 }
 
 /// The same against the full `search` (200 worlds a move), about a minute
-/// in a debug build: `cargo test --test agents_exec -- --ignored`.
+/// in a debug build: `cargo test --test main agents_exec:: -- --ignored`.
 #[test]
 #[ignore]
 fn a_python_agent_plays_200_games_against_full_search() {

@@ -10,12 +10,12 @@
 //! exit says why on standard error; no temporary file is left behind, and no
 //! input file is changed.
 //!
-//! `cargo test --test cli_fuzz` runs a few dozen cases. The campaign:
+//! `cargo test --test main cli_fuzz::` runs a few dozen cases. The campaign:
 //!
 //! ```sh
 //! cargo build --release
 //! GDL_CLI_FUZZ_CASES=50000 GDL_CLI_FUZZ_BIN=target/release/gdl \
-//!     cargo test --release --test cli_fuzz -- --ignored --nocapture
+//!     cargo test --release --test main cli_fuzz:: -- --ignored --nocapture
 //! ```
 //!
 //! (`GDL_CLI_FUZZ_SEED` picks another sequence, `GDL_CLI_FUZZ_THREADS` the

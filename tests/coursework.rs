@@ -4,7 +4,7 @@
 //! goes stale. In the document, a line `...` stands for any lines (a table
 //! of times, a long list cut short), and digits on a `time` line may differ.
 //!
-//! `GDL_COURSEWORK_UPDATE=1 cargo test --test coursework` rewrites each
+//! `GDL_COURSEWORK_UPDATE=1 cargo test --test main coursework::` rewrites each
 //! block with what the commands print now; review the diff, then put back
 //! the `...` lines.
 

@@ -3,10 +3,10 @@
 //! within a small budget. Nothing may panic, hang or overflow the stack, and
 //! every error must be a diagnostic whose spans lie inside the file.
 //!
-//! `cargo test --test fuzz` runs a few hundred cases (seconds). The long run:
+//! `cargo test --test main fuzz:: -- --skip cli_fuzz` runs a few hundred cases (seconds). The long run:
 //!
 //! ```sh
-//! GDL_FUZZ_CASES=1000000 cargo test --release --test fuzz -- --ignored --nocapture
+//! GDL_FUZZ_CASES=1000000 cargo test --release --test main fuzz:: -- --ignored --skip cli_fuzz --nocapture
 //! ```
 //!
 //! (`GDL_FUZZ_SEED` picks another sequence, `GDL_FUZZ_THREADS` the workers,

@@ -126,7 +126,7 @@ fn score_games_are_proven_to_their_values() {
 }
 
 /// About 370,000 simulations, 15 s at the tests' opt-level:
-/// `cargo test --test mcts -- --ignored`.
+/// `cargo test --test main mcts:: -- --ignored`.
 #[test]
 #[ignore = "15 s; run with --ignored"]
 fn connect_four_4x4_is_proven_a_draw() {

@@ -304,7 +304,7 @@ fn all_searches_agree_on_every_position_of_small_nim() {
     all_searches_agree_on_every_position_of(&[&[3, 3, 2], &[1, 2, 3, 2], &[4, 1, 2]]);
 }
 
-/// `cargo test --test solvers -- --ignored`: the same on a bigger Nim (a minute or more).
+/// `cargo test --test main solvers:: -- --ignored --skip cli_solvers`: the same on a bigger Nim (a minute or more).
 #[test]
 #[ignore = "slow: a bigger instance of all_searches_agree_on_every_position_of_small_nim"]
 fn all_searches_agree_on_every_position_of_nim_3_3_3_3() {
@@ -1124,7 +1124,7 @@ fn a_declared_range_cuts_the_search_short() {
     declared_range_cuts_the_search_short(false);
 }
 
-/// `cargo test --test solvers -- --ignored`: both on Nim [4, 3, 2, 1] and
+/// `cargo test --test main solvers:: -- --ignored --skip cli_solvers`: both on Nim [4, 3, 2, 1] and
 /// Nimcala 4/5 (several minutes in a debug build).
 #[test]
 #[ignore = "slow: the counter tests on bigger positions"]
