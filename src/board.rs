@@ -40,6 +40,13 @@ pub struct Look {
     pub colours: Vec<String>,
     /// What a click on a cell chooses.
     pub click: Click,
+    /// The state fields drawn as cards (`cards hands, rows`), each with
+    /// whether it holds one entry per player.
+    pub cards: Vec<(String, bool)>,
+    /// The player who owns each side (`sides R, B`): on a rhombus the first
+    /// joins the top and bottom rows, the second the left and right
+    /// columns; of pits the first owns the bottom row and the right store.
+    pub sides: Vec<usize>,
 }
 
 /// What a click on a grid's cell means on the page.
@@ -82,6 +89,12 @@ pub enum Style {
     /// Backgammon's points: each column of the top half a triangle pointing
     /// down, of the bottom half one pointing up, the checkers stacked on them.
     Points,
+    /// Hexagons, each row half a cell right of the one above: Hex's rhombus.
+    Hex,
+    /// Dots and the lines between them: a grid whose even rows and columns
+    /// meet at dots, the cells between two dots edges, the rest boxes
+    /// (dots and boxes).
+    Dots,
 }
 
 impl Style {
@@ -92,6 +105,8 @@ impl Style {
         Style::Chess,
         Style::Go,
         Style::Points,
+        Style::Hex,
+        Style::Dots,
     ];
 
     pub fn name(self) -> &'static str {
@@ -102,15 +117,19 @@ impl Style {
             Style::Chess => "chess",
             Style::Go => "go",
             Style::Points => "points",
+            Style::Hex => "hex",
+            Style::Dots => "dots",
         }
     }
 
     /// Whether it draws a display laid out as a grid, or as a rhombus (Hex's
-    /// shifted rows: discs and marks only); any layout takes the plain discs.
+    /// shifted rows: discs, marks and hexagons only); any layout takes the
+    /// plain discs.
     pub fn fits(self, grid: bool, rhombus: bool) -> bool {
         match self {
             Style::Discs => true,
             Style::Marks => grid || rhombus,
+            Style::Hex => rhombus,
             _ => grid,
         }
     }

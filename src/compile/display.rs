@@ -153,20 +153,21 @@ impl Compiler<'_> {
                 Some(style) if style.fits(layout == ir::DisplayLayout::Grid, layout == ir::DisplayLayout::Rhombus) => {
                     look.style = style
                 }
-                Some(_) => {
+                Some(style) => {
                     ok = false;
+                    let draws = if style == Style::Hex { "rhombus" } else { "grid" };
                     self.error(
                         CompileError::new(
                             CompileKind::Display,
                             format!(
-                                "the style `{}` draws a grid, not a {} display",
+                                "the style `{}` draws a {draws}, not a {} display",
                                 name.name,
                                 layout.name()
                             ),
                             name.span,
                             "not for this layout",
                         )
-                        .with_help("write the display grid(ROWS, COLS), or leave the style out"),
+                        .with_help(format!("write the display {draws}(ROWS, COLS), or leave the style out")),
                     );
                 }
                 None => {
@@ -238,6 +239,107 @@ impl Compiler<'_> {
             }
         }
         look.colours = d.colours.iter().map(|(c, _)| c.clone()).collect();
+        ok &= self.display_cards(d, &mut look);
+        ok &= self.display_sides(d, layout, &mut look);
         ok.then_some(look)
+    }
+
+    /// `cards FIELD, ...`: each a state field of numbers (an int, a set, a
+    /// list, one per player), named once.
+    fn display_cards(&mut self, d: &ast::DisplayDecl, look: &mut Look) -> bool {
+        let mut ok = true;
+        for (k, name) in d.cards.iter().enumerate() {
+            let numbers = |l: &ir::Layout| -> bool {
+                fn of(l: &ir::Layout) -> bool {
+                    match l {
+                        ir::Layout::Int | ir::Layout::Set { .. } => true,
+                        ir::Layout::List { elem, .. } => of(elem),
+                        _ => false,
+                    }
+                }
+                of(l)
+            };
+            let (message, label, help) = match self.vars.get(&name.name) {
+                None => {
+                    let fields: Vec<&str> = self.vars.keys().map(String::as_str).collect();
+                    (
+                        format!("the display's `cards` names `{}`, which is no state field", name.name),
+                        "not a state field",
+                        format!("the state's fields are: {}", fields.join(", ")),
+                    )
+                }
+                Some(v) if !numbers(&v.layout) => (
+                    format!("`{}` holds no numbers to draw as cards", name.name),
+                    "not numbers",
+                    "name a field that is an int, a set or a list of them (one per player, too)".to_string(),
+                ),
+                Some(_) if d.cards[..k].iter().any(|c| c.name == name.name) => (
+                    format!("the display's `cards` names `{}` twice", name.name),
+                    "again",
+                    "name each field once".to_string(),
+                ),
+                Some(_) => {
+                    let each = self
+                        .file
+                        .states
+                        .iter()
+                        .any(|v| v.name.name == name.name && matches!(v.ty, ast::TypeExpr::PerPlayer(..)));
+                    look.cards.push((name.name.clone(), each));
+                    continue;
+                }
+            };
+            ok = false;
+            self.error(CompileError::new(CompileKind::Display, message, name.span, label).with_help(help));
+        }
+        ok
+    }
+
+    /// `sides A, B`: two players, on a rhombus or pits, the board's sides.
+    fn display_sides(&mut self, d: &ast::DisplayDecl, layout: ir::DisplayLayout, look: &mut Look) -> bool {
+        let Some(first) = d.sides.first() else {
+            return true;
+        };
+        let players: Vec<String> = self.players.keys().cloned().collect();
+        let fits = matches!(layout, ir::DisplayLayout::Rhombus | ir::DisplayLayout::Pits);
+        let problem = if !fits {
+            Some((
+                format!("`sides` is for a rhombus or pits, not a {} display", layout.name()),
+                first.span,
+                "not for this layout",
+                "leave `sides` out: a grid's players are told apart by their colours".to_string(),
+            ))
+        } else if let Some(stranger) = d.sides.iter().find(|s| !self.players.contains_key(&s.name)) {
+            Some((
+                format!("`{}` is not a player of this game", stranger.name),
+                stranger.span,
+                "not a player",
+                format!("the players are: {}", players.join(", ")),
+            ))
+        } else if d.sides.len() != 2 || d.sides[0].name == d.sides[1].name {
+            let last = d.sides.last().unwrap_or(first);
+            Some((
+                format!("`sides` names two players, one for each side, not {}", d.sides.len()),
+                first.span.to(last.span),
+                "the sides",
+                match layout {
+                    ir::DisplayLayout::Rhombus => {
+                        "write `sides A, B`: A joins the top and bottom rows, B the left and right columns".to_string()
+                    }
+                    _ => "write `sides A, B`: A owns the bottom row and the right store, B the others".to_string(),
+                },
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some((message, at, label, help)) => {
+                self.error(CompileError::new(CompileKind::Display, message, at, label).with_help(help));
+                false
+            }
+            None => {
+                look.sides = d.sides.iter().map(|s| self.players[&s.name]).collect();
+                true
+            }
+        }
     }
 }

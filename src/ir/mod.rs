@@ -110,6 +110,10 @@ pub enum DisplayLayout {
     Pits,
     /// Rows of objects, each a count drawn as that many symbols: Nim.
     Rows,
+    /// No board: the state's fields as each player may see them, those
+    /// named by `cards` drawn as cards (Kuhn poker, X Nimmt!). The terminal
+    /// shows the fields as it does without a display.
+    Fields,
 }
 
 impl DisplayLayout {
@@ -118,6 +122,7 @@ impl DisplayLayout {
         DisplayLayout::Rhombus,
         DisplayLayout::Pits,
         DisplayLayout::Rows,
+        DisplayLayout::Fields,
     ];
 
     pub fn name(self) -> &'static str {
@@ -126,6 +131,7 @@ impl DisplayLayout {
             DisplayLayout::Rhombus => "rhombus",
             DisplayLayout::Pits => "pits",
             DisplayLayout::Rows => "rows",
+            DisplayLayout::Fields => "fields",
         }
     }
 
@@ -135,6 +141,7 @@ impl DisplayLayout {
             DisplayLayout::Grid | DisplayLayout::Rhombus => &["ROWS", "COLS"],
             DisplayLayout::Pits => &["PITS"],
             DisplayLayout::Rows => &["ROWS"],
+            DisplayLayout::Fields => &[],
         }
     }
 
@@ -142,7 +149,9 @@ impl DisplayLayout {
     /// must be given.
     pub fn parts(self) -> &'static [(&'static str, usize, bool)] {
         match self {
-            DisplayLayout::Grid | DisplayLayout::Rhombus => &[("cell", 2, true)],
+            // `line`: how many in a row win, for the page to mark the line.
+            DisplayLayout::Grid => &[("cell", 2, true), ("line", 0, false)],
+            DisplayLayout::Rhombus => &[("cell", 2, true)],
             DisplayLayout::Pits => &[
                 ("bottom", 1, true),
                 ("top", 1, false),
@@ -150,6 +159,7 @@ impl DisplayLayout {
                 ("right", 0, false),
             ],
             DisplayLayout::Rows => &[("row", 1, true), ("label", 1, false)],
+            DisplayLayout::Fields => &[],
         }
     }
 

@@ -20,11 +20,34 @@ const MAX_CELLS: i64 = 10_000;
 impl Interpreted {
     /// The position as the game's `display` block draws it, if it has one.
     pub(super) fn board_of(&self, state: &State) -> Result<Option<Board>, GameError> {
-        if self.prog.display.is_none() {
+        // A display of fields draws no board: the fields are the position.
+        if self
+            .prog
+            .display
+            .as_ref()
+            .is_none_or(|d| d.layout == DisplayLayout::Fields)
+        {
             return Ok(None);
         }
         let cells = state.cells();
         with_cells!(state, |c| self.draw(c, &cells)).map(Some)
+    }
+
+    /// How many in a row win, where a grid's display says (`line = 4`).
+    pub(super) fn line_of(&self, state: &State) -> Result<Option<usize>, GameError> {
+        let Some(d) = self.prog.display.as_ref().filter(|d| d.layout == DisplayLayout::Grid) else {
+            return Ok(None);
+        };
+        let Some(f) = d.parts.get(1).copied().flatten() else {
+            return Ok(None);
+        };
+        let cells = state.cells();
+        let entry: Entry = self.code.fns[f];
+        let n = with_cells!(state, |c| with_frame(entry.frame, |frame| {
+            vm::run(&self.code, &self.prog, entry, &mut Reader(c), frame, &mut Budget::new())
+        }))
+        .map_err(|e| self.locate(e, &cells))?;
+        Ok(usize::try_from(n).ok().filter(|&n| n >= 2))
     }
 
     fn draw<C: Cells>(&self, c: C, cells: &[i64]) -> Result<Board, GameError> {
@@ -110,6 +133,7 @@ impl Interpreted {
                     right,
                 }
             }
+            DisplayLayout::Fields => unreachable!("a display of fields draws no board"),
             DisplayLayout::Rows => {
                 let n = sizes[0];
                 let one = d.symbols.first().cloned().unwrap_or_else(|| "|".to_string());

@@ -25,6 +25,7 @@ pub use state::State;
 use state::{
     MAX_REMEMBERED_END, NIBBLE, NOT_ENDED, NOT_ENDED_CHANCE, NOT_ENDED_PLAYER, NOT_ENDED_SIMULTANEOUS, UNKNOWN,
 };
+pub use visibility::Seen;
 use vm::{Budget, Collect, First, Generator, Host, Reader, Sink, WideMut, with_frame};
 
 /// Runs `$body` with `$c` bound to the cells of `$state`, read at the width
@@ -296,6 +297,16 @@ impl Interpreted {
     /// `None` sees everything.
     pub fn view(&self, state: &State, viewer: Option<Player>) -> Vec<(String, String)> {
         visibility::view(self, &state.cells(), viewer)
+    }
+
+    /// [`Interpreted::view`] as values: what a page draws.
+    pub fn seen(&self, state: &State, viewer: Option<Player>) -> Vec<(String, visibility::Seen)> {
+        visibility::seen(self, &state.cells(), viewer)
+    }
+
+    /// How many in a row win, where the display's grid says (`line = 3`).
+    pub fn display_line(&self, state: &State) -> Result<Option<usize>, GameError> {
+        self.line_of(state)
     }
 
     /// The value of the state variable `name`, if there is one.

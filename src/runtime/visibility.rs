@@ -86,6 +86,37 @@ pub(super) fn view(game: &Interpreted, cells: &[i64], viewer: Option<usize>) -> 
         .collect()
 }
 
+/// A field's value as a player may see it: whole, or (a private field)
+/// each player's entry, `None` where it is another's.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seen {
+    Whole(crate::value::Value),
+    Each(Vec<Option<crate::value::Value>>),
+}
+
+/// The state field by field as `viewer` sees it, as values (for the page):
+/// hidden fields left out; `None` sees everything.
+pub(super) fn seen(game: &Interpreted, cells: &[i64], viewer: Option<usize>) -> Vec<(String, Seen)> {
+    let load = |l: &Layout, at: usize| load_value(l, &cells[at..at + l.size()]);
+    game.program()
+        .vars
+        .iter()
+        .filter(|v| viewer.is_none() || v.visibility != Visibility::Hidden)
+        .filter_map(|v| {
+            let value = match (viewer, v.visibility, &v.layout) {
+                (None, ..) | (_, Visibility::Public, _) => Seen::Whole(load(&v.layout, v.offset)),
+                (Some(me), Visibility::Private, Layout::List { elem, cap }) => Seen::Each(
+                    (0..*cap)
+                        .map(|p| (p == me).then(|| load(elem, v.offset + 1 + p * elem.size())))
+                        .collect(),
+                ),
+                _ => return None,
+            };
+            Some((v.name.clone(), value))
+        })
+        .collect()
+}
+
 /// One variable's value as `viewer` may see it (`None`: everything).
 fn shown(game: &Interpreted, cells: &[i64], v: &crate::ir::Var, viewer: Option<usize>) -> String {
     let mut text = String::new();

@@ -109,6 +109,10 @@ pub struct DisplayDecl {
     pub style: Option<Ident>,
     /// `click NAME`, as written.
     pub click: Option<Ident>,
+    /// `cards FIELD, FIELD`: the state fields drawn as cards.
+    pub cards: Vec<Ident>,
+    /// `sides PLAYER, PLAYER`: who owns each side of the board.
+    pub sides: Vec<Ident>,
     pub span: Span,
 }
 

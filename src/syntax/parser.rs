@@ -324,6 +324,8 @@ fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut SyntaxTree) {
         colours: Vec::new(),
         style: None,
         click: None,
+        cards: Vec::new(),
+        sides: Vec::new(),
         span: s,
     };
     for p in it {
@@ -362,6 +364,14 @@ fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut SyntaxTree) {
             Rule::display_click => {
                 let name = p.into_inner().find(|q| q.as_rule() == Rule::ident);
                 decl.click = name.map(ident);
+            }
+            Rule::display_cards => {
+                decl.cards
+                    .extend(p.into_inner().filter(|q| q.as_rule() == Rule::ident).map(ident));
+            }
+            Rule::display_sides => {
+                decl.sides
+                    .extend(p.into_inner().filter(|q| q.as_rule() == Rule::ident).map(ident));
             }
             _ => {
                 let part_span = span(&p);
@@ -1010,6 +1020,8 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::display_colours | Rule::colours_word => "`colours`",
         Rule::display_style | Rule::style_word => "`style`",
         Rule::display_click | Rule::click_word => "`click`",
+        Rule::display_cards | Rule::cards_word => "`cards`",
+        Rule::display_sides | Rule::sides_word => "`sides`",
         Rule::end_decl => "`end when`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
         Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => "an expression",

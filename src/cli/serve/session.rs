@@ -500,23 +500,39 @@ impl<'g> Play<'g> {
     }
 
     /// Whose eyes the position is shown through: the one person playing;
-    /// with several, only what is public; with none, everything (as `gdl play`).
-    fn viewer(&self) -> Option<Player> {
+    /// with several, the one to move (the page hands the screen over), else
+    /// the one who moved last; with none, or once the game is over,
+    /// everything (the cards are turned up).
+    fn viewer(&self) -> Result<Option<Player>, ApiError> {
+        if self.outcome.is_some() {
+            return Ok(None);
+        }
         let people: Vec<Player> = (0..self.agents.len()).filter(|&p| self.agents[p].is_none()).collect();
-        match people.as_slice() {
+        Ok(match people.as_slice() {
             [] => None,
             [one] => Some(*one),
-            _ => Some(self.agents.len()),
-        }
+            _ => {
+                let last = self.log.iter().rev().find_map(|l| match &l.step {
+                    Step::Moves(played) => played.iter().map(|x| x.player).find(|&p| self.agents[p].is_none()),
+                    Step::Chance(_) => None,
+                });
+                Some(self.person_to_move()?.or(last).unwrap_or(people[0]))
+            }
+        })
     }
 
     /// The game as the page shows it.
     fn view(&self) -> Result<Value, ApiError> {
         let game = self.game;
         let turn = self.turn()?;
-        let viewer = self.viewer();
+        let viewer = self.viewer()?;
+        let public = all_public(game);
         // A display draws the whole position, hidden cards included.
-        let sees_all = viewer.is_none() || all_public(game);
+        let sees_all = viewer.is_none() || public;
+        let display = game.program().display.as_ref();
+        let fields = display
+            .filter(|d| d.layout == ir::DisplayLayout::Fields)
+            .map(|d| fields_json(game, &self.state, viewer, d));
         let board = if sees_all {
             game.board(&self.state).map_err(|e| game_error(&e))?
         } else {
@@ -570,7 +586,11 @@ impl<'g> Play<'g> {
             "mover": mover,
             "mover_name": mover.map(|p| game.player_name(p)),
             "person": person,
-            "board": board.as_ref().map(|b| board_json(b, game.program().display.as_ref())),
+            "board": board.as_ref().map(|b| board_json(b, display)),
+            "fields": fields,
+            "viewer": viewer,
+            "hidden": !public,
+            "line": self.winning_line(board.as_ref())?,
             "text": position_lines(game, &self.state, viewer, false, "").map_err(|e| game_error(&e))?,
             "raw": sees_all.then(|| game.position(&self.state)),
             "moves": legal.iter().map(|m| game.move_text(m)).collect::<Vec<_>>(),
@@ -578,6 +598,21 @@ impl<'g> Play<'g> {
             "history": self.moves,
             "outcome": self.outcome,
         }))
+    }
+
+    /// At the end of a game whose display says how many in a row win
+    /// (`line = 3`), the cells of each such line of one symbol (not the
+    /// empty one), for the page to mark.
+    fn winning_line(&self, board: Option<&Board>) -> Result<Option<Vec<usize>>, ApiError> {
+        let (Some(Board::Grid { rows, cols, cells, .. }), Some(_)) = (board, &self.outcome) else {
+            return Ok(None);
+        };
+        let Some(n) = self.game.display_line(&self.state).map_err(|e| game_error(&e))? else {
+            return Ok(None);
+        };
+        let empty = self.game.program().display.as_ref().and_then(|d| d.symbols.first());
+        let line = runs(*rows, *cols, cells, n, empty.map(String::as_str));
+        Ok((!line.is_empty()).then_some(line))
     }
 
     /// Each legal move's exact value (where the solver finishes within its
@@ -715,6 +750,83 @@ fn board_json(board: &Board, display: Option<&ir::Display>) -> Value {
             "rows": rows.iter().map(|(label, n, symbol)| json!({"label": label, "count": n, "symbol": symbol})).collect::<Vec<_>>(),
         }),
     }
+}
+
+/// The cells of every run of `n` or more equal symbols (not `empty`) along a
+/// row, a column or a diagonal of a `rows × cols` grid, in order.
+fn runs(rows: usize, cols: usize, cells: &[String], n: usize, empty: Option<&str>) -> Vec<usize> {
+    let mut marked = vec![false; cells.len()];
+    let at = |r: isize, c: isize| {
+        (r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols).then(|| r as usize * cols + c as usize)
+    };
+    for r in 0..rows as isize {
+        for c in 0..cols as isize {
+            let start = at(r, c).expect("on the board");
+            let sym = &cells[start];
+            if Some(sym.as_str()) == empty || sym.trim().is_empty() {
+                continue;
+            }
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                // Only from a run's first cell.
+                if at(r - dr, c - dc).is_some_and(|i| &cells[i] == sym) {
+                    continue;
+                }
+                let run: Vec<usize> = (0..)
+                    .map_while(|k| at(r + k * dr, c + k * dc).filter(|&i| &cells[i] == sym))
+                    .collect();
+                if run.len() >= n {
+                    for i in run {
+                        marked[i] = true;
+                    }
+                }
+            }
+        }
+    }
+    (0..cells.len()).filter(|&i| marked[i]).collect()
+}
+
+/// The state's fields as `viewer` sees them (`None`: all of them), for a
+/// display of fields: each its name, whether it is drawn as cards, and its
+/// value as JSON (a number, a list; another player's private entry `null`,
+/// a field per player as one entry per player).
+fn fields_json(game: &Interpreted, state: &State, viewer: Option<Player>, d: &ir::Display) -> Value {
+    use crate::runtime::Seen;
+    use crate::value::Value as V;
+    fn value(v: &V, players: &[String]) -> Value {
+        match v {
+            V::Int(n) => json!(n),
+            V::Bool(b) => json!(b),
+            V::Player(p) => json!(players.get(*p).cloned().unwrap_or_else(|| p.to_string())),
+            V::List(items) => Value::Array(items.iter().map(|x| value(x, players)).collect()),
+            V::Set(items) => json!(items),
+            V::Range(lo, hi) => json!(format!("{lo}..{hi}")),
+        }
+    }
+    let players = &game.program().players;
+    let list: Vec<Value> = game
+        .seen(state, viewer)
+        .into_iter()
+        .map(|(name, seen)| {
+            let per_player = d.look.cards.iter().find(|(c, _)| *c == name).map(|(_, each)| *each);
+            let (value, each) = match seen {
+                Seen::Whole(V::List(items)) if per_player == Some(true) => {
+                    (Value::Array(items.iter().map(|x| value(x, players)).collect()), true)
+                }
+                Seen::Whole(v) => (value(&v, players), false),
+                Seen::Each(items) => (
+                    Value::Array(
+                        items
+                            .iter()
+                            .map(|x| x.as_ref().map_or(Value::Null, |x| value(x, players)))
+                            .collect(),
+                    ),
+                    true,
+                ),
+            };
+            json!({"name": name, "cards": per_player.is_some(), "each": each, "value": value})
+        })
+        .collect();
+    json!({"fields": list, "symbols": d.symbols, "players": players})
 }
 
 /// A run-time error of the rules, as the command line prints it.
