@@ -192,7 +192,19 @@ fn dots_and_boxes_draws_a_line_for_each_line_taken() {
                         assert_eq!(cell == "|", !free.contains(&line), "line {line}");
                         lines += usize::from(cell == "|");
                     }
-                    _ => assert_eq!(cell, " "),
+                    _ => {
+                        // A box whose four lines are drawn is closed.
+                        let (br, bc) = ((r / 2) as i64, (c / 2) as i64);
+                        let (cols, v) = (cols as i64, vertical);
+                        let sides = [
+                            br * cols + bc,
+                            (br + 1) * cols + bc,
+                            v + br * (cols + 1) + bc,
+                            v + br * (cols + 1) + bc + 1,
+                        ];
+                        let closed = sides.iter().all(|l| !free.contains(l));
+                        assert_eq!(cell, if closed { "#" } else { " " });
+                    }
                 }
             }
         }
@@ -393,4 +405,68 @@ fn a_displays_look_is_checked_where_it_is_written() {
     assert_eq!(look.style, gdl::board::Style::Marks);
     assert_eq!(look.click, gdl::board::Click::Pieces);
     assert_eq!(look.colours, ["", "#c0392b"]);
+}
+
+/// `cards`, `sides`, the `fields()` layout and `style hex` are checked
+/// where they are written: a field that is not one, or holds no numbers, or
+/// is named twice; sides on a grid, of a stranger, or of one player; hexagons
+/// on a square grid; a size for fields, which have none.
+#[test]
+fn cards_and_sides_are_checked_where_they_are_written() {
+    let game = |display: &str| {
+        format!(
+            "game Nim\nplayers MAX, MIN\nstate board: list<int> = [3, 4, 5]\nstate over: bool = false\n\
+             move take(row in 0..<len(board), n in 1..board[row]) {{ board[row] -= n }}\n\
+             end when sum(board) == 0 {{ loser previous }}\n{display}\n"
+        )
+    };
+    let cases = [
+        ("no_such_field", "display fields() { cards hand }"),
+        ("not_numbers", "display fields() { cards over }"),
+        ("named_twice", "display fields() { cards board, board }"),
+        ("fields_have_no_size", "display fields(3) { cards board }"),
+        (
+            "sides_on_a_grid",
+            "display grid(1, 3) { cell(r, c) = board[c]\n    sides MAX, MIN }",
+        ),
+        (
+            "sides_of_a_stranger",
+            "display pits(3) { bottom(i) = board[i]\n    sides MAX, NOBODY }",
+        ),
+        ("one_side", "display pits(3) { bottom(i) = board[i]\n    sides MAX }"),
+        (
+            "hexagons_on_a_grid",
+            "display grid(1, 3) { cell(r, c) = board[c]\n    style hex }",
+        ),
+    ];
+    let mut all = String::new();
+    for (name, display) in cases {
+        let text = game(display);
+        let e = gdl::compile::load("look.game", &text, &[]).expect_err(name);
+        all += &format!(
+            "== {name}\n{}\n",
+            gdl::report::diagnostic::render_compile_errors(&e, false)
+        );
+    }
+    snap!("display_cards_sides_errors", all);
+    // Good ones compile, and keep what they say.
+    let fields = gdl::compile::load(
+        "look.game",
+        &game("display fields() { cards board\n symbols \"\", \"A\" }"),
+        &[],
+    )
+    .unwrap();
+    let d = fields.display.as_ref().unwrap();
+    assert_eq!(d.layout, gdl::ir::DisplayLayout::Fields);
+    assert_eq!(d.look.cards, [("board".to_string(), false)]);
+    let pits = gdl::compile::load(
+        "look.game",
+        &game("display pits(3) { bottom(i) = board[i]\n sides MIN, MAX }"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(pits.display.as_ref().unwrap().look.sides, [1, 0]);
+    // A display of fields draws no board: the terminal shows the fields.
+    let game = Interpreted::new(fields);
+    assert!(game.board(&game.initial_state().unwrap()).unwrap().is_none());
 }

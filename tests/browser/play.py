@@ -174,6 +174,8 @@ def play_chess(d, url):
     d.click(f"#board g[data-cell='{cell('e2')}'] rect")
     d.wait("return document.querySelectorAll('#board .target').length == 2", "e2's two targets marked")
     d.click(f"#board g[data-cell='{cell('e4')}'] rect")
+    # The old board's cells are ready to click until the move comes back.
+    d.wait("return document.querySelectorAll('#history li').length >= 2", "Black's answer")
     d.wait(READY, "White's second turn")
     first = d.js("return document.querySelector('#history li').textContent")
     assert first == "White: (52, 54, 0)", first
@@ -218,10 +220,100 @@ def recover_from_a_failed_agent(d, url):
     print(f"browser: connect four, optimal out of budget: stood in, taken back, reseated ({seated})")
 
 
+def play_kuhn_to_a_showdown(d, url):
+    """Kuhn poker with two people at one screen: each sees their own card
+    only after the screen is handed to them, the other's face down; both
+    pass, and the showdown turns both cards up."""
+    new_game(d, url, "kuhn-poker", ["human", "human"])
+    seen = []
+    for who in ["First", "Second"]:
+        d.wait("return document.getElementById('handover').hidden === false", f"the screen handed to {who}")
+        assert d.js("return document.getElementById('handover-who').textContent") == who
+        # Nothing of the game is drawn while the screen is covered.
+        assert d.js("return document.querySelectorAll('#board .card').length") == 0
+        d.click("#handover-go")
+        d.wait("return document.getElementById('status').textContent.endsWith('(you)') && "
+               "document.querySelectorAll('#board .card').length > 0", f"{who}'s turn")
+        mine = d.js(f"return [...document.querySelectorAll(\"#board [data-field=card] .player\")].map(p => p.querySelector('.card').textContent)")
+        down = d.js("return document.querySelectorAll('#board [data-field=card] .card.down').length")
+        assert down == 1, (who, mine)
+        own = mine[0 if who == "First" else 1]
+        assert own in ("J", "Q", "K"), mine
+        seen.append(own)
+        # A pass is a click on the move list's button: Kuhn's moves are no cards.
+        d.js("document.getElementById('movelist').value = 'pass';")
+        d.click("#play-move")
+    d.wait("return document.getElementById('outcome').textContent !== ''", "the showdown")
+    shown = d.js("return [...document.querySelectorAll(\"#board [data-field=card] .card\")].map(c => c.textContent)")
+    assert shown == seen, (shown, seen)
+    outcome = d.js("return document.getElementById('outcome').textContent")
+    rank = "JQK"
+    winner = "First" if rank.index(seen[0]) > rank.index(seen[1]) else "Second"
+    assert outcome == f"{winner} won the game", (outcome, seen)
+    print(f"browser: Kuhn poker, two people, hand-over and showdown: {seen[0]} against {seen[1]}: {outcome}")
+
+
+def play_hex_by_clicking_cells(d, url):
+    """Hex on hexagons whose sides are drawn in the colours of the players
+    who join them, played to the end by clicks on cells."""
+    new_game(d, url, "hex", ["human", "random"])
+    sides = d.js("return [...document.querySelectorAll('#board .side')].map(s => [s.dataset.player, s.getAttribute('stroke')])")
+    assert sides == [["Red", "#d63031"]] * 2 + [["Blue", "#2e86de"]] * 2, sides
+    clicks = 0
+    for turn in range(9):
+        d.wait(READY, "the person's turn or the end")
+        if d.js("return document.getElementById('outcome').textContent"):
+            break
+        assert d.js("return document.querySelectorAll('#board polygon.legal').length") > 0
+        d.click("#board polygon.legal", 0)
+        clicks += 1
+        d.wait(f"return document.querySelectorAll('#history li').length > {2 * clicks - 2}", "the stone placed")
+    d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
+    symbols = d.js("return [...document.querySelectorAll('#board g[data-cell]')].map(g => g.dataset.symbol)")
+    assert symbols.count("R") == clicks, (symbols, clicks)
+    outcome = d.js("return document.getElementById('outcome').textContent")
+    print(f"browser: Hex by {clicks} clicks on hexagons: {outcome}")
+
+
+def play_kalah_against_optimal(d, url):
+    """Kalah 3x3 to the end against `optimal`, by clicks on the ringed pits,
+    the rows named; the stores the page shows decide the outcome."""
+    d.do("POST", "/url", {"url": f"{url}?game=kalah"})
+    d.wait("return document.querySelectorAll('#params input').length > 0", "the parameters")
+    d.js("""for (const i of document.querySelectorAll('#params input')) {
+              if (i.name === 'pits' || i.name === 'seeds') { i.value = '3'; } }""")
+    d.wait("return document.querySelectorAll('.seat').length == 2", "the seats")
+    d.js("const s = document.querySelectorAll('.seat'); s[0].value = 'human'; s[1].value = 'optimal';")
+    d.click("#start")
+    d.wait("return document.getElementById('play').hidden === false", "the board")
+    names = d.js("return [...document.querySelectorAll('#board .side-name')].map(t => t.textContent)")
+    assert names[0].startswith("South's pits") and names[1].startswith("\u2190 North's pits"), names
+    clicks = 0
+    for turn in range(60):
+        d.wait(READY, "the person's turn or the end")
+        if d.js("return document.getElementById('outcome').textContent"):
+            break
+        d.click("#board .legal", 0)
+        clicks += 1
+        time.sleep(0.1)
+    d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
+    outcome = d.js("return document.getElementById('outcome').textContent")
+    # South's store is on the right, North's on the left.
+    north = int(d.js("return document.querySelector('#board text.store.left').textContent"))
+    south = int(d.js("return document.querySelector('#board text.store.right').textContent"))
+    winner = "South" if south > north else "North" if north > south else None
+    assert (f"{winner} won" in outcome) if winner else ("draw" in outcome), (outcome, south, north)
+    print(f"browser: Kalah 3x3 against optimal, {clicks} clicks on pits: {outcome}")
+
+
 def board_pictures(d, url, folder):
     """Each board game a few random moves in, for the docs."""
-    for game in ["chess", "checkers", "go", "backgammon", "amazons", "othello", "hex", "tictactoe"]:
-        new_game(d, url, game, ["random", "random"])
+    games = json.loads(urllib.request.urlopen(url + "api/games").read())["games"]
+    for game in [g["name"] for g in games]:
+        info = json.loads(urllib.request.urlopen(urllib.request.Request(
+            url + "api/game", data=json.dumps({"game": game}).encode(), method="POST",
+            headers={"Content-Type": "application/json"})).read())
+        new_game(d, url, game, ["random"] * len(info["players"]))
         time.sleep(3)
         path = os.path.join(folder, f"serve-{game}.png")
         d.screenshot(path)
@@ -269,6 +361,9 @@ def main():
         driver = Driver(args.chromedriver, args.chromium)
         play_tictactoe(driver, url)
         play_chess(driver, url)
+        play_kuhn_to_a_showdown(driver, url)
+        play_hex_by_clicking_cells(driver, url)
+        play_kalah_against_optimal(driver, url)
         small, small_url = start_server(args.gdl, "--max-nodes", "2000")
         try:
             recover_from_a_failed_agent(driver, small_url)

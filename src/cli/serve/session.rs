@@ -586,7 +586,7 @@ impl<'g> Play<'g> {
             "mover": mover,
             "mover_name": mover.map(|p| game.player_name(p)),
             "person": person,
-            "board": board.as_ref().map(|b| board_json(b, display)),
+            "board": board.as_ref().map(|b| board_json(b, display, &game.program().players)),
             "fields": fields,
             "viewer": viewer,
             "hidden": !public,
@@ -637,20 +637,22 @@ impl<'g> Play<'g> {
             };
             match crate::solve::explain(game, &self.state, &opts) {
                 Ok(moves) => {
-                    let values: Vec<f64> = moves.iter().map(|m| m.value).collect();
-                    // Values are player 0's: the other player wants them low.
-                    let best = if player == 0 {
-                        values.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-                    } else {
-                        values.iter().copied().fold(f64::INFINITY, f64::min)
-                    };
+                    // The solver's values are player 0's, and the game is
+                    // zero-sum: the side to move reads them from its side.
+                    let sign = if player == 0 { 1.0 } else { -1.0 };
+                    let values: Vec<f64> = moves.iter().map(|m| sign * m.value).collect();
+                    let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    // Best moves are marked only where some are worse.
+                    let differ = values.iter().any(|&v| v != best);
                     let listed: Vec<Value> = moves
                         .iter()
-                        .map(|m| {
+                        .zip(&values)
+                        .map(|(m, &v)| {
                             json!({
                                 "move": game.move_text(&m.mv),
-                                "value": m.value,
-                                "best": m.value == best,
+                                // -0.0 reads as 0.
+                                "value": v + 0.0,
+                                "best": differ && v == best,
                                 "line": m.line.iter().map(|x| game.move_text(x)).collect::<Vec<_>>(),
                             })
                         })
@@ -658,7 +660,7 @@ impl<'g> Play<'g> {
                     return Ok(json!({
                         "kind": "exact",
                         "player": game.player_name(player),
-                        "for": game.player_name(0),
+                        "for": game.player_name(player),
                         "moves": listed,
                     }));
                 }
@@ -679,12 +681,15 @@ impl<'g> Play<'g> {
         };
         let result = mcts::search(game, &self.state, &[], player, &cfg, &mut self.values_rng, &mut None)
             .map_err(|e| game_error(&e))?;
+        let most = result.moves.iter().map(|m| m.visits).max().unwrap_or(0);
         let listed: Vec<Value> = result
             .moves
             .iter()
             .map(|m| {
                 json!({
                     "move": game.move_text(&m.mv),
+                    // MCTS plays the move it visited most.
+                    "chosen": m.visits == most,
                     "visits": m.visits,
                     "mean": m.mean(),
                     "proven": m.proven().filter(|_| result.solving),
@@ -715,8 +720,30 @@ fn apply_step(game: &Interpreted, state: &mut State, step: &Step<Move>) -> Resul
 }
 
 /// A board as the page draws it; a grid with its display's style and the
-/// colour of each symbol that has one.
-fn board_json(board: &Board, display: Option<&ir::Display>) -> Value {
+/// colour of each symbol that has one; the sides each player owns (`sides`),
+/// each with the player's name and colour (a player's symbol is the one
+/// after the empty one, in the order of the players).
+fn board_json(board: &Board, display: Option<&ir::Display>, players: &[String]) -> Value {
+    let sides: Vec<Value> = display
+        .map(|d| {
+            d.look
+                .sides
+                .iter()
+                .map(|&p| {
+                    let colour = d.look.colours.get(p + 1).filter(|c| !c.is_empty());
+                    json!({"player": players.get(p), "colour": colour})
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut drawn = board_shape(board, display);
+    if let Value::Object(map) = &mut drawn {
+        map.insert("sides".into(), Value::Array(sides));
+    }
+    drawn
+}
+
+fn board_shape(board: &Board, display: Option<&ir::Display>) -> Value {
     match board {
         Board::Grid {
             rows,

@@ -11,6 +11,7 @@ let generation = 0; // bumped by each new game, so an old game's steps stop
 // What the person has clicked of a piece's move: the piece, then its target.
 let selected = null; // { from, to } with to === null until the target is chosen
 let lastBoard = null; // the cells of the board drawn before, with its game's id
+let revealedFor = null; // the player whose view the screen was handed to
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
@@ -153,6 +154,7 @@ async function newGame() {
   const started = await api("POST", "/api/new", body);
   lastBoard = null;
   selected = null;
+  revealedFor = null;
   state = started;
   $("play").hidden = false;
   $("history-box").hidden = false;
@@ -279,6 +281,7 @@ async function values() {
   const v = await api("POST", "/api/values", { id: state.id });
   table.innerHTML = "";
   const head = table.insertRow();
+  const onBoard = {};
   if (v.kind === "exact") {
     head.innerHTML = "<th>move</th><th>value for " + v.for + "</th><th>line after it</th>";
     for (const m of v.moves) {
@@ -287,20 +290,47 @@ async function values() {
       row.insertCell().textContent = m.move;
       row.insertCell().textContent = String(m.value);
       row.insertCell().textContent = m.line.join(" ");
+      onBoard[m.move] = { text: String(m.value), best: m.best };
     }
-    $("valuenote").textContent = "exact values, both sides playing perfectly; best for " + v.player + " in bold";
+    const differ = v.moves.some((m) => m.best);
+    $("valuenote").textContent = "exact values for " + v.player + " (the side to move), both sides playing perfectly; "
+      + (differ ? "the best moves in bold" : "every move is as good as the others");
   } else {
     head.innerHTML = "<th>move</th><th>visits</th><th>mean for " + v.player + "</th><th>proven</th>";
     for (const m of v.moves) {
       const row = table.insertRow();
+      row.className = m.chosen ? "best" : "";
       row.insertCell().textContent = m.move;
       row.insertCell().textContent = String(m.visits);
       row.insertCell().textContent = m.mean.toFixed(3);
-      row.insertCell().textContent = m.proven === null ? "" : String(m.proven);
+      row.insertCell().textContent = m.proven === null ? "" : (m.proven > 0 ? "win" : m.proven < 0 ? "loss" : "draw");
+      onBoard[m.move] = { text: m.mean.toFixed(2), best: m.chosen };
     }
-    $("valuenote").textContent = (v.note ? v.note + ". " : "") + "MCTS, " + v.simulations + " simulations";
+    $("valuenote").textContent = (v.note ? v.note + ". " : "") + "MCTS, " + v.simulations
+      + " simulations: the mean return for " + v.player + " (the side to move) after each move; the move MCTS would play in bold;"
+      + " \"proven\": the search reached the end of every line after the move, so its result is certain";
   }
+  markValues(onBoard);
   table.hidden = false;
+}
+
+// Each value on the cell, column or pit that plays its move, the best ringed.
+function markValues(values) {
+  for (const node of document.querySelectorAll("#board [data-move]")) {
+    const value = values[node.dataset.move];
+    const svg = node.ownerSVGElement || node.closest("svg");
+    if (!value || !svg || !node.getBBox) {
+      continue;
+    }
+    const box = node.getBBox();
+    const t = el("text", { x: box.x + box.width / 2, y: box.y + box.height - 4, "text-anchor": "middle", "font-size": 12,
+      "font-weight": value.best ? "bold" : "normal", fill: value.best ? "#060" : "#444", class: "value", "pointer-events": "none" }, svg);
+    t.textContent = value.text;
+    if (value.best) {
+      el("rect", { x: box.x + 2, y: box.y + 2, width: box.width - 4, height: box.height - 4, fill: "none", stroke: "#2a2",
+        "stroke-width": 3, class: "best", "pointer-events": "none" }, svg);
+    }
+  }
 }
 
 function render() {
@@ -317,11 +347,26 @@ function render() {
   $("outcome").dataset.done = s.outcome ? "yes" : "no";
   const board = $("board");
   board.innerHTML = "";
+  // Two people at one screen, with cards the other may not see: the
+  // screen is handed over, and shows nothing until the next one asks.
+  const people = s.players.filter((p) => p.person).length;
+  const cover = s.hidden && people > 1 && s.viewer !== null && !s.outcome && revealedFor !== s.viewer;
+  $("handover").hidden = !cover;
+  if (cover) {
+    $("handover-who").textContent = s.players[s.viewer].name;
+    $("handover-me").textContent = s.players[s.viewer].name;
+    $("text").textContent = "";
+    $("choose").hidden = true;
+    $("chooser").hidden = true;
+    return;
+  }
   if (s.board) {
     board.appendChild(drawBoard(s.board, s.clicks));
+  } else if (s.fields) {
+    board.appendChild(drawFields(s.fields));
   }
   $("chooser").hidden = true;
-  $("text").textContent = s.board ? "" : s.text;
+  $("text").textContent = s.board || s.fields ? "" : s.text;
   const list = $("movelist");
   list.innerHTML = "";
   for (const m of s.moves) {
@@ -458,11 +503,16 @@ function drawGrid(b, clicks) {
   // A big board (Go 19x19) shrinks its cells to fit the panel.
   const size = Math.max(16, Math.min(wanted, Math.floor(560 / Math.max(b.cols + b.rows / 2 * (b.shift ? 1 : 0), b.rows))));
   const shift = b.shift ? size / 2 : 0;
-  const coords = style !== "points";
+  const hex = style === "hex";
+  const dots = style === "dots";
+  // Hexagons' rows overlap by a quarter of their height.
+  const rowH = hex ? size * 0.866 : size;
+  const coords = style !== "points" && !dots;
   const margin = coords ? 22 : 4;
-  const width = b.cols * size + (b.rows - 1) * shift + margin + 8;
-  const height = b.rows * size + margin + 8;
-  const svg = el("svg", { width, height, viewBox: `${-margin} -4 ${width} ${height}` });
+  const width = b.cols * size + (b.rows - 1) * shift + margin + 8 + (hex ? 12 : 0);
+  const height = (b.rows - 1) * rowH + size + margin + 8 + (hex ? 12 : 0);
+  const svg = el("svg", { width, height, viewBox: `${-margin - (hex ? 6 : 0)} ${hex ? -10 : -4} ${width} ${height}` });
+  const line = new Set(state.line || []);
   const palette = colours(b.cells);
   const colourOf = (sym) => (b.colours && b.colours[sym]) || palette[sym];
   const declaredColours = Object.values(b.colours || {});
@@ -515,17 +565,22 @@ function drawGrid(b, clicks) {
     for (let c = 0; c < b.cols; c++) {
       const i = r * b.cols + c;
       const x = c * size + r * shift;
-      const y = r * size;
+      const y = r * rowH;
       const sym = b.cells[i];
       const g = el("g", { "data-cell": i, "data-symbol": sym }, svg);
       let ground = "#f3efe4";
       if (style === "chess" || style === "checkered") {
         ground = (r + c) % 2 === 0 ? LIGHT : DARK;
       }
-      const open = style === "go" || style === "points";
-      const cell = el("rect", { x, y, width: size, height: size, fill: open ? "transparent" : ground, stroke: open || style === "chess" || style === "checkered" ? "none" : "#8a7f66" }, g);
+      const open = style === "go" || style === "points" || dots;
       const cx = x + size / 2;
       const cy = y + size / 2;
+      const cell = hex
+        ? el("polygon", { points: hexagon(cx, cy, size / Math.sqrt(3)), fill: ground, stroke: "#8a7f66" }, g)
+        : el("rect", { x, y, width: size, height: size, fill: open ? "transparent" : ground, stroke: open || style === "chess" || style === "checkered" ? "none" : "#8a7f66" }, g);
+      if (line.has(i)) {
+        el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, rx: 6, fill: "rgba(46, 204, 113, 0.35)", stroke: "#1e8449", "stroke-width": 3, class: "win" }, g);
+      }
       if (changed && changed[i]) {
         el("rect", { x: x + 1, y: y + 1, width: size - 2, height: size - 2, fill: "rgba(255, 215, 0, 0.45)", class: "last" }, g);
       }
@@ -534,7 +589,9 @@ function drawGrid(b, clicks) {
       }
       const declared = b.colours && b.colours[sym];
       const empty = sym === b.empty && !declared;
-      if (empty) {
+      if (dots) {
+        drawDotsCell(g, r, c, x, y, size, sym, b);
+      } else if (empty) {
         // nothing on it
       } else if (sym === "+" && !declared && style !== "go") {
         el("circle", { cx, cy, r: 5, fill: "#333" }, g);
@@ -582,17 +639,71 @@ function drawGrid(b, clicks) {
       }
     }
   }
+  if (hex && b.sides && b.sides.length === 2) {
+    hexSides(svg, b, size, rowH, shift);
+  }
   if (coords) {
     for (let c = 0; c < b.cols; c++) {
-      const t = el("text", { x: c * size + (b.rows - 1) * shift + size / 2, y: b.rows * size + 16, "text-anchor": "middle", "font-size": 13, fill: "#555", class: "coord" }, svg);
+      const t = el("text", { x: c * size + (b.rows - 1) * shift + size / 2, y: (b.rows - 1) * rowH + size + 16 + (hex ? 6 : 0), "text-anchor": "middle", "font-size": 13, fill: "#555", class: "coord" }, svg);
       t.textContent = columnName(c, style);
     }
     for (let r = 0; r < b.rows; r++) {
-      const t = el("text", { x: r * shift - 8, y: r * size + size / 2 + 5, "text-anchor": "end", "font-size": 13, fill: "#555", class: "coord" }, svg);
+      const t = el("text", { x: r * shift - 8 - (hex ? 6 : 0), y: r * rowH + size / 2 + 5, "text-anchor": "end", "font-size": 13, fill: "#555", class: "coord" }, svg);
       t.textContent = String(b.rows - r);
     }
   }
   return svg;
+}
+
+// A hexagon with a point at the top, of circumradius `R`, as SVG points.
+function hexagon(cx, cy, R) {
+  return [0, 1, 2, 3, 4, 5].map((k) => {
+    const a = (Math.PI / 3) * k;
+    return `${(cx + R * Math.sin(a)).toFixed(1)},${(cy - R * Math.cos(a)).toFixed(1)}`;
+  }).join(" ");
+}
+
+// The sides of Hex's rhombus in the colours of the players who join them:
+// the first player's along the top and bottom rows, the second's along the
+// left and right columns.
+function hexSides(svg, b, size, rowH, shift) {
+  const R = size / Math.sqrt(3);
+  const centre = (r, c) => [c * size + r * shift + size / 2, r * rowH + size / 2];
+  const vertex = (r, c, k) => {
+    const [cx, cy] = centre(r, c);
+    const a = (Math.PI / 3) * k;
+    return `${(cx + R * Math.sin(a)).toFixed(1)},${(cy - R * Math.cos(a)).toFixed(1)}`;
+  };
+  const edge = (points, side) => {
+    el("polyline", { points: points.join(" "), fill: "none", stroke: side.colour || "#333", "stroke-width": 6, "stroke-linecap": "round", class: "side", "data-player": side.player }, svg);
+  };
+  const [across, down] = b.sides;
+  const last = b.rows - 1;
+  const lastCol = b.cols - 1;
+  // Vertices: 0 top, 1 upper right, 2 lower right, 3 bottom, 4 lower left, 5 upper left.
+  edge([...Array(b.cols).keys()].flatMap((c) => [vertex(0, c, 5), vertex(0, c, 0), vertex(0, c, 1)]), across);
+  edge([...Array(b.cols).keys()].flatMap((c) => [vertex(last, c, 4), vertex(last, c, 3), vertex(last, c, 2)]), across);
+  edge([...Array(b.rows).keys()].flatMap((r) => [vertex(r, 0, 5), vertex(r, 0, 4)]), down);
+  edge([...Array(b.rows).keys()].flatMap((r) => [vertex(r, lastCol, 1), vertex(r, lastCol, 2)]), down);
+}
+
+// Dots and boxes: a dot where row and column are even, a line between two
+// dots where one is odd (drawn, or faint where it may be), a box where both
+// are; a closed box filled.
+function drawDotsCell(g, r, c, x, y, size, sym, b) {
+  const cx = x + size / 2;
+  const cy = y + size / 2;
+  const evenR = r % 2 === 0;
+  const evenC = c % 2 === 0;
+  const drawn = sym !== b.empty && sym.trim() !== "";
+  if (evenR && evenC) {
+    el("circle", { cx, cy, r: 6, fill: "#222", "pointer-events": "none" }, g);
+  } else if (evenR || evenC) {
+    const [x1, y1, x2, y2] = evenR ? [x - size / 2 + 6, cy, x + size * 1.5 - 6, cy] : [cx, y - size / 2 + 6, cx, y + size * 1.5 - 6];
+    el("line", { x1, y1, x2, y2, stroke: drawn ? "#1e3a5f" : "#ccc", "stroke-width": drawn ? 6 : 2, "stroke-dasharray": drawn ? "" : "4 4", "stroke-linecap": "round", "pointer-events": "none", class: drawn ? "edge drawn" : "edge" }, g);
+  } else if (drawn) {
+    el("rect", { x: x - size / 2 + 8, y: y - size / 2 + 8, width: size * 2 - 16, height: size * 2 - 16, fill: "rgba(46, 134, 222, 0.25)", "pointer-events": "none", class: "box" }, g);
+  }
 }
 
 // Black or white text, whichever reads on a disc of this colour.
@@ -608,13 +719,30 @@ function drawPits(b, clicks) {
   const rows = b.top ? 2 : 1;
   const width = left + n * size + (b.right !== null ? storeW + 10 : 0) + 8;
   const height = rows * size + 8;
-  const svg = el("svg", { width, height, viewBox: `-4 -4 ${width} ${height}` });
+  // With `sides`: whose row and store is whose, named above and below.
+  const named = b.sides && b.sides.length === 2;
+  const label = named ? 20 : 0;
+  const svg = el("svg", { width, height: height + 2 * label, viewBox: `-4 ${-4 - label} ${width} ${height + 2 * label}` });
   el("rect", { x: -2, y: -2, width: width - 4, height: height - 4, rx: 18, fill: "#c89b5e" }, svg);
+  if (named) {
+    const [own, other] = b.sides;
+    const name = (text, x, y, anchor, cls) => {
+      const t = el("text", { x, y, "text-anchor": anchor, "font-size": 14, fill: "#333", class: cls }, svg);
+      t.textContent = text;
+    };
+    name(own.player + "'s pits \u2192 store " + (b.right !== null ? "(right)" : ""), left, height + 10, "start", "side-name");
+    if (b.top) {
+      name("\u2190 " + other.player + "'s pits" + (b.left !== null ? ", store (left)" : ""), width - 12, -8, "end", "side-name");
+    }
+  }
   const pit = (x, y, w, h, text, move) => {
     const shape = el("rect", { x: x + 4, y: y + 4, width: w - 8, height: h - 8, rx: (w - 8) / 2.5, fill: "#8d5f2c", stroke: "#5b3a17" }, svg);
     const t = el("text", { x: x + w / 2, y: y + h / 2 + 7, "text-anchor": "middle", "font-size": 20, fill: "#fff", "pointer-events": "none" }, svg);
     t.textContent = text;
     if (move !== undefined) {
+      // A pit the person may sow from is ringed.
+      shape.setAttribute("stroke", "#ffd54a");
+      shape.setAttribute("stroke-width", "3");
       clickable(shape, move);
     }
   };
@@ -624,6 +752,7 @@ function drawPits(b, clicks) {
   };
   if (b.left !== null) {
     pit(0, 0, storeW, height - 8, b.left);
+    svg.lastChild.classList.add("store", "left");
   }
   if (b.top) {
     b.top.forEach((v, i) => pit(left + i * size, 0, size, size, v, moveAt("top", i)));
@@ -631,8 +760,91 @@ function drawPits(b, clicks) {
   b.bottom.forEach((v, i) => pit(left + i * size, (rows - 1) * size, size, size, v, moveAt("bottom", i)));
   if (b.right !== null) {
     pit(left + n * size + 10, 0, storeW, height - 8, b.right);
+    svg.lastChild.classList.add("store", "right");
   }
   return svg;
+}
+
+// The state's fields, those the display names as cards drawn as cards: a
+// number (0 for none: an empty place), a set or list of them, one entry
+// per player (another's hidden entry face down).
+function drawFields(f) {
+  const box = document.createElement("div");
+  box.className = "fields";
+  const name = (v) => (typeof v === "number" && f.symbols[v] ? f.symbols[v] : String(v));
+  const mine = state.person !== null && !state.outcome ? state.person : null;
+  const card = (v, parent, own) => {
+    const c = document.createElement("span");
+    c.className = "card";
+    if (v === null) {
+      c.classList.add("down");
+      c.textContent = "?";
+    } else if (v === 0) {
+      c.classList.add("none");
+    } else {
+      c.textContent = name(v);
+      c.dataset.card = String(v);
+      // A card in the hand of the person to move plays the move it names.
+      const move = own ? [String(v), name(v)].find((m) => state.moves.includes(m)) : undefined;
+      if (move !== undefined) {
+        clickable(c, move);
+      }
+    }
+    parent.appendChild(c);
+  };
+  const cards = (v, parent, own) => {
+    if (Array.isArray(v)) {
+      const row = document.createElement("span");
+      row.className = "cards";
+      if (v.length === 0) {
+        row.classList.add("empty");
+      }
+      for (const x of v) {
+        if (Array.isArray(x)) {
+          cards(x, row, own);
+        } else {
+          card(x, row, own);
+        }
+      }
+      parent.appendChild(row);
+    } else {
+      card(v, parent, own);
+    }
+  };
+  for (const field of f.fields) {
+    const line = document.createElement("div");
+    line.className = "field";
+    line.dataset.field = field.name;
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = field.name;
+    line.appendChild(label);
+    if (!field.cards) {
+      const text = document.createElement("span");
+      text.textContent = field.each && Array.isArray(field.value)
+        ? field.value.map((x, p) => f.players[p] + " " + JSON.stringify(x)).join(", ")
+        : JSON.stringify(field.value).replaceAll(",", ", ");
+      line.appendChild(text);
+    } else if (field.each) {
+      const each = document.createElement("div");
+      field.value.forEach((x, p) => {
+        const who = document.createElement("div");
+        who.className = "player";
+        who.dataset.player = String(p);
+        const n = document.createElement("span");
+        n.className = "who";
+        n.textContent = f.players[p] + (p === state.viewer ? " (you)" : "");
+        who.appendChild(n);
+        cards(x, who, p === mine);
+        each.appendChild(who);
+      });
+      line.appendChild(each);
+    } else {
+      cards(field.value, line, false);
+    }
+    box.appendChild(line);
+  }
+  return box;
 }
 
 function drawRows(b) {
@@ -659,6 +871,10 @@ $("start").addEventListener("click", () => newGame().catch(showError));
 $("play-move").addEventListener("click", () => play($("movelist").value).catch(showError));
 $("values").addEventListener("click", () => values().catch(showError));
 $("undo").addEventListener("click", () => undo().catch(showError));
+$("handover-go").addEventListener("click", () => {
+  revealedFor = state.viewer;
+  render();
+});
 $("recover-stand-in").addEventListener("click", () => recover("stand-in").catch(showError));
 $("recover-seat-go").addEventListener("click", () => recover("seat").catch(showError));
 $("recover-undo").addEventListener("click", () => recover("undo").catch(showError));
