@@ -581,7 +581,7 @@ function drawGrid(b, clicks) {
       if (line.has(i)) {
         el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, rx: 6, fill: "rgba(46, 204, 113, 0.35)", stroke: "#1e8449", "stroke-width": 3, class: "win" }, g);
       }
-      if (changed && changed[i]) {
+      if (changed && changed[i] && !dots) {
         el("rect", { x: x + 1, y: y + 1, width: size - 2, height: size - 2, fill: "rgba(255, 215, 0, 0.45)", class: "last" }, g);
       }
       if (selected && selected.from === i) {
