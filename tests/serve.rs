@@ -888,3 +888,27 @@ fn a_thousand_games_leave_the_servers_memory_flat() {
     );
     eprintln!("soak: {at_100} KiB after 100 games, {at_1000} KiB after 1,000");
 }
+
+/// Lights Out: one press changes several lights, so no cell is told by
+/// comparing boards; the display's `plays(r, c)` says what each click plays,
+/// and pressing the four corners of the 3×3 board and then the centre
+/// turns every light off.
+#[test]
+fn a_display_says_what_a_click_plays_where_one_press_changes_several_cells() {
+    let server = Server::start(&[]);
+    let mut state = server.ok(
+        "/api/new",
+        json!({"game": "tests/inputs/serve/lights-out.game", "players": "human"}),
+    );
+    let id = state["id"].clone();
+    for cell in [0usize, 2, 6, 8, 4] {
+        let k = state["clicks"]["cells"][cell]
+            .as_u64()
+            .unwrap_or_else(|| panic!("cell {cell} plays no move: {state}")) as usize;
+        let mv = state["moves"][k].as_str().unwrap().to_string();
+        assert_eq!(mv, cell.to_string());
+        state = server.ok("/api/move", json!({"id": id, "move": mv}));
+    }
+    assert!(cells(&state).iter().all(|c| c == "."), "{state}");
+    assert_eq!(state["outcome"], "P won the game");
+}

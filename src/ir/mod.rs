@@ -99,6 +99,14 @@ pub struct Display {
     pub look: crate::board::Look,
 }
 
+impl Display {
+    /// The function of the part `name`, if the display gives it.
+    pub fn part(&self, name: &str) -> Option<usize> {
+        let at = self.layout.parts().iter().position(|(n, _, _)| *n == name)?;
+        self.parts.get(at).copied().flatten()
+    }
+}
+
 /// The shapes a display can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DisplayLayout {
@@ -150,8 +158,10 @@ impl DisplayLayout {
     pub fn parts(self) -> &'static [(&'static str, usize, bool)] {
         match self {
             // `line`: how many in a row win, for the page to mark the line.
-            DisplayLayout::Grid => &[("cell", 2, true), ("line", 0, false)],
-            DisplayLayout::Rhombus => &[("cell", 2, true)],
+            // `plays(r, c)`: the move a click on the cell plays, written as
+            // that number (Lights Out's press of one light changes several).
+            DisplayLayout::Grid => &[("cell", 2, true), ("line", 0, false), ("plays", 2, false)],
+            DisplayLayout::Rhombus => &[("cell", 2, true), ("plays", 2, false)],
             DisplayLayout::Pits => &[
                 ("bottom", 1, true),
                 ("top", 1, false),

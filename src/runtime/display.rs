@@ -38,7 +38,7 @@ impl Interpreted {
         let Some(d) = self.prog.display.as_ref().filter(|d| d.layout == DisplayLayout::Grid) else {
             return Ok(None);
         };
-        let Some(f) = d.parts.get(1).copied().flatten() else {
+        let Some(f) = d.part("line") else {
             return Ok(None);
         };
         let cells = state.cells();
@@ -48,6 +48,35 @@ impl Interpreted {
         }))
         .map_err(|e| self.locate(e, &cells))?;
         Ok(usize::try_from(n).ok().filter(|&n| n >= 2))
+    }
+
+    /// For each cell of a grid or rhombus whose display says what a click
+    /// plays (`plays(r, c)`), row by row, the number of the move it plays.
+    pub(super) fn plays_of(&self, state: &State) -> Result<Option<Vec<i64>>, GameError> {
+        let Some(d) = self.prog.display.as_ref() else {
+            return Ok(None);
+        };
+        let Some(f) = d.part("plays") else {
+            return Ok(None);
+        };
+        let cells = state.cells();
+        let mut budget = Budget::new();
+        let mut call = |f: usize, args: &[i64]| -> Result<i64, GameError> {
+            let entry: Entry = self.code.fns[f];
+            with_cells!(state, |c| with_frame(entry.frame.max(args.len()), |frame| {
+                frame[..args.len()].copy_from_slice(args);
+                vm::run(&self.code, &self.prog, entry, &mut Reader(c), frame, &mut budget)
+            }))
+            .map_err(|e| self.locate(e, &cells))
+        };
+        let (rows, cols) = (call(d.sizes[0], &[])?, call(d.sizes[1], &[])?);
+        let mut out = Vec::new();
+        for r in 0..rows.min(MAX_CELLS) {
+            for c in 0..cols.min(MAX_CELLS) {
+                out.push(call(f, &[r, c])?);
+            }
+        }
+        Ok(Some(out))
     }
 
     fn draw<C: Cells>(&self, c: C, cells: &[i64]) -> Result<Board, GameError> {

@@ -309,6 +309,12 @@ impl Interpreted {
         self.line_of(state)
     }
 
+    /// For each cell of the display's grid, the number of the move a click
+    /// on it plays, where the display says (`plays(r, c) = ...`).
+    pub fn display_plays(&self, state: &State) -> Result<Option<Vec<i64>>, GameError> {
+        self.plays_of(state)
+    }
+
     /// The value of the state variable `name`, if there is one.
     pub fn value_of(&self, state: &State, name: &str) -> Option<crate::value::Value> {
         let v = self.prog.vars.iter().find(|v| v.name == name)?;

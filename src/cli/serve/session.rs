@@ -566,6 +566,27 @@ impl<'g> Play<'g> {
             }
             _ => None,
         };
+        // Where the display says what a click on a cell plays, that wins
+        // over what comparing the boards guessed.
+        let click = match (&board, person) {
+            (Some(_), Some(_)) => match game.display_plays(&self.state).map_err(|e| game_error(&e))? {
+                Some(plays) => {
+                    let texts: Vec<String> = legal.iter().map(|m| game.move_text(m)).collect();
+                    let cells: Vec<Option<usize>> = plays
+                        .iter()
+                        .map(|v| texts.iter().position(|t| *t == v.to_string()))
+                        .collect();
+                    let mut click = click.unwrap_or_else(|| json!({}));
+                    click["cells"] = json!(cells);
+                    if click.get("pieces").is_none() {
+                        click["pieces"] = json!(vec![Value::Null; legal.len()]);
+                    }
+                    Some(click)
+                }
+                None => click,
+            },
+            _ => click,
+        };
         let (turn_kind, mover) = match turn {
             Turn::Player(p) => ("player", Some(p)),
             Turn::Simultaneous => ("simultaneous", person),
