@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The browser test of `gdl serve` (tests/browser/play.py): headless Chromium
-# plays tic-tac-toe against `optimal` on the page by clicking cells. Needs
+# plays, by clicks only, tic-tac-toe against `optimal`, chess by piece and
+# target, Kuhn poker with two people to a showdown that turns both cards up
+# (through the hand-over screen), Hex on hexagons to the end, Kalah 3x3 to
+# the end against `optimal`, and connect four whose `optimal` runs out of
+# budget, recovered through the page; `--pictures docs/pictures` saves
+# every bundled game's page. It takes about three minutes. Needs
 # Debian's chromium and chromium-driver, installed here with apt-get when
 # missing. Where they cannot be installed (no apt-get, not root), the test
 # is skipped, and says so loudly; any other failure fails the run.
 #
-#     tests/browser/run.sh [GDL_BINARY] [--screenshots docs]
+#     tests/browser/run.sh [GDL_BINARY] [--screenshots docs] [--pictures docs/pictures]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

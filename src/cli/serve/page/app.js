@@ -316,7 +316,12 @@ async function values() {
 
 // Each value on the cell, column or pit that plays its move, the best ringed.
 function markValues(values) {
+  // One mark per move: a column's lowest cell that plays it (where the disc lands).
+  const last = {};
   for (const node of document.querySelectorAll("#board [data-move]")) {
+    last[node.dataset.move] = node;
+  }
+  for (const node of Object.values(last)) {
     const value = values[node.dataset.move];
     const svg = node.ownerSVGElement || node.closest("svg");
     if (!value || !svg || !node.getBBox) {
