@@ -254,6 +254,7 @@ impl Writing {
             Target::Replace(to) => {
                 let tmp = temporary_name(&to);
                 let file = File::create(&tmp)?;
+                unfinished().push(tmp.clone());
                 Ok(Writing {
                     file: std::io::BufWriter::new(file),
                     rename: Some((tmp, to)),
@@ -275,6 +276,7 @@ impl Writing {
             if result.is_err() {
                 let _ = std::fs::remove_file(&tmp);
             }
+            forget_unfinished(&tmp);
             result?;
         }
         Ok(())
@@ -295,7 +297,31 @@ impl Drop for Writing {
     fn drop(&mut self) {
         if let Some((tmp, _)) = &self.rename {
             let _ = std::fs::remove_file(tmp);
+            forget_unfinished(tmp);
         }
+    }
+}
+
+/// The temporary files of the writes under way, for [`remove_unfinished`].
+fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    UNFINISHED.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn forget_unfinished(tmp: &Path) {
+    let mut all = unfinished();
+    if let Some(i) = all.iter().position(|t| t == tmp) {
+        all.swap_remove(i);
+    }
+}
+
+/// Removes the temporary files of the writes under way, for gdl ending at
+/// once (a signal): their targets keep what they held before. A write that
+/// renames its file meanwhile either has (the removal finds nothing) or
+/// fails to (its target is unchanged).
+pub fn remove_unfinished() {
+    for tmp in unfinished().iter() {
+        let _ = std::fs::remove_file(tmp);
     }
 }
 

@@ -17,6 +17,7 @@ fn main() {
     // The default cap, before the command's thread takes its stack from
     // whatever an address-space limit leaves.
     gdl::memory::init(SEARCH_STACK);
+    gdl::cli::catch_signals();
     let args: Vec<OsString> = std::env::args_os().collect();
     // The command runs on a thread with room for the deepest search: the
     // main thread's stack is whatever the system gives it.

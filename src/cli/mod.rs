@@ -125,6 +125,14 @@ impl Command {
     }
 }
 
+/// Catches Ctrl-C and SIGTERM for every command (`kit::signals`): the
+/// `gdl` binary calls it before [`run`], so that a command stops within a
+/// second, exits 130 (143), says where it stopped, and kills the external
+/// agents it started.
+pub fn catch_signals() {
+    kit::signals::install();
+}
+
 /// Runs `gdl` with these arguments; returns the exit code.
 pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let started = std::time::Instant::now();

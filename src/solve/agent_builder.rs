@@ -103,6 +103,9 @@ pub struct AgentOptions {
     /// `optimal:fast` does) instead of any losing move: `gdl play` sets it,
     /// so that a person's opponent resists as long as it can.
     pub resist: bool,
+    /// Set from outside (Ctrl-C, SIGTERM): the search of an `optimal` agent
+    /// stops in the middle of a move, which then fails.
+    pub stop: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 impl AgentOptions {
@@ -114,6 +117,9 @@ impl AgentOptions {
             prefer_short: ties == Ties::Fast || self.resist,
             max_nodes: self.max_nodes,
             time_limit: self.time_limit,
+            watch: self
+                .stop
+                .map(|flag| std::sync::Arc::new(crate::solve::Watch::stopped_by(flag))),
             ..SolveOptions::default()
         }
     }

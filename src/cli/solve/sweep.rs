@@ -4,16 +4,25 @@
 //! A combination that fails or exceeds a limit gets a row that says so,
 //! and the sweep goes on.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::SolveArgs;
-use crate::cli::kit::context::{Context, Failure};
+use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::csv::csv_line;
 use crate::cli::kit::game_args::load_game;
 use crate::cli::kit::{limits, output};
 use crate::game::Game;
 use crate::report::solve::thousands;
-use crate::solve::{self, SolveError, SolveOptions};
+use crate::solve::{self, SolveError, SolveOptions, Watch};
+
+/// Set when the reader of standard output has gone: the sweep stops.
+static READER_GONE: AtomicBool = AtomicBool::new(false);
+
+/// How often the sweep looks whether that reader has gone.
+const READER_POLL: Duration = Duration::from_millis(100);
 
 /// The most combinations one sweep solves.
 const MOST_COMBINATIONS: usize = 10_000;
@@ -85,25 +94,42 @@ pub(in crate::cli) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Fai
     let swept: Vec<usize> = (0..axes.len())
         .filter(|&i| axes[i].1.len() > 1 || range_of(&given[i].1).is_some())
         .collect();
-    let mut rows = Vec::with_capacity(total);
-    for k in 0..total {
-        // The combination number k, the last axis fastest.
-        let mut rest = k;
-        let mut bindings = vec![(String::new(), String::new()); axes.len()];
-        for i in (0..axes.len()).rev() {
-            let n = axes[i].1.len();
-            bindings[i] = (axes[i].0.clone(), axes[i].1[rest % n].clone());
-            rest /= n;
-        }
-        ctx.bindings = bindings.clone();
-        let params = swept.iter().map(|&i| bindings[i].1.clone()).collect();
-        rows.push(solve_one(args, ctx, params));
-    }
-    ctx.bindings = given;
     let names: Vec<String> = swept.iter().map(|&i| axes[i].0.clone()).collect();
     let io = |e: std::io::Error| Failure::runtime(format!("error: {e}"));
+    // `--csv -` writes each row as it is solved: a reader who stopped
+    // reading (`| head -1`) stops the sweep at once.
+    let streamed = args.csv.as_deref() == Some("-");
+    if streamed {
+        write!(ctx.out, "{}", csv_header(&names))
+            .and_then(|()| ctx.out.flush())
+            .map_err(stdout_failed)?;
+    }
+    // A thread looks, while the sweep runs, whether the reader of standard
+    // output has gone: then the solve under way stops too (`| head -1`).
+    let (done, ticks) = mpsc::channel::<()>();
+    let swept_rows = std::thread::scope(|scope| {
+        scope.spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = ticks.recv_timeout(READER_POLL) {
+                if stdout_reader_gone() {
+                    READER_GONE.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        });
+        let rows = sweep_rows(args, ctx, total, &axes, &swept, streamed);
+        drop(done);
+        rows
+    });
+    let rows = match swept_rows {
+        Ok(rows) => rows,
+        Err(e) => {
+            ctx.bindings = given;
+            return Err(e);
+        }
+    };
+    ctx.bindings = given;
     match args.csv.as_deref() {
-        Some("-") => write!(ctx.out, "{}", csv(&names, &rows)).map_err(io)?,
+        Some("-") => {}
         Some(_) => {
             // The table is printed even when the file cannot be written.
             write!(ctx.out, "{}", table(&names, &rows)).map_err(io)?;
@@ -114,6 +140,48 @@ pub(in crate::cli) fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Fai
         None => write!(ctx.out, "{}", table(&names, &rows)).map_err(io)?,
     }
     Ok(())
+}
+
+/// Solves every combination, in order (`axes`: each parameter's values;
+/// `swept`: those that vary); with `streamed`, each row is written as a
+/// CSV line as it is solved.
+fn sweep_rows(
+    args: &SolveArgs,
+    ctx: &mut Context,
+    total: usize,
+    axes: &[(String, Vec<String>)],
+    swept: &[usize],
+    streamed: bool,
+) -> Result<Vec<Row>, Failure> {
+    let mut rows = Vec::with_capacity(total);
+    for k in 0..total {
+        // A table is printed at the end; a reader gone before is not waited for.
+        if READER_GONE.load(Ordering::Relaxed) || stdout_reader_gone() {
+            return Err(stdout_failed(std::io::ErrorKind::BrokenPipe.into()));
+        }
+        // The combination number k, the last axis fastest.
+        let mut rest = k;
+        let mut bindings = vec![(String::new(), String::new()); axes.len()];
+        for i in (0..axes.len()).rev() {
+            let n = axes[i].1.len();
+            bindings[i] = (axes[i].0.clone(), axes[i].1[rest % n].clone());
+            rest /= n;
+        }
+        ctx.bindings = bindings.clone();
+        let params = swept.iter().map(|&i| bindings[i].1.clone()).collect();
+        crate::memory::doing("solving");
+        let row = solve_one(args, ctx, params);
+        if READER_GONE.load(Ordering::Relaxed) {
+            return Err(stdout_failed(std::io::ErrorKind::BrokenPipe.into()));
+        }
+        if streamed {
+            write!(ctx.out, "{}", csv_row(&row))
+                .and_then(|()| ctx.out.flush())
+                .map_err(stdout_failed)?;
+        }
+        rows.push(row);
+    }
+    Ok(rows)
 }
 
 /// Solves the game with the bindings in `ctx`; a failure becomes the row's text.
@@ -141,6 +209,7 @@ fn solve_one(args: &SolveArgs, ctx: &Context, params: Vec<String>) -> Row {
         max_nodes: args.max_nodes,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         max_states: args.max_states,
+        watch: Some(Arc::new(Watch::stopped_by(&READER_GONE))),
         ..SolveOptions::default()
     };
     limits::cap_memo(&mut opts, &root, 1);
@@ -216,19 +285,42 @@ fn table(names: &[String], rows: &[Row]) -> String {
 }
 
 fn csv(names: &[String], rows: &[Row]) -> String {
-    let mut header: Vec<&str> = names.iter().map(String::as_str).collect();
-    header.extend(["winner", "value", "best_first_moves", "states", "seconds"]);
-    let mut out = csv_line(&header);
+    let mut out = csv_header(names);
     for r in rows {
-        let mut c: Vec<String> = r.params.clone();
-        c.extend([
-            r.winner.clone(),
-            r.value.clone(),
-            r.best.clone(),
-            r.states.replace(',', ""),
-            format!("{:.6}", r.seconds),
-        ]);
-        out.push_str(&csv_line(&c));
+        out.push_str(&csv_row(r));
     }
     out
+}
+
+fn csv_header(names: &[String]) -> String {
+    let mut header: Vec<&str> = names.iter().map(String::as_str).collect();
+    header.extend(["winner", "value", "best_first_moves", "states", "seconds"]);
+    csv_line(&header)
+}
+
+fn csv_row(r: &Row) -> String {
+    let mut c: Vec<String> = r.params.clone();
+    c.extend([
+        r.winner.clone(),
+        r.value.clone(),
+        r.best.clone(),
+        r.states.replace(',', ""),
+        format!("{:.6}", r.seconds),
+    ]);
+    csv_line(&c)
+}
+
+/// Whether standard output is a pipe whose reader has gone: writing to it
+/// would fail, so the solves left would be for no one.
+fn stdout_reader_gone() -> bool {
+    let mut fd = libc::pollfd {
+        fd: 1,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: poll(2) of one descriptor that this function owns the record
+    // of, without waiting; a closed descriptor answers POLLNVAL, not a
+    // gone reader.
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+    ready > 0 && fd.revents & libc::POLLERR != 0
 }

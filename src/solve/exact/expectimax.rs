@@ -506,7 +506,7 @@ impl<'g, G: Game> Engine<'g, G> {
         if let Some(watch) = &self.opts.watch {
             watch.nodes.store(self.nodes, Relaxed);
             watch.states.store(self.memo.len() as u64, Relaxed);
-            if watch.stop.load(Relaxed) {
+            if watch.stopped() {
                 return Err(self.budget(crate::solve::STOPPED, String::new()));
             }
         }
@@ -590,7 +590,7 @@ impl<'g, G: Game> Engine<'g, G> {
                     use std::sync::atomic::Ordering::Relaxed;
                     watch.nodes.store(nodes, Relaxed);
                     watch.states.store(positions, Relaxed);
-                    if watch.stop.load(Relaxed) {
+                    if watch.stopped() {
                         return Err(budget(crate::solve::STOPPED, String::new()));
                     }
                 }

@@ -64,6 +64,25 @@ pub struct Watch {
     /// Set by the watcher: the search stops with
     /// [`SolveError::Budget`](crate::solve::SolveError::Budget) of `what` [`STOPPED`].
     pub stop: AtomicBool,
+    /// A flag set from outside the search (Ctrl-C, SIGTERM), which stops
+    /// it as [`Watch::stop`] does; shared by every search it should stop.
+    pub interrupt: Option<&'static AtomicBool>,
+}
+
+impl Watch {
+    /// A watch that `interrupt` stops.
+    pub fn stopped_by(interrupt: &'static AtomicBool) -> Watch {
+        Watch {
+            interrupt: Some(interrupt),
+            ..Watch::default()
+        }
+    }
+
+    /// Whether the search should stop.
+    pub fn stopped(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.stop.load(Relaxed) || self.interrupt.as_ref().is_some_and(|i| i.load(Relaxed))
+    }
 }
 
 /// The `what` of the budget error of a search stopped through its [`Watch`].

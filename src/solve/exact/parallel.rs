@@ -443,7 +443,7 @@ impl<G: Game> Worker<'_, '_, G> {
                 watch.nodes.store(self.nodes, Relaxed);
                 watch.states.store(shared.stored.load(Relaxed), Relaxed);
             }
-            if watch.stop.load(Relaxed) {
+            if watch.stopped() {
                 return Err(Abort::Budget(SolveError::Budget {
                     what: crate::solve::STOPPED,
                     limit: String::new(),

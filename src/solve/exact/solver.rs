@@ -792,7 +792,7 @@ impl<'g, G: Game> Solver<'g, G> {
             use std::sync::atomic::Ordering::Relaxed;
             watch.nodes.store(self.nodes, Relaxed);
             watch.states.store(self.states(), Relaxed);
-            if watch.stop.load(Relaxed) {
+            if watch.stopped() {
                 return Err(SolveError::Budget {
                     what: crate::solve::STOPPED,
                     limit: String::new(),

@@ -287,7 +287,8 @@ const AHEAD: u64 = 4096;
 /// it is tallied, and the number tallied so far: what a caller wants of the
 /// games (a CSV, a histogram) it takes there.
 /// `interrupt`, set from outside (Ctrl-C), stops the match between games:
-/// the games tallied so far are the result. On a failure, the failure of
+/// the games tallied so far are the result (a game an agent failed once it
+/// was set counts as not played: its search was stopped by it). On a failure, the failure of
 /// the earliest game is returned. A part of a match (`gdl match --shard`)
 /// plays its games exactly as the whole match plays them: each game's
 /// seats and seeds follow from its number alone.
@@ -369,6 +370,9 @@ pub fn run_match<'a, G: Game + Sync>(
                 Ok(r) => {
                     done.insert(g, r);
                 }
+                // A game that an interruption cut short (an agent's search
+                // or wait stopped by it) is not played, and not a failure.
+                Err(_) if interrupt.load(Ordering::Relaxed) => stop.store(true, Ordering::Relaxed),
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
                     if failure.as_ref().is_none_or(|(h, _)| g < *h) {

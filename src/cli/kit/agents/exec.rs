@@ -32,6 +32,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value as Json, json};
 
+use crate::cli::kit::signals;
 use crate::compile::Value;
 use crate::game::{Game, Player, Turn};
 use crate::ir::Visibility;
@@ -72,6 +73,9 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 /// How long gdl still reads a program that exited or closed its output: the
 /// lines it wrote before are on their way, and so is its exit status.
 const AFTER_EXIT: Duration = Duration::from_millis(100);
+
+/// How often a wait for a program's answer looks whether a signal came.
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// What happens when an external agent fails in a game.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -134,17 +138,20 @@ impl Process {
                 .map(Stdio::from)
                 .map_err(|e| format!("cannot open {} for its standard error: {e}", path.display()))?,
         };
-        let mut child = Command::new(&argv[0])
+        let mut command = Command::new(&argv[0]);
+        command
             .args(&argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(err)
             // Its own group: gdl ends the program and everything it started
             // at once, and a Ctrl-C at the terminal reaches gdl alone.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start `{}`: {e}", argv[0]))?;
+            .process_group(0);
+        let mut child = spawn_dying_with_gdl(command).map_err(|e| format!("cannot start `{}`: {e}", argv[0]))?;
         let pid = child.id();
+        if let Ok(group) = i32::try_from(pid) {
+            signals::own_group(group);
+        }
         let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -209,8 +216,12 @@ impl Process {
             deadline = deadline.min(Instant::now() + AFTER_EXIT);
         }
         loop {
+            // Looked at every [`STOP_POLL`]: a signal stops the wait at once.
+            if signals::stopping() {
+                return Err(("stopped", "was interrupted by a signal before answering".into()));
+            }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(left) {
+            match self.events.recv_timeout(left.min(STOP_POLL)) {
                 Ok(Event::Line(line)) if line.is_empty() => continue,
                 Ok(Event::Line(line)) => {
                     self.fresh = false;
@@ -229,6 +240,7 @@ impl Process {
                     self.closed = true;
                     deadline = deadline.min(Instant::now() + AFTER_EXIT);
                 }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
                 Err(RecvTimeoutError::Timeout) if self.exited.is_some() || self.closed => {
                     return Err(("crash", self.exit_text()));
                 }
@@ -263,6 +275,7 @@ impl Process {
         unsafe {
             libc::kill(-group, libc::SIGKILL);
         }
+        signals::disown_group(group);
     }
 }
 
@@ -271,7 +284,13 @@ impl Drop for Process {
         // Closing its input lets a program end by itself; one that does not
         // is killed, and so is what it leaves behind.
         self.input = None;
-        let deadline = Instant::now() + EXIT_GRACE;
+        // After a signal gdl is on its way out: no grace.
+        let grace = if signals::stopping() {
+            Duration::ZERO
+        } else {
+            EXIT_GRACE
+        };
+        let deadline = Instant::now() + grace;
         while self.exited.is_none() {
             match self
                 .events
@@ -284,6 +303,64 @@ impl Drop for Process {
         }
         self.kill_group();
     }
+}
+
+/// Starts `command` so that it dies with gdl. On Linux its parent-death
+/// signal is SIGKILL (a program that ignores SIGTERM still ends when gdl is
+/// killed outright, `kill -9`). That signal comes when the *thread* that
+/// started the program ends, so every program is started by one thread that
+/// lives as long as gdl. It reaches the program alone: what the program
+/// started lives on in its process group after a `kill -9` of gdl (nothing
+/// of gdl runs then to kill the group); on every other way out (the end of
+/// a game, a failure, Ctrl-C, SIGTERM, the memory limit's stop aside) gdl
+/// kills the whole group.
+fn spawn_dying_with_gdl(mut command: Command) -> std::io::Result<std::process::Child> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getpid(2) reads gdl's id before the fork.
+        let gdl = unsafe { libc::getpid() };
+        // SAFETY: between fork and exec only async-signal-safe calls:
+        // prctl(2) and getppid(2). A gdl that died before the prctl is seen
+        // by getppid (the program was handed to another parent) and the
+        // program does not start.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::getppid() != gdl {
+                    return Err(std::io::Error::other("gdl ended while the program started"));
+                }
+                Ok(())
+            });
+        }
+        type Spawned = std::io::Result<std::process::Child>;
+        type Request = (Command, mpsc::Sender<Spawned>);
+        static SPAWNER: std::sync::OnceLock<Option<std::sync::Mutex<Sender<Request>>>> = std::sync::OnceLock::new();
+        let spawner = SPAWNER.get_or_init(|| {
+            let (requests, incoming) = mpsc::channel::<Request>();
+            std::thread::Builder::new()
+                .name("gdl agents".into())
+                .spawn(move || {
+                    for (mut command, reply) in incoming {
+                        let _ = reply.send(command.spawn());
+                    }
+                })
+                .ok()
+                .map(|_| std::sync::Mutex::new(requests))
+        });
+        if let Some(spawner) = spawner {
+            let (reply, spawned) = mpsc::channel();
+            let sent = spawner.lock().unwrap_or_else(|p| p.into_inner()).send((command, reply));
+            return match sent {
+                Ok(()) => spawned
+                    .recv()
+                    .unwrap_or_else(|_| Err(std::io::Error::other("the thread that starts agents is gone"))),
+                Err(mpsc::SendError((mut command, _))) => command.spawn(),
+            };
+        }
+    }
+    command.spawn()
 }
 
 /// A message as one line, its `type` first so that a person reading a log
@@ -508,6 +585,14 @@ impl Agent<Interpreted> for ExecAgent {
         process.send(&message);
         let line = match process.answer(limit) {
             Ok(line) => line,
+            // Not the program's failure: the game stops where it is.
+            Err(("stopped", detail)) => {
+                return Err(AgentError::Failed(format!(
+                    "{} ({}) {detail}",
+                    self.name(),
+                    game.player_name(player)
+                )));
+            }
             Err((kind, detail)) => return self.fail(game, player, kind, detail, moves),
         };
         let took = sent.elapsed();

@@ -235,6 +235,7 @@ impl AgentArgs {
             mcts_minimax: self.mcts_minimax,
             mcts_win_bonus: self.mcts_win_bonus,
             mcts_parallel: self.mcts_parallel.into(),
+            stop: Some(crate::cli::kit::signals::flag()),
         }
     }
 }
