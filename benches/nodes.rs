@@ -322,6 +322,7 @@ fn xnimmt_decisions(game: &Interpreted) -> f64 {
         SearchBudget {
             samples: 20,
             time: None,
+            stop: None,
         },
         5,
     );

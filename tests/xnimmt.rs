@@ -243,7 +243,14 @@ fn search_against_random(g: &Interpreted, games: usize, samples: usize) -> (f64,
     use gdl::solve::agents::simulate::{Scratch, sample_chance};
     let p = g.num_players();
     let mut rng = StdRng::seed_from_u64(11);
-    let mut search = SearchAgent::new(SearchBudget { samples, time: None }, 5);
+    let mut search = SearchAgent::new(
+        SearchBudget {
+            samples,
+            time: None,
+            stop: None,
+        },
+        5,
+    );
     let (mut mine, mut theirs) = (0.0, 0.0);
     let mut scratch = Scratch::default();
     for i in 0..games {

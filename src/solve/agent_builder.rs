@@ -12,7 +12,7 @@ use super::agents::budgeted::{self, BudgetedOptimal};
 use super::agents::depth_limited::{DepthAgent, DepthOptions};
 use super::agents::expectimax_agent::ExpectimaxAgent;
 use super::agents::mcts::{self, Backup, MctsAgent, MctsConfig, Parallelism, SimultaneousSelect};
-use super::agents::move_budget;
+use super::agents::move_budget::{self, Interrupt};
 use super::agents::search::{GreedyAgent, SearchAgent, SearchBudget};
 use super::exact::expectimax::ChanceOptions;
 use super::learn::qfile::{self, QFileError};
@@ -103,8 +103,8 @@ pub struct AgentOptions {
     /// `optimal:fast` does) instead of any losing move: `gdl play` sets it,
     /// so that a person's opponent resists as long as it can.
     pub resist: bool,
-    /// Set from outside (Ctrl-C, SIGTERM): the search of an `optimal` agent
-    /// stops in the middle of a move, which then fails.
+    /// Set from outside (Ctrl-C, SIGTERM): the search of an `optimal`,
+    /// `mcts` or `search` agent stops in the middle of a move, which then fails.
     pub stop: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
@@ -170,6 +170,7 @@ impl AgentOptions {
                 None => None,
             },
             minimax: self.mcts_minimax.unwrap_or(0.0),
+            stop: self.stop.map(Interrupt),
             exploration: if self.mcts_exploration > 0.0 {
                 self.mcts_exploration
             } else {
@@ -187,6 +188,7 @@ impl AgentOptions {
                 .try_into()
                 .unwrap_or(usize::MAX),
             time: self.search_time,
+            stop: self.stop.map(Interrupt),
         }
     }
 }

@@ -153,6 +153,7 @@ impl<G: Game> DsearchAgent<G> {
             SearchBudget {
                 samples: config.max_worlds,
                 time: config.time,
+                stop: None,
             },
             seed,
         );

@@ -3,7 +3,32 @@
 //! out first. One place for what `search:N`, `mcts:N` and `--budget-ms`
 //! mean, and for when a search stops.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// A flag set from outside a search (Ctrl-C, SIGTERM) that stops it in the
+/// middle of a move; the agent then fails the move rather than play what
+/// it found so far, which is not what its budget asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Interrupt(pub &'static AtomicBool);
+
+impl Interrupt {
+    pub fn is_set(self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Whether `stop` is given and set.
+    pub fn came(stop: Option<Interrupt>) -> bool {
+        stop.is_some_and(Interrupt::is_set)
+    }
+}
+
+/// Two are the same only if they are one flag.
+impl PartialEq for Interrupt {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
 
 /// Units of work per move, as the agent spec and `--budget-ms` give them.
 pub fn units(written: Option<u64>, default: u64, time: Option<Duration>) -> u64 {
@@ -17,6 +42,7 @@ pub struct Clock {
     started: Instant,
     units: u64,
     limit: Option<Duration>,
+    stop: Option<Interrupt>,
 }
 
 impl Clock {
@@ -26,7 +52,13 @@ impl Clock {
             started: Instant::now(),
             units,
             limit,
+            stop: None,
         }
+    }
+
+    /// The same clock, which `stop` also stops (after the first unit).
+    pub fn stopped_by(self, stop: Option<Interrupt>) -> Self {
+        Clock { stop, ..self }
     }
 
     /// Whether to run one more unit after `done`: always a first one (so
@@ -36,7 +68,7 @@ impl Clock {
         if done == 0 {
             return true;
         }
-        if done >= self.units {
+        if done >= self.units || Interrupt::came(self.stop) {
             return false;
         }
         match self.limit {

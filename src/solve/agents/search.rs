@@ -18,7 +18,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::agent::{Agent, AgentError, Choice};
-use super::move_budget::Clock;
+use super::move_budget::{Clock, Interrupt};
 use super::simulate::{Scratch, random_playout_after, sample_chance};
 use super::step::Step;
 use crate::error_kind::RuntimeKind;
@@ -31,6 +31,8 @@ pub struct SearchBudget {
     pub samples: usize,
     /// A time limit per move; the samples stop early when it is reached.
     pub time: Option<Duration>,
+    /// Stops a move's search from outside (Ctrl-C); the move then fails.
+    pub stop: Option<Interrupt>,
 }
 
 impl Default for SearchBudget {
@@ -38,6 +40,7 @@ impl Default for SearchBudget {
         SearchBudget {
             samples: 200,
             time: None,
+            stop: None,
         }
     }
 }
@@ -144,7 +147,7 @@ impl<G: Game> Agent<G> for SearchAgent<G::State> {
             Some(h) => h.iter().cloned().chain([state.clone()]).collect(),
             None => Vec::new(),
         };
-        let clock = Clock::start(self.budget.samples.max(1) as u64, self.budget.time);
+        let clock = Clock::start(self.budget.samples.max(1) as u64, self.budget.time).stopped_by(self.budget.stop);
         let mut totals = vec![0.0f64; moves.len()];
         let mut samples = 0usize;
         let mut scratch = Scratch::default();
@@ -157,6 +160,9 @@ impl<G: Game> Agent<G> for SearchAgent<G::State> {
                 totals[i] += game.returns(&s, player)?;
             }
             samples += 1;
+        }
+        if Interrupt::came(self.budget.stop) {
+            return Err(AgentError::Failed("the search of `search` was interrupted".into()));
         }
         let best = (0..moves.len())
             .max_by(|&a, &b| totals[a].total_cmp(&totals[b]).then(b.cmp(&a)))

@@ -7,6 +7,7 @@ use super::tree::{MctsResult, RootMove, Search};
 use super::{MctsConfig, Parallelism, SimultaneousSelect};
 use crate::game::{Game, GameError, Player, Turn};
 use crate::solve::agents::agent::{Agent, AgentError, Choice};
+use crate::solve::agents::move_budget::Interrupt;
 use crate::solve::agents::step::Step;
 
 /// Searches each move with MCTS; keeps its tree from one move to the next
@@ -151,6 +152,12 @@ where
         }
         let history = self.history.as_deref().unwrap_or(&[]);
         let result = search(game, state, history, player, &self.cfg, &mut self.rng, &mut self.tree)?;
+        if Interrupt::came(self.cfg.stop) {
+            return Err(AgentError::Failed(format!(
+                "the search of `{}` was interrupted",
+                self.name
+            )));
+        }
         // Only the moves legal here: a tree of drawn worlds may know others.
         let mut result = result;
         result.moves.retain(|m| moves.contains(&m.mv));

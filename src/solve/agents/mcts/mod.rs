@@ -155,6 +155,8 @@ pub struct MctsConfig {
     /// beside its mean return in UCB1's first term. 0: off; it applies to
     /// two-player games of perfect information that have `evaluate`.
     pub minimax: f64,
+    /// Stops a move's search from outside (Ctrl-C); the move then fails.
+    pub stop: Option<crate::solve::agents::move_budget::Interrupt>,
 }
 
 /// Simulations per move of `mcts` without a number.
@@ -176,6 +178,7 @@ impl Default for MctsConfig {
             backup: Backup::default(),
             win_bonus: 0.0,
             minimax: 0.0,
+            stop: None,
         }
     }
 }

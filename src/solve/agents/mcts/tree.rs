@@ -356,7 +356,7 @@ impl<G: Game> Search<G> {
 
     /// Runs simulations until the budget is spent or the root is proven.
     pub fn run(&mut self, game: &G) -> Result<(), GameError> {
-        let clock = Clock::start(self.cfg.simulations, self.cfg.time);
+        let clock = Clock::start(self.cfg.simulations, self.cfg.time).stopped_by(self.cfg.stop);
         let mut done = 0u64;
         while clock.go_on(done) {
             if self.root_proven() {

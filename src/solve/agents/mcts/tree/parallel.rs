@@ -40,7 +40,7 @@ impl<G: Game> Search<G> {
         if threads <= 1 {
             return self.run(game);
         }
-        let clock = Clock::start(self.cfg.simulations, self.cfg.time);
+        let clock = Clock::start(self.cfg.simulations, self.cfg.time).stopped_by(self.cfg.stop);
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
         let cfg = self.cfg.clone();
         let (np, root) = (self.np, self.root_state.clone());
