@@ -238,6 +238,35 @@ fn a_match_stops_while_optimal_solves() {
     );
 }
 
+/// `match` with `mcts` and `search` thinking for a long while: their
+/// searches stop in the middle of a move, and the game is dropped.
+#[test]
+fn a_match_stops_while_mcts_and_search_think() {
+    let dir = common::scratch("signals", "match_mcts", &["connect4.game"]);
+    for players in ["mcts:100000000,random", "search:1000000,random"] {
+        let args = [
+            "match",
+            "connect4.game",
+            "--players",
+            players,
+            "--games",
+            "2",
+            "--threads",
+            "1",
+        ];
+        let child = spawn(&dir, &args);
+        std::thread::sleep(Duration::from_millis(1500));
+        send(&child, libc::SIGINT);
+        let out = ended(child, players);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{players}: {stderr}");
+        assert!(
+            stderr.contains("the match was interrupted by Ctrl-C after 0 of 2 games"),
+            "{players}: {stderr}"
+        );
+    }
+}
+
 /// A sweep of long solves stops at Ctrl-C (it ran on through two of them)
 /// and at SIGTERM, and its earlier CSV is left as it was.
 #[test]
