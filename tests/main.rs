@@ -51,6 +51,7 @@ mod qlearn;
 mod repetition;
 mod reports;
 mod serve;
+mod signals;
 mod simultaneous;
 mod solvers;
 mod sweep;

@@ -864,7 +864,7 @@ fn rss_kib(pid: u32) -> u64 {
 /// their threads end). About two minutes in a debug build (37.7 MB after
 /// 100 games, 38.3 MB after 1,000 when it was written):
 ///
-///     cargo test --test serve -- --ignored a_thousand_games
+///     cargo test --test main serve:: -- --ignored a_thousand_games
 #[test]
 #[ignore = "plays 1,000 games: about two minutes; run it with --ignored"]
 fn a_thousand_games_leave_the_servers_memory_flat() {

@@ -7,7 +7,7 @@
 //! background does: gdl catches it all the same. The deadlines are generous
 //! (the machine may be loaded); a stop is waited for, never timed tightly.
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
