@@ -136,6 +136,34 @@ pub trait Game {
         self.state_text(state)
     }
 
+    /// The length of the vector [`observe_tensor`](Game::observe_tensor)
+    /// fills, for learned evaluators (`az:FILE`); `None`: the game gives no
+    /// such vector.
+    fn observation_size(&self) -> Option<usize> {
+        None
+    }
+
+    /// Fills `out` with what `player` sees of `state` as numbers, always
+    /// [`observation_size`](Game::observation_size) of them; false (and
+    /// `out` untouched) when the game gives no such vector.
+    fn observe_tensor(&self, state: &Self::State, player: Player, out: &mut Vec<f32>) -> Result<bool, GameError> {
+        let _ = (state, player, out);
+        Ok(false)
+    }
+
+    /// How many moves the game numbers in a fixed space, one output of a
+    /// policy network each; `None` when it numbers none.
+    fn action_count(&self) -> Option<usize> {
+        None
+    }
+
+    /// The number of `mv` in that space, `0..action_count()`; `None` for a
+    /// move outside it (or a game without one).
+    fn action_index(&self, mv: &Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
+
     /// A hash of [`observation`](Game::observation): equal observations
     /// give equal hashes. A game may compute it without building the text.
     fn observation_hash(&self, state: &Self::State, player: Player) -> u64 {

@@ -242,7 +242,10 @@ fn seed_matters(game: &Interpreted, specs: &[PlayerSpec]) -> bool {
     let fixed = |s: &PlayerSpec| {
         matches!(
             s.spec,
-            AgentSpec::Human | AgentSpec::QTable(_) | AgentSpec::Optimal(Ties::First | Ties::Fast)
+            AgentSpec::Human
+                | AgentSpec::QTable(_)
+                | AgentSpec::AlphaZero(_)
+                | AgentSpec::Optimal(Ties::First | Ties::Fast)
         )
     };
     game.program().has_chance || !specs.iter().all(fixed)

@@ -141,6 +141,10 @@ pub struct Interpreted {
     jit: Option<Arc<jit::Jit>>,
     /// How a state shows as numbers to learning tools, worked out once.
     observer: Arc<encode::Observer>,
+    /// The fixed numbering of the moves ([`encode::Actions`]), made on first
+    /// use (it may look through the positions) and shared by every clone;
+    /// `None` inside: the moves cannot be numbered.
+    actions: Arc<std::sync::OnceLock<Option<encode::Actions>>>,
 }
 
 impl Interpreted {
@@ -180,6 +184,7 @@ impl Interpreted {
             keeps_previous,
             code: Arc::new(code),
             jit,
+            actions: Arc::default(),
         }
     }
 
@@ -222,6 +227,7 @@ impl Interpreted {
             plain: self.plain,
             jit: None,
             observer: self.observer.clone(),
+            actions: self.actions.clone(),
         }
     }
 
@@ -253,6 +259,12 @@ impl Interpreted {
 
     pub fn program(&self) -> &Program {
         &self.prog
+    }
+
+    /// The fixed numbering of the moves, made once per game; `None` when
+    /// they cannot be numbered ([`encode::Actions::of`] says why).
+    pub fn numbered_actions(&self) -> Option<&encode::Actions> {
+        self.actions.get_or_init(|| encode::Actions::of(self).ok()).as_ref()
     }
 
     /// The rules as flat code.
@@ -979,6 +991,23 @@ impl Game for Interpreted {
 
     fn observation_hash(&self, state: &State, player: Player) -> u64 {
         visibility::observation_hash(self, &state.cells(), player)
+    }
+
+    fn observation_size(&self) -> Option<usize> {
+        Some(encode::observation_size(&self.prog))
+    }
+
+    fn observe_tensor(&self, state: &State, player: Player, out: &mut Vec<f32>) -> Result<bool, GameError> {
+        encode::observe(self, state, player, out)?;
+        Ok(true)
+    }
+
+    fn action_count(&self) -> Option<usize> {
+        self.numbered_actions().map(encode::Actions::len)
+    }
+
+    fn action_index(&self, mv: &Move) -> Option<usize> {
+        self.numbered_actions()?.index_of(mv)
     }
 
     fn sample_hidden(&self, state: &State, player: Player, rng: &mut dyn rand::RngCore) -> Result<State, GameError> {

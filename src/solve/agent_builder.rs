@@ -15,6 +15,7 @@ use super::agents::mcts::{self, Backup, MctsAgent, MctsConfig, Parallelism, Simu
 use super::agents::move_budget::{self, Interrupt};
 use super::agents::search::{GreedyAgent, SearchAgent, SearchBudget};
 use super::exact::expectimax::ChanceOptions;
+use super::learn::alphazero::file::AzFileError;
 use super::learn::qfile::{self, QFileError};
 use super::learn::strategy_file::StrategyFileError;
 use super::{SolveError, SolveOptions, learn::policy_agent};
@@ -204,6 +205,10 @@ pub enum AgentBuildError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Policy(#[from] StrategyFileError),
+    /// `az:FILE` cannot be read or is not for this game.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Network(#[from] AzFileError),
     /// The solver behind `optimal` refused the game.
     #[error(transparent)]
     #[diagnostic(transparent)]
@@ -223,6 +228,7 @@ impl Exits for AgentBuildError {
         match self {
             AgentBuildError::QTable(e) => e.exit_code(),
             AgentBuildError::Policy(e) => e.exit_code(),
+            AgentBuildError::Network(e) => e.exit_code(),
             AgentBuildError::Solve(e) => e.exit_code(),
             AgentBuildError::Unsuited(_) | AgentBuildError::NotBuiltHere(_) => EXIT_INPUT,
         }
@@ -299,8 +305,41 @@ where
         AgentSpec::Greedy => Box::new(GreedyAgent::new(GREEDY_SAMPLES, seed)),
         AgentSpec::QTable(path) => Box::new(qfile::load_agent(path, game)?),
         AgentSpec::Policy(path) => Box::new(policy_agent::load_agent(path, game, seed)?),
+        AgentSpec::AlphaZero(path) => {
+            if let Some(why) = alphazero_unsuited(game.name(), game.num_players(), kinds) {
+                return Err(AgentBuildError::Unsuited(format!("`az:FILE` cannot play: {why}")));
+            }
+            Box::new(super::learn::alphazero::agent::load_agent(path, game, options.search_time)?)
+        }
         AgentSpec::Human | AgentSpec::Exec(_) => return Err(AgentBuildError::NotBuiltHere(spec.to_string())),
     })
+}
+
+/// Why AlphaZero-style search and training do not apply to a game, if they
+/// do not: they learn two-player, zero-sum games taken in turns, with
+/// everything in sight.
+pub fn alphazero_unsuited(name: &str, players: usize, kinds: MoveKinds) -> Option<String> {
+    let mut has = Vec::new();
+    if players != 2 {
+        has.push(format!("{players} player{}", if players == 1 { "" } else { "s" }));
+    }
+    if kinds.chance {
+        has.push("chance moves".to_string());
+    }
+    if kinds.simultaneous {
+        has.push("simultaneous moves".to_string());
+    }
+    if kinds.hidden {
+        has.push("hidden information".to_string());
+    }
+    if has.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "AlphaZero-style search learns two-player games taken in turns with everything in sight, and {name} has {}; \
+         try `mcts`, `search` or, for hidden information, `gdl train --algorithm cfr`",
+        has.join(" and ")
+    ))
 }
 
 /// Why agent `spec` cannot play `game` because of its repetition rule, if it

@@ -123,7 +123,7 @@ fn agent_files(specs: &[PlayerSpec]) -> Vec<(String, std::path::PathBuf)> {
     for p in specs {
         let full = spec_text(p);
         match &p.spec {
-            AgentSpec::QTable(path) | AgentSpec::Policy(path) => {
+            AgentSpec::QTable(path) | AgentSpec::Policy(path) | AgentSpec::AlphaZero(path) => {
                 files.push((format!("the file of {full}"), path.clone()));
             }
             AgentSpec::Exec(command) => {

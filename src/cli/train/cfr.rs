@@ -18,6 +18,7 @@ use crate::solve::learn::strategy_file::{self, GameId, Training};
 
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let game = load_game(&args.game.file, ctx)?;
+    let iterations = args.iterations.unwrap_or(1000);
     // Found before training, not after it, so no training is wasted.
     output::check(&[("--out", &args.out)], &[output::Input::game(&args.game.file)])?;
     let root = game.initial_state().map_err(|e| ctx.fail(&e))?;
@@ -27,9 +28,9 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     // One iteration at a time: Ctrl-C, SIGTERM or the time limit stops
     // between two, and the average strategy so far is saved.
     let caught = Caught::new();
-    let bar = progress_bar(args.iterations, "CFR+ iterations", " (Ctrl-C saves and stops)");
+    let bar = progress_bar(iterations, "CFR+ iterations", " (Ctrl-C saves and stops)");
     let mut time_up = false;
-    while cfr.iterations() < args.iterations && caught.stopped().is_none() {
+    while cfr.iterations() < iterations && caught.stopped().is_none() {
         if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
             time_up = true;
             break;
@@ -42,7 +43,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let stop = caught.stopped().filter(|_| cfr.iterations() < args.iterations);
+    let stop = caught.stopped().filter(|_| cfr.iterations() < iterations);
     let strategy = cfr.average();
     let e = exploitability(&tree, &strategy);
     let seconds = started.elapsed().as_secs_f64();
@@ -70,7 +71,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         None => None,
     };
     let stopped = why.map_or(String::new(), |why| {
-        format!("stopped     {why}, after {done} of {} iterations\n", args.iterations)
+        format!("stopped     {why}, after {done} of {} iterations\n", iterations)
     });
     let text = format!(
         "game        {}\n\
@@ -94,7 +95,7 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
             code: stop.exit_code(),
             text: format!(
                 "training was interrupted after {done} of {} iterations; the average strategy so far is saved in {}",
-                args.iterations,
+                iterations,
                 args.out.display()
             ),
         });

@@ -3,6 +3,7 @@
 //! from a saved table, `--evaluate` judges the result. Ctrl-C or SIGTERM stops
 //! training between two games and saves what was learned.
 
+pub(in crate::cli) mod alphazero;
 pub(in crate::cli) mod cfr;
 pub(in crate::cli) mod eval;
 pub(in crate::cli) mod eval_wrong;
@@ -30,6 +31,9 @@ pub enum TrainAlgorithm {
     Q,
     /// CFR+ over the whole game tree: a strategy (small games with hidden information)
     Cfr,
+    /// AlphaZero-style self-play with PUCT search and a small policy/value
+    /// network: a network for `az:FILE` (two-player games taken in turns)
+    Alphazero,
 }
 
 #[derive(Args, Debug)]
@@ -39,9 +43,42 @@ pub struct TrainArgs {
     /// What to learn
     #[arg(long, value_enum, default_value = "q")]
     pub algorithm: TrainAlgorithm,
-    /// With --algorithm cfr: CFR+ iterations
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub iterations: u64,
+    /// With --algorithm cfr: CFR+ iterations (default 1000); with
+    /// --algorithm alphazero: rounds of self-play and learning (default 30)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: Option<u64>,
+    /// With --algorithm alphazero: self-play games each iteration
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games_per_iteration: u64,
+    /// With --algorithm alphazero: PUCT simulations per move of self-play
+    /// (and of the learning curve's games)
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub simulations: u64,
+    /// With --algorithm alphazero: moves at the start of each self-play game
+    /// drawn in proportion to the search's visits (temperature 1); later
+    /// moves are the most visited
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub temperature_moves: usize,
+    /// With --algorithm alphazero: units in each of the network's two hidden layers
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hidden: u64,
+    /// With --algorithm alphazero: Adam's learning rate
+    #[arg(long, value_name = "LR", default_value_t = 0.002)]
+    pub learning_rate: f64,
+    /// With --algorithm alphazero: PUCT's exploration constant
+    #[arg(long, value_name = "C", default_value_t = 1.5)]
+    pub c_puct: f64,
+    /// With --algorithm alphazero: threads playing self-play games (default:
+    /// every core); the network learned is the same for any number
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// With --algorithm alphazero: write the learning curve here (CSV: after
+    /// each iteration, the score against `random` and `mcts:200` with 95% intervals)
+    #[arg(long, value_name = "FILE")]
+    pub curve: Option<PathBuf>,
+    /// With --curve: games against each opponent after each iteration (half in each seat)
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    pub curve_games: u64,
     /// Training games to play against itself
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub episodes: u64,
@@ -74,8 +111,10 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
-    if args.algorithm == TrainAlgorithm::Cfr {
-        return cfr::run(args, ctx);
+    match args.algorithm {
+        TrainAlgorithm::Cfr => return cfr::run(args, ctx),
+        TrainAlgorithm::Alphazero => return alphazero::run(args, ctx),
+        TrainAlgorithm::Q => {}
     }
     let game = load_game(&args.game.file, ctx)?;
     crate::memory::doing("training");

@@ -195,6 +195,9 @@ pub enum AgentSpec {
     QTable(std::path::PathBuf),
     /// Plays a saved strategy (`policy:FILE`, from `gdl train --algorithm cfr`).
     Policy(std::path::PathBuf),
+    /// PUCT search guided by a trained network (`az:FILE`, from `gdl train
+    /// --algorithm alphazero`).
+    AlphaZero(std::path::PathBuf),
     /// Monte Carlo tree search (`mcts`, `mcts:N` for N simulations per move).
     Mcts(Option<u64>),
     /// Alpha-beta to a depth limit, the game's `evaluate` at the limit (`alphabeta:D`).
@@ -207,7 +210,7 @@ impl AgentSpec {
     /// The file the agent reads, if any.
     pub fn file(&self) -> Option<&std::path::Path> {
         match self {
-            AgentSpec::QTable(p) | AgentSpec::Policy(p) => Some(p),
+            AgentSpec::QTable(p) | AgentSpec::Policy(p) | AgentSpec::AlphaZero(p) => Some(p),
             _ => None,
         }
     }
@@ -237,6 +240,13 @@ impl FromStr for AgentSpec {
                 Err("`policy:` needs a file: policy:FILE".into())
             } else {
                 Ok(AgentSpec::Policy(path.into()))
+            };
+        }
+        if let Some(path) = s.strip_prefix("az:") {
+            return if path.is_empty() {
+                Err("`az:` needs a file: az:FILE".into())
+            } else {
+                Ok(AgentSpec::AlphaZero(path.into()))
             };
         }
         if let Some(n) = s.strip_prefix("search:") {
@@ -304,6 +314,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::QTable(p) => write!(f, "q:{}", p.display()),
             AgentSpec::Policy(p) => write!(f, "policy:{}", p.display()),
+            AgentSpec::AlphaZero(p) => write!(f, "az:{}", p.display()),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Exec(command) => write!(f, "exec:{command}"),
         }

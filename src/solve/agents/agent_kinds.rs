@@ -32,6 +32,7 @@ pub const AGENT_KINDS: &[AgentKind] = &[
     AgentKind { spec: "alphabeta:D", plays: "alpha-beta D moves deep, the game's `evaluate` at the limit" },
     AgentKind { spec: "greedy", plays: "the move with the lowest expected immediate penalty" },
     AgentKind { spec: "q:FILE", plays: "the greedy move of a Q-table saved by `gdl train`" },
+    AgentKind { spec: "az:FILE", plays: "PUCT search guided by a network saved by `gdl train --algorithm alphazero` (400 simulations a move)" },
     AgentKind { spec: "policy:FILE", plays: "a strategy saved by `gdl train --algorithm cfr`" },
     AgentKind { spec: "exec:COMMAND", plays: "a program in any language, speaking JSON lines (docs/AGENTS.md)" },
 ];

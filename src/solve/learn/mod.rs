@@ -3,6 +3,7 @@
 //! best response that measures a strategy, and the agents that play what was
 //! learned.
 
+pub mod alphazero;
 pub mod best_response;
 pub mod cfr;
 pub(in crate::solve) mod file_header;

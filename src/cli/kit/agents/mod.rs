@@ -274,6 +274,7 @@ pub fn agent_inputs(specs: &[PlayerSpec]) -> Vec<Input> {
         match spec {
             AgentSpec::QTable(path) => files.push(Input::new(format!("the Q-table of {spec}"), path)),
             AgentSpec::Policy(path) => files.push(Input::new(format!("the strategy of {spec}"), path)),
+            AgentSpec::AlphaZero(path) => files.push(Input::new(format!("the network of {spec}"), path)),
             AgentSpec::Exec(command) => {
                 // A command that does not split is refused when the agent starts.
                 let Ok(argv) = exec::split_command(command) else {
