@@ -73,9 +73,15 @@ fn a_short_run_on_tictactoe_learns_a_policy_that_beats_random() {
     let trained = policy_against_random(&game, trainer.net(), 200);
     // The policy alone, without search: an untrained one plays about as
     // random does; a trained one wins most games and loses few.
-    assert!(trained.0 >= 140, "trained policy against random (W-D-L): {trained:?}, untrained {untrained:?}");
+    assert!(
+        trained.0 >= 140,
+        "trained policy against random (W-D-L): {trained:?}, untrained {untrained:?}"
+    );
     assert!(trained.2 <= 20, "trained policy against random (W-D-L): {trained:?}");
-    assert!(trained.0 > untrained.0 + 30, "trained {trained:?}, untrained {untrained:?}");
+    assert!(
+        trained.0 > untrained.0 + 30,
+        "trained {trained:?}, untrained {untrained:?}"
+    );
 
     // Where X can complete a line at once (X on 1 and 2, O on 4 and 5),
     // the policy puts most of its mass on the winning cell 3.
@@ -90,7 +96,11 @@ fn a_short_run_on_tictactoe_learns_a_policy_that_beats_random() {
     let legal: Vec<u32> = moves.iter().map(|m| game.action_index(m).unwrap() as u32).collect();
     let probs = gdl::solve::learn::alphazero::net::masked_softmax(&trace.logits, &legal);
     let win = moves.iter().position(|m| game.move_text(m) == "3").unwrap();
-    assert!(probs[win] > 0.5, "the winning move's prior {:.3} of {probs:?}", probs[win]);
+    assert!(
+        probs[win] > 0.5,
+        "the winning move's prior {:.3} of {probs:?}",
+        probs[win]
+    );
     assert!(trace.value > 0.0, "a won position valued {}", trace.value);
 }
 
@@ -158,9 +168,8 @@ fn train_saves_a_network_that_match_plays_and_refuses_what_it_cannot_learn() {
     // The same seed learns the same network, on any number of threads.
     let b = train("b.json", "2");
     assert_eq!(b.code, 0, "{}", b.stderr);
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap()
-    };
+    let read =
+        |name: &str| -> serde_json::Value { serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap() };
     let (ja, jb) = (read("a.json"), read("b.json"));
     assert_eq!(ja["network"], jb["network"]);
     assert_eq!(ja["format"], "gdl-alphazero");
@@ -179,8 +188,20 @@ fn train_saves_a_network_that_match_plays_and_refuses_what_it_cannot_learn() {
     let c = run_in(
         &dir,
         &[
-            "train", "ttt.game", "--algorithm", "alphazero", "--iterations", "1", "--games-per-iteration", "3",
-            "--simulations", "8", "--init", "a.json", "--out", "c.json",
+            "train",
+            "ttt.game",
+            "--algorithm",
+            "alphazero",
+            "--iterations",
+            "1",
+            "--games-per-iteration",
+            "3",
+            "--simulations",
+            "8",
+            "--init",
+            "a.json",
+            "--out",
+            "c.json",
         ],
     );
     assert_eq!(c.code, 0, "{}", c.stderr);
@@ -189,7 +210,10 @@ fn train_saves_a_network_that_match_plays_and_refuses_what_it_cannot_learn() {
 
     // Games it does not learn are refused, saying why.
     std::fs::copy(common::crate_dir().join("games/kuhn-poker.game"), dir.join("kuhn.game")).unwrap();
-    let r = run_in(&dir, &["train", "kuhn.game", "--algorithm", "alphazero", "--out", "k.json"]);
+    let r = run_in(
+        &dir,
+        &["train", "kuhn.game", "--algorithm", "alphazero", "--out", "k.json"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("chance moves and hidden information"), "{}", r.stderr);
     assert!(!dir.join("k.json").exists());
@@ -208,12 +232,26 @@ fn damaged_and_foreign_network_files_are_refused_without_a_panic() {
     write("cut.json", &text[..text.len() / 2]);
     write("v2.json", &text.replacen("\"version\":1", "\"version\":2", 1));
     write("short.json", &text.replacen("\"weights\":[", "\"weights\":[0.5,", 1));
-    write("wide.json", &text.replacen("\"hidden\":[64,64]", "\"hidden\":[64,65]", 1));
-    write("huge.json", &text.replacen("\"hidden\":[64,64]", "\"hidden\":[100000000,64]", 1));
+    write(
+        "wide.json",
+        &text.replacen("\"hidden\":[64,64]", "\"hidden\":[64,65]", 1),
+    );
+    write(
+        "huge.json",
+        &text.replacen("\"hidden\":[64,64]", "\"hidden\":[100000000,64]", 1),
+    );
     let cases = [
-        ("nim.game", "net.json", "was trained for the game `Tic-tac-toe`, not `Nim`"),
+        (
+            "nim.game",
+            "net.json",
+            "was trained for the game `Tic-tac-toe`, not `Nim`",
+        ),
         ("ttt.game", "cut.json", "is not a valid network file: broken JSON"),
-        ("ttt.game", "v2.json", "it is version 2 of the format; this gdl reads version 1"),
+        (
+            "ttt.game",
+            "v2.json",
+            "it is version 2 of the format; this gdl reads version 1",
+        ),
         ("ttt.game", "short.json", "weights; a network of its shape has"),
         ("ttt.game", "wide.json", "weights; a network of its shape has"),
         ("ttt.game", "huge.json", "is not one gdl writes"),
@@ -221,7 +259,10 @@ fn damaged_and_foreign_network_files_are_refused_without_a_panic() {
     ];
     for (game, file, says) in cases {
         let spec = format!("az:{file}");
-        let r = run_in(&dir, &["match", game, "--players", &format!("{spec},random"), "--games", "1"]);
+        let r = run_in(
+            &dir,
+            &["match", game, "--players", &format!("{spec},random"), "--games", "1"],
+        );
         assert_eq!(r.code, 2, "{game} {file}: {}{}", r.stdout, r.stderr);
         assert!(r.stderr.contains(says), "{game} {file}: {}", r.stderr);
         assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
@@ -230,7 +271,14 @@ fn damaged_and_foreign_network_files_are_refused_without_a_panic() {
 
 #[test]
 fn az_refuses_games_it_cannot_search() {
-    let r = gdl(&["match", "games/kuhn-poker.game", "--players", "az:x.json,random", "--games", "1"]);
+    let r = gdl(&[
+        "match",
+        "games/kuhn-poker.game",
+        "--players",
+        "az:x.json,random",
+        "--games",
+        "1",
+    ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("two-player games taken in turns"), "{}", r.stderr);
 }

@@ -279,14 +279,23 @@ fn value_for(rng: &mut StdRng, long: &str, flag: &clap::Arg, game: &str) -> Stri
                 .collect::<Vec<_>>()
                 .join(" ")
         }
-        "out" | "csv" | "plot" | "json-log" | "init" | "agent-stderr" | "q" => paths(game).choose(rng).unwrap().clone(),
-        // Sizes of work: mostly small, so that a valid run ends soon.
-        "games" | "episodes" | "iterations" | "depth" | "seconds" | "threads" => {
-            ["1", "2", "3", "0", "-1", "1e20", "x", "1.5"]
-                .choose(rng)
-                .unwrap()
-                .to_string()
+        "out" | "csv" | "plot" | "json-log" | "init" | "agent-stderr" | "q" | "curve" => {
+            paths(game).choose(rng).unwrap().clone()
         }
+        // Sizes of work: mostly small, so that a valid run ends soon.
+        "games"
+        | "episodes"
+        | "iterations"
+        | "depth"
+        | "seconds"
+        | "threads"
+        | "games-per-iteration"
+        | "simulations"
+        | "curve-games"
+        | "hidden" => ["1", "2", "3", "0", "-1", "1e20", "x", "1.5"]
+            .choose(rng)
+            .unwrap()
+            .to_string(),
         "max-nodes" | "max-states" => ["1", "10", "1000", "100000", "0", "-5", "1e30"]
             .choose(rng)
             .unwrap()
@@ -579,7 +588,7 @@ fn inputs_of(case: &Case) -> Vec<String> {
             "--q" | "--init" => read.push(bare(&w[1])),
             "--players" | "--field" => {
                 for agent in w[1].split(',') {
-                    if let Some(f) = agent.strip_prefix("q:").or_else(|| agent.strip_prefix("policy:")) {
+                    if let Some(f) = ["q:", "policy:", "az:"].iter().find_map(|k| agent.strip_prefix(k)) {
                         read.push(bare(f));
                     }
                 }

@@ -309,7 +309,11 @@ where
             if let Some(why) = alphazero_unsuited(game.name(), game.num_players(), kinds) {
                 return Err(AgentBuildError::Unsuited(format!("`az:FILE` cannot play: {why}")));
             }
-            Box::new(super::learn::alphazero::agent::load_agent(path, game, options.search_time)?)
+            Box::new(super::learn::alphazero::agent::load_agent(
+                path,
+                game,
+                options.search_time,
+            )?)
         }
         AgentSpec::Human | AgentSpec::Exec(_) => return Err(AgentBuildError::NotBuiltHere(spec.to_string())),
     })

@@ -9,13 +9,13 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::TrainArgs;
-use crate::solve::agent_builder::MoveKinds;
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
 use crate::cli::kit::game_args::{load_game, title};
 use crate::cli::kit::signals::Caught;
 use crate::cli::kit::{limits, output};
 use crate::game::Game;
 use crate::runtime::Interpreted;
+use crate::solve::agent_builder::MoveKinds;
 use crate::solve::agent_builder::alphazero_unsuited;
 use crate::solve::agents::agent::{Agent, RandomAgent};
 use crate::solve::agents::mcts::{MctsAgent, MctsConfig};
@@ -26,8 +26,12 @@ use crate::solve::learn::alphazero::train::{AzSettings, Trainer, network_shape};
 use crate::solve::matches::stats::wilson;
 use crate::solve::matches::tournament::play_match;
 
-/// Iterations when `--iterations` is not given.
-pub const DEFAULT_ITERATIONS: u64 = 30;
+/// Iterations when `--iterations` is not given: with the other defaults
+/// (50 games, 200 simulations, 2 moves drawn), tic-tac-toe in about 35 s
+/// on one core, after which it drew 200 of 200 games against `optimal`
+/// for seeds 1, 2 and 3 (with 100 simulations, or 4 moves drawn, it lost
+/// 39 and 51 of 100 as O).
+pub const DEFAULT_ITERATIONS: u64 = 100;
 
 /// Simulations per move of the `mcts` opponent of the learning curve.
 const CURVE_MCTS: u64 = 200;
@@ -64,7 +68,8 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         hidden: hidden_of_init.unwrap_or(settings.hidden),
         ..settings
     };
-    let mut trainer = Trainer::new(&game, settings.clone(), init).map_err(|why| Failure::input(format!("error: {why}")))?;
+    let mut trainer =
+        Trainer::new(&game, settings.clone(), init).map_err(|why| Failure::input(format!("error: {why}")))?;
     let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);
     let mut curve = args.curve.as_ref().map(|_| {
         String::from("iteration,games,positions,seconds,policy_loss,value_loss,random_score,random_low,random_high,mcts_score,mcts_low,mcts_high\n")
@@ -111,7 +116,8 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
             break;
         };
         // Saved after every iteration: a crash or a kill loses one at most.
-        file::save(&args.out, &game, trainer.net(), &training(&trainer, true)).map_err(|e| unwritable(&e, ctx.color))?;
+        file::save(&args.out, &game, trainer.net(), &training(&trainer, true))
+            .map_err(|e| unwritable(&e, ctx.color))?;
         let [w, d, l] = stats.first_player;
         let mut line = format!(
             "iteration {:>4}  {} games, {} positions, {} steps  loss policy {:.3} value {:.3}  {} first: {w}-{d}-{l}  {:.0} s",
@@ -126,7 +132,14 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
         );
         if let Some(csv) = &mut curve {
             let net = trainer.net().clone();
-            let vs_random = score_against(&game, &net, settings.simulations, Box::new(RandomAgent::new(args.seed)), args.curve_games, args.seed)?;
+            let vs_random = score_against(
+                &game,
+                &net,
+                settings.simulations,
+                Box::new(RandomAgent::new(args.seed)),
+                args.curve_games,
+                args.seed,
+            )?;
             let mcts = MctsAgent::new(
                 format!("mcts:{CURVE_MCTS}"),
                 MctsConfig {
@@ -135,7 +148,14 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
                 },
                 args.seed,
             );
-            let vs_mcts = score_against(&game, &net, settings.simulations, Box::new(mcts), args.curve_games, args.seed)?;
+            let vs_mcts = score_against(
+                &game,
+                &net,
+                settings.simulations,
+                Box::new(mcts),
+                args.curve_games,
+                args.seed,
+            )?;
             line.push_str(&format!(
                 "  against random {:.0}%, mcts:{CURVE_MCTS} {:.0}%",
                 100.0 * vs_random.0,
@@ -166,7 +186,8 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     }
     let done = trainer.iterations;
     let interrupted = done < iterations;
-    file::save(&args.out, &game, trainer.net(), &training(&trainer, interrupted)).map_err(|e| unwritable(&e, ctx.color))?;
+    file::save(&args.out, &game, trainer.net(), &training(&trainer, interrupted))
+        .map_err(|e| unwritable(&e, ctx.color))?;
     let stopped = caught.stopped().filter(|_| interrupted);
     drop(caught);
     let why = match stopped {
@@ -220,7 +241,10 @@ fn settings(args: &TrainArgs) -> Result<AzSettings, Failure> {
         explore_moves: args.temperature_moves,
         learning_rate: args.learning_rate as f32,
         seed: args.seed,
-        threads: args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize),
+        threads: args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        ),
         ..AzSettings::default()
     })
 }

@@ -44,7 +44,7 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value = "q")]
     pub algorithm: TrainAlgorithm,
     /// With --algorithm cfr: CFR+ iterations (default 1000); with
-    /// --algorithm alphazero: rounds of self-play and learning (default 30)
+    /// --algorithm alphazero: rounds of self-play and learning (default 100)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
     /// With --algorithm alphazero: self-play games each iteration
@@ -52,12 +52,12 @@ pub struct TrainArgs {
     pub games_per_iteration: u64,
     /// With --algorithm alphazero: PUCT simulations per move of self-play
     /// (and of the learning curve's games)
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub simulations: u64,
     /// With --algorithm alphazero: moves at the start of each self-play game
     /// drawn in proportion to the search's visits (temperature 1); later
     /// moves are the most visited
-    #[arg(long, value_name = "N", default_value_t = 6)]
+    #[arg(long, value_name = "N", default_value_t = 2)]
     pub temperature_moves: usize,
     /// With --algorithm alphazero: units in each of the network's two hidden layers
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]

@@ -127,8 +127,8 @@ impl From<McsBackup> for Backup {
 /// Options of the agents, shared by the commands that take `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AgentArgs {
-    /// Time limit per move of `search`, `dsearch` and `mcts` agents, in milliseconds; with
-    /// `search:N` or `mcts:N` the search stops at whichever comes first
+    /// Time limit per move of `search`, `dsearch`, `mcts` and `az:FILE` agents, in
+    /// milliseconds; with `search:N` or `mcts:N` the search stops at whichever comes first
     #[arg(long = "budget-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub budget_ms: Option<u64>,
     /// Time limit per move of `exec:` agents (external programs), in

@@ -117,16 +117,15 @@ pub enum AzFileError {
     },
 
     #[error("{path} was trained on another version of the rules of `{game}`: the game file has changed since")]
-    #[diagnostic(
-        code(gdl::alphazero::changed_game),
-        help("train again on the file as it is now")
-    )]
+    #[diagnostic(code(gdl::alphazero::changed_game), help("train again on the file as it is now"))]
     ChangedGame { path: String, game: String },
 
     #[error("{path} holds a network that does not fit {game}: {reason}")]
     #[diagnostic(
         code(gdl::alphazero::shape),
-        help("the file was written by another version of gdl, whose observation vector or numbering of moves differs; train again")
+        help(
+            "the file was written by another version of gdl, whose observation vector or numbering of moves differs; train again"
+        )
     )]
     Shape { path: String, game: String, reason: String },
 }

@@ -118,13 +118,21 @@ impl<'a, G: Game> Puct<'a, G> {
     }
 
     /// Searches `state` (where `mover` is to move) until `clock` says stop.
-    pub fn search(&mut self, state: &G::State, clock: &Clock, rng: &mut impl Rng) -> Result<RootStats<G::Move>, GameError> {
+    pub fn search(
+        &mut self,
+        state: &G::State,
+        clock: &Clock,
+        rng: &mut impl Rng,
+    ) -> Result<RootStats<G::Move>, GameError> {
         self.nodes.clear();
         self.edges.clear();
         self.add_node(state.clone())?;
         let root_value = self.expand(0)?;
         if self.nodes[0].mover.is_none() {
-            return Err(GameError::new(RuntimeKind::Internal, "a search of a finished game (a bug in gdl)"));
+            return Err(GameError::new(
+                RuntimeKind::Internal,
+                "a search of a finished game (a bug in gdl)",
+            ));
         }
         if let Some((alpha, share)) = self.config.noise {
             let (first, count) = (self.nodes[0].first as usize, self.nodes[0].count as usize);
@@ -400,7 +408,11 @@ pub(crate) mod tests {
             Ok((self.0, 0))
         }
         fn turn(&self, s: &(u8, u8)) -> Result<Turn, GameError> {
-            Ok(if s.0 == 0 { Turn::Terminal } else { Turn::Player(s.1 as usize) })
+            Ok(if s.0 == 0 {
+                Turn::Terminal
+            } else {
+                Turn::Player(s.1 as usize)
+            })
         }
         fn legal_moves(&self, s: &(u8, u8), out: &mut Vec<u8>) -> Result<(), GameError> {
             out.clear();
@@ -461,9 +473,7 @@ pub(crate) mod tests {
             // From 4, 5, 7 and 8 counters only one move leaves a multiple
             // of 3; from 2, taking both wins at once.
             for (pile, winning) in [(2, 2), (4, 1), (5, 2), (7, 1), (8, 2)] {
-                let stats = search
-                    .search(&(pile, 0), &Clock::start(300, None), &mut rng)
-                    .unwrap();
+                let stats = search.search(&(pile, 0), &Clock::start(300, None), &mut rng).unwrap();
                 let best = &stats.moves[stats.best()];
                 assert_eq!(best.0, winning, "pile {pile}, network {seed}: {:?}", stats.moves);
                 assert!(stats.best_value > 0.5, "pile {pile}: {}", stats.best_value);

@@ -50,10 +50,10 @@ impl Default for AzSettings {
         AzSettings {
             hidden: vec![64, 64],
             games: 50,
-            simulations: 100,
+            simulations: 200,
             c_puct: 1.5,
             noise_share: 0.25,
-            explore_moves: 6,
+            explore_moves: 2,
             learning_rate: 0.002,
             weight_decay: 1e-4,
             batch: 64,
@@ -310,7 +310,10 @@ fn self_play<G: Game>(
             Turn::Chance | Turn::Simultaneous => {
                 return Err(GameError::new(
                     RuntimeKind::Internal,
-                    format!("{} has chance or simultaneous moves, which self-play does not learn", game.name()),
+                    format!(
+                        "{} has chance or simultaneous moves, which self-play does not learn",
+                        game.name()
+                    ),
                 ));
             }
         };
@@ -338,11 +341,7 @@ fn self_play<G: Game>(
         let sample = Sample {
             obs,
             legal: stats.moves.iter().map(|m| m.1).collect(),
-            target: stats
-                .moves
-                .iter()
-                .map(|m| m.2 as f32 / total.max(1) as f32)
-                .collect(),
+            target: stats.moves.iter().map(|m| m.2 as f32 / total.max(1) as f32).collect(),
             z: 0.0,
         };
         let pick = if pending.len() < settings.explore_moves && total > 0 {
@@ -418,7 +417,14 @@ mod tests {
         // won; each as it occurs in games from 7 (B moves first at 6).
         let mut trace = Trace::default();
         let mut obs = Vec::new();
-        for (pile, mover, won) in [(6, 1, false), (5, 1, true), (4, 0, true), (3, 0, false), (2, 1, true), (3, 1, false)] {
+        for (pile, mover, won) in [
+            (6, 1, false),
+            (5, 1, true),
+            (4, 0, true),
+            (3, 0, false),
+            (2, 1, true),
+            (3, 1, false),
+        ] {
             game.observe_tensor(&(pile, mover), mover as usize, &mut obs).unwrap();
             t.net().forward(&obs, &mut trace);
             assert_eq!(trace.value > 0.0, won, "pile {pile}: value {}", trace.value);
