@@ -223,7 +223,8 @@ impl<'a, G: Game> Puct<'a, G> {
         node.first = first_edge;
         node.count = self.edges.len() as u32 - first_edge;
         node.expanded = true;
-        Ok(side(v, mover))
+        // `evaluate` gives player 0's value already.
+        Ok(v)
     }
 
     /// One simulation: down to a leaf, evaluate it, back the value up.
@@ -478,6 +479,43 @@ pub(crate) mod tests {
                 assert_eq!(best.0, winning, "pile {pile}, network {seed}: {:?}", stats.moves);
                 assert!(stats.best_value > 0.5, "pile {pile}: {}", stats.best_value);
             }
+        }
+    }
+
+    #[test]
+    fn the_root_value_is_the_networks_for_the_player_to_move() {
+        // A search of one simulation reads the network at the root and at
+        // one child, and tells the root's value for whoever moves there.
+        let game = Take(8);
+        let net = take_net(&game, 2);
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut trace = Trace::default();
+        let mut obs = Vec::new();
+        for mover in [0u8, 1] {
+            let state = (8, mover);
+            game.observe_tensor(&state, mover as usize, &mut obs).unwrap();
+            net.forward(&obs, &mut trace);
+            let mut search = Puct::new(&game, &net, PuctConfig::default());
+            let stats = search.search(&state, &Clock::start(1, None), &mut rng).unwrap();
+            assert!(
+                (stats.value - trace.value).abs() < 1e-6,
+                "{} against {}",
+                stats.value,
+                trace.value
+            );
+            // The child's value, backed up for the root's mover, is the
+            // opposite of the network's value for the child's mover.
+            let (mv, _, visits) = &stats.moves[stats.best()];
+            assert_eq!(*visits, 1);
+            let child = (8 - mv, 1 - mover);
+            game.observe_tensor(&child, child.1 as usize, &mut obs).unwrap();
+            net.forward(&obs, &mut trace);
+            assert!(
+                (stats.best_value + trace.value).abs() < 1e-6,
+                "{} against {}",
+                stats.best_value,
+                trace.value
+            );
         }
     }
 
