@@ -8,7 +8,6 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{Run, gdl};
-use gdl::game::Game;
 use gdl::runtime::Interpreted;
 use gdl::solve::agents::agent::{Agent, RandomAgent};
 use gdl::solve::learn::alphazero::agent::AzAgent;
