@@ -3,7 +3,7 @@
 //! see, the file round-trips, and files for another game, other parameters
 //! or another format, and damaged ones, are refused with clear errors.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -15,6 +15,7 @@ mod agent_kinds;
 mod agents_exec;
 mod agents_protocol;
 mod agreement;
+mod alphazero;
 mod bench_cli;
 mod cfr;
 mod cli;

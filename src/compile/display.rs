@@ -247,6 +247,11 @@ impl Compiler<'_> {
     /// `cards FIELD, ...`: each a state field of numbers (an int, a set, a
     /// list, one per player), named once.
     fn display_cards(&mut self, d: &ast::DisplayDecl, look: &mut Look) -> bool {
+        if self.vars.is_empty() && !self.errors.is_empty() {
+            // An earlier error (a parameter's `require`) stopped the state's
+            // layout: its fields are unknown, not missing.
+            return false;
+        }
         let mut ok = true;
         for (k, name) in d.cards.iter().enumerate() {
             let numbers = |l: &ir::Layout| -> bool {
