@@ -238,12 +238,13 @@ fn a_match_stops_while_optimal_solves() {
     );
 }
 
-/// `match` with `mcts` and `search` thinking for a long while: their
-/// searches stop in the middle of a move, and the game is dropped.
+/// `match` with `mcts`, `search` or `alphabeta:D` thinking for a long
+/// while: their searches stop in the middle of a move, and the game is
+/// dropped.
 #[test]
-fn a_match_stops_while_mcts_and_search_think() {
+fn a_match_stops_while_mcts_search_and_alphabeta_think() {
     let dir = common::scratch("signals", "match_mcts", &["connect4.game"]);
-    for players in ["mcts:100000000,random", "search:1000000,random"] {
+    for players in ["mcts:100000000,random", "search:1000000,random", "alphabeta:40,random"] {
         let args = [
             "match",
             "connect4.game",

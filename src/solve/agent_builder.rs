@@ -132,6 +132,7 @@ impl AgentOptions {
             time_limit: self.time_limit,
             max_nodes: self.max_nodes,
             max_states: None,
+            stop: self.stop.map(Interrupt),
         }
     }
 

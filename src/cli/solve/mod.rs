@@ -221,6 +221,7 @@ pub fn run(args: &SolveArgs, ctx: &mut Context) -> Result<(), Failure> {
             time_limit,
             max_nodes: args.max_nodes,
             max_states: args.max_states,
+            stop: None,
         };
         if args.json {
             let value = depth::search_json(&game, &root, &opts).map_err(|e| Failure::of(&e, ctx.color))?;
@@ -540,6 +541,7 @@ fn fallback(game: &Interpreted, root: &State, opts: &SolveOptions, deadline: Opt
         time_limit,
         max_nodes,
         max_states: opts.max_states,
+        stop: None,
     };
     match depth::search_and_report(game, root, &depth_opts) {
         Ok(text) => format!("searched again to a depth limit, {within}:\n{text}"),

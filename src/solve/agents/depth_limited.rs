@@ -33,6 +33,8 @@ pub struct DepthOptions {
     /// The most positions the transposition table holds (`--max-states`):
     /// when full it is cleared, as at its own cap.
     pub max_states: Option<u64>,
+    /// Set from outside (Ctrl-C): the search stops in the middle of a move.
+    pub stop: Option<super::move_budget::Interrupt>,
 }
 
 /// The most plies an iteration may go: beyond this a game that has not ended is not small.
@@ -60,8 +62,9 @@ pub struct DepthResult<M> {
     pub best_moves: Vec<M>,
     /// Every root move, in legal order (empty at the end of the game).
     pub moves: Vec<RootMove<M>>,
-    /// Why the next depth was not completed: `"time"`, `"nodes"`, `"depth"`
-    /// (the `max_depth` asked for), or `None` when the result is proven.
+    /// Why the next depth was not completed: `"time"`, `"nodes"`,
+    /// `"interrupt"` (a signal), `"depth"` (the `max_depth` asked for), or
+    /// `None` when the result is proven.
     pub stopped: Option<&'static str>,
     pub nodes: u64,
     /// Positions scored by the evaluation.
@@ -143,6 +146,7 @@ struct Search<'g, G: Game> {
     evaluations: u64,
     max_nodes: u64,
     deadline: Option<Instant>,
+    stop: Option<super::move_budget::Interrupt>,
 }
 
 /// Searches `root` deeper and deeper until the answer is proven or a limit
@@ -197,6 +201,7 @@ pub fn search_after<G: Game>(
         evaluations: 0,
         max_nodes: opts.max_nodes.unwrap_or(u64::MAX),
         deadline: opts.time_limit.map(|t| started + t),
+        stop: opts.stop,
     };
     let mut out = DepthResult {
         depth: 0,
@@ -336,11 +341,13 @@ impl<G: Game> Search<'_, G> {
             return Err(Halt::Stop(Stop("nodes")));
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024)
-            && let Some(d) = self.deadline
-            && Instant::now() >= d
-        {
-            return Err(Halt::Stop(Stop("time")));
+        if self.nodes.is_multiple_of(1024) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Halt::Stop(Stop("time")));
+            }
+            if super::move_budget::Interrupt::came(self.stop) {
+                return Err(Halt::Stop(Stop("interrupt")));
+            }
         }
         let maximize = match self.game.turn(state)? {
             Turn::Terminal => return Ok((self.game.returns(state, 0)?, false)),
@@ -506,6 +513,13 @@ impl<G: Game> super::agent::Agent<G> for DepthAgent<G::State> {
         use rand::Rng;
         let before = self.history.as_deref().unwrap_or_default();
         let found = search_after(game, state, before, &self.limits)?;
+        if found.stopped == Some("interrupt") {
+            // What the depths done so far found is not what was asked for.
+            return Err(super::agent::AgentError::Failed(format!(
+                "the search of `{}` was stopped by a signal",
+                super::agent::Agent::<G>::name(self)
+            )));
+        }
         if found.depth == 0
             && let Some(why @ ("nodes" | "time")) = found.stopped
         {
