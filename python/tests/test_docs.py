@@ -31,7 +31,7 @@ def run(code):
 
 
 def test_the_page_has_its_examples():
-    assert len(EXAMPLES) == 4
+    assert len(EXAMPLES) == 6
 
 
 def example(word):
@@ -42,6 +42,20 @@ def test_the_numpy_policy_learns_to_beat_random_play():
     ns, out = run(example("W[:]"))
     assert "before training" in out
     assert ns["after"] > ns["before"] + 0.1
+
+
+def test_the_gymnasium_learner_beats_random_play_after_training():
+    ns, out = run(example("Q[obs.tobytes(), a] +="))
+    assert "before training" in out
+    assert ns["after"] > ns["before"] + 0.1 and ns["after"] > 0.8
+
+
+def test_the_batched_random_games_favour_the_first_player():
+    ns, out = run(example("VectorEnv(\"tictactoe\", 256"))
+    assert ns["steps"] == 256 * 200 and ns["finished"] > 256 * 200 // 9
+    assert ns["totals"].sum() == pytest.approx(0.0)
+    assert ns["totals"][0] > ns["totals"][1]
+    assert "moves a second" in out
 
 
 def test_the_openspiel_example():
