@@ -1,7 +1,7 @@
 //! A position as its game's `display` block draws it: symbols laid out on a
 //! grid, in pits, or in rows of objects. The runtime fills one in from the
 //! display's functions ([`crate::game::Game::board`]); this file turns it
-//! into text for the terminal, and `report::board_svg` into a picture.
+//! into text for the terminal, and `gdl serve` into a picture on its page.
 //!
 //! It sits beside `game` at the bottom of the stages: a [`Board`] is plain
 //! data that any `Game` may give and any report may draw.

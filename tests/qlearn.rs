@@ -258,6 +258,50 @@ fn train_writes_the_same_file_for_the_same_seed() {
     snap!("train_nim_init", r.stdout);
 }
 
+/// A table is trained on the rules: a game file whose `display` block is
+/// redrawn keeps its tables, and one whose rules change refuses them.
+#[test]
+fn a_redrawn_board_keeps_its_table_and_changed_rules_refuse_it() {
+    let dir = scratch("redrawn");
+    let rules = std::fs::read_to_string("games/tictactoe.game").unwrap();
+    assert!(rules.contains("#c0392b"), "tic-tac-toe's display colours X");
+    std::fs::write(dir.join("ttt.game"), &rules).unwrap();
+    let r = gdl_in(
+        &dir,
+        &[
+            "train",
+            "ttt.game",
+            "--episodes",
+            "300",
+            "--seed",
+            "1",
+            "--out",
+            "q.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let plays = |dir: &Path| {
+        gdl_in(
+            dir,
+            &["match", "ttt.game", "--players", "q:q.json,random", "--games", "2"],
+        )
+    };
+    assert_eq!(plays(&dir).code, 0);
+
+    let redrawn = rules.replace("#c0392b", "#000000");
+    std::fs::write(dir.join("ttt.game"), &redrawn).unwrap();
+    assert_ne!(redrawn, rules);
+    let r = plays(&dir);
+    assert_eq!(r.code, 0, "a redrawn board keeps the table: {}", r.stderr);
+
+    let changed = redrawn.replacen("players X, O", "players X, O\n// a comment in the rules", 1);
+    assert_ne!(changed, redrawn);
+    std::fs::write(dir.join("ttt.game"), &changed).unwrap();
+    let r = plays(&dir);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("another version of the rules"), "{}", r.stderr);
+}
+
 #[test]
 fn bad_tables_and_games_give_clear_errors_and_exit_code_2() {
     // Everything runs inside the scratch folder under short names: the messages then

@@ -140,6 +140,7 @@ impl Compiler<'_> {
             parts: known.iter().map(|(n, _, _)| index(&ast::display_fn_name(n))).collect(),
             symbols: first.symbols.iter().map(|(s, _)| s.clone()).collect(),
             look,
+            span: first.span,
         })
     }
 

@@ -97,6 +97,9 @@ pub struct Display {
     pub symbols: Vec<String>,
     /// How a page draws it: its style and the symbols' colours.
     pub look: crate::board::Look,
+    /// The whole block in the file: a trained file's hash of the rules
+    /// leaves it out, since how a position is drawn changes no value.
+    pub span: Span,
 }
 
 impl Display {

@@ -1133,12 +1133,31 @@ impl Game for Interpreted {
     }
 }
 
+impl Interpreted {
+    /// The game file's text without its `display` block: what a trained
+    /// file's or a match part's hash covers, so that redrawing a board
+    /// keeps the Q-tables, strategies and networks trained on the rules.
+    fn rules_text(&self) -> String {
+        let text = self.prog.source.inner();
+        match &self.prog.display {
+            Some(d)
+                if d.span.end <= text.len()
+                    && text.is_char_boundary(d.span.start)
+                    && text.is_char_boundary(d.span.end) =>
+            {
+                format!("{}{}", &text[..d.span.start], &text[d.span.end..])
+            }
+            _ => text.clone(),
+        }
+    }
+}
+
 impl FileGame for Interpreted {
     fn id(&self) -> GameId {
         GameId {
             game: self.prog.name.clone(),
             file: self.prog.source.name().to_string(),
-            source_hash: format!("{:016x}", fnv1a64(self.prog.source.inner().as_bytes())),
+            source_hash: format!("{:016x}", fnv1a64(self.rules_text().as_bytes())),
             params: self.prog.params.clone(),
             players: self.prog.players.clone(),
         }
