@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::syntax::source_file::read_source;
+use crate::syntax::source_file::{SourceError, read_source};
 
 include!(concat!(env!("OUT_DIR"), "/bundled_games.rs"));
 
@@ -21,6 +21,13 @@ pub fn bundled(path: &Path) -> Option<(&'static str, &'static str)> {
 /// `NAME.game` lies in the current folder: `gdl solve nim` beside an edited
 /// `nim.game` solves the bundled Nim, and says so.
 pub(crate) fn shadow_note(path: &Path) -> Option<String> {
+    if path.is_dir() {
+        let (name, _) = bundled(path)?;
+        return Some(format!(
+            "note: {} here is a folder, not a game file; gdl read the game `{name}` bundled with it",
+            path.display()
+        ));
+    }
     if path.exists() {
         return None;
     }
@@ -59,16 +66,19 @@ pub(crate) fn names() -> String {
 /// Reads a game: the file at `path` if there is one, else the bundled game
 /// of that name. `Err`: why neither exists, naming the bundled games.
 pub(crate) fn read_game(path: &Path) -> Result<String, String> {
-    match read_source(path) {
-        Ok(text) => Ok(text),
-        Err(e) if !path.exists() => match bundled(path) {
-            Some((_, text)) => Ok(text.to_string()),
-            None => Err(format!(
-                "{e}, and no game of that name is bundled with gdl ({}; `gdl list` describes them)",
-                names()
-            )),
-        },
-        Err(e) => Err(e.to_string()),
+    let e = match read_source(path) {
+        Ok(text) => return Ok(text),
+        Err(e) => e,
+    };
+    match (e, bundled(path)) {
+        // Nothing there, or a folder named like a game (`chess/` of
+        // someone's own work), which is no game file: the bundled game.
+        (SourceError::Missing | SourceError::Directory, Some((_, text))) => Ok(text.to_string()),
+        (e @ SourceError::Missing, None) => Err(format!(
+            "{e}, and no game of that name is bundled with gdl ({}; `gdl list` describes them)",
+            names()
+        )),
+        (e, _) => Err(e.to_string()),
     }
 }
 

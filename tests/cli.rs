@@ -1119,6 +1119,23 @@ fn max_states_without_a_memo_table_is_refused() {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
+/// A folder named like a bundled game (someone's own `chess/`) is no game
+/// file: the bundled game is read, with a note; a folder named like no game
+/// is still an error.
+#[test]
+fn a_folder_named_like_a_game_reads_the_bundled_game() {
+    let dir = common::scratch("cli", "folder_named_like_a_game", &[]);
+    std::fs::create_dir_all(dir.join("chess")).unwrap();
+    std::fs::create_dir_all(dir.join("mine")).unwrap();
+    let r = common::gdl_in(&dir, &["perft", "chess", "--depth", "2"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("400"), "{}", r.stdout);
+    assert!(r.stderr.starts_with("note: chess here is a folder"), "{}", r.stderr);
+    let r = common::gdl_in(&dir, &["check", "mine"], None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot read mine: it is a directory"), "{}", r.stderr);
+}
+
 /// Found by the command-line fuzzer (case 2947 of seed 7): in a folder
 /// holding nim-normal.game, `train nim-normal --out nim-normal.game` read the
 /// bundled game and wrote the Q-table over the file. No output replaces a

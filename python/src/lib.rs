@@ -89,14 +89,19 @@ fn load(
     // refused instead of waited on.
     let text = match read_source(&path) {
         Ok(text) => text,
-        Err(SourceError::Missing) => match gdl::bundled::bundled(&path) {
+        // Nothing there, or a folder named like a game (`chess/` in the
+        // current folder), which is no game file: the bundled game, as on
+        // the command line.
+        Err(e @ (SourceError::Missing | SourceError::Directory)) => match gdl::bundled::bundled(&path) {
             Some((_, text)) => text.to_string(),
+            None if matches!(e, SourceError::Directory) => {
+                return Err(GdlError::new_err(format!("cannot read {}: {e}", path.display())));
+            }
             None => {
                 let names: Vec<&str> = gdl::bundled::games().iter().map(|(n, _)| *n).collect();
                 return Err(PyFileNotFoundError::new_err(format!(
-                    "cannot read {}: {}, and no game of that name is bundled with gdl ({})",
+                    "cannot read {}: {e}, and no game of that name is bundled with gdl ({})",
                     path.display(),
-                    SourceError::Missing,
                     names.join(", ")
                 )));
             }

@@ -43,6 +43,16 @@ def test_a_folder_is_refused():
         gdl.load(game_path(""))
 
 
+def test_a_folder_named_like_a_bundled_game_loads_the_bundled_game(tmp_path, monkeypatch):
+    # Someone's own `chess/` beside their script: `gdl.load("chess")` and
+    # `import gdl.openspiel` (which loads every bundled game) still work.
+    (tmp_path / "chess").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert gdl.load("chess").name == "Chess"
+    with pytest.raises(gdl.GdlError, match="it is a directory"):
+        gdl.load(str(tmp_path))
+
+
 def test_a_broken_game_file_raises_the_diagnostic_the_command_prints(tmp_path, gdl_cli):
     broken = tmp_path / "broken.game"
     broken.write_text("game Broken\nplayers A, B\nstate n: int = 3\nmove take(k in 1..n) { n -= }\n")
