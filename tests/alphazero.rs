@@ -190,6 +190,104 @@ fn train_saves_a_network_that_match_plays_and_refuses_what_it_cannot_learn() {
 }
 
 #[test]
+fn a_flag_the_chosen_algorithm_does_not_read_is_refused() {
+    let dir = scratch("flags");
+    std::fs::copy(common::crate_dir().join("games/tictactoe.game"), dir.join("ttt.game")).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--algorithm", "alphazero", "--episodes", "50"],
+            "--episodes is read by --algorithm q, not by --algorithm alphazero",
+        ),
+        (
+            &["--algorithm", "alphazero", "--epsilon", "0.2"],
+            "--epsilon is read by --algorithm q, not by --algorithm alphazero",
+        ),
+        (
+            &["--simulations", "20"],
+            "--simulations is read by --algorithm alphazero, not by --algorithm q",
+        ),
+        (
+            &["--algorithm", "cfr", "--seed", "3"],
+            "--seed is read by --algorithm q and --algorithm alphazero, not by --algorithm cfr",
+        ),
+    ];
+    for (flags, message) in cases {
+        let mut args = vec!["train", "ttt.game", "--out", "t.json"];
+        args.extend_from_slice(flags);
+        let r = run_in(&dir, &args);
+        assert_eq!(r.code, 2, "{flags:?}: {}", r.stderr);
+        assert!(r.stderr.contains(message), "{flags:?}: {}", r.stderr);
+        assert!(!dir.join("t.json").exists(), "{flags:?}");
+    }
+}
+
+#[test]
+fn the_learning_curve_is_written_every_n_iterations_and_drawn() {
+    let dir = scratch("curve");
+    std::fs::copy(common::crate_dir().join("games/tictactoe.game"), dir.join("ttt.game")).unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "train",
+            "ttt.game",
+            "--algorithm",
+            "alphazero",
+            "--iterations",
+            "3",
+            "--games-per-iteration",
+            "4",
+            "--simulations",
+            "8",
+            "--hidden",
+            "8",
+            "--curve",
+            "c.csv",
+            "--curve-every",
+            "2",
+            "--curve-games",
+            "2",
+            "--plot",
+            "c.svg",
+            "--out",
+            "n.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let csv = std::fs::read_to_string(dir.join("c.csv")).unwrap();
+    // Evaluated after iteration 2 (every second) and after the last, 3.
+    let iterations: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(iterations, ["2", "3"], "{csv}");
+    let svg = std::fs::read_to_string(dir.join("c.svg")).unwrap();
+    assert!(
+        svg.contains("against random") && svg.contains("against mcts:200"),
+        "{svg}"
+    );
+    // Two points against each opponent.
+    assert_eq!(svg.matches("<circle").count(), 4, "{svg}");
+    // A picture is SVG or PNG, refused before any training.
+    let bad = run_in(
+        &dir,
+        &[
+            "train",
+            "ttt.game",
+            "--algorithm",
+            "alphazero",
+            "--plot",
+            "c.pdf",
+            "--out",
+            "m.json",
+        ],
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("name the file FILE.svg or FILE.png"),
+        "{}",
+        bad.stderr
+    );
+    assert!(!dir.join("m.json").exists());
+}
+
+#[test]
 fn damaged_and_foreign_network_files_are_refused_without_a_panic() {
     let dir = scratch("refusals");
     std::fs::copy(common::crate_dir().join("games/tictactoe.game"), dir.join("ttt.game")).unwrap();

@@ -274,7 +274,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Command::Solve(a) => solve::run(a, &mut ctx),
         Command::Play(a) => play::run(a, &mut ctx),
         Command::Trace(a) => trace::run(a, &mut ctx),
-        Command::Train(a) => train::run(a, &mut ctx),
+        Command::Train(a) => train::check_flags(a, sub_matches).and_then(|()| train::run(a, &mut ctx)),
         Command::Match(a) => matches::tournament::run(a, &mut ctx),
         Command::Eval(a) => train::eval::run(a, &mut ctx),
         Command::Tree(a) => tree::run(a, &mut ctx),

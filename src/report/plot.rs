@@ -680,6 +680,108 @@ pub fn outcomes_file(format: Format, title: &str, agents: &[Outcomes]) -> Vec<u8
     render(format, &OutcomeBars { title, agents })
 }
 
+/// One opponent's line of a learning curve: after each evaluation, the
+/// training's progress (`x`) and the score with its 95% interval, in [0, 1].
+pub struct CurveSeries<'a> {
+    pub name: &'a str,
+    pub points: &'a [CurvePoint],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    pub x: f64,
+    pub score: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+struct LearningCurve<'a> {
+    title: &'a str,
+    x_label: &'a str,
+    series: &'a [CurveSeries<'a>],
+}
+
+impl Picture for LearningCurve<'_> {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, HEIGHT)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, k: u32) {
+        let ki = k as i32;
+        let Ok(area) = root.margin(8 * k, 0, 0, 0).titled(self.title, ("sans-serif", 18 * k)) else {
+            return;
+        };
+        let (legend, area) = area.split_vertically(24 * k);
+        let mut x = 70 * ki;
+        for (i, s) in self.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let _ = legend.draw(&Rectangle::new([(x, 6 * ki), (x + 12 * ki, 18 * ki)], color.filled()));
+            let label = format!("against {}", s.name);
+            let _ = legend.draw(&Text::new(
+                label.clone(),
+                (x + 18 * ki, 5 * ki),
+                ("sans-serif", 13 * k).into_font().color(&BLACK),
+            ));
+            x += (30 + 8 * label.chars().count() as i32) * ki;
+        }
+        let _ = legend.draw(&Text::new(
+            "bands: 95% (Wilson) interval",
+            (x, 6 * ki),
+            ("sans-serif", 12 * k).into_font().color(&BLACK.mix(0.7)),
+        ));
+        let x_max = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.x))
+            .fold(1.0f64, f64::max);
+        let chart = ChartBuilder::on(&area)
+            .margin(14 * k)
+            .x_label_area_size(36 * k)
+            .y_label_area_size(56 * k)
+            .build_cartesian_2d(0.0..x_max, 0.0..100.0);
+        let Ok(mut chart) = chart else {
+            return;
+        };
+        let _ = chart
+            .configure_mesh()
+            .light_line_style(BLACK.mix(0.06))
+            .x_desc(self.x_label)
+            .y_desc("score (%): a win 1, a draw ½")
+            .y_labels(6)
+            .x_labels(8)
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .axis_desc_style(("sans-serif", 14 * k))
+            .label_style(("sans-serif", 13 * k))
+            .draw();
+        // Even odds: above the line the network scores more than its opponent.
+        let _ = chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, 50.0), (x_max, 50.0)],
+            BLACK.mix(0.4).stroke_width(k),
+        )));
+        for (i, s) in self.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let mut band: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, 100.0 * p.high)).collect();
+            band.extend(s.points.iter().rev().map(|p| (p.x, 100.0 * p.low)));
+            if band.len() >= 4 {
+                let _ = chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.18).filled())));
+            }
+            let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, 100.0 * p.score)).collect();
+            let _ = chart.draw_series(std::iter::once(PathElement::new(
+                line.clone(),
+                color.stroke_width(2 * k),
+            )));
+            let _ = chart.draw_series(line.iter().map(|&p| Circle::new(p, 3 * ki, color.filled())));
+        }
+    }
+}
+
+/// A learning curve: each opponent's score against the network over
+/// training, with its 95% interval as a band, in `format`, as a file's bytes.
+pub fn learning_curve_file(format: Format, title: &str, x_label: &str, series: &[CurveSeries]) -> Vec<u8> {
+    render(format, &LearningCurve { title, x_label, series })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -711,6 +813,55 @@ mod tests {
         assert!(svg.contains("t &lt;1&gt;"), "{svg}");
         assert!(svg.contains("share of games (%)"));
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn a_learning_curve_draws_each_opponent_with_its_band() {
+        let a = [
+            CurvePoint {
+                x: 1.0,
+                score: 0.5,
+                low: 0.3,
+                high: 0.7,
+            },
+            CurvePoint {
+                x: 2.0,
+                score: 0.9,
+                low: 0.7,
+                high: 0.97,
+            },
+        ];
+        let b = [CurvePoint {
+            x: 2.0,
+            score: 0.25,
+            low: 0.1,
+            high: 0.5,
+        }];
+        let svg = String::from_utf8(learning_curve_file(
+            Format::Svg,
+            "Connect four",
+            "iteration",
+            &[
+                CurveSeries {
+                    name: "random",
+                    points: &a,
+                },
+                CurveSeries {
+                    name: "mcts:200",
+                    points: &b,
+                },
+            ],
+        ))
+        .unwrap();
+        assert!(
+            svg.contains("against random") && svg.contains("against mcts:200"),
+            "{svg}"
+        );
+        assert!(svg.contains("iteration") && svg.contains("Connect four"), "{svg}");
+        // One band for the series of two points; a single point has none.
+        assert_eq!(svg.matches("<polygon").count(), 1, "{svg}");
+        // Each point is a dot in its series' colour.
+        assert_eq!(svg.matches(r##"<circle"##).count(), 3, "{svg}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::cli::kit::game_args::{load_game, title};
 use crate::cli::kit::signals::Caught;
 use crate::cli::kit::{limits, output};
 use crate::game::Game;
+use crate::report::plot;
 use crate::runtime::Interpreted;
 use crate::solve::agent_builder::MoveKinds;
 use crate::solve::agent_builder::alphazero_unsuited;
@@ -55,6 +56,13 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     if let Some(curve) = &args.curve {
         outputs.push(("--curve", curve.as_path()));
     }
+    let plot_format = match &args.plot {
+        Some(plot) => {
+            outputs.push(("--plot", plot.as_path()));
+            Some(plot::Format::check(plot).map_err(Failure::input)?)
+        }
+        None => None,
+    };
     output::check(&outputs, &[output::Input::game(&args.game.file)])?;
     let (init, before) = match &args.init {
         Some(path) => {
@@ -71,9 +79,12 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
     let mut trainer =
         Trainer::new(&game, settings.clone(), init).map_err(|why| Failure::input(format!("error: {why}")))?;
     let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);
-    let mut curve = args.curve.as_ref().map(|_| {
+    let evaluates = args.curve.is_some() || args.plot.is_some();
+    let mut curve = evaluates.then(|| {
         String::from("iteration,games,positions,seconds,policy_loss,value_loss,random_score,random_low,random_high,mcts_score,mcts_low,mcts_high\n")
     });
+    // The learning curve's points, for the picture: against random, against mcts.
+    let mut points: [Vec<plot::CurvePoint>; 2] = [Vec::new(), Vec::new()];
 
     let io = stdout_failed;
     writeln!(
@@ -130,7 +141,11 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
             game.player_name(0),
             started.elapsed().as_secs_f64()
         );
-        if let Some(csv) = &mut curve {
+        let last = trainer.iterations >= iterations;
+        if let Some(csv) = curve
+            .as_mut()
+            .filter(|_| last || trainer.iterations % args.curve_every == 0)
+        {
             let net = trainer.net().clone();
             let vs_random = score_against(
                 &game,
@@ -178,6 +193,36 @@ pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
             ));
             if let Some(path) = &args.curve {
                 crate::fsutil::write_atomic(path, csv.as_bytes())
+                    .map_err(|e| Failure::runtime(format!("error: cannot write {}: {e}", path.display())))?;
+            }
+            for (series, (score, low, high)) in points.iter_mut().zip([vs_random, vs_mcts]) {
+                series.push(plot::CurvePoint {
+                    x: trainer.iterations as f64,
+                    score,
+                    low,
+                    high,
+                });
+            }
+            // Drawn again at each point, so that a stopped run keeps its picture.
+            if let (Some(path), Some(format)) = (&args.plot, plot_format) {
+                let mcts_name = format!("mcts:{CURVE_MCTS}");
+                let series = [
+                    plot::CurveSeries {
+                        name: "random",
+                        points: &points[0],
+                    },
+                    plot::CurveSeries {
+                        name: &mcts_name,
+                        points: &points[1],
+                    },
+                ];
+                let title = format!(
+                    "{}: AlphaZero-style training, {} games a point",
+                    title(&game),
+                    args.curve_games
+                );
+                let bytes = plot::learning_curve_file(format, &title, "iteration", &series);
+                crate::fsutil::write_atomic(path, &bytes)
                     .map_err(|e| Failure::runtime(format!("error: cannot write {}: {e}", path.display())))?;
             }
         }

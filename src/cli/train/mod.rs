@@ -11,7 +11,7 @@ pub(in crate::cli) mod eval_wrong;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::cli::kit::args::SearchArgs;
 use crate::cli::kit::context::{Context, Failure, stdout_failed};
@@ -76,9 +76,17 @@ pub struct TrainArgs {
     /// each iteration, the score against `random` and `mcts:200` with 95% intervals)
     #[arg(long, value_name = "FILE")]
     pub curve: Option<PathBuf>,
-    /// With --curve: games against each opponent after each iteration (half in each seat)
+    /// With --curve or --plot: games against each opponent after each
+    /// evaluation (half in each seat)
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     pub curve_games: u64,
+    /// With --curve or --plot: evaluate after every N iterations (and after the last)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub curve_every: u64,
+    /// With --algorithm alphazero: draw the learning curve here (FILE.svg or
+    /// FILE.png): the score against `random` and `mcts:200` over training
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
     /// Training games to play against itself
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub episodes: u64,
@@ -108,6 +116,57 @@ pub struct TrainArgs {
     /// With --evaluate: games against each opponent
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub games: u64,
+}
+
+/// The flags that only some algorithms read, and which: a flag given for
+/// an algorithm that ignores it is refused rather than silently dropped
+/// (`--episodes 50` with AlphaZero would otherwise train for 100 iterations).
+const ALGORITHM_FLAGS: &[(&str, &[TrainAlgorithm])] = {
+    use TrainAlgorithm::{Alphazero as A, Cfr as C, Q};
+    &[
+        ("iterations", &[C, A]),
+        ("games_per_iteration", &[A]),
+        ("simulations", &[A]),
+        ("temperature_moves", &[A]),
+        ("hidden", &[A]),
+        ("learning_rate", &[A]),
+        ("c_puct", &[A]),
+        ("threads", &[A]),
+        ("curve", &[A]),
+        ("curve_games", &[A]),
+        ("curve_every", &[A]),
+        ("plot", &[A]),
+        ("episodes", &[Q]),
+        ("alpha", &[Q]),
+        ("epsilon", &[Q]),
+        ("seed", &[Q, A]),
+        ("init", &[Q, A]),
+        ("evaluate", &[Q]),
+        ("games", &[Q]),
+    ]
+};
+
+/// Refuses a flag given on the command line that `args.algorithm` does not read.
+pub fn check_flags(args: &TrainArgs, matches: Option<&clap::ArgMatches>) -> Result<(), Failure> {
+    let Some(m) = matches else { return Ok(()) };
+    let name = |a: TrainAlgorithm| {
+        a.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    };
+    for (id, readers) in ALGORITHM_FLAGS {
+        let given = m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        if given && !readers.contains(&args.algorithm) {
+            let flag = id.replace('_', "-");
+            let used_by: Vec<String> = readers.iter().map(|&a| format!("--algorithm {}", name(a))).collect();
+            return Err(Failure::input(format!(
+                "error: --{flag} is read by {}, not by --algorithm {}; leave it out",
+                used_by.join(" and "),
+                name(args.algorithm)
+            )));
+        }
+    }
+    Ok(())
 }
 
 pub fn run(args: &TrainArgs, ctx: &mut Context) -> Result<(), Failure> {
