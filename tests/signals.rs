@@ -1,7 +1,8 @@
 //! Ctrl-C and SIGTERM in every command (issue 42, item 7): gdl stops within
 //! a few seconds, exits 130 (143), says on standard error where it stopped,
 //! kills the process groups of the external agents it started, and leaves
-//! the files it had written before as they were.
+//! the files it had written before as they were. `gdl serve`, whose normal
+//! end is a signal, says it stopped and exits 0.
 //!
 //! Every run ignores SIGINT when it starts, as a job a shell puts in the
 //! background does: gdl catches it all the same. The deadlines are generous
@@ -347,4 +348,25 @@ fn an_agent_dies_with_a_killed_gdl() {
     let out = ended(child, "trace");
     assert_eq!(out.status.code(), None);
     assert!(agent_gone, "the agent {} outlived gdl", ids[0]);
+}
+
+/// A server's normal end is a signal: `gdl serve` stopped by Ctrl-C or
+/// SIGTERM says so plainly, not as an error, and exits 0.
+#[test]
+fn serve_stops_at_a_signal_as_its_normal_end() {
+    use std::io::BufRead;
+    let dir = folder("serve");
+    for (signal, _, told) in SIGNALS {
+        let mut child = spawn(&dir, &["serve", "--port", "0"]);
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert!(line.starts_with("gdl serve: http://127.0.0.1:"), "{line}");
+        send(&child, signal);
+        let out = ended(child, "serve");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr, format!("gdl serve stopped ({told})\n"));
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+    }
 }

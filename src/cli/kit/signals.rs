@@ -36,6 +36,17 @@ static END: AtomicI32 = AtomicI32::new(0);
 /// The process groups of the external agents running (`exec:`), which
 /// gdl kills on its way out.
 static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+/// The command whose normal end is a signal (`gdl serve`): it says it
+/// stopped, without "error:", and exits 0.
+static ENDS_BY_SIGNAL: Mutex<Option<&'static str>> = Mutex::new(None);
+
+/// Says that a signal is how `command` normally ends (a server runs until
+/// it is stopped): gdl then ends at once, printing "`command` stopped" and
+/// exiting 0, instead of an error and 128 + the signal's number.
+pub fn ends_by_signal(command: &'static str) {
+    install();
+    *ENDS_BY_SIGNAL.lock().unwrap_or_else(|p| p.into_inner()) = Some(command);
+}
 
 /// Installs the handlers and their thread, once.
 pub fn install() {
@@ -84,6 +95,15 @@ fn end_now(signal: i32) -> ! {
     kill_groups();
     crate::fsutil::remove_unfinished();
     let stop = Stop { signal };
+    let normal = *ENDS_BY_SIGNAL.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(command) = normal {
+        let line = format!("{command} stopped ({})\n", stop.name());
+        // SAFETY: as below.
+        unsafe {
+            libc::write(2, line.as_ptr().cast(), line.len());
+            libc::_exit(0)
+        }
+    }
     let activity = crate::memory::activity();
     let doing = if activity.is_empty() {
         String::new()

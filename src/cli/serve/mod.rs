@@ -67,6 +67,8 @@ pub fn run(args: &ServeArgs, ctx: &mut Context) -> Result<(), Failure> {
         IpAddr::V6(h) => format!("[{h}]"),
         IpAddr::V4(h) => h.to_string(),
     };
+    // Ctrl-C or SIGTERM is how a server ends: not an error.
+    crate::cli::kit::signals::ends_by_signal("gdl serve");
     writeln!(ctx.out, "gdl serve: http://{shown_host}:{port}/  (Ctrl-C stops it)").map_err(stdout_failed)?;
     ctx.out.flush().map_err(stdout_failed)?;
     let app = Arc::new(api::App::new(args, port, ctx.engine));
