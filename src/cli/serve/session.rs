@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::api_error::ApiError;
 use super::clicks;
-use crate::board::Board;
+use crate::board::{Board, Style};
 use crate::cli::kit::agents::{AgentArgs, BoxedAgent, failure_line, make_agent_with, players_for};
 use crate::cli::kit::context::Context;
 use crate::cli::kit::shown::{all_public, position_lines};
@@ -141,6 +141,9 @@ struct Play<'g> {
     scratch: Scratch<Move>,
     /// The outcome once the game is over.
     outcome: Option<String>,
+    /// Dots and boxes: for each cell of the grid, the player whose move
+    /// closed the box drawn there (the state keeps only the counts).
+    owners: Vec<Option<Player>>,
     seed: u64,
     options: AgentArgs,
     allow_exec: bool,
@@ -173,6 +176,7 @@ impl<'g> Play<'g> {
             values_rng: StdRng::seed_from_u64(setup.seed ^ 0x0005_eed0_f7a1),
             scratch: Scratch::default(),
             outcome: None,
+            owners: Vec::new(),
             seed: setup.seed,
             options,
             allow_exec: setup.allow_exec,
@@ -256,6 +260,7 @@ impl<'g> Play<'g> {
         kept.truncate(last);
         self.state = self.game.initial_state().map_err(|e| game_error(&e))?;
         self.moves.clear();
+        self.owners.clear();
         self.outcome = None;
         self.chosen = vec![None; self.specs.len()];
         for k in 0..self.specs.len() {
@@ -442,6 +447,11 @@ impl<'g> Play<'g> {
     fn apply(&mut self, step: Step<Move>) -> Result<(), ApiError> {
         let before = self.state.clone();
         apply_step(self.game, &mut self.state, &step)?;
+        if let Step::Moves(played) = &step
+            && let [one] = played.as_slice()
+        {
+            self.own_boxes(&before, one.player)?;
+        }
         for (p, agent) in self.agents.iter_mut().enumerate() {
             if let Some(agent) = agent
                 && agent.wants_steps()
@@ -473,6 +483,37 @@ impl<'g> Play<'g> {
         });
         self.log.push(Logged { step, by_person });
         self.settle()
+    }
+
+    /// Dots and boxes: the boxes `player`'s move closed (a cell that was
+    /// empty and is not now, both its row and column odd) are theirs.
+    fn own_boxes(&mut self, before: &State, player: Player) -> Result<(), ApiError> {
+        let dots = self
+            .game
+            .program()
+            .display
+            .as_ref()
+            .is_some_and(|d| d.look.style == Style::Dots);
+        if !dots {
+            return Ok(());
+        }
+        let board = |s: &State| self.game.board(s).map_err(|e| game_error(&e));
+        let (Some(Board::Grid { cols, cells: was, .. }), Some(Board::Grid { cells: now, .. })) =
+            (board(before)?, board(&self.state)?)
+        else {
+            return Ok(());
+        };
+        if was.len() != now.len() {
+            return Ok(());
+        }
+        self.owners.resize(now.len(), None);
+        for i in 0..now.len() {
+            let inside = (i / cols) % 2 == 1 && (i % cols) % 2 == 1;
+            if inside && was[i] != now[i] && self.owners[i].is_none() {
+                self.owners[i] = Some(player);
+            }
+        }
+        Ok(())
     }
 
     /// At the end of the game, its outcome, as `gdl play` prints it.
@@ -566,6 +607,19 @@ impl<'g> Play<'g> {
             }
             _ => None,
         };
+        // Pits whose sides are declared: the mover sows from their own row
+        // only (a capture empties a pit of the other's row too, and would
+        // read as a sowing from it).
+        let click = match (click, display, turn) {
+            (Some(mut click), Some(d), Turn::Player(p)) if d.look.sides.len() == 2 && click.get("bottom").is_some() => {
+                let other = if d.look.sides[0] == p { "top" } else { "bottom" };
+                if let Some(row) = click.get_mut(other).and_then(Value::as_array_mut) {
+                    row.iter_mut().for_each(|k| *k = Value::Null);
+                }
+                Some(click)
+            }
+            (click, ..) => click,
+        };
         // Where the display says what a click on a cell plays, that wins
         // over what comparing the boards guessed.
         let click = match (&board, person) {
@@ -587,6 +641,10 @@ impl<'g> Play<'g> {
             },
             _ => click,
         };
+        let column_names = match &board {
+            Some(Board::Grid { cols, .. }) => self.column_names(*cols)?,
+            _ => None,
+        };
         let (turn_kind, mover) = match turn {
             Turn::Player(p) => ("player", Some(p)),
             Turn::Simultaneous => ("simultaneous", person),
@@ -607,7 +665,12 @@ impl<'g> Play<'g> {
             "mover": mover,
             "mover_name": mover.map(|p| game.player_name(p)),
             "person": person,
-            "board": board.as_ref().map(|b| board_json(b, display, &game.program().players)),
+            "board": board.as_ref().map(|b| {
+                let mut drawn = board_json(b, display, &game.program().players);
+                drawn["owners"] = json!(self.owners.iter().map(|o| o.map(|p| game.player_name(p))).collect::<Vec<_>>());
+                drawn["column_names"] = json!(column_names);
+                drawn
+            }),
             "fields": fields,
             "viewer": viewer,
             "hidden": !public,
@@ -619,6 +682,22 @@ impl<'g> Play<'g> {
             "history": self.moves,
             "outcome": self.outcome,
         }))
+    }
+
+    /// Where the display's `plays(r, c)` names each column by one move
+    /// (connect four's `plays(r, c) = c + 1`), the columns are named as the
+    /// moves are, so that the board and the move list agree.
+    fn column_names(&self, cols: usize) -> Result<Option<Vec<String>>, ApiError> {
+        let Some(plays) = self.game.display_plays(&self.state).map_err(|e| game_error(&e))? else {
+            return Ok(None);
+        };
+        if cols == 0 || plays.len() % cols != 0 {
+            return Ok(None);
+        }
+        let names: Vec<i64> = plays[..cols].to_vec();
+        let same_down = plays.chunks(cols).all(|row| row == names.as_slice());
+        let distinct = names.iter().collect::<std::collections::HashSet<_>>().len() == cols;
+        Ok((same_down && distinct && cols < plays.len()).then(|| names.iter().map(i64::to_string).collect()))
     }
 
     /// At the end of a game whose display says how many in a row win

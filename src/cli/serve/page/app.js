@@ -104,6 +104,7 @@ function chosenParams() {
 // The players of the game with the parameters chosen, their seats kept.
 async function reseat() {
   showError(null);
+  $("seats").dataset.ready = "no"; // until the players of these parameters are laid out
   const typed = [...document.querySelectorAll(".seat")].map((i) => i.value);
   const described = await api("POST", "/api/game", { game: info.game, params: chosenParams() });
   info.players = described.players;
@@ -114,6 +115,7 @@ async function reseat() {
 function layoutSeats(typed) {
   const seats = $("seats");
   seats.innerHTML = "<h2>Players</h2>";
+  seats.dataset.ready = "yes";
   const suggested = info.seats ? info.seats.split(",") : [];
   info.players.forEach((name, i) => {
     const label = document.createElement("label");
@@ -595,7 +597,7 @@ function drawGrid(b, clicks) {
       const declared = b.colours && b.colours[sym];
       const empty = sym === b.empty && !declared;
       if (dots) {
-        drawDotsCell(g, r, c, x, y, size, sym, b);
+        drawDotsCell(g, r, c, x, y, size, sym, b, changed && changed[i], b.owners ? b.owners[i] : null);
       } else if (empty) {
         // nothing on it
       } else if (sym === "+" && !declared && style !== "go") {
@@ -650,7 +652,9 @@ function drawGrid(b, clicks) {
   if (coords) {
     for (let c = 0; c < b.cols; c++) {
       const t = el("text", { x: c * size + (b.rows - 1) * shift + size / 2, y: (b.rows - 1) * rowH + size + 16 + (hex ? 6 : 0), "text-anchor": "middle", "font-size": 13, fill: "#555", class: "coord" }, svg);
-      t.textContent = columnName(c, style);
+      // Named as the game names its moves where the display says so
+      // (connect four's columns 1, 2, 3, ...), else a, b, c, ...
+      t.textContent = b.column_names ? b.column_names[c] : columnName(c, style);
     }
     for (let r = 0; r < b.rows; r++) {
       const t = el("text", { x: r * shift - 8 - (hex ? 6 : 0), y: r * rowH + size / 2 + 5, "text-anchor": "end", "font-size": 13, fill: "#555", class: "coord" }, svg);
@@ -695,7 +699,7 @@ function hexSides(svg, b, size, rowH, shift) {
 // Dots and boxes: a dot where row and column are even, a line between two
 // dots where one is odd (drawn, or faint where it may be), a box where both
 // are; a closed box filled.
-function drawDotsCell(g, r, c, x, y, size, sym, b) {
+function drawDotsCell(g, r, c, x, y, size, sym, b, last, owner) {
   const cx = x + size / 2;
   const cy = y + size / 2;
   const evenR = r % 2 === 0;
@@ -705,11 +709,23 @@ function drawDotsCell(g, r, c, x, y, size, sym, b) {
     el("circle", { cx, cy, r: 6, fill: "#222", "pointer-events": "none" }, g);
   } else if (evenR || evenC) {
     const [x1, y1, x2, y2] = evenR ? [x - size / 2 + 6, cy, x + size * 1.5 - 6, cy] : [cx, y - size / 2 + 6, cx, y + size * 1.5 - 6];
-    el("line", { x1, y1, x2, y2, stroke: drawn ? "#1e3a5f" : "#ccc", "stroke-width": drawn ? 6 : 2, "stroke-dasharray": drawn ? "" : "4 4", "stroke-linecap": "round", "pointer-events": "none", class: drawn ? "edge drawn" : "edge" }, g);
+    // The edge drawn last in orange, as other boards mark the last move.
+    const stroke = !drawn ? "#ccc" : last ? "#e67e22" : "#1e3a5f";
+    el("line", { x1, y1, x2, y2, stroke, "stroke-width": drawn ? 6 : 2, "stroke-dasharray": drawn ? "" : "4 4", "stroke-linecap": "round", "pointer-events": "none", class: drawn ? (last ? "edge drawn last" : "edge drawn") : "edge" }, g);
   } else if (drawn) {
-    el("rect", { x: x - size / 2 + 8, y: y - size / 2 + 8, width: size * 2 - 16, height: size * 2 - 16, fill: "rgba(46, 134, 222, 0.25)", "pointer-events": "none", class: "box" }, g);
+    // A closed box in the colour of the player who closed it, with their initial.
+    const k = owner ? state.players.findIndex((p) => p.name === owner) : -1;
+    const fill = k >= 0 ? OWNER_FILLS[k % OWNER_FILLS.length] : "rgba(46, 134, 222, 0.25)";
+    el("rect", { x: x - size / 2 + 8, y: y - size / 2 + 8, width: size * 2 - 16, height: size * 2 - 16, fill, "pointer-events": "none", class: "box", "data-owner": owner || "" }, g);
+    if (owner) {
+      const t = el("text", { x: cx, y: cy + 8, "text-anchor": "middle", "font-size": 22, "font-weight": "bold", fill: "#333", "pointer-events": "none", class: "owner" }, g);
+      t.textContent = owner;
+    }
   }
 }
+
+// The boxes of the first player, the second, ...: light, so the lines read.
+const OWNER_FILLS = ["rgba(214, 48, 49, 0.3)", "rgba(46, 134, 222, 0.3)", "rgba(39, 174, 96, 0.3)", "rgba(142, 68, 173, 0.3)"];
 
 // Black or white text, whichever reads on a disc of this colour.
 function textOn(fill) {
@@ -740,9 +756,16 @@ function drawPits(b, clicks) {
       name("\u2190 " + other.player + "'s pits" + (b.left !== null ? ", store (left)" : ""), width - 12, -8, "end", "side-name");
     }
   }
-  const pit = (x, y, w, h, text, move) => {
+  const pit = (x, y, w, h, text, move, row, index) => {
     const shape = el("rect", { x: x + 4, y: y + 4, width: w - 8, height: h - 8, rx: (w - 8) / 2.5, fill: "#8d5f2c", stroke: "#5b3a17" }, svg);
-    const t = el("text", { x: x + w / 2, y: y + h / 2 + 7, "text-anchor": "middle", "font-size": 20, fill: "#fff", "pointer-events": "none" }, svg);
+    const t = el("text", { x: x + w / 2, y: y + h / 2 + 7, "text-anchor": "middle", "font-size": 20, fill: "#fff", "pointer-events": "none", class: "seeds" }, svg);
+    if (row) {
+      shape.classList.add("pit");
+      shape.dataset.row = row;
+      shape.dataset.index = String(index);
+      t.dataset.row = row;
+      t.dataset.index = String(index);
+    }
     t.textContent = text;
     if (move !== undefined) {
       // A pit the person may sow from is ringed.
@@ -760,9 +783,9 @@ function drawPits(b, clicks) {
     svg.lastChild.classList.add("store", "left");
   }
   if (b.top) {
-    b.top.forEach((v, i) => pit(left + i * size, 0, size, size, v, moveAt("top", i)));
+    b.top.forEach((v, i) => pit(left + i * size, 0, size, size, v, moveAt("top", i), "top", i));
   }
-  b.bottom.forEach((v, i) => pit(left + i * size, (rows - 1) * size, size, size, v, moveAt("bottom", i)));
+  b.bottom.forEach((v, i) => pit(left + i * size, (rows - 1) * size, size, size, v, moveAt("bottom", i), "bottom", i));
   if (b.right !== null) {
     pit(left + n * size + 10, 0, storeW, height - 8, b.right);
     svg.lastChild.classList.add("store", "right");
