@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The browser test of `gdl serve` (issue 28): headless Chromium, driven by
-chromedriver over the W3C WebDriver protocol (plain HTTP, the standard
-library only), opens the page, plays tic-tac-toe against `optimal` by
-clicking cells, and checks the result the page shows against the board it
-draws. With --screenshots DIR it also saves connect four and Kalah in the
-middle of a game, for the docs.
+"""The browser test of `gdl serve` (issues 28 and 45): headless Chromium,
+driven by chromedriver over the W3C WebDriver protocol (plain HTTP, the
+standard library only), plays every game tests/browser/run.sh lists by
+clicks only, and checks what the page draws against the game's own fields
+(the position as `--raw` prints it, asked of the server), the colours its
+file names, and the values of the moves against minimax. With --pictures
+DIR it also saves each bundled game's board.
 
-    python3 tests/browser/play.py GDL_BINARY [--screenshots docs]
+    python3 tests/browser/play.py GDL_BINARY [--only GAME]... [--pictures docs/pictures]
 """
 
 import argparse
@@ -91,6 +92,12 @@ class Driver:
         with open(path, "wb") as f:
             f.write(base64.b64decode(self.do("GET", "/screenshot")))
 
+    def element_screenshot(self, css, path):
+        found = self.do("POST", "/element", {"using": "css selector", "value": css})
+        element = list(found.values())[0]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.do("GET", f"/element/{element}/screenshot")))
+
     def close(self):
         try:
             self.call("DELETE", f"/session/{self.session}")
@@ -129,35 +136,237 @@ CELLS_OF = """[...document.querySelectorAll('#board g[data-cell]')].map(g => {
 CELLS = "return " + CELLS_OF + ";"
 
 
-def play_tictactoe(d, url):
-    new_game(d, url, "tictactoe", ["human", "optimal"])
+def game_file(name):
+    with open(os.path.join("games", name + ".game")) as f:
+        return f.read()
+
+
+def declared_colours(name):
+    """Each symbol's colour as the game's display names it."""
+    text = game_file(name)
+    symbols = re.findall(r'"([^"]*)"', re.search(r"^\s*symbols (.*)$", text, re.M).group(1))
+    colours = re.findall(r'"([^"]*)"', re.search(r"^\s*colours (.*)$", text, re.M).group(1))
+    return {s: c for s, c in zip(symbols, colours) if c}
+
+
+def server_state(d, url):
+    """The game the page shows, as the server tells it to any client."""
+    sid = d.js("return state.id")
+    return json.loads(urllib.request.urlopen(f"{url}api/state?id={sid}").read())
+
+
+def history(d):
+    return d.js("return [...document.querySelectorAll('#history li')].map(li => li.textContent)")
+
+
+def set_params(d, url, game, params):
+    """Opens `game` and types its parameters, as a person does (each typed
+    value changes the seats where it changes the players)."""
+    d.do("POST", "/url", {"url": f"{url}?game={game}"})
+    d.wait("return document.querySelectorAll('.seat').length > 0", "the seats")
+    for name, value in params.items():
+        d.js("""const i = document.querySelector(`#params input[name='${arguments[0]}']`);
+                i.value = arguments[1]; i.dispatchEvent(new Event('change'));""", name, str(value))
+        d.wait("return document.getElementById('seats').dataset.ready === 'yes'", f"the players with {name} = {value}")
+
+
+def start(d, seats):
+    d.wait(f"return document.querySelectorAll('.seat').length == {len(seats)}", f"{len(seats)} seats")
+    d.js("""const seats = document.querySelectorAll('.seat');
+            arguments[0].forEach((s, i) => { seats[i].value = s; });""", seats)
+    d.click("#start")
+    d.wait("return document.getElementById('play').hidden === false", "the board")
+
+
+def drawn_grid(d):
+    """Each cell as the page draws it: its symbol, the colour of what is on
+    it, whether it is marked as changed by the last move."""
+    return d.js("""return [...document.querySelectorAll('#board g[data-cell]')].map(g => {
+        const piece = g.querySelector('circle, text');
+        return { symbol: g.dataset.symbol, colour: piece ? piece.getAttribute('fill') : null,
+                 last: g.querySelector('.last') !== null };
+      });""")
+
+
+def coordinates(d):
+    return d.js("return [...document.querySelectorAll('#board text.coord')].map(t => t.textContent)")
+
+
+def check_grid(d, expected, colours, columns, rows, last):
+    """The board drawn against the game's own position: every cell's
+    symbol, the colour the file names for it, the coordinates, and the one
+    cell the last move marked."""
+    drawn = drawn_grid(d)
+    assert [c["symbol"] for c in drawn] == expected, ([c["symbol"] for c in drawn], expected)
+    for i, c in enumerate(drawn):
+        if expected[i] in colours:
+            assert c["colour"] == colours[expected[i]], (i, c, colours)
+    assert coordinates(d) == columns + rows, coordinates(d)
+    marked = [i for i, c in enumerate(drawn) if c["last"]]
+    assert marked == ([] if last is None else [last]), (marked, last)
+
+
+def tictactoe_cells(raw):
+    """The nine cells from the game's own fields (`marks: [{1, 5}, {9}]`)."""
+    marks = re.search(r"marks: \[\{([^}]*)\}, \{([^}]*)\}\]", raw)
+    cells = ["."] * 9
+    for symbol, group in zip("XO", marks.groups()):
+        for n in filter(None, (x.strip() for x in group.split(","))):
+            cells[int(n) - 1] = symbol
+    return cells
+
+
+def tictactoe_value(cells, me):
+    """Minimax: what the position is worth to `me`, `me` to move (1 a win)."""
+    other = "O" if me == "X" else "X"
+    if any(all(cells[i] == other for i in line) for line in LINES):
+        return -1
+    if "." not in cells:
+        return 0
+    return max(-tictactoe_value(cells[:i] + [me] + cells[i + 1:], other) for i in range(9) if cells[i] == ".")
+
+
+def check_tictactoe_values(d, cells, me):
+    """Values of the moves, read from the side to move, against minimax."""
+    d.click("#values")
+    d.wait("return document.getElementById('valuetable').hidden === false", "the values", 30)
+    head = d.js("return document.querySelector('#valuetable th:nth-child(2)').textContent")
+    assert head == f"value for {me}", head
+    rows = d.js("""return [...document.querySelectorAll('#valuetable tr')].slice(1)
+                     .map(r => [r.cells[0].textContent, Number(r.cells[1].textContent), r.className === 'best']);""")
+    other = "O" if me == "X" else "X"
+    want = {str(i + 1): -tictactoe_value(cells[:i] + [me] + cells[i + 1:], other) for i in range(9) if cells[i] == "."}
+    assert {m: v for m, v, _ in rows} == want, (rows, want, cells)
+    # The best moves are marked only where some moves are worse.
+    differ = len(set(want.values())) > 1
+    best = max(want.values())
+    assert all(b == (differ and want[m] == best) for m, _, b in rows), rows
+    # And on the board: each free cell shows its move's value.
+    on_board = d.js("return [...document.querySelectorAll('#board text.value')].map(t => t.textContent)")
+    assert sorted(on_board) == sorted(str(v) for v in want.values()), (on_board, want)
+    return rows
+
+
+def play_tictactoe(d, url, opponent, person="X"):
+    """Tic-tac-toe to the end against `opponent`, the person at `person`,
+    by clicks on cells: at each of the person's turns the board is checked
+    against the game's own fields, and (as O) the values of the moves
+    against minimax from O's side."""
+    seats = ["human", opponent] if person == "X" else [opponent, "human"]
+    set_params(d, url, "tictactoe", {})
+    start(d, seats)
+    colours = declared_colours("tictactoe")
+    assert colours == {"X": "#c0392b", "O": "#2e86de"}, colours
     clicks = 0
+    valued = 0
     for turn in range(9):
         d.wait(READY, "the person's turn or the end")
         if d.js("return document.getElementById('outcome').textContent"):
             break
-        before = d.js(CELLS)
-        legal = d.js("return document.querySelectorAll('#board .legal').length")
+        game = server_state(d, url)
+        cells = tictactoe_cells(game["raw"]) if game["raw"] else None
+        moves = history(d)
+        # The last move: its cell, as the game numbers its cells 1 to 9.
+        last = int(moves[-1].split(": ")[1]) - 1 if moves else None
+        page = [c["symbol"] for c in drawn_grid(d)]
+        if cells is None:
+            cells = page
+        check_grid(d, cells, colours, ["a", "b", "c"], ["3", "2", "1"], last)
+        if person == "O":
+            check_tictactoe_values(d, cells, "O")
+            valued += 1
+        free = [i for i in range(9) if cells[i] == "."]
         # Not best play: the person clicks around the board.
-        d.click("#board .legal", (turn * 5) % legal)
+        cell = free[(turn * 5) % len(free)]
+        d.click(f"#board g[data-cell='{cell}'] .legal")
         clicks += 1
-        d.wait(f"const c = {CELLS_OF}; return c.filter(x => x == 'X').length == {before.count('X') + 1}",
-               "the X clicked to appear")
+        d.wait(f"const c = {CELLS_OF}; return c[{cell}] == '{person}'", "the mark clicked to appear")
     d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
-    cells = d.js(CELLS)
+    cells = tictactoe_cells(server_state(d, url)["raw"])
+    assert [c["symbol"] for c in drawn_grid(d)] == cells
     outcome = d.js("return document.getElementById('outcome').textContent")
-    history = d.js("return document.querySelectorAll('#history li').length")
+    moves = history(d)
     won = lambda mark: any(all(cells[i] == mark for i in line) for line in LINES)
-    assert len(cells) == 9, cells
+    assert cells.count(person) == clicks, (cells, clicks)
+    assert len(moves) == 9 - cells.count("."), (moves, cells)
+    if opponent == "optimal":
+        assert not won(person), f"optimal lost: {cells}"
+    winner = "X" if won("X") else "O" if won("O") else None
+    assert outcome == (f"{winner} won the game" if winner else "the game is a draw"), (outcome, cells)
+    if winner:
+        # The winning line is marked, and only its cells.
+        marked = d.js("return [...document.querySelectorAll('#board g[data-cell]')].filter(g => g.querySelector('.win')).map(g => Number(g.dataset.cell))")
+        assert any(set(line) <= set(marked) for line in LINES) and all(cells[i] == winner for i in marked), marked
+    print(f"browser: tic-tac-toe as {person} against {opponent}, {clicks} clicks"
+          f"{f', values checked {valued} times' if valued else ''}: {outcome} ({''.join(cells)})")
+
+
+def connect4_columns(raw, rows, cols):
+    """The grid, top row first, from the game's own fields (`columns: [[X, O], [], ...]`)."""
+    body = re.search(r"columns: \[(.*)\]", raw).group(1)
+    columns = [[x.strip() for x in c.split(",") if x.strip()] for c in re.findall(r"\[([^\]]*)\]", body)]
+    assert len(columns) == cols, (raw, columns)
+    return [columns[c][rows - 1 - r] if rows - 1 - r < len(columns[c]) else "." for r in range(rows) for c in range(cols)]
+
+
+def play_connect4(d, url, opponent, rows=4, cols=5, connect=3):
+    """Connect four, small, to the end against `opponent`, by clicks on
+    columns: the board against the game's own fields at every turn, the
+    columns named as the moves are, the last disc marked where it fell."""
+    set_params(d, url, "connect4", {"rows": rows, "cols": cols, "connect": connect})
+    start(d, ["human", opponent])
+    colours = declared_colours("connect4")
+    names = [str(c + 1) for c in range(cols)]
+    ranks = [str(rows - r) for r in range(rows)]
+    clicks = 0
+    for turn in range(rows * cols):
+        d.wait(READY, "the person's turn or the end")
+        if d.js("return document.getElementById('outcome').textContent"):
+            break
+        game = server_state(d, url)
+        cells = connect4_columns(game["raw"], rows, cols)
+        moves = history(d)
+        last = None
+        if moves:
+            # The column the move list names is the one drawn with that name.
+            column = names.index(moves[-1].split(": ")[1])
+            last = next(r * cols + column for r in range(rows) if cells[r * cols + column] != ".")
+        check_grid(d, cells, colours, names, ranks, last)
+        if turn == 1:
+            check_connect4_values(d, cells, cols)
+        open_columns = [c for c in range(cols) if cells[c] == "."]
+        column = open_columns[(turn * 3) % len(open_columns)]
+        # A click on the column's top cell drops the disc to the bottom.
+        d.click(f"#board g[data-cell='{column}'] .legal")
+        clicks += 1
+        d.wait(f"return document.querySelectorAll('#history li').length > {len(moves)}", "the disc dropped")
+    d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
+    cells = connect4_columns(server_state(d, url)["raw"], rows, cols)
+    assert [c["symbol"] for c in drawn_grid(d)] == cells
+    outcome = d.js("return document.getElementById('outcome').textContent")
     assert cells.count("X") == clicks, (cells, clicks)
-    assert history == cells.count("X") + cells.count("O"), (history, cells)
-    assert not won("X"), f"optimal lost: {cells}"
-    if won("O"):
-        assert outcome == "O won the game", outcome
+    line = d.js("return [...document.querySelectorAll('#board g[data-cell]')].filter(g => g.querySelector('.win')).map(g => Number(g.dataset.cell))")
+    if "won" in outcome:
+        winner = outcome.split(" ")[0]
+        assert len(line) >= connect and all(cells[i] == winner for i in line), (outcome, line, cells)
     else:
-        assert "." not in cells, cells
-        assert outcome == "the game is a draw", outcome
-    print(f"browser: tic-tac-toe against optimal, {clicks} clicks: {outcome} ({''.join(cells)})")
+        assert outcome == "the game is a draw" and "." not in cells and not line, (outcome, cells)
+    print(f"browser: connect four {rows}x{cols} (connect {connect}) against {opponent}, {clicks} clicks on columns: {outcome}")
+
+
+def check_connect4_values(d, cells, cols):
+    """The values for X (the side to move), one per open column, on the
+    board where the disc would land and in the table."""
+    d.click("#values")
+    d.wait("return document.getElementById('valuetable').hidden === false", "the values", 30)
+    note = d.js("return document.getElementById('valuenote').textContent")
+    assert "for X (the side to move)" in note, note
+    table = d.js("""return [...document.querySelectorAll('#valuetable tr')].slice(1)
+                     .map(r => [r.cells[0].textContent, r.cells[1].textContent]);""")
+    open_columns = [str(c + 1) for c in range(cols) if cells[c] == "."]
+    assert sorted(m for m, _ in table) == sorted(open_columns), (table, open_columns)
+    on_board = d.js("return [...document.querySelectorAll('#board text.value')].map(t => t.textContent)")
+    assert len(on_board) == len(open_columns), on_board
 
 
 def play_chess(d, url):
@@ -275,17 +484,22 @@ def play_hex_by_clicking_cells(d, url):
     print(f"browser: Hex by {clicks} clicks on hexagons: {outcome}")
 
 
-def play_kalah_against_optimal(d, url):
-    """Kalah 3x3 to the end against `optimal`, by clicks on the ringed pits,
-    the rows named; the stores the page shows decide the outcome."""
-    d.do("POST", "/url", {"url": f"{url}?game=kalah"})
-    d.wait("return document.querySelectorAll('#params input').length > 0", "the parameters")
-    d.js("""for (const i of document.querySelectorAll('#params input')) {
-              if (i.name === 'pits' || i.name === 'seeds') { i.value = '3'; } }""")
-    d.wait("return document.querySelectorAll('.seat').length == 2", "the seats")
-    d.js("const s = document.querySelectorAll('.seat'); s[0].value = 'human'; s[1].value = 'optimal';")
-    d.click("#start")
-    d.wait("return document.getElementById('play').hidden === false", "the board")
+def fields(raw):
+    """`name: value` fields of the game's own position, as text."""
+    parts = re.split(r"(?:^|,\s+|\n)(\w+): ", raw.strip())
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def numbers(text):
+    return [int(x) for x in re.findall(r"-?\d+", text)]
+
+
+def play_kalah(d, url, opponent, pits=3, seeds=3):
+    """Kalah, small, to the end against `opponent`, by clicks on the ringed
+    pits, the rows named: at each turn every pit and store against the
+    game's own fields, and the ringed pits against those South may sow."""
+    set_params(d, url, "kalah", {"pits": pits, "seeds": seeds})
+    start(d, ["human", opponent])
     names = d.js("return [...document.querySelectorAll('#board .side-name')].map(t => t.textContent)")
     assert names[0].startswith("South's pits") and names[1].startswith("\u2190 North's pits"), names
     clicks = 0
@@ -293,17 +507,166 @@ def play_kalah_against_optimal(d, url):
         d.wait(READY, "the person's turn or the end")
         if d.js("return document.getElementById('outcome').textContent"):
             break
-        d.click("#board .legal", 0)
+        f = fields(server_state(d, url)["raw"])
+        ring, store = numbers(f["ring"]), numbers(f["store"])
+        drawn = d.js("""const of = (row) => [...document.querySelectorAll(`#board text.seeds[data-row=${row}]`)].map(t => Number(t.textContent));
+                        return { bottom: of('bottom'), top: of('top'),
+                                 left: Number(document.querySelector('#board text.store.left').textContent),
+                                 right: Number(document.querySelector('#board text.store.right').textContent),
+                                 ringed: [...document.querySelectorAll('#board rect.pit.legal')].map(r => r.dataset.row + r.dataset.index) };""")
+        # South's pits along the bottom, North's across the top from the right; South's store right.
+        want = {"bottom": ring[:pits], "top": [ring[2 * pits - 1 - i] for i in range(pits)],
+                "left": store[1], "right": store[0],
+                "ringed": [f"bottom{i}" for i in range(pits) if ring[i] > 0]}
+        assert drawn == want, (drawn, want)
+        before = len(history(d))
+        d.click("#board rect.pit.legal", clicks % len(want["ringed"]))
         clicks += 1
-        time.sleep(0.1)
+        d.wait(f"return document.querySelectorAll('#history li').length > {before}", "the sowing")
     d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
     outcome = d.js("return document.getElementById('outcome').textContent")
-    # South's store is on the right, North's on the left.
+    store = numbers(fields(server_state(d, url)["raw"])["store"])
     north = int(d.js("return document.querySelector('#board text.store.left').textContent"))
     south = int(d.js("return document.querySelector('#board text.store.right').textContent"))
+    assert [south, north] == store, (south, north, store)
     winner = "South" if south > north else "North" if north > south else None
     assert (f"{winner} won" in outcome) if winner else ("draw" in outcome), (outcome, south, north)
-    print(f"browser: Kalah 3x3 against optimal, {clicks} clicks on pits: {outcome}")
+    print(f"browser: Kalah {pits}x{seeds} against {opponent}, {clicks} clicks on pits: {outcome}")
+
+
+def hand_of(d, player):
+    return d.js(f"return [...document.querySelectorAll(\"#board [data-field=hands] .player[data-player='{player}'] .card\")].map(c => c.textContent)")
+
+
+def play_cards(d, url, game, params, seats, rounds, check_round, private=True):
+    """A card game of simultaneous bids by clicks on the cards of the
+    person's hand (player 0): each round the card clicked leaves the hand
+    and is the one the move list records for the person."""
+    set_params(d, url, game, params)
+    start(d, seats)
+    played = []
+    for _ in range(rounds):
+        d.wait(READY, "the person's turn")
+        hand = hand_of(d, 0)
+        others = [hand_of(d, p) for p in range(1, len(seats))]
+        # The others' private hands are face down to the person.
+        assert all(all((c == "?") == private for c in h) for h in others), others
+        legal = d.js("return [...document.querySelectorAll('#board [data-field=hands] .card.legal')].map(c => c.textContent)")
+        assert legal == hand and hand, (legal, hand)
+        card = hand[len(played) % len(hand)]
+        before = len(history(d))
+        d.click("#board [data-field=hands] .card.legal", hand.index(card))
+        d.wait(f"return [...document.querySelectorAll('#history li')].slice({before}).some(li => li.textContent.startsWith('all: '))",
+               "the round played")
+        everyone = next(m for m in history(d)[before:] if m.startswith("all: "))
+        mine = everyone[len("all: "):].split(", ")[0]
+        assert mine.split(" ")[-1] == card, (everyone, card)
+        check_round(d, card)
+        played.append(card)
+    d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
+    return played, d.js("return document.getElementById('outcome').textContent")
+
+
+def play_xnimmt(d, url):
+    """X Nimmt! with three players (P=3 changes the seats; N=3 first, or
+    the deck of 17 is too small for three hands of 5), three rounds,
+    the person's cards played by clicks; at the end the winner is the one
+    who collected fewest points in the game's own fields."""
+    d.do("POST", "/url", {"url": f"{url}?game=xnimmt"})
+    d.wait("return document.querySelectorAll('.seat').length == 2", "two seats")
+    def after_round(d, card):
+        assert card not in hand_of(d, 0) or d.js("return document.getElementById('outcome').textContent")
+    played, outcome = play_cards(d, url, "xnimmt", {"N": 3, "P": 3}, ["human", "random", "random"], 3, after_round)
+    f = fields(server_state(d, url)["raw"])
+    collected = numbers(f["collected"])
+    names = [p["name"] for p in server_state(d, url)["players"]]
+    low = min(collected)
+    winners = [names[i] for i, c in enumerate(collected) if c == low]
+    assert any(w in outcome for w in winners), (outcome, collected, names)
+    print(f"browser: X Nimmt! with 3 players, cards {', '.join(played)} clicked: {outcome} (collected {collected})")
+
+
+def play_goofspiel(d, url):
+    """Goofspiel with 3 cards, bids by clicks on the person's cards."""
+    def after_round(d, card):
+        pass
+    played, outcome = play_cards(d, url, "goofspiel", {"cards": 3}, ["human", "random"], 3, after_round,
+                                 private=False)
+    assert sorted(played) == ["1", "2", "3"], played
+    print(f"browser: Goofspiel, bids {', '.join(played)} clicked: {outcome}")
+
+
+def pig_dice(d, url, ask):
+    """Pig with seed 7, two people rolling four times by the move list; with
+    `ask`, the values of the moves asked before each roll. The dice drawn."""
+    set_params(d, url, "pig", {"target": 10})
+    d.js("document.getElementById('seed').value = '7';")
+    start(d, ["human", "human"])
+    for _ in range(4):
+        d.wait(READY.replace("legal > 0 && ", ""), "a person's turn")
+        if ask:
+            d.click("#values")
+            d.wait("return document.getElementById('valuetable').hidden === false", "the values", 30)
+        before = len(history(d))
+        d.js("document.getElementById('movelist').value = 'roll';")
+        d.click("#play-move")
+        d.wait(f"return [...document.querySelectorAll('#history li')].slice({before}).some(li => li.textContent.startsWith('chance: '))",
+               "the die")
+    d.js("document.getElementById('seed').value = '';")
+    return [m for m in history(d) if m.startswith("chance: ")]
+
+
+def check_pig_dice(d, url):
+    plain = pig_dice(d, url, False)
+    asked = pig_dice(d, url, True)
+    assert plain == asked and len(plain) == 4, (plain, asked)
+    print(f"browser: Pig, seed 7: the same dice with and without values asked ({', '.join(m[8:] for m in plain)})")
+
+
+def play_dots_and_boxes(d, url, rows=2, cols=2):
+    """Dots and boxes to the end against `random` by clicks on edges (the
+    display's `plays` says which line each is): at each turn the edge drawn
+    last is the one the move list names, and each box is drawn as its
+    closer's, as many as the game's own count of boxes."""
+    set_params(d, url, "dots-and-boxes", {})
+    start(d, ["human", "random"])
+    width = 2 * cols + 1
+    horizontal = (rows + 1) * cols
+
+    def cell_of(line):
+        if line < horizontal:
+            return 2 * (line // cols) * width + 2 * (line % cols) + 1
+        v = line - horizontal
+        return (2 * (v // (cols + 1)) + 1) * width + 2 * (v % (cols + 1))
+
+    clicks = 0
+    for turn in range(horizontal * 2):
+        d.wait(READY, "the person's turn or the end")
+        if d.js("return document.getElementById('outcome').textContent"):
+            break
+        check_dots(d, url, cell_of)
+        before = len(history(d))
+        d.click("#board g[data-cell] rect.legal", turn % d.js("return document.querySelectorAll('#board rect.legal').length"))
+        clicks += 1
+        d.wait(f"return document.querySelectorAll('#history li').length > {before}", "the line drawn")
+    d.wait("return document.getElementById('outcome').textContent !== ''", "the outcome")
+    check_dots(d, url, cell_of)
+    outcome = d.js("return document.getElementById('outcome').textContent")
+    print(f"browser: dots and boxes {rows}x{cols} against random, {clicks} clicks on edges: {outcome}")
+
+
+def check_dots(d, url, cell_of):
+    moves = history(d)
+    last = d.js("return [...document.querySelectorAll('#board g[data-cell]')].filter(g => g.querySelector('.edge.last')).map(g => Number(g.dataset.cell))")
+    assert last == ([cell_of(int(moves[-1].split(": ")[1]))] if moves else []), (last, moves[-1:])
+    game = server_state(d, url)
+    names = [p["name"] for p in game["players"]]
+    # Each player's boxes, counted by the game itself.
+    boxes = numbers(fields(game["raw"])["boxes"]) if game["raw"] else None
+    owners = d.js("return [...document.querySelectorAll('#board rect.box')].map(r => r.dataset.owner)")
+    assert all(o in names for o in owners), owners
+    if boxes is not None:
+        assert [owners.count(n) for n in names] == boxes, (owners, boxes)
 
 
 def board_pictures(d, url, folder):
@@ -316,7 +679,8 @@ def board_pictures(d, url, folder):
         new_game(d, url, game, ["random"] * len(info["players"]))
         time.sleep(3)
         path = os.path.join(folder, f"serve-{game}.png")
-        d.screenshot(path)
+        # The board with its title, status and outcome: not the whole window.
+        d.element_screenshot("#play", path)
         print(f"browser: wrote {path}")
 
 
@@ -352,24 +716,40 @@ def main():
     parser.add_argument("gdl")
     parser.add_argument("--screenshots", metavar="DIR")
     parser.add_argument("--pictures", metavar="DIR", help="each board game's page, a few moves in")
+    parser.add_argument("--only", action="append", help="play only these (tictactoe, connect4, ..., recover)")
     parser.add_argument("--chromedriver", default="chromedriver")
     parser.add_argument("--chromium", default=None)
     args = parser.parse_args()
-    server, url = start_server(args.gdl)
+    # MCTS thinks 100 ms a move: the games against it stay short.
+    server, url = start_server(args.gdl, "--budget-ms", "100")
     driver = None
     try:
         driver = Driver(args.chromedriver, args.chromium)
-        play_tictactoe(driver, url)
-        play_chess(driver, url)
-        play_kuhn_to_a_showdown(driver, url)
-        play_hex_by_clicking_cells(driver, url)
-        play_kalah_against_optimal(driver, url)
-        small, small_url = start_server(args.gdl, "--max-nodes", "2000")
-        try:
-            recover_from_a_failed_agent(driver, small_url)
-        finally:
-            small.terminate()
-            small.wait()
+        plays = [
+            ("tictactoe", lambda: play_tictactoe(driver, url, "optimal")),
+            ("tictactoe", lambda: play_tictactoe(driver, url, "mcts", person="O")),
+            ("connect4", lambda: play_connect4(driver, url, "optimal")),
+            ("connect4", lambda: play_connect4(driver, url, "mcts")),
+            ("kalah", lambda: play_kalah(driver, url, "optimal")),
+            ("kalah", lambda: play_kalah(driver, url, "mcts")),
+            ("xnimmt", lambda: play_xnimmt(driver, url)),
+            ("goofspiel", lambda: play_goofspiel(driver, url)),
+            ("pig", lambda: check_pig_dice(driver, url)),
+            ("chess", lambda: play_chess(driver, url)),
+            ("kuhn", lambda: play_kuhn_to_a_showdown(driver, url)),
+            ("hex", lambda: play_hex_by_clicking_cells(driver, url)),
+            ("dots", lambda: play_dots_and_boxes(driver, url)),
+        ]
+        for name, run in plays:
+            if not args.only or name in args.only:
+                run()
+        if not args.only or "recover" in args.only:
+            small, small_url = start_server(args.gdl, "--max-nodes", "2000")
+            try:
+                recover_from_a_failed_agent(driver, small_url)
+            finally:
+                small.terminate()
+                small.wait()
         if args.pictures:
             board_pictures(driver, url, args.pictures)
         if args.screenshots:

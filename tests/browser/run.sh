@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The browser test of `gdl serve` (tests/browser/play.py): headless Chromium
-# plays, by clicks only, tic-tac-toe against `optimal`, chess by piece and
-# target, Kuhn poker with two people to a showdown that turns both cards up
-# (through the hand-over screen), Hex on hexagons to the end, Kalah 3x3 to
-# the end against `optimal`, and connect four whose `optimal` runs out of
-# budget, recovered through the page; `--pictures docs/pictures` saves
-# every bundled game's page. It takes about three minutes. Needs
+# plays, by clicks only, tic-tac-toe, connect four (4x5, three in a row)
+# and Kalah (3 pits of 3) to the end against `optimal` and against `mcts`
+# (100 ms a move), X Nimmt! with three players and Goofspiel by clicks on
+# cards, dots and boxes by clicks on edges, chess by piece and target,
+# Kuhn poker with two people to a showdown that turns both cards up
+# (through the hand-over screen), Hex on hexagons, and connect four whose
+# `optimal` runs out of budget, recovered through the page. At each turn
+# it checks the board against the game's own fields (the colours the file
+# names, the coordinates, the last move, the values from the side to move
+# against minimax), and that asking for values leaves Pig's dice (seed 7)
+# as they were. It takes under a minute here; `--only kalah` plays one.
+# `--pictures docs/pictures` saves every bundled game's board. Needs
 # Debian's chromium and chromium-driver, installed here with apt-get when
 # missing. Where they cannot be installed (no apt-get, not root), the test
 # is skipped, and says so loudly; any other failure fails the run.
