@@ -477,10 +477,14 @@ fn draw_ratings<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, k: u32, agent
     let pad = ((hi - lo) * 0.08).max(20.0);
     let names: Vec<String> = rated.iter().map(|r| agents[r.0].clone()).collect();
     let longest = names.iter().map(|a| a.chars().count()).max().unwrap_or(0) as u32;
-    let caption = if ratings.prior {
-        "Elo rating (95% interval), mean 0; one virtual draw a pair"
-    } else {
-        "Elo rating (95% interval), the agents' mean 0"
+    let caption = match (ratings.prior, ratings.table) {
+        (true, None) => "Elo rating (95% interval), mean 0; one virtual draw a pair".to_string(),
+        (true, Some(n)) => format!("Elo rating (95%, widened ×√{}), mean 0; one virtual draw a pair", n - 1),
+        (false, Some(n)) => format!(
+            "Elo rating (95% interval, widened ×√{} for tables of {n}), mean 0",
+            n - 1
+        ),
+        (false, None) => "Elo rating (95% interval), the agents' mean 0".to_string(),
     };
     let chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 13 * k))

@@ -101,6 +101,29 @@ pub struct Ratings {
     /// an agent (or a group) won or lost every game against the others and
     /// its rating would otherwise be infinite.
     pub prior: bool,
+    /// The players at a table, where more than two: the intervals were
+    /// widened for it ([`Ratings::at_tables_of`]).
+    pub table: Option<usize>,
+}
+
+impl Ratings {
+    /// The ratings of a league whose games seat `players` agents at a
+    /// table. Each game counts as a meeting of every two agents at it, and
+    /// the `players - 1` meetings of one agent in one game share one result
+    /// (first at the table beats everyone): counted as independent, they
+    /// would make the intervals too narrow. They are widened by
+    /// `√(players - 1)`, the factor for meetings that always agree, so
+    /// that they never claim more than the games show.
+    pub fn at_tables_of(mut self, players: usize) -> Ratings {
+        if players > 2 {
+            let factor = ((players - 1) as f64).sqrt();
+            for h in self.half.iter_mut().flatten() {
+                *h *= factor;
+            }
+            self.table = Some(players);
+        }
+        self
+    }
 }
 
 /// The Elo scale: a difference of `d` means an expected score of
@@ -168,7 +191,12 @@ pub fn fit(games: &[Vec<f64>], points: &[Vec<f64>]) -> Ratings {
         elo[a] = Some(r[i]);
         half[a] = Some(z * (cov[i][i].max(0.0)).sqrt() / c);
     }
-    Ratings { elo, half, prior }
+    Ratings {
+        elo,
+        half,
+        prior,
+        table: None,
+    }
 }
 
 /// The log-likelihood's gradient (over `c`) and the weighted Laplacian
@@ -322,6 +350,13 @@ pub fn text(table_of: &Crosstable, ratings: &Ratings, players: usize) -> String 
     let mut out =
         format!("Elo ratings by maximum likelihood from all {meetings} (a draw half a point), the agents' mean 0\n");
     out.push_str(&table(&rows, &[false, true, true, true]));
+    if let Some(players) = ratings.table {
+        out.push_str(&format!(
+            "(the intervals are widened by √{}: an agent's {} meetings at one table share one result)\n",
+            players - 1,
+            players - 1
+        ));
+    }
     if ratings.prior {
         out.push_str(
             "(an agent won or lost every game against the others: one virtual draw between every two agents \
@@ -407,6 +442,18 @@ mod tests {
         let d = r.elo[0].unwrap() - r.elo[1].unwrap();
         assert!((expected(d) - 10.5 / 11.0).abs() < 1e-9, "{d}");
         assert!(r.half[0].unwrap().is_finite());
+    }
+
+    #[test]
+    fn the_intervals_of_tables_of_three_are_widened_by_root_two() {
+        let two = pair(40.0, 0.75);
+        let three = pair(40.0, 0.75).at_tables_of(3);
+        assert_eq!(three.elo, two.elo);
+        for (w, n) in three.half.iter().zip(&two.half) {
+            assert!((w.unwrap() - n.unwrap() * 2f64.sqrt()).abs() < 1e-9);
+        }
+        assert_eq!(three.table, Some(3));
+        assert_eq!(pair(40.0, 0.75).at_tables_of(2), two);
     }
 
     #[test]

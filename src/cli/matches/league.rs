@@ -370,7 +370,7 @@ impl Report<'_> {
         } = self;
         let played = totals.games;
         let (tally, crosstable) = totals.finish();
-        let ratings = crosstable.ratings();
+        let ratings = crosstable.ratings().at_tables_of(game.num_players());
         let candidates = schedule.candidates;
         let how = if schedule.field {
             format!(
