@@ -14,6 +14,7 @@ import argparse
 import base64
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -503,6 +504,7 @@ def play_kalah(d, url, opponent, pits=3, seeds=3):
     names = d.js("return [...document.querySelectorAll('#board .side-name')].map(t => t.textContent)")
     assert names[0].startswith("South's pits") and names[1].startswith("\u2190 North's pits"), names
     clicks = 0
+    last_marked = 0
     for turn in range(60):
         d.wait(READY, "the person's turn or the end")
         if d.js("return document.getElementById('outcome').textContent"):
@@ -519,6 +521,16 @@ def play_kalah(d, url, opponent, pits=3, seeds=3):
                 "left": store[1], "right": store[0],
                 "ringed": [f"bottom{i}" for i in range(pits) if ring[i] > 0]}
         assert drawn == want, (drawn, want)
+        # The pit the last move sowed from (South's pit k is the bottom
+        # row's k-th, North's the top row's k-th from the right).
+        moves = history(d)
+        marked = d.js("return [...document.querySelectorAll('#board rect.pit.last')].map(r => r.dataset.row + r.dataset.index)")
+        if moves:
+            who, pit = moves[-1].split(": ")
+            sown = f"bottom{int(pit) - 1}" if who == "South" else f"top{pits - int(pit)}"
+            # A sowing that laps round refills its pit: nothing is marked.
+            assert marked in ([sown], []), (marked, sown)
+            last_marked += len(marked)
         before = len(history(d))
         d.click("#board rect.pit.legal", clicks % len(want["ringed"]))
         clicks += 1
@@ -529,6 +541,7 @@ def play_kalah(d, url, opponent, pits=3, seeds=3):
     north = int(d.js("return document.querySelector('#board text.store.left').textContent"))
     south = int(d.js("return document.querySelector('#board text.store.right').textContent"))
     assert [south, north] == store, (south, north, store)
+    assert last_marked > 0, "the last sowing was never marked"
     winner = "South" if south > north else "North" if north > south else None
     assert (f"{winner} won" in outcome) if winner else ("draw" in outcome), (outcome, south, north)
     print(f"browser: Kalah {pits}x{seeds} against {opponent}, {clicks} clicks on pits: {outcome}")
@@ -669,15 +682,43 @@ def check_dots(d, url, cell_of):
         assert [owners.count(n) for n in names] == boxes, (owners, boxes)
 
 
+# How many moves into each game its picture is taken (8 where not named):
+# a few for the short games, more where the board fills slowly.
+PICTURE_MOVES = {"nim": 2, "nim-normal": 2, "nimcala": 2, "select19": 2, "pig": 3, "tictactoe": 4,
+                 "tictactoe-symmetric": 4, "three-mens-morris": 5, "go": 14, "gomoku": 12, "othello": 12,
+                 "amazons": 6, "backgammon": 10}
+
+
 def board_pictures(d, url, folder):
-    """Each board game a few random moves in, for the docs."""
+    """Each bundled game's board a few moves in, for the docs: people at
+    every seat, the moves drawn at random from the move list, so that the
+    picture is taken as a person sees the board, the last move marked; a
+    game of hidden cards is played by `random` to its end, where every
+    card is turned up."""
+    rng = random.Random(45)
     games = json.loads(urllib.request.urlopen(url + "api/games").read())["games"]
+    waiting = ("const done = document.getElementById('outcome').textContent !== '';"
+               "return done || document.getElementById('status').textContent.endsWith('(you)');")
     for game in [g["name"] for g in games]:
         info = json.loads(urllib.request.urlopen(urllib.request.Request(
             url + "api/game", data=json.dumps({"game": game}).encode(), method="POST",
             headers={"Content-Type": "application/json"})).read())
-        new_game(d, url, game, ["random"] * len(info["players"]))
-        time.sleep(3)
+        seats = len(info["players"])
+        new_game(d, url, game, ["human"] * seats)
+        if d.js("return state.hidden"):
+            new_game(d, url, game, ["random"] * seats)
+            d.wait("return document.getElementById('outcome').textContent !== ''", f"{game} to its end")
+        else:
+            for _ in range(PICTURE_MOVES.get(game, 8)):
+                d.wait(waiting, f"{game}: a person's turn")
+                if d.js("return document.getElementById('outcome').textContent"):
+                    break
+                moves = d.js("return [...document.querySelectorAll('#movelist option')].map(o => o.value)")
+                before = len(history(d))
+                d.js("document.getElementById('movelist').value = arguments[0];", rng.choice(moves))
+                d.click("#play-move")
+                d.wait(f"return document.querySelectorAll('#history li').length > {before}", f"{game}: the move")
+            d.wait(waiting, f"{game}: a person's turn")
         path = os.path.join(folder, f"serve-{game}.png")
         # The board with its title, status and outcome: not the whole window.
         d.element_screenshot("#play", path)

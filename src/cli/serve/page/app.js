@@ -256,6 +256,8 @@ async function steps() {
 function moved(next) {
   if (state && state.board && state.board.layout === "grid") {
     lastBoard = { id: state.id, cells: state.board.cells };
+  } else if (state && state.board && state.board.layout === "pits") {
+    lastBoard = { id: state.id, bottom: state.board.bottom, top: state.board.top };
   }
   selected = null;
   state = next;
@@ -349,6 +351,9 @@ function render() {
     $("status").textContent = "game over";
   } else if (s.person !== null) {
     $("status").textContent = s.players[s.person].name + " to move (you)";
+  } else {
+    // Whose move the page waits for now, not the one just played.
+    $("status").textContent = s.turn === "chance" ? "chance…" : (s.mover_name || "the agents") + " is thinking…";
   }
   $("outcome").textContent = s.outcome || "";
   $("outcome").dataset.done = s.outcome ? "yes" : "no";
@@ -524,7 +529,7 @@ function drawGrid(b, clicks) {
   const colourOf = (sym) => (b.colours && b.colours[sym]) || palette[sym];
   const declaredColours = Object.values(b.colours || {});
   const shared = new Set(Object.keys(b.colours || {}).filter((k) => declaredColours.filter((c) => c === b.colours[k]).length > 1));
-  const changed = lastBoard && lastBoard.id === state.id && lastBoard.cells.length === b.cells.length
+  const changed = lastBoard && lastBoard.id === state.id && lastBoard.cells && lastBoard.cells.length === b.cells.length
     ? b.cells.map((c, i) => c !== lastBoard.cells[i]) : null;
   const bar = (c, top) => {
     const half = top ? [...Array(Math.floor(b.rows / 2)).keys()] : [...Array(Math.floor(b.rows / 2)).keys()].map((k) => b.rows - 1 - k);
@@ -589,7 +594,12 @@ function drawGrid(b, clicks) {
         el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, rx: 6, fill: "rgba(46, 204, 113, 0.35)", stroke: "#1e8449", "stroke-width": 3, class: "win" }, g);
       }
       if (changed && changed[i] && !dots) {
-        el("rect", { x: x + 1, y: y + 1, width: size - 2, height: size - 2, fill: "rgba(255, 215, 0, 0.45)", class: "last" }, g);
+        const mark = { fill: "rgba(255, 215, 0, 0.45)", class: "last" };
+        if (hex) {
+          el("polygon", { ...mark, points: hexagon(cx, cy, size / Math.sqrt(3) - 1) }, g);
+        } else {
+          el("rect", { ...mark, x: x + 1, y: y + 1, width: size - 2, height: size - 2 }, g);
+        }
       }
       if (selected && selected.from === i) {
         el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, fill: "none", stroke: "#1e6fd9", "stroke-width": 4, class: "selected" }, g);
@@ -759,6 +769,11 @@ function drawPits(b, clicks) {
   const pit = (x, y, w, h, text, move, row, index) => {
     const shape = el("rect", { x: x + 4, y: y + 4, width: w - 8, height: h - 8, rx: (w - 8) / 2.5, fill: "#8d5f2c", stroke: "#5b3a17" }, svg);
     const t = el("text", { x: x + w / 2, y: y + h / 2 + 7, "text-anchor": "middle", "font-size": 20, fill: "#fff", "pointer-events": "none", class: "seeds" }, svg);
+    if (row && sown[row] === index) {
+      // Marked as other boards mark the last move.
+      shape.setAttribute("fill", "#c9a227");
+      shape.classList.add("last");
+    }
     if (row) {
       shape.classList.add("pit");
       shape.dataset.row = row;
@@ -778,6 +793,19 @@ function drawPits(b, clicks) {
     const k = clicks && clicks[row] ? clicks[row][i] : null;
     return k === null || k === undefined ? undefined : state.moves[k];
   };
+  // The pit the last move sowed from: of the row of the side that moved,
+  // the one pit left with fewer seeds (a capture empties the other row).
+  const sown = { bottom: null, top: null };
+  const mover = state.history.length ? state.history[state.history.length - 1].who : null;
+  const side = named ? b.sides.findIndex((x) => x.player === mover) : -1;
+  if (side >= 0 && lastBoard && lastBoard.id === state.id && lastBoard.bottom) {
+    const row = side === 0 ? "bottom" : "top";
+    const was = lastBoard[row];
+    const fewer = b[row] ? b[row].map((v, i) => (was && Number(v) < Number(was[i]) ? i : -1)).filter((i) => i >= 0) : [];
+    if (fewer.length === 1) {
+      sown[row] = fewer[0];
+    }
+  }
   if (b.left !== null) {
     pit(0, 0, storeW, height - 8, b.left);
     svg.lastChild.classList.add("store", "left");
@@ -823,7 +851,8 @@ function drawFields(f) {
   const cards = (v, parent, own) => {
     if (Array.isArray(v)) {
       const row = document.createElement("span");
-      row.className = "cards";
+      // A list of lists (X Nimmt!'s rows on the table): one row a line.
+      row.className = v.length > 0 && v.every(Array.isArray) ? "cards stacked" : "cards";
       if (v.length === 0) {
         row.classList.add("empty");
       }
