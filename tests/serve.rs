@@ -912,3 +912,77 @@ fn a_display_says_what_a_click_plays_where_one_press_changes_several_cells() {
     assert!(cells(&state).iter().all(|c| c == "."), "{state}");
     assert_eq!(state["outcome"], "P won the game");
 }
+
+/// A Kalah capture empties a pit of the other row, and no click on that
+/// row may read as a sowing from it: the mover's own row only is clicked,
+/// at every turn of a whole game.
+#[test]
+fn kalah_is_sown_only_from_the_movers_row() {
+    let server = Server::start(&["--seed", "3"]);
+    let mut state = server.ok(
+        "/api/new",
+        json!({"game": "kalah", "players": "human,human", "params": {"pits": 4, "seeds": 3}}),
+    );
+    let id = state["id"].clone();
+    let mut turns = 0;
+    while state["outcome"].is_null() {
+        let (own, other) = if state["mover"] == 0 { ("bottom", "top") } else { ("top", "bottom") };
+        let row = |r: &str| -> Vec<Option<usize>> { serde_json::from_value(state["clicks"][r].clone()).unwrap() };
+        assert!(row(other).iter().all(Option::is_none), "{other} clicked: {state}");
+        let pits: Vec<String> = serde_json::from_value(state["board"][own].clone()).unwrap();
+        for (pit, target) in row(own).iter().enumerate() {
+            assert_eq!(target.is_some(), pits[pit] != "0", "{own} pit {pit}: {state}");
+        }
+        // The last move the mover may make, as a person clicks around.
+        let last = state["moves"].as_array().unwrap().last().unwrap().clone();
+        state = server.ok("/api/move", json!({"id": id, "move": last}));
+        turns += 1;
+    }
+    assert!(turns > 4, "{turns} turns");
+}
+
+/// Dots and boxes keeps only each player's count of boxes: the page draws
+/// each closed box as the player whose line closed it, and forgets it when
+/// that line is taken back.
+#[test]
+fn each_box_is_drawn_as_its_closers() {
+    let server = Server::start(&[]);
+    let state = server.ok(
+        "/api/new",
+        json!({"game": "dots-and-boxes", "players": "human,human", "params": {"rows": 1, "cols": 1}}),
+    );
+    let id = state["id"].clone();
+    // The display's plays: a click on the top edge (row 0, column 1) draws line 0.
+    assert_eq!(state["clicks"]["cells"][1], json!(state["moves"].as_array().unwrap().iter().position(|m| m == "0")));
+    let mut now = state;
+    for line in ["0", "1", "2"] {
+        now = server.ok("/api/move", json!({"id": id, "move": line}));
+        assert!(now["board"]["owners"].as_array().unwrap().iter().all(Value::is_null), "{now}");
+    }
+    // B draws the fourth line and closes the one box, at the grid's centre.
+    assert_eq!(now["mover_name"], "B");
+    now = server.ok("/api/move", json!({"id": id, "move": "3"}));
+    let owners = now["board"]["owners"].as_array().unwrap().clone();
+    assert_eq!(owners[4], "B", "{now}");
+    assert_eq!(owners.iter().filter(|o| !o.is_null()).count(), 1, "{now}");
+    let back = server.ok("/api/undo", json!({"id": id}));
+    assert!(back["board"]["owners"].as_array().unwrap().iter().all(Value::is_null), "{back}");
+}
+
+/// Connect four's display says a click anywhere in a column plays it, so
+/// its columns are named as its moves are (1 to 7), not a to g; a grid
+/// whose clicks name no columns keeps its letters.
+#[test]
+fn connect_fours_columns_are_named_as_its_moves() {
+    let server = Server::start(&[]);
+    let state = server.ok("/api/new", json!({"game": "connect4", "players": "human,human"}));
+    assert_eq!(state["board"]["column_names"], json!(["1", "2", "3", "4", "5", "6", "7"]));
+    let moves = state["moves"].as_array().unwrap();
+    let cells = state["clicks"]["cells"].as_array().unwrap();
+    for (i, k) in cells.iter().enumerate() {
+        let k = k.as_u64().expect("every cell plays") as usize;
+        assert_eq!(moves[k], json!(((i % 7) + 1).to_string()), "cell {i}");
+    }
+    let tictactoe = server.ok("/api/new", json!({"game": "tictactoe", "players": "human,human"}));
+    assert!(tictactoe["board"]["column_names"].is_null(), "{tictactoe}");
+}
