@@ -548,10 +548,16 @@ function drawGrid(b, clicks) {
     for (let c = 0; c < b.cols; c++) {
       el("line", { x1: c * size + half, y1: half, x2: c * size + half, y2: (b.rows - 1) * size + half, stroke: "#333" }, svg);
     }
-    const stars = b.rows === 19 ? [3, 9, 15] : b.rows === 13 ? [3, 6, 9] : b.rows === 9 ? [2, 4, 6] : [];
+    // Star points: nine on 19x19 and 13x13; the centre and four on 9x9
+    // and on gomoku's 15x15.
+    const stars = b.rows === 19 ? [3, 9, 15] : b.rows === 15 ? [3, 7, 11] : b.rows === 13 ? [3, 6, 9] : b.rows === 9 ? [2, 4, 6] : [];
+    const centre = (b.rows - 1) / 2;
     for (const r of stars) {
       for (const c of stars) {
-        if (b.rows !== 9 || (r === 4) === (c === 4)) {
+        if (b.cols !== b.rows) {
+          continue;
+        }
+        if ((b.rows !== 9 && b.rows !== 15) || (r === centre) === (c === centre)) {
           el("circle", { cx: c * size + half, cy: r * size + half, r: 4, fill: "#333", "pointer-events": "none" }, svg);
         }
       }
