@@ -501,6 +501,8 @@ def play_kalah(d, url, opponent, pits=3, seeds=3):
     game's own fields, and the ringed pits against those South may sow."""
     set_params(d, url, "kalah", {"pits": pits, "seeds": seeds})
     start(d, ["human", opponent])
+    title = d.js("return document.getElementById('title').textContent")
+    assert title == f"Kalah: South human vs North {opponent}", title
     names = d.js("return [...document.querySelectorAll('#board .side-name')].map(t => t.textContent)")
     assert names[0].startswith("South's pits") and names[1].startswith("\u2190 North's pits"), names
     clicks = 0
@@ -686,26 +688,31 @@ def check_dots(d, url, cell_of):
 # a few for the short games, more where the board fills slowly.
 PICTURE_MOVES = {"nim": 2, "nim-normal": 2, "nimcala": 2, "select19": 2, "pig": 3, "tictactoe": 4,
                  "tictactoe-symmetric": 4, "three-mens-morris": 5, "go": 14, "gomoku": 12, "othello": 12,
-                 "amazons": 6, "backgammon": 10}
+                 "amazons": 6, "backgammon": 10, "dots-and-boxes": 11}
 
 
-def board_pictures(d, url, folder):
+def board_pictures(d, url, folder, only=None):
     """Each bundled game's board a few moves in, for the docs: people at
     every seat, the moves drawn at random from the move list, so that the
     picture is taken as a person sees the board, the last move marked; a
     game of hidden cards is played by `random` to its end, where every
     card is turned up."""
     rng = random.Random(45)
+    # Tall enough for the longest panel (X Nimmt!'s fields): a picture of
+    # an element is cut at the window's edge.
+    d.do("POST", "/window/rect", {"width": 1280, "height": 1400})
     games = json.loads(urllib.request.urlopen(url + "api/games").read())["games"]
     waiting = ("const done = document.getElementById('outcome').textContent !== '';"
                "return done || document.getElementById('status').textContent.endsWith('(you)');")
-    for game in [g["name"] for g in games]:
+    for game in [g["name"] for g in games if not only or g["name"] in only]:
         info = json.loads(urllib.request.urlopen(urllib.request.Request(
             url + "api/game", data=json.dumps({"game": game}).encode(), method="POST",
             headers={"Content-Type": "application/json"})).read())
         seats = len(info["players"])
         new_game(d, url, game, ["human"] * seats)
-        if d.js("return state.hidden"):
+        d.wait(waiting, f"{game}: a person's turn")
+        # Hidden cards, or moves made at once (Goofspiel's bids): agents play.
+        if d.js("return state.hidden || state.turn === 'simultaneous'"):
             new_game(d, url, game, ["random"] * seats)
             d.wait("return document.getElementById('outcome').textContent !== ''", f"{game} to its end")
         else:
@@ -758,6 +765,7 @@ def main():
     parser.add_argument("--screenshots", metavar="DIR")
     parser.add_argument("--pictures", metavar="DIR", help="each board game's page, a few moves in")
     parser.add_argument("--only", action="append", help="play only these (tictactoe, connect4, ..., recover)")
+    parser.add_argument("--picture", action="append", help="with --pictures: only these games")
     parser.add_argument("--chromedriver", default="chromedriver")
     parser.add_argument("--chromium", default=None)
     args = parser.parse_args()
@@ -792,7 +800,7 @@ def main():
                 small.terminate()
                 small.wait()
         if args.pictures:
-            board_pictures(driver, url, args.pictures)
+            board_pictures(driver, url, args.pictures, args.picture)
         if args.screenshots:
             screenshots(driver, url, args.screenshots)
     finally:
