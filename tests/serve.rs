@@ -926,7 +926,11 @@ fn kalah_is_sown_only_from_the_movers_row() {
     let id = state["id"].clone();
     let mut turns = 0;
     while state["outcome"].is_null() {
-        let (own, other) = if state["mover"] == 0 { ("bottom", "top") } else { ("top", "bottom") };
+        let (own, other) = if state["mover"] == 0 {
+            ("bottom", "top")
+        } else {
+            ("top", "bottom")
+        };
         let row = |r: &str| -> Vec<Option<usize>> { serde_json::from_value(state["clicks"][r].clone()).unwrap() };
         assert!(row(other).iter().all(Option::is_none), "{other} clicked: {state}");
         let pits: Vec<String> = serde_json::from_value(state["board"][own].clone()).unwrap();
@@ -953,11 +957,17 @@ fn each_box_is_drawn_as_its_closers() {
     );
     let id = state["id"].clone();
     // The display's plays: a click on the top edge (row 0, column 1) draws line 0.
-    assert_eq!(state["clicks"]["cells"][1], json!(state["moves"].as_array().unwrap().iter().position(|m| m == "0")));
+    assert_eq!(
+        state["clicks"]["cells"][1],
+        json!(state["moves"].as_array().unwrap().iter().position(|m| m == "0"))
+    );
     let mut now = state;
     for line in ["0", "1", "2"] {
         now = server.ok("/api/move", json!({"id": id, "move": line}));
-        assert!(now["board"]["owners"].as_array().unwrap().iter().all(Value::is_null), "{now}");
+        assert!(
+            now["board"]["owners"].as_array().unwrap().iter().all(Value::is_null),
+            "{now}"
+        );
     }
     // B draws the fourth line and closes the one box, at the grid's centre.
     assert_eq!(now["mover_name"], "B");
@@ -966,7 +976,10 @@ fn each_box_is_drawn_as_its_closers() {
     assert_eq!(owners[4], "B", "{now}");
     assert_eq!(owners.iter().filter(|o| !o.is_null()).count(), 1, "{now}");
     let back = server.ok("/api/undo", json!({"id": id}));
-    assert!(back["board"]["owners"].as_array().unwrap().iter().all(Value::is_null), "{back}");
+    assert!(
+        back["board"]["owners"].as_array().unwrap().iter().all(Value::is_null),
+        "{back}"
+    );
 }
 
 /// Connect four's display says a click anywhere in a column plays it, so
@@ -976,7 +989,10 @@ fn each_box_is_drawn_as_its_closers() {
 fn connect_fours_columns_are_named_as_its_moves() {
     let server = Server::start(&[]);
     let state = server.ok("/api/new", json!({"game": "connect4", "players": "human,human"}));
-    assert_eq!(state["board"]["column_names"], json!(["1", "2", "3", "4", "5", "6", "7"]));
+    assert_eq!(
+        state["board"]["column_names"],
+        json!(["1", "2", "3", "4", "5", "6", "7"])
+    );
     let moves = state["moves"].as_array().unwrap();
     let cells = state["clicks"]["cells"].as_array().unwrap();
     for (i, k) in cells.iter().enumerate() {
