@@ -525,6 +525,7 @@ function drawGrid(b, clicks) {
   const height = (b.rows - 1) * rowH + size + margin + 8 + (hex ? 12 : 0);
   const svg = el("svg", { width, height, viewBox: `${-margin - (hex ? 6 : 0)} ${hex ? -10 : -4} ${width} ${height}` });
   const line = new Set(state.line || []);
+  const linked = style === "discs" && b.cells.some((c) => c === "-" || c === "|") && b.cells.includes(" ");
   const palette = colours(b.cells);
   const colourOf = (sym) => (b.colours && b.colours[sym]) || palette[sym];
   const declaredColours = Object.values(b.colours || {});
@@ -614,6 +615,10 @@ function drawGrid(b, clicks) {
       const empty = sym === b.empty && !declared;
       if (dots) {
         drawDotsCell(g, r, c, x, y, size, sym, b, changed && changed[i], b.owners ? b.owners[i] : null);
+      } else if (empty && linked) {
+        // A board of points joined by lines (nine men's morris): an empty
+        // point is a dot, unlike the gaps between the lines.
+        el("circle", { cx, cy, r: 6, fill: "#555", class: "point" }, g);
       } else if (empty) {
         // nothing on it
       } else if (sym === "+" && !declared && style !== "go") {
