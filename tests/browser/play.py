@@ -381,6 +381,9 @@ def play_chess(d, url):
     assert d.js("return document.querySelector(\"#board g[data-cell='52']\").dataset.symbol") == "P"
     # An empty square is not a move by itself.
     assert d.js(f"return document.querySelector(\"#board g[data-cell='{cell('e4')}'] .legal\")") is None
+    # The move list names a piece's moves by the board's coordinates too.
+    named = d.js("return [...document.querySelectorAll('#movelist option')].map(o => [o.value, o.textContent])")
+    assert ["(52, 54, 0)", "e2\u2013e4 (52, 54, 0)"] in named, named
     d.click(f"#board g[data-cell='{cell('e2')}'] rect")
     d.wait("return document.querySelectorAll('#board .target').length == 2", "e2's two targets marked")
     d.click(f"#board g[data-cell='{cell('e4')}'] rect")

@@ -381,12 +381,12 @@ function render() {
   $("text").textContent = s.board || s.fields ? "" : s.text;
   const list = $("movelist");
   list.innerHTML = "";
-  for (const m of s.moves) {
+  s.moves.forEach((m, k) => {
     const option = document.createElement("option");
     option.value = m;
-    option.textContent = m;
+    option.textContent = pieceMoveName(s, k) || m;
     list.appendChild(option);
-  }
+  });
   $("choose").hidden = s.person === null || !!s.outcome;
   $("undo").hidden = !s.players.some((p) => p.person) || !s.history.length;
   const history = $("history");
@@ -397,6 +397,20 @@ function render() {
     history.appendChild(item);
   }
   history.scrollTop = history.scrollHeight;
+}
+
+// A piece's move named by the board's coordinates (e2–e4, an arrow's
+// cell after a comma), the game's own text after it: "e2–e4 (52, 54, 0)".
+function pieceMoveName(s, k) {
+  const piece = s.clicks && s.clicks.pieces ? s.clicks.pieces[k] : null;
+  const b = s.board;
+  if (!piece || !b || b.layout !== "grid") {
+    return null;
+  }
+  const at = (i) => (b.column_names ? b.column_names[i % b.cols] : columnName(i % b.cols, b.style)) + String(b.rows - Math.floor(i / b.cols));
+  const third = piece.third !== null && piece.third !== undefined ? ", " + at(piece.third) : "";
+  const own = s.moves[k].startsWith("(") ? s.moves[k] : "(" + s.moves[k] + ")";
+  return at(piece.from) + "\u2013" + at(piece.to) + third + " " + own;
 }
 
 const BLANK = new Set(["", " ", ".", "_", "·"]);
