@@ -5,6 +5,7 @@ mod compile_kind;
 mod consts;
 mod display;
 mod lower;
+mod params;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,6 +17,7 @@ pub use crate::syntax::file_error::{FileError as CompileError, FileErrors as Com
 use crate::value::store_value;
 pub use crate::value::{ShowValue, Value};
 pub use compile_kind::CompileKind;
+pub use params::{Bindings, ParamValue};
 
 use crate::ir::{self, FIRST_VAR_CELL, Layout, Program};
 use crate::syntax::ast::{self, FnDecl, Span, SyntaxTree, TypeExpr};
@@ -44,8 +46,15 @@ pub struct ParamInfo {
 }
 
 /// Parses and compiles a `.game` file's text with the given parameter values
-/// (`("pits", "4")`), which are read in the notation of the file.
+/// (`("pits", "4")`), which are read in the notation of the file, as the
+/// command line's flags: errors name them as flags (`--pits 99`).
 pub fn load(name: &str, text: &str, bindings: &[(String, String)]) -> Result<Program, CompileErrors> {
+    load_with(name, text, Bindings::Flags(bindings))
+}
+
+/// Parses and compiles a `.game` file's text with parameter values given
+/// as flags or as typed values ([`Bindings`]).
+pub fn load_with(name: &str, text: &str, bindings: Bindings<'_>) -> Result<Program, CompileErrors> {
     // The text as the command line reads a file: miette counts lines by `\n`
     // alone, and cannot draw a "line" of a whole file written with `\r`.
     let text = crate::syntax::source_file::normalize(text.to_string());
@@ -73,7 +82,7 @@ pub fn params_of(file: &SyntaxTree, text: &str) -> Vec<ParamInfo> {
 pub fn compile(
     file: &SyntaxTree,
     source: Arc<NamedSource<String>>,
-    bindings: &[(String, String)],
+    bindings: Bindings<'_>,
 ) -> Result<Program, CompileErrors> {
     let mut c = Compiler::new(file);
     let program = c.run(source.clone(), bindings);
@@ -172,7 +181,7 @@ impl<'a> Compiler<'a> {
         self.errors.push(e);
     }
 
-    fn run(&mut self, source: Arc<NamedSource<String>>, bindings: &[(String, String)]) -> Program {
+    fn run(&mut self, source: Arc<NamedSource<String>>, bindings: Bindings<'_>) -> Program {
         self.declare_players();
         self.declare_fns();
         let params = self.bind_params(bindings);
@@ -442,12 +451,12 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// Binds each parameter to its value from the command line or its default,
-    /// and checks it against the declared type and range.
-    fn bind_params(&mut self, bindings: &[(String, String)]) -> Vec<(String, String)> {
+    /// Binds each parameter to its value as given or its default, and checks
+    /// it against the declared type and range.
+    fn bind_params(&mut self, bindings: Bindings<'_>) -> Vec<(String, String)> {
         let players: Vec<String> = self.players.keys().cloned().collect();
-        for (name, _) in bindings {
-            if !self.file.params.iter().any(|p| &p.name.name == name) {
+        for name in bindings.names() {
+            if !self.file.params.iter().any(|p| p.name.name == name) {
                 let known: Vec<&str> = self.file.params.iter().map(|p| p.name.name.as_str()).collect();
                 let help = if known.is_empty() {
                     "this game has no parameters".to_string()
@@ -481,16 +490,16 @@ impl<'a> Compiler<'a> {
                 },
                 None => None,
             };
-            let given = bindings.iter().rev().find(|(n, _)| n == &p.name.name).map(|(_, v)| v);
+            let given = bindings.given(&p.name.name);
             let value = match (given, &default) {
-                (Some(text), _) => {
+                (Some(given), _) => {
                     let example = default.clone().unwrap_or_else(|| lower::example_value(&ty));
-                    match consts::parse_flag_value(text, &example, &players) {
+                    match given.read(&ty, &example, &players) {
                         Ok(v) => v,
                         Err(msg) => {
                             self.error(CompileError::new(
                                 CompileKind::BadParam,
-                                format!("--{} {}: {msg}", p.name.name, text),
+                                given.bad(&p.name.name, &msg),
                                 p.name.span.to(p.ty.span()),
                                 format!("`{}` is declared here as {}", p.name.name, ty),
                             ));
@@ -507,7 +516,7 @@ impl<'a> Compiler<'a> {
                             p.name.span.to(p.ty.span()),
                             "declared here",
                         )
-                        .with_help(format!("give it on the command line: --{} VALUE", p.name.name)),
+                        .with_help(bindings.missing_help(&p.name.name)),
                     );
                     continue;
                 }
@@ -549,16 +558,15 @@ impl<'a> Compiler<'a> {
                         };
                         if let Some(bad) = bad {
                             let shown_value = ShowValue(&value, &players).to_string();
-                            let msg = match (&value, given) {
-                                (Value::List(_), Some(_)) => format!(
-                                    "--{} {shown_value}: {bad} is out of range; each element must be in {lo}..{hi}",
-                                    p.name.name
+                            let msg = match given {
+                                Some(given) => given.out_of_range(
+                                    &p.name.name,
+                                    &shown_value,
+                                    &bad,
+                                    matches!(value, Value::List(_)),
+                                    (lo, hi),
                                 ),
-                                (_, Some(_)) => format!(
-                                    "--{} {shown_value} is out of range: `{}` must be in {lo}..{hi}",
-                                    p.name.name, p.name.name
-                                ),
-                                _ => format!(
+                                None => format!(
                                     "the default of `{}` ({bad}) is outside its range {lo}..{hi}",
                                     p.name.name
                                 ),
