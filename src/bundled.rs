@@ -58,28 +58,45 @@ pub fn games() -> &'static [(&'static str, &'static str)] {
 }
 
 /// The names of the bundled games, comma-separated.
-pub(crate) fn names() -> String {
+pub fn names() -> String {
     let names: Vec<&str> = BUNDLED_GAMES.iter().map(|(n, _)| *n).collect();
     names.join(", ")
 }
 
+/// Why [`read`] found no game.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Nothing at the path, and no game of that name is bundled.
+    NotFound(SourceError),
+    /// Something at the path that cannot be read as a game file.
+    Unreadable(SourceError),
+}
+
 /// Reads a game: the file at `path` if there is one, else the bundled game
-/// of that name. `Err`: why neither exists, naming the bundled games.
-pub(crate) fn read_game(path: &Path) -> Result<String, String> {
+/// of that name (also where `path` is a folder named like a bundled game:
+/// `chess/` of someone's own work is no game file).
+pub fn read(path: &Path) -> Result<String, ReadError> {
     let e = match read_source(path) {
         Ok(text) => return Ok(text),
         Err(e) => e,
     };
     match (e, bundled(path)) {
-        // Nothing there, or a folder named like a game (`chess/` of
-        // someone's own work), which is no game file: the bundled game.
         (SourceError::Missing | SourceError::Directory, Some((_, text))) => Ok(text.to_string()),
-        (e @ SourceError::Missing, None) => Err(format!(
+        (e @ SourceError::Missing, None) => Err(ReadError::NotFound(e)),
+        (e, _) => Err(ReadError::Unreadable(e)),
+    }
+}
+
+/// [`read`], for the command line: `Err` says why neither a file nor a
+/// bundled game exists, naming the bundled games.
+pub(crate) fn read_game(path: &Path) -> Result<String, String> {
+    read(path).map_err(|e| match e {
+        ReadError::NotFound(e) => format!(
             "{e}, and no game of that name is bundled with gdl ({}; `gdl list` describes them)",
             names()
-        )),
-        (e, _) => Err(e.to_string()),
-    }
+        ),
+        ReadError::Unreadable(e) => e.to_string(),
+    })
 }
 
 /// The first sentence of the comment that opens the file (up to `.` or `:`

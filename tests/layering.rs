@@ -38,6 +38,8 @@ const STAGES: &[&[&str]] = &[
     &["solve"],
     // Text and JSON for people.
     &["report"],
+    // The library's front door: a game from its path or name, and agents for it.
+    &["load"],
     // The commands.
     &["cli"],
 ];

@@ -16,6 +16,7 @@ mod agents_exec;
 mod agents_protocol;
 mod agreement;
 mod alphazero;
+mod api;
 mod bench_cli;
 mod cfr;
 mod cli;

@@ -206,6 +206,27 @@ impl Interpreted {
         }
     }
 
+    /// The players' names, in turn order (`P1`, `P2`... for `players count N`).
+    pub fn players(&self) -> &[String] {
+        &self.prog.players
+    }
+
+    /// Every parameter with the value it was bound to, written as a `.game`
+    /// file writes it: `("piles", "[1, 3, 5, 7]")`.
+    pub fn params(&self) -> &[(String, String)] {
+        &self.prog.params
+    }
+
+    /// The game's name with its parameters, as reports head it:
+    /// `Nim (piles = [1, 3, 5, 7])`.
+    pub fn title(&self) -> String {
+        if self.prog.params.is_empty() {
+            return self.prog.name.clone();
+        }
+        let list: Vec<String> = self.prog.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        format!("{} ({})", self.prog.name, list.join(", "))
+    }
+
     /// Which engine runs the rules.
     pub fn engine(&self) -> Engine {
         if self.jit.is_some() { Engine::Jit } else { Engine::Vm }

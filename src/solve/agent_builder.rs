@@ -214,6 +214,9 @@ pub enum AgentBuildError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Solve(#[from] SolveError),
+    /// No agent is written so (`minimax`): why, and the kinds there are.
+    #[error("{0}")]
+    Spec(String),
     /// The agent does not play games of this kind (a sentence to show as is).
     #[error("{0}")]
     Unsuited(String),
@@ -231,7 +234,7 @@ impl Exits for AgentBuildError {
             AgentBuildError::Policy(e) => e.exit_code(),
             AgentBuildError::Network(e) => e.exit_code(),
             AgentBuildError::Solve(e) => e.exit_code(),
-            AgentBuildError::Unsuited(_) | AgentBuildError::NotBuiltHere(_) => EXIT_INPUT,
+            AgentBuildError::Spec(_) | AgentBuildError::Unsuited(_) | AgentBuildError::NotBuiltHere(_) => EXIT_INPUT,
         }
     }
 }

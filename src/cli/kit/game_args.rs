@@ -69,12 +69,7 @@ pub fn load_game(file: &Path, ctx: &Context) -> Result<Interpreted, Failure> {
 
 /// The game's name with its parameters: `Nim (piles = [1, 3, 5, 7])`.
 pub fn title(game: &Interpreted) -> String {
-    let params = &game.program().params;
-    if params.is_empty() {
-        return game.name().to_string();
-    }
-    let list: Vec<String> = params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    format!("{} ({})", game.name(), list.join(", "))
+    game.title()
 }
 
 /// The starting position: `--from` if given, else the game's initial state

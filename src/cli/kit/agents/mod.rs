@@ -14,7 +14,6 @@ use crate::cli::kit::args::SearchArgs;
 use crate::cli::kit::context::{Context, Failure};
 use crate::cli::kit::output::Input;
 use crate::game::Game;
-use crate::ir::{Outcome, Program, Visibility};
 use crate::runtime::Interpreted;
 use crate::solve::agent_builder::{self, AgentBuildError, AgentOptions, MoveKinds, build_agent};
 use crate::solve::agents::agent::{Agent, AgentError, AgentSpec, Labeled, PlayerSpec};
@@ -25,21 +24,6 @@ use human::{Human, Terminal};
 
 /// An agent of any kind for a game file.
 pub type BoxedAgent<'g> = agent_builder::BoxedAgent<'g, Interpreted>;
-
-// Beside the agents it chooses, not in `solve`: reading a compiled program
-// belongs above the algorithms, which see only the `Game` trait.
-impl MoveKinds {
-    /// Those of a compiled game file.
-    pub fn of(program: &Program) -> Self {
-        MoveKinds {
-            chance: program.has_chance,
-            simultaneous: program.has_simultaneous,
-            hidden: program.vars.iter().any(|v| v.visibility != Visibility::Public),
-            scores: program.ends.iter().any(|e| matches!(e.outcome, Outcome::Score { .. })),
-            evaluates: program.fns.iter().any(|f| f.name == crate::compile::EVALUATE),
-        }
-    }
-}
 
 /// The help of a `--players` flag: `intro`, then every kind of agent
 /// (`AGENT_KINDS`) and how to name one.
