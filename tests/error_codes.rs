@@ -116,6 +116,34 @@ fn codes_in(text: &str) -> Vec<String> {
     out
 }
 
+/// The codes of the errors `file_error!` makes in `text` (`pub enum
+/// QFileError in qtable {`: `gdl::qtable::unreadable`...): the macro's
+/// `code(gdl::$ns::unreadable)`, with the namespace each use names.
+fn file_error_codes(text: &str, files: &[(String, String)]) -> Vec<String> {
+    let cases: Vec<String> = files
+        .iter()
+        .flat_map(|(_, t)| t.split("code(gdl::$ns::").skip(1))
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("pub enum ") else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        if let (Some(_), Some("in"), Some(ns), Some("{")) = (words.next(), words.next(), words.next(), words.next())
+            && !ns.starts_with('$')
+        {
+            out.extend(cases.iter().map(|case| format!("gdl::{ns}::{case}")));
+        }
+    }
+    out
+}
+
 fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
     for entry in std::fs::read_dir(dir).expect("src") {
         let path = entry.expect("entry").path();
@@ -137,7 +165,7 @@ fn every_code_in_the_source_is_documented_and_written_once() {
     sources(Path::new("src"), &mut files);
     let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (file, text) in &files {
-        for code in codes_in(text) {
+        for code in codes_in(text).into_iter().chain(file_error_codes(text, &files)) {
             found.entry(code).or_default().push(file.clone());
         }
     }

@@ -1,7 +1,8 @@
-//! What Q-table files (`qfile`) and strategy files (`strategy_file`) share:
-//! the header that says which game, parameters and rules a file is for, and
-//! the checks made on it when a file is read. Each file type turns a
-//! [`HeaderError`] into its own diagnostic, with its own advice.
+//! What the files that outlive a run share (Q-tables, `qfile`; strategies,
+//! `strategy_file`; networks, `alphazero::file`): the header that says which
+//! game, parameters and rules a file is for, the checks made on it when a
+//! file is read, and the shape of their errors ([`file_error!`]: the same
+//! cases, each kind of file in its own words and codes, its own advice).
 
 use std::path::Path;
 
@@ -20,6 +21,19 @@ pub(crate) struct Expected<'a> {
     pub game: &'a str,
     pub params: &'a [(String, String)],
     pub source_hash: &'a str,
+}
+
+impl<'a> Expected<'a> {
+    /// What a file of `format` and `version` must say to be for the game `id`.
+    pub(crate) fn of(format: &'a str, version: u32, id: &'a crate::game::GameId) -> Self {
+        Expected {
+            format,
+            version,
+            game: &id.game,
+            params: &id.params,
+            source_hash: &id.source_hash,
+        }
+    }
 }
 
 /// Why a file's header does not fit.
@@ -146,3 +160,136 @@ pub(crate) fn other_params_help(theirs: &[(String, String)], made: &str, make: &
             .join(" ")
     )
 }
+
+/// The error of a file that outlives a run (a Q-table, a strategy, a
+/// network): the same seven cases for every kind of file, in its own words
+/// and with its own diagnostic codes (`gdl::NS::unreadable`...), a kind's
+/// own cases after them (`extra`), its exit codes (a file that cannot be
+/// written fails after the work: `EXIT_RUNTIME`; any other is bad input),
+/// and `from_header`, the error of a header that does not fit.
+macro_rules! file_error {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident in $ns:ident {
+            noun: $noun:literal,
+            valid: $valid:literal,
+            made: $made:literal,
+            make: $make:literal,
+            corrupt_help: $corrupt_help:literal,
+            format_help: $format_help:literal,
+            other_game_help: $other_game_help:literal,
+            changed_game_help: $changed_game_help:literal,
+            $($extra:tt)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, thiserror::Error, miette::Diagnostic)]
+        pub enum $name {
+            #[error("cannot read the {noun} {path}: {reason}", noun = $noun)]
+            #[diagnostic(code(gdl::$ns::unreadable))]
+            Unreadable { path: String, reason: String },
+
+            #[error("cannot write the {noun} {path}: {reason}", noun = $noun)]
+            #[diagnostic(code(gdl::$ns::unwritable))]
+            Unwritable { path: String, reason: String },
+
+            #[error("{path} is not a valid {valid}: {reason}", valid = $valid)]
+            #[diagnostic(code(gdl::$ns::corrupt), help($corrupt_help))]
+            Corrupt {
+                path: String,
+                reason: String,
+                #[source_code]
+                src: Option<miette::NamedSource<String>>,
+                #[label("here")]
+                at: Option<miette::SourceSpan>,
+            },
+
+            #[error("{path} is not a gdl {valid}: {reason}", valid = $valid)]
+            #[diagnostic(code(gdl::$ns::format), help($format_help))]
+            Format { path: String, reason: String },
+
+            #[error("{path} was {made} for the game `{theirs}`, not `{ours}`", made = $made)]
+            #[diagnostic(code(gdl::$ns::other_game), help($other_game_help))]
+            OtherGame { path: String, theirs: String, ours: String },
+
+            #[error("{path} was {made} with other parameters: {theirs}; this game has {ours}", made = $made)]
+            #[diagnostic(code(gdl::$ns::other_params), help("{help}"))]
+            OtherParams {
+                path: String,
+                theirs: String,
+                ours: String,
+                help: String,
+            },
+
+            #[error(
+                "{path} was {made} on another version of the rules of `{game}`: the game file has changed since",
+                made = $made
+            )]
+            #[diagnostic(code(gdl::$ns::changed_game), help($changed_game_help))]
+            ChangedGame { path: String, game: String },
+
+            $($extra)*
+        }
+
+        /// A file that cannot be read or does not fit is bad input; one that cannot
+        /// be written fails after the work.
+        impl $crate::error_kind::Exits for $name {
+            fn exit_code(&self) -> i32 {
+                match self {
+                    $name::Unwritable { .. } => $crate::error_kind::EXIT_RUNTIME,
+                    _ => $crate::error_kind::EXIT_INPUT,
+                }
+            }
+        }
+
+        impl $name {
+            /// The file `path` is damaged: `reason`, with no place in it to show.
+            pub(crate) fn corrupt(path: &str, reason: String) -> Self {
+                $name::Corrupt {
+                    path: path.to_string(),
+                    reason,
+                    src: None,
+                    at: None,
+                }
+            }
+
+            /// The error of the file `path`, whose header does not fit the game `id`.
+            pub(crate) fn from_header(
+                e: $crate::solve::learn::file_header::HeaderError,
+                path: &str,
+                id: &$crate::game::GameId,
+            ) -> Self {
+                use $crate::solve::learn::file_header::{HeaderError, other_params_help};
+                use $crate::solve::learn::qfile::params_text;
+                let path = path.to_string();
+                match e {
+                    HeaderError::Unreadable(reason) => $name::Unreadable { path, reason },
+                    HeaderError::BrokenJson { reason, src, at } => $name::Corrupt {
+                        path,
+                        reason,
+                        src: Some(src),
+                        at: Some(at),
+                    },
+                    HeaderError::Format(reason) => $name::Format { path, reason },
+                    HeaderError::Corrupt(reason) => $name::corrupt(&path, reason),
+                    HeaderError::OtherGame(theirs) => $name::OtherGame {
+                        path,
+                        theirs,
+                        ours: id.game.clone(),
+                    },
+                    HeaderError::OtherParams(theirs) => $name::OtherParams {
+                        path,
+                        theirs: params_text(&theirs),
+                        ours: params_text(&id.params),
+                        help: other_params_help(&theirs, $made, $make),
+                    },
+                    HeaderError::ChangedGame => $name::ChangedGame {
+                        path,
+                        game: id.game.clone(),
+                    },
+                }
+            }
+        }
+    };
+}
+pub(crate) use file_error;

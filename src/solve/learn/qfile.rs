@@ -11,13 +11,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use indexmap::IndexMap;
-use miette::{Diagnostic, NamedSource, SourceSpan};
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
-use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
+use super::file_header::{Expected, read_checked};
 use super::qlearn::{QAgent, QTable};
-use crate::error_kind::{EXIT_INPUT, EXIT_RUNTIME, Exits};
 use crate::fsutil::write_atomic;
 use crate::game::{FileGame, Turn};
 
@@ -60,70 +57,17 @@ struct QFile {
     table: IndexMap<String, IndexMap<String, f64>>,
 }
 
-/// A Q-table that cannot be loaded or saved.
-#[derive(Debug, Error, Diagnostic)]
-pub enum QFileError {
-    #[error("cannot read the Q-table {path}: {reason}")]
-    #[diagnostic(code(gdl::qtable::unreadable))]
-    Unreadable { path: String, reason: String },
-
-    #[error("cannot write the Q-table {path}: {reason}")]
-    #[diagnostic(code(gdl::qtable::unwritable))]
-    Unwritable { path: String, reason: String },
-
-    #[error("{path} is not a valid Q-table: {reason}")]
-    #[diagnostic(
-        code(gdl::qtable::corrupt),
-        help("the file was damaged or edited; train a new table with `gdl train`")
-    )]
-    Corrupt {
-        path: String,
-        reason: String,
-        #[source_code]
-        src: Option<NamedSource<String>>,
-        #[label("here")]
-        at: Option<SourceSpan>,
-    },
-
-    #[error("{path} is not a gdl Q-table: {reason}")]
-    #[diagnostic(
-        code(gdl::qtable::format),
-        help("`gdl train --out FILE` writes Q-tables (format \"gdl-qtable\", version 1)")
-    )]
-    Format { path: String, reason: String },
-
-    #[error("{path} was trained for the game `{theirs}`, not `{ours}`")]
-    #[diagnostic(
-        code(gdl::qtable::other_game),
-        help("train a table for this game: gdl train FILE --out TABLE")
-    )]
-    OtherGame { path: String, theirs: String, ours: String },
-
-    #[error("{path} was trained with other parameters: {theirs}; this game has {ours}")]
-    #[diagnostic(code(gdl::qtable::other_params), help("{help}"))]
-    OtherParams {
-        path: String,
-        theirs: String,
-        ours: String,
-        help: String,
-    },
-
-    #[error("{path} was trained on another version of the rules of `{game}`: the game file has changed since")]
-    #[diagnostic(
-        code(gdl::qtable::changed_game),
-        help("train again on the file as it is now (`gdl train ... --init` cannot reuse the old table either)")
-    )]
-    ChangedGame { path: String, game: String },
-}
-
-/// A file that cannot be read or does not fit is bad input; one that cannot
-/// be written fails after the work.
-impl Exits for QFileError {
-    fn exit_code(&self) -> i32 {
-        match self {
-            QFileError::Unwritable { .. } => EXIT_RUNTIME,
-            _ => EXIT_INPUT,
-        }
+crate::solve::learn::file_header::file_error! {
+    /// A Q-table that cannot be loaded or saved.
+    pub enum QFileError in qtable {
+        noun: "Q-table",
+        valid: "Q-table",
+        made: "trained",
+        make: "train a table",
+        corrupt_help: "the file was damaged or edited; train a new table with `gdl train`",
+        format_help: "`gdl train --out FILE` writes Q-tables (format \"gdl-qtable\", version 1)",
+        other_game_help: "train a table for this game: gdl train FILE --out TABLE",
+        changed_game_help: "train again on the file as it is now (`gdl train ... --init` cannot reuse the old table either)",
     }
 }
 
@@ -213,52 +157,10 @@ pub fn load<G: FileGame>(path: &Path, game: &G) -> Result<(QTable<G>, Training),
             crate::memory::limit_text()
         )));
     }
-    let corrupt = |reason: String| QFileError::Corrupt {
-        path: shown.clone(),
-        reason,
-        src: None,
-        at: None,
-    };
+    let corrupt = |reason: String| QFileError::corrupt(&shown, reason);
     let prog = game.id();
-    let expected = Expected {
-        format: FORMAT,
-        version: VERSION,
-        game: &prog.game,
-        params: &prog.params,
-        source_hash: &prog.source_hash,
-    };
-    let file: QFile = read_checked(path, &expected).map_err(|e| match e {
-        HeaderError::Unreadable(reason) => QFileError::Unreadable {
-            path: shown.clone(),
-            reason,
-        },
-        HeaderError::BrokenJson { reason, src, at } => QFileError::Corrupt {
-            path: shown.clone(),
-            reason,
-            src: Some(src),
-            at: Some(at),
-        },
-        HeaderError::Format(reason) => QFileError::Format {
-            path: shown.clone(),
-            reason,
-        },
-        HeaderError::Corrupt(reason) => corrupt(reason),
-        HeaderError::OtherGame(theirs) => QFileError::OtherGame {
-            path: shown.clone(),
-            theirs,
-            ours: prog.game.clone(),
-        },
-        HeaderError::OtherParams(theirs) => QFileError::OtherParams {
-            path: shown.clone(),
-            theirs: params_text(&theirs),
-            ours: params_text(&prog.params),
-            help: other_params_help(&theirs, "trained", "train a table"),
-        },
-        HeaderError::ChangedGame => QFileError::ChangedGame {
-            path: shown.clone(),
-            game: prog.game.clone(),
-        },
-    })?;
+    let expected = Expected::of(FORMAT, VERSION, &prog);
+    let file: QFile = read_checked(path, &expected).map_err(|e| QFileError::from_header(e, &shown, &prog))?;
     // A position's text does not tell who moved last, so the start (where
     // nobody has) reads back as a state where the last player moved; it is
     // mapped back to the real start.

@@ -12,15 +12,11 @@
 use std::path::Path;
 
 use indexmap::IndexMap;
-use miette::{Diagnostic, NamedSource, SourceSpan};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
-use super::file_header::{Expected, HeaderError, other_params_help, read_checked};
+use super::file_header::{Expected, read_checked};
 use super::infotree::{InfoTree, Strategy};
-use super::qfile::params_text;
-use crate::error_kind::{EXIT_INPUT, EXIT_RUNTIME, Exits};
 use crate::fsutil::write_atomic;
 
 /// What the `format` field of every strategy file says.
@@ -71,70 +67,17 @@ pub struct StrategyFile {
     pub strategy: Vec<InfoSetEntry>,
 }
 
-/// A strategy file that cannot be loaded or saved.
-#[derive(Debug, Error, Diagnostic)]
-pub enum StrategyFileError {
-    #[error("cannot read the strategy {path}: {reason}")]
-    #[diagnostic(code(gdl::strategy::unreadable))]
-    Unreadable { path: String, reason: String },
-
-    #[error("cannot write the strategy {path}: {reason}")]
-    #[diagnostic(code(gdl::strategy::unwritable))]
-    Unwritable { path: String, reason: String },
-
-    #[error("{path} is not a valid strategy: {reason}")]
-    #[diagnostic(
-        code(gdl::strategy::corrupt),
-        help("the file was damaged or edited; compute a new one with `gdl train --algorithm cfr`")
-    )]
-    Corrupt {
-        path: String,
-        reason: String,
-        #[source_code]
-        src: Option<NamedSource<String>>,
-        #[label("here")]
-        at: Option<SourceSpan>,
-    },
-
-    #[error("{path} is not a gdl strategy: {reason}")]
-    #[diagnostic(
-        code(gdl::strategy::format),
-        help("`gdl train --algorithm cfr --out FILE` writes strategies (format \"gdl-strategy\", version 1)")
-    )]
-    Format { path: String, reason: String },
-
-    #[error("{path} was computed for the game `{theirs}`, not `{ours}`")]
-    #[diagnostic(
-        code(gdl::strategy::other_game),
-        help("compute a strategy for this game: gdl train FILE --algorithm cfr --out STRATEGY")
-    )]
-    OtherGame { path: String, theirs: String, ours: String },
-
-    #[error("{path} was computed with other parameters: {theirs}; this game has {ours}")]
-    #[diagnostic(code(gdl::strategy::other_params), help("{help}"))]
-    OtherParams {
-        path: String,
-        theirs: String,
-        ours: String,
-        help: String,
-    },
-
-    #[error("{path} was computed on another version of the rules of `{game}`: the game file has changed since")]
-    #[diagnostic(
-        code(gdl::strategy::changed_game),
-        help("compute the strategy again on the file as it is now")
-    )]
-    ChangedGame { path: String, game: String },
-}
-
-/// A file that cannot be read or does not fit is bad input; one that cannot
-/// be written fails after the work.
-impl Exits for StrategyFileError {
-    fn exit_code(&self) -> i32 {
-        match self {
-            StrategyFileError::Unwritable { .. } => EXIT_RUNTIME,
-            _ => EXIT_INPUT,
-        }
+crate::solve::learn::file_header::file_error! {
+    /// A strategy file that cannot be loaded or saved.
+    pub enum StrategyFileError in strategy {
+        noun: "strategy",
+        valid: "strategy",
+        made: "computed",
+        make: "compute a strategy",
+        corrupt_help: "the file was damaged or edited; compute a new one with `gdl train --algorithm cfr`",
+        format_help: "`gdl train --algorithm cfr --out FILE` writes strategies (format \"gdl-strategy\", version 1)",
+        other_game_help: "compute a strategy for this game: gdl train FILE --algorithm cfr --out STRATEGY",
+        changed_game_help: "compute the strategy again on the file as it is now",
     }
 }
 
@@ -190,51 +133,10 @@ pub fn save(path: &Path, file: &StrategyFile) -> Result<(), StrategyFileError> {
 /// information set's probabilities are probabilities.
 pub fn load(path: &Path, id: &GameId) -> Result<StrategyFile, StrategyFileError> {
     let shown = path.display().to_string();
-    let corrupt = |reason: String| StrategyFileError::Corrupt {
-        path: shown.clone(),
-        reason,
-        src: None,
-        at: None,
-    };
-    let expected = Expected {
-        format: FORMAT,
-        version: VERSION,
-        game: &id.game,
-        params: &id.params,
-        source_hash: &id.source_hash,
-    };
-    let file: StrategyFile = read_checked(path, &expected).map_err(|e| match e {
-        HeaderError::Unreadable(reason) => StrategyFileError::Unreadable {
-            path: shown.clone(),
-            reason,
-        },
-        HeaderError::BrokenJson { reason, src, at } => StrategyFileError::Corrupt {
-            path: shown.clone(),
-            reason,
-            src: Some(src),
-            at: Some(at),
-        },
-        HeaderError::Format(reason) => StrategyFileError::Format {
-            path: shown.clone(),
-            reason,
-        },
-        HeaderError::Corrupt(reason) => corrupt(reason),
-        HeaderError::OtherGame(theirs) => StrategyFileError::OtherGame {
-            path: shown.clone(),
-            theirs,
-            ours: id.game.clone(),
-        },
-        HeaderError::OtherParams(theirs) => StrategyFileError::OtherParams {
-            path: shown.clone(),
-            theirs: params_text(&theirs),
-            ours: params_text(&id.params),
-            help: other_params_help(&theirs, "computed", "compute a strategy"),
-        },
-        HeaderError::ChangedGame => StrategyFileError::ChangedGame {
-            path: shown.clone(),
-            game: id.game.clone(),
-        },
-    })?;
+    let corrupt = |reason: String| StrategyFileError::corrupt(&shown, reason);
+    let expected = Expected::of(FORMAT, VERSION, id);
+    let file: StrategyFile =
+        read_checked(path, &expected).map_err(|e| StrategyFileError::from_header(e, &shown, id))?;
     if file.players != id.players {
         return Err(corrupt(format!(
             "it names the players {}, but the game has {}",

@@ -8,17 +8,13 @@
 use std::path::Path;
 
 use indexmap::IndexMap;
-use miette::{Diagnostic, NamedSource, SourceSpan};
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 use super::net::{Net, Shape};
 use super::train::network_shape;
-use crate::error_kind::{EXIT_INPUT, EXIT_RUNTIME, Exits};
 use crate::fsutil::write_atomic;
 use crate::game::FileGame;
-use crate::solve::learn::file_header::{Expected, HeaderError, other_params_help, read_checked};
-use crate::solve::learn::qfile::params_text;
+use crate::solve::learn::file_header::{Expected, read_checked};
 
 /// What the `format` field of every network file says.
 pub const FORMAT: &str = "gdl-alphazero";
@@ -68,76 +64,25 @@ struct AzFile {
     network: Network,
 }
 
-/// A network file that cannot be loaded or saved.
-#[derive(Debug, Error, Diagnostic)]
-pub enum AzFileError {
-    #[error("cannot read the network {path}: {reason}")]
-    #[diagnostic(code(gdl::alphazero::unreadable))]
-    Unreadable { path: String, reason: String },
-
-    #[error("cannot write the network {path}: {reason}")]
-    #[diagnostic(code(gdl::alphazero::unwritable))]
-    Unwritable { path: String, reason: String },
-
-    #[error("{path} is not a valid network file: {reason}")]
-    #[diagnostic(
-        code(gdl::alphazero::corrupt),
-        help("the file was damaged or edited; train a new one with `gdl train FILE --algorithm alphazero`")
-    )]
-    Corrupt {
-        path: String,
-        reason: String,
-        #[source_code]
-        src: Option<NamedSource<String>>,
-        #[label("here")]
-        at: Option<SourceSpan>,
-    },
-
-    #[error("{path} is not a gdl network file: {reason}")]
-    #[diagnostic(
-        code(gdl::alphazero::format),
-        help("`gdl train FILE --algorithm alphazero --out NET` writes networks (format \"gdl-alphazero\", version 1)")
-    )]
-    Format { path: String, reason: String },
-
-    #[error("{path} was trained for the game `{theirs}`, not `{ours}`")]
-    #[diagnostic(
-        code(gdl::alphazero::other_game),
-        help("train a network for this game: gdl train FILE --algorithm alphazero --out NET")
-    )]
-    OtherGame { path: String, theirs: String, ours: String },
-
-    #[error("{path} was trained with other parameters: {theirs}; this game has {ours}")]
-    #[diagnostic(code(gdl::alphazero::other_params), help("{help}"))]
-    OtherParams {
-        path: String,
-        theirs: String,
-        ours: String,
-        help: String,
-    },
-
-    #[error("{path} was trained on another version of the rules of `{game}`: the game file has changed since")]
-    #[diagnostic(code(gdl::alphazero::changed_game), help("train again on the file as it is now"))]
-    ChangedGame { path: String, game: String },
-
-    #[error("{path} holds a network that does not fit {game}: {reason}")]
-    #[diagnostic(
-        code(gdl::alphazero::shape),
-        help(
-            "the file was written by another version of gdl, whose observation vector or numbering of moves differs; train again"
-        )
-    )]
-    Shape { path: String, game: String, reason: String },
-}
-
-/// A file that cannot be read or does not fit is bad input; one that cannot
-/// be written fails after the work.
-impl Exits for AzFileError {
-    fn exit_code(&self) -> i32 {
-        match self {
-            AzFileError::Unwritable { .. } => EXIT_RUNTIME,
-            _ => EXIT_INPUT,
-        }
+crate::solve::learn::file_header::file_error! {
+    /// A network file that cannot be loaded or saved.
+    pub enum AzFileError in alphazero {
+        noun: "network",
+        valid: "network file",
+        made: "trained",
+        make: "train a network",
+        corrupt_help: "the file was damaged or edited; train a new one with `gdl train FILE --algorithm alphazero`",
+        format_help: "`gdl train FILE --algorithm alphazero --out NET` writes networks (format \"gdl-alphazero\", version 1)",
+        other_game_help: "train a network for this game: gdl train FILE --algorithm alphazero --out NET",
+        changed_game_help: "train again on the file as it is now",
+        #[error("{path} holds a network that does not fit {game}: {reason}")]
+        #[diagnostic(
+            code(gdl::alphazero::shape),
+            help(
+                "the file was written by another version of gdl, whose observation vector or numbering of moves differs; train again"
+            )
+        )]
+        Shape { path: String, game: String, reason: String },
     }
 }
 
@@ -176,52 +121,10 @@ pub fn save<G: FileGame>(path: &Path, game: &G, net: &Net, training: &AzTraining
 /// this game, these parameters and these rules, and that its shape fits.
 pub fn load<G: FileGame>(path: &Path, game: &G) -> Result<(Net, AzTraining), AzFileError> {
     let shown = path.display().to_string();
-    let corrupt = |reason: String| AzFileError::Corrupt {
-        path: shown.clone(),
-        reason,
-        src: None,
-        at: None,
-    };
+    let corrupt = |reason: String| AzFileError::corrupt(&shown, reason);
     let id = game.id();
-    let expected = Expected {
-        format: FORMAT,
-        version: VERSION,
-        game: &id.game,
-        params: &id.params,
-        source_hash: &id.source_hash,
-    };
-    let file: AzFile = read_checked(path, &expected).map_err(|e| match e {
-        HeaderError::Unreadable(reason) => AzFileError::Unreadable {
-            path: shown.clone(),
-            reason,
-        },
-        HeaderError::BrokenJson { reason, src, at } => AzFileError::Corrupt {
-            path: shown.clone(),
-            reason,
-            src: Some(src),
-            at: Some(at),
-        },
-        HeaderError::Format(reason) => AzFileError::Format {
-            path: shown.clone(),
-            reason,
-        },
-        HeaderError::Corrupt(reason) => corrupt(reason),
-        HeaderError::OtherGame(theirs) => AzFileError::OtherGame {
-            path: shown.clone(),
-            theirs,
-            ours: id.game.clone(),
-        },
-        HeaderError::OtherParams(theirs) => AzFileError::OtherParams {
-            path: shown.clone(),
-            theirs: params_text(&theirs),
-            ours: params_text(&id.params),
-            help: other_params_help(&theirs, "trained", "train a network"),
-        },
-        HeaderError::ChangedGame => AzFileError::ChangedGame {
-            path: shown.clone(),
-            game: id.game.clone(),
-        },
-    })?;
+    let expected = Expected::of(FORMAT, VERSION, &id);
+    let file: AzFile = read_checked(path, &expected).map_err(|e| AzFileError::from_header(e, &shown, &id))?;
     let shape = Shape {
         inputs: file.network.inputs,
         hidden: file.network.hidden,
