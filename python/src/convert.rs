@@ -5,13 +5,14 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 
-use gdl::compile::Value;
+use gdl::compile::{ParamValue, Value};
 
-/// A parameter's value in the notation `gdl --NAME VALUE` reads: `4`,
-/// `true`, `MAX`, `[7, 5, 3, 1]`, `{1, 5}`. Strings pass as they are, so
+/// A parameter's value as gdl's typed value: an int, a bool, a list
+/// (or tuple) of them, a set of ints. A string is text in the notation
+/// `gdl --NAME VALUE` reads (a player's name, `"7,5,3,1"`), so
 /// `piles="7,5,3,1"` works too.
-pub(crate) fn param_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
-    nested_text(name, value, 0)
+pub(crate) fn param_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
+    nested_value(name, value, 0)
 }
 
 /// The deepest nesting of lists a parameter's value may have: as deep as a
@@ -19,7 +20,7 @@ pub(crate) fn param_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Strin
 /// here instead of followed until the stack runs out.
 const DEEPEST_PARAMETER: usize = gdl::syntax::MAX_NESTING;
 
-fn nested_text(name: &str, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
+fn nested_value(name: &str, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<ParamValue> {
     if depth > DEEPEST_PARAMETER {
         return Err(PyValueError::new_err(format!(
             "parameter `{name}`: its lists nest more than {DEEPEST_PARAMETER} deep (does a list contain itself?)"
@@ -27,34 +28,50 @@ fn nested_text(name: &str, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<S
     }
     // bool before int: a Python bool is an int.
     if value.is_instance_of::<PyBool>() {
-        return Ok(if value.extract::<bool>()? { "true" } else { "false" }.to_string());
+        return Ok(ParamValue::Bool(value.extract()?));
     }
     if value.is_instance_of::<PyInt>() {
-        return Ok(value.extract::<i64>()?.to_string());
+        return Ok(ParamValue::Int(value.extract()?));
     }
     if value.is_instance_of::<PyString>() {
-        return value.extract::<String>();
+        return Ok(ParamValue::Text(value.extract()?));
     }
     if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
-        let items = value
+        return value
             .try_iter()?
-            .map(|item| nested_text(name, &item?, depth + 1))
-            .collect::<PyResult<Vec<_>>>()?;
-        return Ok(format!("[{}]", items.join(", ")));
+            .map(|item| nested_value(name, &item?, depth + 1))
+            .collect::<PyResult<Vec<_>>>()
+            .map(ParamValue::List);
     }
     if value.is_instance_of::<PySet>() || value.is_instance_of::<PyFrozenSet>() {
-        let mut items = value
+        return value
             .try_iter()?
             .map(|item| item?.extract::<i64>())
-            .collect::<PyResult<Vec<_>>>()?;
-        items.sort_unstable();
-        let items: Vec<String> = items.iter().map(i64::to_string).collect();
-        return Ok(format!("{{{}}}", items.join(", ")));
+            .collect::<PyResult<_>>()
+            .map(ParamValue::Set);
     }
     Err(PyTypeError::new_err(format!(
         "parameter `{name}`: a {} cannot be a gdl parameter; give an int, a bool, a str, or a list of ints",
         value.get_type().name()?
     )))
+}
+
+/// A parameter's value as Python objects, as [`param_value`] reads them
+/// back: a pickled game keeps its parameters so.
+pub(crate) fn param_to_py(py: Python<'_>, v: &ParamValue) -> PyResult<Py<PyAny>> {
+    Ok(match v {
+        ParamValue::Int(n) => n.into_pyobject(py)?.into_any().unbind(),
+        ParamValue::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+        ParamValue::Text(t) => t.into_pyobject(py)?.into_any().unbind(),
+        ParamValue::List(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(param_to_py(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        ParamValue::Set(items) => PyFrozenSet::new(py, items.iter())?.into_any().unbind(),
+    })
 }
 
 /// A JSON value as Python objects: what `json.loads` would give.

@@ -443,7 +443,10 @@ impl PyGame {
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let o = &self.meta.origin;
-        let args = (o.name.as_str(), o.text.as_str(), o.bindings.clone(), o.engine.as_str());
+        let bindings = (o.bindings.iter())
+            .map(|(name, value)| Ok((name.as_str(), crate::convert::param_to_py(py, value)?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let args = (o.name.as_str(), o.text.as_str(), bindings, o.engine.as_str());
         Ok((py.import("gdl._gdl")?.getattr("_load_text")?, args.into_pyobject(py)?))
     }
 

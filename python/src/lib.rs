@@ -25,9 +25,10 @@ use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use gdl::bundled::ReadError;
+use gdl::compile::Bindings;
 use gdl::report::diagnostic;
 use gdl::runtime::{Engine, Interpreted, encode};
-use gdl::syntax::source_file::{SourceError, read_source};
 
 use agents::PyAgent;
 use game::{PyGame, PyMove, PyState};
@@ -86,33 +87,22 @@ fn load(
     let engine = engine_of(engine)?;
     // The command line's reader: a file over 1 MiB is refused before it is
     // read, a device or a pipe read no further, a pipe without a writer
-    // refused instead of waited on.
-    let text = match read_source(&path) {
-        Ok(text) => text,
-        // Nothing there, or a folder named like a game (`chess/` in the
-        // current folder), which is no game file: the bundled game, as on
-        // the command line.
-        Err(e @ (SourceError::Missing | SourceError::Directory)) => match gdl::bundled::bundled(&path) {
-            Some((_, text)) => text.to_string(),
-            None if matches!(e, SourceError::Directory) => {
-                return Err(GdlError::new_err(format!("cannot read {}: {e}", path.display())));
-            }
-            None => {
-                let names: Vec<&str> = gdl::bundled::games().iter().map(|(n, _)| *n).collect();
-                return Err(PyFileNotFoundError::new_err(format!(
-                    "cannot read {}: {e}, and no game of that name is bundled with gdl ({})",
-                    path.display(),
-                    names.join(", ")
-                )));
-            }
-        },
-        Err(e) => return Err(GdlError::new_err(format!("cannot read {}: {e}", path.display()))),
-    };
+    // refused instead of waited on; nothing there, or a folder named like a
+    // game (`chess/` in the current folder), which is no game file: the
+    // bundled game, as on the command line.
+    let text = gdl::bundled::read(&path).map_err(|e| match e {
+        ReadError::NotFound(e) => PyFileNotFoundError::new_err(format!(
+            "cannot read {}: {e}, and no game of that name is bundled with gdl ({})",
+            path.display(),
+            gdl::bundled::names()
+        )),
+        ReadError::Unreadable(e) => GdlError::new_err(format!("cannot read {}: {e}", path.display())),
+    })?;
     let mut bindings = Vec::new();
     if let Some(params) = params {
         for (k, v) in params.iter() {
             let name: String = k.extract()?;
-            let value = convert::param_text(&name, &v)?;
+            let value = convert::param_value(&name, &v)?;
             bindings.push((name, value));
         }
     }
@@ -149,7 +139,10 @@ fn compile(py: Python<'_>, origin: Origin, engine: Engine) -> PyResult<Py<PyGame
             guard::arm_memory(false);
             // On gdl's stack, as the command line parses: a parameter's text nests
             // as deep as gdl allows, deeper than a Python thread's stack may hold.
-            let compiled = on_search_stack(|| gdl::compile::load(&origin.name, &origin.text, &origin.bindings))?;
+            let compiled = on_search_stack(|| {
+                let bindings = Bindings::Values(&origin.bindings);
+                gdl::compile::load_with(&origin.name, &origin.text, bindings)
+            })?;
             match compiled {
                 Ok(program) => {
                     let compiled = (Interpreted::with_engine(program, engine), Default::default());
@@ -184,9 +177,13 @@ fn _load_text(
     py: Python<'_>,
     name: String,
     text: String,
-    bindings: Vec<(String, String)>,
+    bindings: Vec<(String, Bound<'_, PyAny>)>,
     engine: String,
 ) -> PyResult<Py<PyGame>> {
+    // Typed values (a pickle made before they were, text: read as before).
+    let bindings = (bindings.iter())
+        .map(|(name, value)| Ok((name.clone(), convert::param_value(name, value)?)))
+        .collect::<PyResult<Vec<_>>>()?;
     let origin = Origin {
         name,
         text,

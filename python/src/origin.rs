@@ -25,7 +25,8 @@ pub(crate) struct Origin {
     /// The file's name as given (`games/nim.game`, or `nim` for a bundled game).
     pub name: String,
     pub text: String,
-    pub bindings: Vec<(String, String)>,
+    /// The parameters as given, typed.
+    pub bindings: Vec<(String, gdl::ParamValue)>,
     /// "jit" or "vm".
     pub engine: String,
 }
