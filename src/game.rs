@@ -250,6 +250,13 @@ pub trait Game {
         Ok(0)
     }
 
+    /// `max moves N`: the file's promise that no game is longer than N moves
+    /// of the players (chance's draws not counted, a simultaneous round
+    /// counted once); `None` without one. Play checks it ([`MaxMoves`]).
+    fn max_moves(&self) -> Option<u64> {
+        None
+    }
+
     /// The repetition rule (`end when repeated N`): the game ends when a move
     /// reaches a position that has occurred N − 1 times before in this game.
     /// `None`: no such rule. `turn` cannot see it, since it depends on the
@@ -302,6 +309,50 @@ pub trait Game {
             .map_err(|e| e.to_string())?;
         find_move(self, &moves, text)
     }
+}
+
+/// Counts the players' moves of one game against the file's `max moves N`
+/// ([`Game::max_moves`]): a move with N made and the game not over breaks
+/// the promise, an error rather than a game longer than the file says
+/// (OpenSpiel sizes its tensors and buffers by it).
+#[derive(Clone, Debug)]
+pub struct MaxMoves {
+    limit: u64,
+    made: u64,
+}
+
+impl MaxMoves {
+    /// The count for `game`, if its file declares a bound.
+    pub fn of<G: Game + ?Sized>(game: &G) -> Option<Self> {
+        game.max_moves().map(|limit| MaxMoves { limit, made: 0 })
+    }
+
+    /// Starts counting a new game.
+    pub fn restart(&mut self) {
+        self.made = 0;
+    }
+
+    /// Counts a move of the players (one turn, or one simultaneous round)
+    /// about to be made in `state`; an error where the bound is reached.
+    pub fn count<G: Game + ?Sized>(&mut self, game: &G, state: &G::State) -> Result<(), GameError> {
+        if self.made >= self.limit {
+            return Err(max_moves_broken(game, self.limit).in_state(game.state_text(state)));
+        }
+        self.made += 1;
+        Ok(())
+    }
+}
+
+/// The error of a game that is not over after its file's `max moves N`.
+pub fn max_moves_broken<G: Game + ?Sized>(game: &G, limit: u64) -> GameError {
+    GameError::new(
+        RuntimeKind::Endless,
+        format!(
+            "{} declares `max moves {limit}`, but a game has made {limit} moves and is not over",
+            game.name()
+        ),
+    )
+    .with_help("the declaration is wrong: fix the bound in the game file (or remove it, and gdl counts or refuses)")
 }
 
 /// The positions of one game so far, for the repetition rule (see

@@ -42,6 +42,7 @@ mod local_collections;
 #[path = "match.rs"]
 mod matches;
 mod matrix;
+mod max_moves;
 mod mcts;
 mod optimal_chance;
 mod parallel;

@@ -754,6 +754,56 @@ impl Compiler<'_> {
         n as u32
     }
 
+    /// N of `max moves N`: a constant int from 1 up, declared once.
+    pub(super) fn max_moves(&mut self) -> Option<u64> {
+        let file = self.file;
+        let (bound, _) = file.max_moves.first()?;
+        if let Some((_, again)) = file.max_moves.get(1) {
+            self.error(
+                CompileError::new(
+                    CompileKind::MaxMoves,
+                    "`max moves` is declared twice",
+                    *again,
+                    "again here",
+                )
+                .with_note(file.max_moves[0].1, "first here")
+                .with_help("keep one: the longest a game can be"),
+            );
+        }
+        let n = match self.eval_const(bound) {
+            Ok(Value::Int(n)) => n,
+            Ok(other) => {
+                self.error(
+                    CompileError::new(
+                        CompileKind::MaxMoves,
+                        format!("`max moves` takes a number of moves, found a {}", other.kind()),
+                        bound.span,
+                        "not an int",
+                    )
+                    .with_help("write the most moves a game can last, e.g. `max moves rows * cols`"),
+                );
+                return None;
+            }
+            Err(e) => {
+                self.error(e);
+                return None;
+            }
+        };
+        if n < 1 {
+            self.error(
+                CompileError::new(
+                    CompileKind::MaxMoves,
+                    format!("`max moves {n}`: a game lasts at least one move"),
+                    bound.span,
+                    "this bound",
+                )
+                .with_help("write the most moves a game can last, from 1 up"),
+            );
+            return None;
+        }
+        Some(n as u64)
+    }
+
     /// The `per player int` that a `lowest ... wins` clause ranks by.
     fn score_place(&mut self, e: &ast::Expr) -> Option<Place> {
         let players = self.players.len();

@@ -211,6 +211,7 @@ impl<'a> Compiler<'a> {
             .collect();
         let moves = self.lower_moves();
         let ends = self.lower_ends();
+        let max_moves = self.max_moves();
         if self.file.moves.is_empty() {
             self.error(
                 CompileError::new(
@@ -250,6 +251,7 @@ impl<'a> Compiler<'a> {
             invariants,
             moves,
             ends,
+            max_moves,
         }
     }
 

@@ -57,6 +57,9 @@ pub struct Program {
     pub display: Option<Display>,
     /// The conditions every position meets (`invariant`), in order.
     pub invariants: Vec<Invariant>,
+    /// `max moves N`: no game is longer than N moves of the players (a
+    /// promise of the file, which play checks).
+    pub max_moves: Option<u64>,
 }
 
 impl Program {

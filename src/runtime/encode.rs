@@ -368,10 +368,19 @@ pub fn explore(game: &Interpreted, limit: usize) -> Result<Option<Explored>, Gam
         next.push(edges);
         i += 1;
     }
+    let longest = longest_path(&next);
+    // The file's `max moves N` is a promise the positions can check.
+    if let (Some(limit), Some(found)) = (game.max_moves(), longest)
+        && found as u64 > limit
+    {
+        return Err(crate::game::max_moves_broken(game, limit).with_help(format!(
+            "the longest game has {found} moves: fix the bound in the game file"
+        )));
+    }
     Ok(Some(Explored {
         positions: states.len(),
         moves: seen,
-        longest: longest_path(&next),
+        longest,
         utility,
     }))
 }

@@ -1070,6 +1070,10 @@ impl Game for Interpreted {
         self.prog.repetition().map(|(n, _)| n)
     }
 
+    fn max_moves(&self) -> Option<u64> {
+        self.prog.max_moves
+    }
+
     fn repetition_returns(&self, state: &State, player: Player) -> Result<f64, GameError> {
         self.or_vm(|g| g.repetition_returns_once(state, player))
     }

@@ -86,6 +86,9 @@ pub struct SyntaxTree {
     pub ends: Vec<EndDecl>,
     /// The `display` blocks (a game has at most one; the compiler says so).
     pub displays: Vec<DisplayDecl>,
+    /// `max moves N`: each bound and the whole declaration (a game has at
+    /// most one; the compiler says so).
+    pub max_moves: Vec<(Expr, Span)>,
 }
 
 /// `display grid(3, 3) { cell(r, c) = ...; symbols ".", "X", "O" }`: how a

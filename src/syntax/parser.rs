@@ -277,6 +277,11 @@ pub fn parse(source: &str) -> Result<SyntaxTree, FileError> {
                     span: s,
                 });
             }
+            Rule::max_moves_decl => {
+                let s = item_span(&item);
+                let bound = item.into_inner().nth(1).expect("`max moves` has a bound");
+                game.max_moves.push((expr(cx, bound), s));
+            }
             Rule::EOI => {}
             r => unreachable!("item {r:?}"),
         }
@@ -1023,6 +1028,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::display_cards | Rule::cards_word => "`cards`",
         Rule::display_sides | Rule::sides_word => "`sides`",
         Rule::end_decl => "`end when`",
+        Rule::max_moves_decl | Rule::max_moves_word => "`max moves`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",
         Rule::expr | Rule::if_expr | Rule::call | Rule::list_lit | Rule::set_lit | Rule::int => "an expression",
         Rule::ident => "a name",

@@ -9,7 +9,7 @@ use rand::Rng;
 
 use super::stats::DecisionTimes;
 use crate::error_kind::RuntimeKind;
-use crate::game::{Game, GameError, Player, Repetitions, Turn};
+use crate::game::{Game, GameError, MaxMoves, Player, Repetitions, Turn};
 use crate::solve::agents::agent::{Agent, AgentError, Timing};
 use crate::solve::agents::simulate::{MAX_PLAYOUT_PLIES, Scratch, sample_chance};
 pub use crate::solve::agents::step::{Played, Step};
@@ -52,6 +52,9 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
     if let Some(seen) = &mut seen {
         seen.restart(&state);
     }
+    // The file's `max moves N`, counted from here (a game from a given
+    // position has made at least as many).
+    let mut bound = MaxMoves::of(game);
     for _ in 0..MAX_PLAYOUT_PLIES {
         let before = watched.then(|| state.clone());
         let step = match game.turn(&state)? {
@@ -62,12 +65,18 @@ pub fn play_out<G: Game, R: Rng + ?Sized>(
                 Step::Chance(m)
             }
             Turn::Player(p) => {
+                if let Some(bound) = &mut bound {
+                    bound.count(game, &state)?;
+                }
                 game.legal_moves(&state, &mut moves)?;
                 let played = ask(game, &mut *agents[p], &mut times[p], &state, p, &moves)?;
                 game.apply(&mut state, &played.mv)?;
                 Step::Moves(vec![played])
             }
             Turn::Simultaneous => {
+                if let Some(bound) = &mut bound {
+                    bound.count(game, &state)?;
+                }
                 // Every player chooses before any choice is revealed.
                 let mut all = Vec::with_capacity(game.num_players());
                 for (p, (agent, took)) in agents.iter_mut().zip(times.iter_mut()).enumerate() {
