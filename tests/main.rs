@@ -18,6 +18,7 @@ mod agreement;
 mod alphazero;
 mod api;
 mod bench_cli;
+mod board_picture;
 mod cfr;
 mod cli;
 mod cli_fuzz;

@@ -1,5 +1,6 @@
 //! What people read: diagnostics, summaries, solve reports.
 
+pub mod board_picture;
 pub mod cfr;
 pub mod chance;
 pub mod diagnostic;

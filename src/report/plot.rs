@@ -19,7 +19,7 @@ use super::rating::{Crosstable, Ratings};
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 /// Gives plotters the font, once: without it no text can be measured or drawn.
-fn register_font() {
+pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The font is compiled in and known to parse; a failure would show as
