@@ -28,15 +28,19 @@ What OpenSpiel sees:
   chance explicit when some move is by chance; information imperfect when
   some state is ``hidden`` or ``private`` or moves are simultaneous; utility
   zero-sum for two players or scores, else general-sum; rewards at the end;
-- ``GameInfo``: ``max_game_length`` and the utility range exact where gdl
-  can look through every position (up to 200,000), else the rules' range of
-  payoffs and an estimate of the length (four times the longest of 200
-  random games): give ``max_game_length`` as a parameter to fix it; a game
-  file's own parameter of that name (go's) is the length, and the game's
-  (``GdlSpielGame.max_game_length_exact`` says which it is). Under a
-  repetition rule (``end when repeated N``) a game can be no longer than
-  N - 1 times the number of positions, the bound given where gdl can count
-  them;
+- ``GameInfo``: ``max_game_length`` is never guessed. It is the game
+  file's ``max moves N`` where it declares one (connect four's
+  ``rows * cols``); else counted, where gdl can look through every position
+  (up to 200,000; under a repetition rule ``end when repeated N`` a game is
+  no longer than N - 1 times the number of positions); else the parameter
+  ``max_game_length`` given; else loading the game is refused, with an
+  error that says to give it. A given one wins over the others
+  (``GdlSpielGame.max_game_length_source`` says which it is: "declared",
+  "counted" or "given"); a game file's own parameter of that name (go's)
+  goes to the rules, whose ``max moves`` it is. A state that would make a
+  move past it raises RuntimeError: the bound was wrong. The utility range
+  is exact where gdl can look through every position, else the rules'
+  range of payoffs, else (scores) four times the widest of 200 random games;
 - the repetition rule: a state keeps the positions before it (``gdl.State``
   does), so the move that reaches a position the Nth time ends the game in
   OpenSpiel too; ``clone`` keeps them, and ``serialize`` (the actions from
@@ -216,55 +220,58 @@ def load_game(path: str, **params: Any) -> "pyspiel.Game":
     return pyspiel.load_game(register(path), params)
 
 
-def _facts(game: gdl.Game, max_game_length: int) -> tuple[int, bool, float, float]:
-    """The longest game (and whether it is exact rather than estimated)
-    and the utility range OpenSpiel's GameInfo needs."""
+def _facts(game: gdl.Game, max_game_length: int, name: str) -> tuple[int, str, float, float]:
+    """The longest game, where that number comes from (see
+    ``GdlSpielGame.max_game_length_source``), and the utility range
+    OpenSpiel's GameInfo needs. The length is never guessed: the game
+    file's ``max moves``, else counted through every position, else the
+    ``max_game_length`` given, else refused."""
     explored = game.explore(EXPLORE_LIMIT)
-    longest = explored["longest"] if explored else None
-    declared = game.params.get("max_game_length")
-    if declared is not None and longest is None:
-        # The game file's own bound (go's: the game ends when that many
-        # moves are made, passes counted).
-        longest = int(declared)
-    if explored and longest is None and game.repetition:
+    longest, source = None, None
+    if game.max_moves is not None:
+        # The file's promise; `explore` above has checked it where it could,
+        # and play checks it move by move.
+        longest, source = game.max_moves, "declared"
+    elif explored and explored["longest"] is not None:
+        longest, source = explored["longest"], "counted"
+    elif explored and game.repetition:
         # Positions recur, but under `end when repeated N` each comes at
         # most N - 1 times before the move that ends the game.
-        longest = explored["positions"] * (game.repetition - 1)
+        longest, source = explored["positions"] * (game.repetition - 1), "counted"
+    if max_game_length > 0:
+        longest, source = max_game_length, "given"
+    if longest is None:
+        why = "positions recur" if explored else f"it has more than {EXPLORE_LIMIT:,} positions"
+        raise ValueError(
+            f"{name}: the longest game of {game.name} is not known: its file declares no `max moves N`, "
+            f"and gdl cannot count it ({why}). Give it: "
+            f"pyspiel.load_game({name!r}, {{'max_game_length': N}}), N the most moves a game can last "
+            "(play past it stops with an error); or declare `max moves N` in the game file"
+        )
     rules = game.utility_range()
     if explored and explored["min_utility"] is not None:
         low, high = explored["min_utility"], explored["max_utility"]
     elif rules:
         low, high = rules
     else:
-        low, high = None, None
-    exact = longest is not None
-    if (max_game_length <= 0 and longest is None) or low is None:
-        # Too many positions, or a position that recurs: estimate from random games.
+        # Scores, too many positions to look through: a margin four times as
+        # wide as the widest of random games (OpenSpiel checks returns against it).
         rng = random.Random(0)
-        most, seen = 0, []
-        for _ in range(ESTIMATE_GAMES):
-            length, returns = _random_game(game, rng)
-            most = max(most, length)
-            seen.extend(returns)
-        if longest is None:
-            longest = 4 * max(most, 1)
-        if low is None:
-            # Scores: a margin as wide as four times the widest seen.
-            widest = max([abs(r) for r in seen] + [1.0])
-            low, high = -4 * widest, 4 * widest
-    if max_game_length > 0:
-        longest, exact = max_game_length, True
+        seen = [r for _ in range(ESTIMATE_GAMES) for r in _random_game(game, rng, longest)]
+        widest = max([abs(r) for r in seen] + [1.0])
+        low, high = -4 * widest, 4 * widest
     if low >= high:  # OpenSpiel wants min < max: a game of draws only
         low, high = low - 1, high + 1
-    return int(longest), exact, float(low), float(high)
+    return int(longest), source, float(low), float(high)
 
 
-def _random_game(game: gdl.Game, rng: random.Random) -> tuple[int, list[float]]:
+def _random_game(game: gdl.Game, rng: random.Random, longest: int) -> list[float]:
+    """The returns of a random game; none for one cut at ``longest`` moves."""
     state, length = game.initial_state(), 0
-    while True:
+    while length <= longest:
         turn = game.turn(state)
         if turn == "terminal":
-            return length, game.returns(state)
+            return game.returns(state)
         if turn == "chance":
             moves, probs = zip(*game.chance_outcomes(state))
             state = game.apply(state, rng.choices(moves, probs)[0])
@@ -275,20 +282,21 @@ def _random_game(game: gdl.Game, rng: random.Random) -> tuple[int, list[float]]:
         else:
             state = game.apply(state, rng.choice(game.legal_moves(state)))
         length += 1
+    return []
 
 
 # (path, parameters) -> the loaded game and its facts. OpenSpiel loads a
 # game again for every state it deserializes (random_sim_test does, often):
 # the rules are compiled and looked through once.
-_loaded: dict[tuple, tuple[gdl.Game, int, bool, float, float]] = {}
+_loaded: dict[tuple, tuple[gdl.Game, int, str, float, float]] = {}
 
 
-def _load(path: str, params: dict, max_game_length: int) -> tuple[gdl.Game, int, bool, float, float]:
+def _load(path: str, params: dict, max_game_length: int, name: str) -> tuple[gdl.Game, int, str, float, float]:
     key = (path, tuple(sorted((k, str(v)) for k, v in params.items())), max_game_length)
     found = _loaded.get(key)
     if found is None:
         game = gdl.load(path, **{k: _gdl_value(v) for k, v in params.items()})
-        found = (game, *_facts(game, max_game_length))
+        found = (game, *_facts(game, max_game_length, name))
         if len(_loaded) >= 64:
             _loaded.clear()
         _loaded[key] = found
@@ -306,7 +314,7 @@ class GdlSpielGame(pyspiel.Game):
             if max_game_length > 0:
                 params["max_game_length"] = max_game_length
             max_game_length = 0
-        game, longest, exact, low, high = _load(path, params, max_game_length)
+        game, longest, source, low, high = _load(path, params, max_game_length, game_type.short_name)
         actions = game.num_distinct_actions()
         info = pyspiel.GameInfo(
             num_distinct_actions=actions,
@@ -322,9 +330,10 @@ class GdlSpielGame(pyspiel.Game):
             given["max_game_length"] = max_game_length
         super().__init__(game_type, info, given)
         self.gdl = game
-        # Whether max_game_length is known (looked through every position,
-        # declared by the game file or given) rather than estimated.
-        self.max_game_length_exact = exact
+        # Where max_game_length comes from: "declared" (the file's `max
+        # moves`), "counted" (looked through every position) or "given"
+        # (the parameter). Never an estimate.
+        self.max_game_length_source = source
 
     def new_initial_state(self) -> "GdlSpielState":
         return GdlSpielState(self)
@@ -349,6 +358,11 @@ class GdlSpielState(pyspiel.State):
         self.steps: list[tuple[gdl.State, dict[int, gdl.Move]]] = []
         # The (player, action) pairs of each step, for `undo_action`.
         self.actions: list[list[tuple[int, int]]] = []
+        # Steps of players (chance's left out), against max_game_length.
+        self.moves_made = 0
+        self._longest = game.max_game_length()
+        self._longest_source = game.max_game_length_source
+        self._short_name = game.get_type().short_name
 
     def current_player(self) -> int:
         turn = self.gdl.turn(self.gdl_state)
@@ -366,18 +380,42 @@ class GdlSpielState(pyspiel.State):
         outcomes = self.gdl.chance_outcomes(self.gdl_state)
         return sorted((self.gdl.move_to_action(m), p) for m, p in outcomes)
 
+    def _check_length(self) -> None:
+        """Refuses a step of the players past max_game_length: the bound
+        was wrong, and OpenSpiel sizes its buffers by it."""
+        if self.moves_made >= self._longest:
+            source = self._longest_source
+            whose = {
+                "declared": "its game file's `max moves`",
+                "counted": "counted through every position",
+                "given": "the max_game_length given",
+            }[source]
+            raise RuntimeError(
+                f"{self._short_name}: the game has made {self.moves_made} moves and is not over, "
+                f"but max_game_length is {self._longest} ({whose}): "
+                + ("fix `max moves` in the game file" if source == "declared" else "give a larger max_game_length")
+            )
+
     def _apply_action(self, action: int) -> None:
         move = self.gdl.action_to_move(action)
         turn = self.gdl.turn(self.gdl_state)
+        if isinstance(turn, int):
+            self._check_length()
+        after = self.gdl.apply(self.gdl_state, move)
         self.steps.append((self.gdl_state, {turn: move} if isinstance(turn, int) else {}))
         self.actions.append([(turn if isinstance(turn, int) else CHANCE, action)])
-        self.gdl_state = self.gdl.apply(self.gdl_state, move)
+        self.gdl_state = after
+        if isinstance(turn, int):
+            self.moves_made += 1
 
     def _apply_actions(self, actions: list[int]) -> None:
         moves = [self.gdl.action_to_move(a) for a in actions]
+        self._check_length()
+        after = self.gdl.apply_joint(self.gdl_state, moves)
         self.steps.append((self.gdl_state, dict(enumerate(moves))))
         self.actions.append(list(enumerate(actions)))
-        self.gdl_state = self.gdl.apply_joint(self.gdl_state, moves)
+        self.gdl_state = after
+        self.moves_made += 1
 
     def undo_action(self, player: int, action: int) -> None:
         """Takes back the last action, which must be ``action`` by
@@ -393,7 +431,8 @@ class GdlSpielState(pyspiel.State):
             done = ", ".join(f"player {p} action {a}" for p, a in last)
             raise ValueError(f"undo_action: the last step was {done}, not player {player} action {action}")
         self.gdl_state = self.steps.pop()[0]
-        self.actions.pop()
+        if self.actions.pop()[0][0] != CHANCE:
+            self.moves_made -= 1
 
     # OpenSpiel keeps the actions applied in the C++ side of a state, which
     # a Python game cannot take back: the history is read from `actions`.

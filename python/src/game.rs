@@ -363,6 +363,13 @@ impl PyGame {
         self.game.repetition()
     }
 
+    /// N of the game file's `max moves N` (no game is longer than N moves
+    /// of the players; play past it is an error); None without one.
+    #[getter]
+    fn max_moves(&self) -> Option<u64> {
+        self.game.max_moves()
+    }
+
     /// The lowest and highest return a player can get, when the rules say
     /// so before any play (a winner's payoff); None when play decides (scores).
     fn utility_range(&self) -> Option<(f64, f64)> {

@@ -28,7 +28,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
 
-use gdl::game::{Game, GameError, Player, Repetitions, Turn, all_returns};
+use gdl::game::{Game, GameError, MaxMoves, Player, Repetitions, Turn, all_returns};
 use gdl::runtime::encode::{self, Actions, LeBytes};
 use gdl::runtime::{Interpreted, Move, State};
 use gdl::solve::agents::simulate::{self, sample_chance};
@@ -52,6 +52,8 @@ struct Slot {
     reps: Option<Repetitions<State>>,
     /// Moves of players in this game so far (for `max_steps`).
     steps: u64,
+    /// All players' moves against the file's `max moves N`, if it has one.
+    bound: Option<MaxMoves>,
     /// Who is to move (always a player: chance is played out).
     to_play: Player,
     /// The legal actions now, ascending.
@@ -140,6 +142,9 @@ fn settle(t: &Tables<'_>, slot: &mut Slot, sc: &mut Scratch) -> Result<Turn, Gam
         let mv = match turn {
             Turn::Chance => sample_chance(t.game, &slot.state, &mut slot.rng, &mut sc.chance)?,
             Turn::Player(p) if t.seat.is_some_and(|s| s != p) => {
+                if let Some(bound) = &mut slot.bound {
+                    bound.count(t.game, &slot.state)?;
+                }
                 t.game.legal_moves(&slot.state, &mut sc.moves)?;
                 if sc.moves.is_empty() {
                     return Err(gdl::game::no_legal_move(t.game, &slot.state));
@@ -162,6 +167,9 @@ fn restart(t: &Tables<'_>, slot: &mut Slot, sc: &mut Scratch) -> Result<(), Game
         reps.restart(t.start);
     }
     slot.steps = 0;
+    if let Some(bound) = &mut slot.bound {
+        bound.restart();
+    }
     if settle(t, slot, sc)? == Turn::Terminal {
         return Err(GameError::new(
             gdl::game::RuntimeKind::NoMoves,
@@ -184,6 +192,9 @@ fn step_slot(
     slot.finished = false;
     if let Some(a) = action {
         let mover = slot.to_play;
+        if let Some(bound) = &mut slot.bound {
+            bound.count(t.game, &slot.state)?;
+        }
         t.game.apply(&mut slot.state, &t.moves[a as usize])?;
         if let Some(reps) = &mut slot.reps {
             reps.after_move(t.game, &mut slot.state)?;
@@ -469,6 +480,7 @@ impl PyVectorEnv {
                 rng: SmallRng::seed_from_u64(slot_seed(seed, i)),
                 reps: Repetitions::of(&*interpreted),
                 steps: 0,
+                bound: MaxMoves::of(&*interpreted),
                 to_play: 0,
                 legal: Vec::new(),
                 final_obs: Vec::new(),

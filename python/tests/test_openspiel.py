@@ -17,11 +17,18 @@ from test_basics import BUNDLED
 
 # Parameters that keep a random game short; the others play as bundled.
 SMALL = {"xnimmt": {"K": 12, "N": 3}, "pig": {"target": 20}, "kalah": {"pits": 4, "seeds": 3}}
+# Games whose file declares no `max moves` and whose positions are too many
+# to count: OpenSpiel needs the bound given (a generous one: a random game
+# past it would fail the test with gdl's error).
+GIVEN_LENGTH = {"backgammon": 5000, "checkers": 2000, "chess": 2000, "kalah": 1000, "nine-mens-morris": 5000, "pig": 2000}
 
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_random_sim_test_passes_on_every_bundled_game(name):
-    game = pyspiel.load_game(openspiel.short_name(name), SMALL.get(name, {}))
+    params = dict(SMALL.get(name, {}))
+    if name in GIVEN_LENGTH:
+        params["max_game_length"] = GIVEN_LENGTH[name]
+    game = pyspiel.load_game(openspiel.short_name(name), params)
     # OpenSpiel's conformance test (C++): clone, serialize, legal actions
     # sorted and masked, chance outcomes, returns within the utility range,
     # game length within max_game_length.
@@ -342,7 +349,7 @@ def test_max_game_length_is_the_game_file_s_own_where_it_declares_one():
     # Go declares OpenSpiel's parameter, twice the points of the board: it
     # was shadowed by the estimate (648, four times the longest random game).
     go = pyspiel.load_game("gdl_go")
-    assert (go.max_game_length(), go.max_game_length_exact) == (162, True)
+    assert go.max_game_length() == 162
     small = pyspiel.load_game("gdl_go", {"board_size": 5})
     assert small.max_game_length() == 50 == 2 * 5 * 5
     # Given, it reaches the rules: the game ends there.
@@ -350,9 +357,56 @@ def test_max_game_length_is_the_game_file_s_own_where_it_declares_one():
     assert short.max_game_length() == 6 and short.gdl.params["max_game_length"] == "6"
     assert len(play_random_history(short, random.Random(1))) == 6
     pyspiel.random_sim_test(short, num_sims=2, serialize=True, verbose=False)
-    # Looked through every position: exact; too many to look through: said.
-    assert pyspiel.load_game("gdl_kuhn_poker").max_game_length_exact
-    assert not pyspiel.load_game("gdl_connect4").max_game_length_exact
+    assert go.max_game_length_source == "declared"
+
+
+def test_max_game_length_is_declared_counted_given_or_refused_never_guessed(tmp_path):
+    # Declared: connect four's `max moves rows * cols` (once estimated 168).
+    c4 = pyspiel.load_game("gdl_connect4")
+    assert (c4.max_game_length(), c4.max_game_length_source) == (42, "declared")
+    assert pyspiel.load_game("gdl_connect4", {"rows": 4, "cols": 5}).max_game_length() == 20
+    # Counted: a file without the declaration, few enough positions.
+    plain = tmp_path / "countdown.game"
+    plain.write_text(
+        "game Countdown\nplayers A, B\nstate left: int = 5\n"
+        "move take(n in 1..2) requires n <= left { left -= n }\nend when left == 0 { loser previous }\n"
+    )
+    counted = openspiel.load_game(str(plain))
+    assert (counted.max_game_length(), counted.max_game_length_source) == (5, "counted")
+    # Refused: too many positions (and they recur), nothing declared or given.
+    with pytest.raises(Exception, match=r"gdl_pig: the longest game of Pig is not known.*'max_game_length': N"):
+        pyspiel.load_game("gdl_pig")
+    # Given: the user's bound, which wins over the others.
+    pig = pyspiel.load_game("gdl_pig", {"target": 20, "max_game_length": 1000})
+    assert (pig.max_game_length(), pig.max_game_length_source) == (1000, "given")
+    assert pyspiel.load_game("gdl_connect4", {"max_game_length": 50}).max_game_length_source == "given"
+
+
+def test_a_move_past_max_game_length_is_an_error_not_a_longer_game(tmp_path):
+    short = pyspiel.load_game("gdl_tictactoe", {"max_game_length": 3})
+    state = short.new_initial_state()
+    for action in [0, 1, 2]:
+        state.apply_action(action)
+    with pytest.raises(Exception, match="made 3 moves and is not over, but max_game_length is 3 .*given.*larger"):
+        state.apply_action(3)
+    # Taken back, the move counts no more.
+    state.undo_action(0, 2)
+    state.apply_action(2)
+    # A file whose promise is wrong: refused where the positions show it.
+    liar = tmp_path / "liar.game"
+    liar.write_text(
+        "game Liar\nplayers A, B\nstate left: int = 3\nmove take() { left -= 1 }\n"
+        "end when left == 0 { loser previous }\nmax moves 2\n"
+    )
+    with pytest.raises(gdl.GdlError, match="declares `max moves 2`, but a game has made 2 moves"):
+        openspiel.load_game(str(liar))
+    # And in play, where they are too many to look through (VectorEnv).
+    env = gdl.VectorEnv(gdl.load(str(liar)), 2)
+    env.reset()
+    for _ in range(2):
+        env.step(np.zeros(2, np.int64))
+    with pytest.raises(gdl.GdlError, match="declares `max moves 2`"):
+        env.step(np.zeros(2, np.int64))
 
 
 def play_random_history(game, rng):
@@ -416,3 +470,4 @@ def test_python_s_ismcts_plays_kuhn_poker_to_the_end():
                 assert action in state.legal_actions()
                 state.apply_action(action)
         assert state.returns()[0] in (-2.0, -1.0, 1.0, 2.0) and sum(state.returns()) == 0.0
+
