@@ -31,8 +31,10 @@ Importing this module registers ``gdl/<game>-v0`` for every bundled game::
   seeds the opponents;
 - ``max_steps``: the game is truncated after that many of the agent's moves;
 - ``render_mode="ansi"``: ``render()`` returns the position as text (the
-  game's display); ``"human"`` prints it. ``"rgb_array"`` is refused: gdl
-  draws its boards as text.
+  game's display); ``"human"`` prints it; ``"rgb_array"``: a picture of the
+  display, a numpy array of uint8 of the shape ``(height, width, 3)``, drawn
+  in Rust (``gdl.State.render_rgb``; a game without a display is drawn as
+  its text).
 
 ``gymnasium.make_vec("gdl/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")``
 gives ``GdlVectorEnv``: N games stepped together in Rust (``gdl.VectorEnv``)
@@ -86,17 +88,15 @@ def _refuse_simultaneous(game: gdl.Game) -> None:
 
 
 def _render_mode(render_mode: Optional[str]) -> Optional[str]:
-    if render_mode == "rgb_array":
-        raise ValueError('render_mode "rgb_array" is not available: gdl draws its boards as text; use "ansi" or "human"')
-    if render_mode not in (None, "ansi", "human"):
-        raise ValueError(f'render_mode must be None, "ansi" or "human", not {render_mode!r}')
+    if render_mode not in (None, "ansi", "human", "rgb_array"):
+        raise ValueError(f'render_mode must be None, "ansi", "human" or "rgb_array", not {render_mode!r}')
     return render_mode
 
 
 class GdlEnv(gymnasium.Env):
     """One gdl game as a single-agent Gymnasium environment (see the module's text)."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"]}
 
     def __init__(
         self,
@@ -199,7 +199,9 @@ class GdlEnv(gymnasium.Env):
         obs, info = self._obs()
         return obs, reward, terminated, truncated, info
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Optional[Union[str, np.ndarray]]:
+        if self.render_mode == "rgb_array":
+            return self.state.render_rgb()
         text = str(self.state)
         if self.render_mode == "human":
             print(text)

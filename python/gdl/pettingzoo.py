@@ -31,8 +31,8 @@ at once, a Parallel one (``GdlParallelEnv``)::
 - chance: the environment draws chance's moves itself, from the seed given
   to ``reset``;
 - ``render()``: the position as text (``render_mode="ansi"`` returns it,
-  ``"human"`` prints it); gdl draws no pictures, so ``"rgb_array"`` is
-  refused when the environment is made.
+  ``"human"`` prints it), or as a picture (``"rgb_array"``: a numpy array of
+  uint8, ``(height, width, 3)``, ``gdl.State.render_rgb``).
 
 A game where players take turns is an AEC environment; PettingZoo's
 ``aec_to_parallel`` would step every player once per cycle, each choosing
@@ -58,17 +58,12 @@ import gdl
 __all__ = ["GdlAECEnv", "GdlParallelEnv", "aec_env", "env", "parallel_env"]
 
 
-RENDER_MODES = ["ansi", "human"]
+RENDER_MODES = ["ansi", "human", "rgb_array"]
 
 
 def _check_render_mode(render_mode: Optional[str]) -> None:
-    if render_mode == "rgb_array":
-        raise ValueError(
-            'render_mode "rgb_array" is not offered: gdl draws positions as text; '
-            'use "ansi" (render() returns the text) or "human" (render() prints it)'
-        )
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f'render_mode must be None, "ansi" or "human", not {render_mode!r}')
+        raise ValueError(f'render_mode must be None, "ansi", "human" or "rgb_array", not {render_mode!r}')
 
 
 class _TurnsMetadata(dict):
@@ -168,7 +163,9 @@ class _Common:
             )
         return self.game.action_to_move(self.gdl_actions[action])
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Optional[Any]:
+        if self.render_mode == "rgb_array":
+            return self.gdl_state.render_rgb()
         text = str(self.gdl_state)
         if self.render_mode == "human":
             print(text)

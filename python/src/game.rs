@@ -8,7 +8,9 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple, PyWeakrefReference};
 
+use gdl::board::Look;
 use gdl::game::{Game, Player, Turn, all_returns};
+use gdl::report::board_picture;
 use gdl::report::solve as report;
 use gdl::runtime::encode::{self, Actions};
 use gdl::runtime::{Interpreted, Move, State};
@@ -833,6 +835,25 @@ impl PyState {
 
     fn __repr__(&self) -> String {
         format!("<gdl.State {}>", self.game.position(&self.state))
+    }
+
+    /// The position as a picture: a numpy array of uint8, of the shape
+    /// `(height, width, 3)` (RGB): the board the game's `display` draws,
+    /// else the position's text. Gymnasium's `render_mode="rgb_array"`.
+    fn render_rgb<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let board = self.game.board(&self.state).map_err(|e| gdl_error(&e))?;
+        let plain = Look::default();
+        let (symbols, look) = match &self.game.program().display {
+            Some(d) => (d.symbols.as_slice(), &d.look),
+            None => (&[][..], &plain),
+        };
+        let text = self.game.position(&self.state);
+        let picture = py.detach(|| board_picture::board_rgb(board.as_ref(), symbols, look, &text));
+        py.import("numpy")?
+            .getattr("frombuffer")?
+            .call1((PyBytes::new(py, &picture.pixels), "u1"))?
+            .call_method1("reshape", ((picture.height as usize, picture.width as usize, 3usize),))?
+            .call_method0("copy")
     }
 
     /// What `player` sees of this state as a numpy array of float32, of the

@@ -99,11 +99,51 @@ def test_an_illegal_action_raises_or_loses():
 
 
 def test_render_modes():
-    with pytest.raises(ValueError, match="rgb_array.*text"):
-        gymnasium.make("gdl/tictactoe-v0", render_mode="rgb_array")
+    with pytest.raises(ValueError, match='render_mode must be .*"rgb_array", not \'rgb\''):
+        gymnasium.make("gdl/tictactoe-v0", render_mode="rgb")
     env = gymnasium.make("gdl/connect4-v0", render_mode="ansi")
     env.reset(seed=0)
     assert "X to move" in env.render()
+
+
+def test_rgb_array_is_a_picture_of_the_board_that_changes_with_it():
+    env = gymnasium.make("gdl/connect4-v0", render_mode="rgb_array", opponent="greedy")
+    env.reset(seed=0)
+    start = env.render()
+    assert start.dtype == np.uint8 and start.ndim == 3 and start.shape[2] == 3
+    # A picture of 6 rows and 7 columns of square cells, a margin around.
+    height, width, _ = start.shape
+    assert (width - 8) * 6 == (height - 8) * 7
+    env.step(3)
+    after = env.render()
+    assert after.shape == start.shape and not np.array_equal(after, start)
+    # The same position draws the same picture.
+    env.reset(seed=0)
+    assert np.array_equal(env.render(), start)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "kalah", "nim", "chess", "backgammon"])
+def test_check_env_passes_with_rgb_array_on_every_kind_of_display(name):
+    # A grid (tic-tac-toe, chess), pits (Kalah), no display (Nim, drawn as
+    # text), and a game with chance (backgammon): check_env renders each.
+    env = gymnasium.make(f"gdl/{name}-v0", render_mode="rgb_array", **SMALL.get(name, {}))
+    check_env(env.unwrapped)
+    frame = env.unwrapped.render()
+    assert frame.dtype == np.uint8 and frame.shape[2] == 3 and frame.shape[0] > 0 and frame.shape[1] > 0
+    assert frame.min() < frame.max()  # something is drawn
+    env.close()
+
+
+def test_pictures_of_different_positions_differ():
+    game = gdl.load("tictactoe")
+    state = game.initial_state()
+    pictures = [state.render_rgb()]
+    for action in [4, 0, 8]:
+        state = game.apply(state, game.action_to_move(action))
+        pictures.append(state.render_rgb())
+    keys = {p.tobytes() for p in pictures}
+    assert len(keys) == len(pictures)
+    assert len({p.shape for p in pictures}) == 1
 
 
 def test_max_steps_truncates():

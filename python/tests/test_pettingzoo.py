@@ -133,8 +133,17 @@ def test_aec_to_parallel_refuses_a_game_of_turns_and_says_what_to_use():
         assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
-def test_rgb_array_is_refused_when_the_environment_is_made():
+def test_rgb_array_is_a_picture_of_the_position():
     for make in [gp.env, gp.aec_env, gp.parallel_env]:
-        with pytest.raises(ValueError, match='"rgb_array" is not offered: gdl draws positions as text'):
-            make("connect4", render_mode="rgb_array")
+        with pytest.raises(ValueError, match='render_mode must be None, "ansi", "human" or "rgb_array", not \'rgb\''):
+            make("connect4", render_mode="rgb")
+    env = gp.env("connect4", render_mode="rgb_array")
+    env.reset(seed=0)
+    start = env.render()
+    assert start.dtype == np.uint8 and start.ndim == 3 and start.shape[2] == 3
+    env.step(3)
+    assert env.render().shape == start.shape and not np.array_equal(env.render(), start)
+    goof = gp.parallel_env("goofspiel", render_mode="rgb_array")
+    goof.reset(seed=0)
+    assert goof.render().dtype == np.uint8
     assert gp.env("connect4", render_mode="ansi").render().count("\n") >= 6
