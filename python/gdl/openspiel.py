@@ -339,10 +339,30 @@ class GdlSpielGame(pyspiel.Game):
         return GdlSpielState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """OpenSpiel's observer for ``iig_obs_type`` (``pyspiel.IIGObservationType``;
+        None: the default observation): public information alone
+        (``private_info=NONE``), with the player's own (``SINGLE_PLAYER``,
+        the default) or every player's (``ALL_PLAYERS``), or the private
+        part alone (``public_info=False``); with ``perfect_recall`` the
+        information state (public and the player's own)."""
         if params:
             raise ValueError(f"gdl's observations take no parameters; got {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.gdl, perfect_recall, self.max_game_length())
+        private = pyspiel.PrivateInfoType
+        if iig_obs_type is None:
+            public, own, perfect_recall = True, private.SINGLE_PLAYER, False
+        else:
+            public, own = bool(iig_obs_type.public_info), iig_obs_type.private_info
+            perfect_recall = bool(iig_obs_type.perfect_recall)
+        if perfect_recall and not (public and own == private.SINGLE_PLAYER):
+            raise ValueError(
+                "gdl offers perfect recall as the information state (public information and the player's own, "
+                f"public_info=True, private_info=SINGLE_PLAYER), not public_info={public}, private_info={own}"
+            )
+        if perfect_recall:
+            return _Observer(self.gdl, True, self.max_game_length())
+        if public and own == private.SINGLE_PLAYER:
+            return _Observer(self.gdl, False, self.max_game_length())
+        return _PartialObserver(self.gdl, public, own)
 
 
 class GdlSpielState(pyspiel.State):
@@ -613,6 +633,104 @@ class _Observer:
         if self._perfect_recall:
             return state.information_state(player)
         return self._game.observation(state.gdl_state, player)
+
+
+class _PartialObserver:
+    """An observation with other information than a player's own view:
+    public information alone, every player's private information with it,
+    or the private alone (``make_py_observer``). A number of the tensor
+    (or an entry of the state's fields, in the string) is public where
+    every player sees the same there, and private where they differ (one
+    sees their own entry of a ``private`` variable, the others zeros). The
+    first numbers, which player views, are kept: the observation is still
+    someone's."""
+
+    def __init__(self, game: gdl.Game, public: bool, private: "pyspiel.PrivateInfoType"):
+        self._game = game
+        self._public = public
+        self._private = private
+        self.tensor = np.zeros(game.observation_tensor_shape(), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: GdlSpielState, player: int) -> None:
+        game, n = self._game, self._game.num_players
+        seen = np.stack([state.gdl_state.observation_tensor(p) for p in range(n)])
+        shared = np.all(seen == seen[0], axis=0)
+        out = np.where(shared, seen[0], 0.0) if self._public else np.zeros_like(seen[0])
+        if self._private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            out = np.where(shared, out, seen[player])
+        elif self._private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            # A private number is its owner's: the others see 0 there.
+            out = np.where(shared, out, seen.sum(axis=0))
+        out[:n] = seen[player][:n]
+        self.tensor[:] = out
+
+    def string_from(self, state: GdlSpielState, player: int) -> str:
+        game = self._game
+        views = [game.view(state.gdl_state, p) for p in range(game.num_players)]
+        lines = [f"viewer: {game.players[player]}"]
+        turn = game.turn(state.gdl_state)
+        if self._public:
+            lines.append(f"to move: {game.players[turn] if isinstance(turn, int) else turn}")
+        for name in views[0]:
+            value = self._merge([_parse(str(v[name])) for v in views], player)
+            if value is not _NOTHING:
+                lines.append(f"{name}: {_show(value)}")
+        return "\n".join(lines)
+
+    def _merge(self, values: list, player: int) -> Any:
+        """The value of one field (or entry, parsed by ``_parse``) as this
+        observation sees it; ``_NOTHING`` where it shows nothing of it."""
+        if all(v == values[0] for v in values):
+            return values[0] if self._public else _NOTHING
+        first = values[0]
+        if all(isinstance(v, tuple) and v[0] == first[0] and len(v[1]) == len(first[1]) for v in values):
+            merged = [self._merge(list(entry), player) for entry in zip(*(v[1] for v in values))]
+            if all(m is _NOTHING for m in merged):
+                return _NOTHING
+            return (first[0], ["?" if m is _NOTHING else m for m in merged])
+        if self._private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return values[player]
+        if self._private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            # The entry a player sees as their own: the others see "?".
+            known = [v for v in values if v != "?"]
+            return known[0] if len(known) == 1 else values
+        return "?" if self._public else _NOTHING
+
+
+# What a partial observation shows of a field it leaves out.
+_NOTHING = object()
+
+_CLOSE = {"[": "]", "{": "}", "(": ")"}
+
+
+def _parse(text: str) -> Any:
+    """A field's value as gdl writes it (``[1, ?]``, ``{2, 3}``) as
+    ``(bracket, [elements])``, nested; anything else as its text."""
+    text = text.strip()
+    if len(text) < 2 or _CLOSE.get(text[0]) != text[-1]:
+        return text
+    inner, items, depth, start = text[1:-1], [], 0, 0
+    for i, c in enumerate(inner):
+        if c in _CLOSE:
+            depth += 1
+        elif c in _CLOSE.values():
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(inner[start:i])
+            start = i + 1
+    if inner.strip():
+        items.append(inner[start:])
+    return (text[0], [_parse(item) for item in items])
+
+
+def _show(value: Any) -> str:
+    """``_parse``'s value written again."""
+    if isinstance(value, tuple):
+        return value[0] + ", ".join(_show(v) for v in value[1]) + _CLOSE[value[0]]
+    if isinstance(value, list):  # several players' entries that differ
+        return "/".join(_show(v) for v in value)
+    return str(value)
 
 
 for _name in gdl.list_games():

@@ -471,3 +471,76 @@ def test_python_s_ismcts_plays_kuhn_poker_to_the_end():
                 state.apply_action(action)
         assert state.returns()[0] in (-2.0, -1.0, 1.0, 2.0) and sum(state.returns()) == 0.0
 
+
+def iig(public, private, perfect_recall=False):
+    return pyspiel.IIGObservationType(perfect_recall=perfect_recall, public_info=public, private_info=private)
+
+
+def test_observation_parameters_split_kuhn_into_public_private_and_every_player_s():
+    from open_spiel.python.observation import make_observation
+
+    private = pyspiel.PrivateInfoType
+    game = pyspiel.load_game("gdl_kuhn_poker")
+    kinds = {
+        "public": make_observation(game, iig(True, private.NONE)),
+        "own": make_observation(game, iig(True, private.SINGLE_PLAYER)),
+        "all": make_observation(game, iig(True, private.ALL_PLAYERS)),
+        "private": make_observation(game, iig(False, private.SINGLE_PLAYER)),
+    }
+    states = [s for s in all_histories(game.new_initial_state(), []) if s.is_player_node()]
+    for player in range(2):
+        seen = {kind: {} for kind in kinds}
+        for state in states:
+            deal, betting = tuple(state.history()[:2]), tuple(state.history()[2:])
+            # What each kind of observation may depend on, and nothing else.
+            keys = {"public": betting, "own": (deal[player], betting), "all": (deal, betting), "private": deal[player]}
+            for kind, obs in kinds.items():
+                obs.set_from(state, player)
+                shown = (obs.tensor.tobytes(), obs.string_from(state, player))
+                # The same key, the same observation; a new key, a new one.
+                assert seen[kind].setdefault(keys[kind], shown) == shown, (kind, state.history())
+            # The player's own view is OpenSpiel's default observation.
+            kinds["own"].set_from(state, player)
+            assert np.array_equal(kinds["own"].tensor, state.observation_tensor(player))
+            assert kinds["own"].string_from(state, player) == state.observation_string(player)
+        # Before the cards show: betting lines 4, cards 3, deals 6.
+        assert {kind: len(set(v.values())) for kind, v in seen.items()} == {
+            "public": 4,
+            "own": 12,
+            "all": 24,
+            "private": 3,
+        }
+    state = game.new_initial_state()
+    for a in [0, 2]:  # the cards dealt
+        state.apply_action(a)
+    state.apply_action(state.legal_actions()[0])
+    public = kinds["public"].string_from(state, 1)
+    everything = kinds["all"].string_from(state, 1)
+    # The public observation shows neither card, every player's both.
+    assert "viewer: Second" in public and "?" in public and "?" not in everything
+    with pytest.raises(ValueError, match="perfect recall as the information state"):
+        make_observation(game, iig(True, private.NONE, perfect_recall=True))
+
+
+def test_observation_parameters_on_a_perfect_information_game_all_show_the_board():
+    from open_spiel.python.observation import make_observation
+
+    private = pyspiel.PrivateInfoType
+    game = pyspiel.load_game("gdl_connect4", {"rows": 4, "cols": 4})
+    state = game.new_initial_state()
+    for a in [0, 1, 1, 3]:
+        state.apply_action(a)
+    tensors = {}
+    for kind in (private.NONE, private.SINGLE_PLAYER, private.ALL_PLAYERS):
+        obs = make_observation(game, iig(True, kind))
+        obs.set_from(state, 0)
+        tensors[kind] = obs.tensor.copy()
+    # Nothing is private: every kind is the whole position.
+    assert all(np.array_equal(t, state.observation_tensor(0)) for t in tensors.values())
+    private_only = make_observation(game, iig(False, private.SINGLE_PLAYER))
+    private_only.set_from(state, 0)
+    # Nothing but which player views.
+    assert private_only.tensor.sum() == 1.0 and private_only.tensor[0] == 1.0
+    info = make_observation(game, iig(True, private.SINGLE_PLAYER, perfect_recall=True))
+    info.set_from(state, 1)
+    assert np.array_equal(info.tensor, state.information_state_tensor(1))
