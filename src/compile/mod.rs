@@ -192,6 +192,9 @@ impl<'a> Compiler<'a> {
         if self.errors.is_empty() {
             self.check_requires();
         }
+        // `max moves` is a constant of the parameters: with theirs wrong, its
+        // own error would only repeat them.
+        let params_bound = self.errors.is_empty();
         let mut initial = vec![0; FIRST_VAR_CELL];
         initial[ir::PREVIOUS_CELL] = -1;
         if self.errors.is_empty() {
@@ -211,7 +214,7 @@ impl<'a> Compiler<'a> {
             .collect();
         let moves = self.lower_moves();
         let ends = self.lower_ends();
-        let max_moves = self.max_moves();
+        let max_moves = if params_bound { self.max_moves() } else { None };
         if self.file.moves.is_empty() {
             self.error(
                 CompileError::new(
