@@ -370,13 +370,19 @@ fn bad_requests_are_refused_with_the_command_lines_messages() {
     let (status, v) = server.post("/api/new", json!({"game": "nope", "players": "human,optimal"}));
     assert_eq!(status, 400);
     assert_eq!(error(&v), cli_error(&["check", "nope"]));
-    // A parameter out of range, as the compiler renders it.
+    // A parameter out of range, as the compiler renders it for a program.
     let (status, v) = server.post(
         "/api/new",
         json!({"game": "connect4", "players": "human,random", "params": {"rows": "0"}}),
     );
     assert_eq!(status, 400);
-    assert_eq!(error(&v), cli_error(&["check", "connect4", "--rows", "0"]));
+    // The page has no flags: its message names the parameter.
+    let page = error(&v);
+    assert!(!page.contains("--rows"), "{page}");
+    assert_eq!(
+        page,
+        cli_error(&["check", "connect4", "--rows", "0"]).replace("--rows 0", "rows = 0")
+    );
     // A parameter the game does not have.
     let (status, v) = server.post(
         "/api/new",

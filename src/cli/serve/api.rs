@@ -331,7 +331,8 @@ fn games() -> Value {
 fn describe(game: &str, params: Option<&Value>, engine: Engine, allow_exec: bool) -> Result<Value, ApiError> {
     let text = read_game(game)?;
     let bound = bindings(game, &text, params)?;
-    let program = compile::load(game, &text, &bound).map_err(|errors| {
+    let values = super::session::page_values(&bound);
+    let program = compile::load_with(game, &text, compile::Bindings::Values(&values)).map_err(|errors| {
         ApiError::new(
             400,
             crate::report::diagnostic::render_compile_errors(&errors, false)

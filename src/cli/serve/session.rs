@@ -80,8 +80,19 @@ pub(super) fn start(setup: Setup, id: u64) -> (Sender<Request>, Receiver<Result<
     (to, first)
 }
 
+/// The page's parameter values, typed into its boxes as text: given to the
+/// compiler as values, so that an error names the parameter (`pits = 99`),
+/// not a command-line flag the page does not have.
+pub(super) fn page_values(bindings: &[(String, String)]) -> Vec<(String, compile::ParamValue)> {
+    bindings
+        .iter()
+        .map(|(name, text)| (name.clone(), compile::ParamValue::Text(text.clone())))
+        .collect()
+}
+
 fn run(setup: Setup, id: u64, first: &Sender<Result<Value, ApiError>>, requests: &Receiver<Request>) {
-    let game = match compile::load(&setup.name, &setup.text, &setup.bindings) {
+    let values = page_values(&setup.bindings);
+    let game = match compile::load_with(&setup.name, &setup.text, compile::Bindings::Values(&values)) {
         Ok(p) => Interpreted::with_engine(p, setup.engine),
         Err(errors) => {
             let text = crate::report::diagnostic::render_compile_errors(&errors, false);
