@@ -172,8 +172,10 @@ def _game_type(name: str, source: str, game: gdl.Game) -> "pyspiel.GameType":
 def _source(path: str) -> str:
     """What ``register`` loads for ``path``: a file by its absolute path
     (so that it loads wherever the process runs later), else a bundled
-    game's name, as ``gdl.load`` tells the two apart."""
-    return os.path.abspath(path) if os.path.exists(path) else path
+    game's name, as ``gdl.load`` tells the two apart (a folder named like
+    a bundled game, such as a ``chess/`` where the process runs, is not a
+    file: the name stays the bundled game's)."""
+    return os.path.abspath(path) if os.path.isfile(path) else path
 
 
 def register(path: str, name: Optional[str] = None) -> str:

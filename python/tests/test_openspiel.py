@@ -204,6 +204,15 @@ def test_a_file_named_like_a_bundled_game_registers_under_a_name_of_its_own(tmp_
         openspiel.register(str(mine), name="gdl_nim")
 
 
+def test_a_folder_named_like_a_bundled_game_leaves_the_bundled_game_registered(tmp_path, monkeypatch):
+    # A `chess/` where the process runs once stopped `import gdl.openspiel`
+    # ("it is a directory"): the bundled game's name is not a file.
+    (tmp_path / "chess").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert openspiel.register("chess") == "gdl_chess"
+    assert openspiel.registered()["gdl_chess"] == "chess"
+
+
 def test_the_checkout_s_nim_registers_in_a_fresh_interpreter_under_the_same_name_each_time():
     import subprocess
     import sys
