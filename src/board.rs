@@ -40,9 +40,14 @@ pub struct Look {
     pub colours: Vec<String>,
     /// What a click on a cell chooses.
     pub click: Click,
-    /// The state fields drawn as cards (`cards hands, rows`), each with
-    /// whether it holds one entry per player.
-    pub cards: Vec<(String, bool)>,
+    /// The state fields drawn as cards (`cards hands, rows`).
+    pub cards: Vec<String>,
+    /// The state fields declared `per player`: one entry per player, shown
+    /// with the players' names.
+    pub each: Vec<String>,
+    /// The names of the values 0, 1, ... of a field (`names actions "pass",
+    /// "bet"`), by field.
+    pub names: Vec<(String, Vec<String>)>,
     /// The player who owns each side (`sides R, B`): on a rhombus the first
     /// joins the top and bottom rows, the second the left and right
     /// columns; of pits the first owns the bottom row and the right store.

@@ -458,7 +458,7 @@ fn cards_and_sides_are_checked_where_they_are_written() {
     .unwrap();
     let d = fields.display.as_ref().unwrap();
     assert_eq!(d.layout, gdl::ir::DisplayLayout::Fields);
-    assert_eq!(d.look.cards, [("board".to_string(), false)]);
+    assert_eq!(d.look.cards, ["board"]);
     let pits = gdl::compile::load(
         "look.game",
         &game("display pits(3) { bottom(i) = board[i]\n sides MIN, MAX }"),
@@ -469,4 +469,64 @@ fn cards_and_sides_are_checked_where_they_are_written() {
     // A display of fields draws no board: the terminal shows the fields.
     let game = Interpreted::new(fields);
     assert!(game.board(&game.initial_state().unwrap()).unwrap().is_none());
+}
+
+/// `names` is checked where it is written: a field that is not one, holds
+/// no ints, or is named twice; a set with a value past the names, or below
+/// 0, which no name can name; names on a grid, whose page shows no fields.
+#[test]
+fn names_are_checked_where_they_are_written() {
+    let game = |display: &str| {
+        format!(
+            "game Calls\nplayers A, B\nstate actions: list<int, 3> = []\nstate over: bool = false\n\
+             state deck: set<1..3> = {{1..3}}\nstate low: set<-1..1> = {{}}\nstate points: per player int = 0\n\
+             move pass() {{ actions.push(0) }}\nmove bet() {{ actions.push(1) }}\n\
+             end when len(actions) == 3 {{ winner A }}\n{display}\n"
+        )
+    };
+    let cases = [
+        ("no_such_field", "display fields() { names calls \"pass\", \"bet\" }"),
+        ("not_ints", "display fields() { names over \"no\", \"yes\" }"),
+        (
+            "named_twice",
+            "display fields() { names actions \"pass\", \"bet\"\n    names actions \"p\", \"b\" }",
+        ),
+        (
+            "a_card_with_no_name",
+            "display fields() { names deck \"\", \"J\", \"Q\" }",
+        ),
+        ("below_zero", "display fields() { names low \"a\", \"b\" }"),
+        (
+            "names_on_a_grid",
+            "display grid(1, 3) { cell(r, c) = actions[c]\n    names actions \"pass\", \"bet\" }",
+        ),
+    ];
+    let mut all = String::new();
+    for (name, display) in cases {
+        let text = game(display);
+        let e = gdl::compile::load("names.game", &text, &[]).expect_err(name);
+        all += &format!(
+            "== {name}\n{}\n",
+            gdl::report::diagnostic::render_compile_errors(&e, false)
+        );
+    }
+    snap!("display_names_errors", all);
+    // A good one compiles, and keeps what it says; the type says which
+    // fields hold one entry per player.
+    let good = gdl::compile::load(
+        "names.game",
+        &game("display fields() { names actions \"pass\", \"bet\"\n    names deck \"\", \"J\", \"Q\", \"K\" }"),
+        &[],
+    )
+    .unwrap();
+    let look = &good.display.as_ref().unwrap().look;
+    let owned = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        look.names,
+        [
+            ("actions".to_string(), owned(&["pass", "bet"])),
+            ("deck".to_string(), owned(&["", "J", "Q", "K"]))
+        ]
+    );
+    assert_eq!(look.each, ["points"]);
 }

@@ -804,6 +804,62 @@ fn each_person_sees_their_own_card_and_the_showdown_turns_both_up() {
     assert_eq!(state["outcome"], format!("{winner} won the game"));
 }
 
+/// The page shows a field whose values the display names by those names
+/// (Kuhn poker's `actions: pass, bet`), and a field `per player` as each
+/// player's name and entry (Goofspiel's `points`, X Nimmt!'s `collected`:
+/// `A 3, B 1`), the text made from the value the page gets.
+#[test]
+fn named_values_and_each_players_entry_are_shown_as_text() {
+    let server = Server::start(&["--seed", "5"]);
+    let field = |s: &Value, name: &str| {
+        let fields = s["fields"]["fields"].as_array().unwrap();
+        fields.iter().find(|f| f["name"] == name).unwrap().clone()
+    };
+    let mut state = server.ok("/api/new", json!({"game": "kuhn-poker", "players": "human,human"}));
+    let id = state["id"].clone();
+    while state["turn"] == "chance" {
+        state = server.ok("/api/step", json!({"id": id}));
+    }
+    let actions = field(&state, "actions");
+    assert_eq!(actions["names"], json!(["pass", "bet"]));
+    assert_eq!(actions["text"], "—", "{actions}");
+    state = server.ok("/api/move", json!({"id": id, "move": "pass"}));
+    assert_eq!(field(&state, "actions")["text"], "pass");
+    state = server.ok("/api/move", json!({"id": id, "move": "bet"}));
+    let actions = field(&state, "actions");
+    assert_eq!(actions["value"], json!([0, 1]));
+    assert_eq!(actions["text"], "pass, bet");
+    // First, facing the bet, sees their own card by its symbol, not Second's.
+    let card = field(&state, "card");
+    assert!(card["names"].is_null(), "{card}");
+    let own = ["J", "Q", "K"][card["value"][0].as_u64().unwrap() as usize - 1];
+    assert_eq!(card["text"], format!("First {own}, Second ?"));
+    for (game, players, name) in [
+        ("goofspiel", "random,random", "points"),
+        ("xnimmt", "random,random", "collected"),
+    ] {
+        let mut state = server.ok("/api/new", json!({"game": game, "players": players}));
+        let id = state["id"].clone();
+        while state["outcome"].is_null() {
+            state = server.ok("/api/step", json!({"id": id}));
+        }
+        let f = field(&state, name);
+        assert_eq!(f["each"], true, "{game}: {f}");
+        let seats: Vec<&str> = state["fields"]["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        let each: Vec<String> = (0..seats.len())
+            .map(|p| format!("{} {}", seats[p], f["value"][p]))
+            .collect();
+        assert_eq!(f["text"], each.join(", "), "{game}");
+        // Somebody scored, or the names would be all that is checked.
+        assert!(f["value"].as_array().unwrap().iter().any(|v| v != 0), "{game}: {f}");
+    }
+}
+
 /// Tic-tac-toe's display says three in a row win: at the end the cells of
 /// the line are named, and only then.
 #[test]

@@ -242,6 +242,15 @@ impl Compiler<'_> {
         look.colours = d.colours.iter().map(|(c, _)| c.clone()).collect();
         ok &= self.display_cards(d, &mut look);
         ok &= self.display_sides(d, layout, &mut look);
+        ok &= self.display_names(d, layout, &mut look);
+        // The type says which fields hold one entry per player.
+        look.each = self
+            .file
+            .states
+            .iter()
+            .filter(|v| matches!(v.ty, ast::TypeExpr::PerPlayer(..)))
+            .map(|v| v.name.name.clone())
+            .collect();
         ok.then_some(look)
     }
 
@@ -285,12 +294,7 @@ impl Compiler<'_> {
                     "name each field once".to_string(),
                 ),
                 Some(_) => {
-                    let each = self
-                        .file
-                        .states
-                        .iter()
-                        .any(|v| v.name.name == name.name && matches!(v.ty, ast::TypeExpr::PerPlayer(..)));
-                    look.cards.push((name.name.clone(), each));
+                    look.cards.push(name.name.clone());
                     continue;
                 }
             };
@@ -347,5 +351,92 @@ impl Compiler<'_> {
                 true
             }
         }
+    }
+
+    /// `names FIELD "a", "b", ...`: on a display of fields, a state field of
+    /// ints (an int, a set, a list, one per player), named once, whose
+    /// values 0, 1, ... the names name; a set's every value among them.
+    fn display_names(&mut self, d: &ast::DisplayDecl, layout: ir::DisplayLayout, look: &mut Look) -> bool {
+        let Some((first, _)) = d.names.first() else {
+            return true;
+        };
+        if layout != ir::DisplayLayout::Fields {
+            self.error(
+                CompileError::new(
+                    CompileKind::Display,
+                    format!("`names` is for a fields() display, not a {} display", layout.name()),
+                    first.span,
+                    "not for this layout",
+                )
+                .with_help("the page shows the state's fields only where there is no board: leave `names` out"),
+            );
+            return false;
+        }
+        if self.vars.is_empty() && !self.errors.is_empty() {
+            // As for `cards`: the state's layout was stopped by an earlier error.
+            return false;
+        }
+        /// The range of a set among a layout of ints (`Some(None)`: ints
+        /// of no declared range), `None` where it holds something else.
+        fn ints(l: &ir::Layout) -> Option<Option<(i64, i64)>> {
+            match l {
+                ir::Layout::Int => Some(None),
+                ir::Layout::Set { lo, hi } => Some(Some((*lo, *hi))),
+                ir::Layout::List { elem, .. } => ints(elem),
+                _ => None,
+            }
+        }
+        let mut ok = true;
+        for (k, (field, names)) in d.names.iter().enumerate() {
+            let all = names
+                .first()
+                .map_or(field.span, |(_, at)| at.to(names[names.len() - 1].1));
+            let (message, at, label, help) = match self.vars.get(&field.name).map(|v| ints(&v.layout)) {
+                None => {
+                    let fields: Vec<&str> = self.vars.keys().map(String::as_str).collect();
+                    (
+                        format!("the display's `names` names `{}`, which is no state field", field.name),
+                        field.span,
+                        "not a state field".to_string(),
+                        format!("the state's fields are: {}", fields.join(", ")),
+                    )
+                }
+                Some(None) => (
+                    format!("`{}` holds no ints to name", field.name),
+                    field.span,
+                    "not ints".to_string(),
+                    "name the values of a field that is an int, a set or a list of them (one per player, too)"
+                        .to_string(),
+                ),
+                Some(_) if d.names[..k].iter().any(|(f, _)| f.name == field.name) => (
+                    format!("the display names the values of `{}` twice", field.name),
+                    field.span,
+                    "again".to_string(),
+                    "give each field one `names`".to_string(),
+                ),
+                Some(Some(Some((lo, hi)))) if lo < 0 || hi >= names.len() as i64 => (
+                    format!(
+                        "`{}` holds {lo}..{hi}, but `names` names only the values 0..{}",
+                        field.name,
+                        names.len() - 1
+                    ),
+                    all,
+                    format!("no name for {}", if lo < 0 { lo } else { hi }),
+                    if lo < 0 {
+                        "the names are for the values 0, 1, ...: a set of them cannot hold a negative value".to_string()
+                    } else {
+                        format!("give a name to each value from 0 to {hi}, in order (\"\" for one the set never holds)")
+                    },
+                ),
+                Some(_) => {
+                    look.names
+                        .push((field.name.clone(), names.iter().map(|(n, _)| n.clone()).collect()));
+                    continue;
+                }
+            };
+            ok = false;
+            self.error(CompileError::new(CompileKind::Display, message, at, label).with_help(help));
+        }
+        ok
     }
 }

@@ -116,6 +116,9 @@ pub struct DisplayDecl {
     pub cards: Vec<Ident>,
     /// `sides PLAYER, PLAYER`: who owns each side of the board.
     pub sides: Vec<Ident>,
+    /// `names FIELD "a", "b"`: each a field and the names of its values 0,
+    /// 1, ..., each where it was written.
+    pub names: Vec<(Ident, Vec<(String, Span)>)>,
     pub span: Span,
 }
 

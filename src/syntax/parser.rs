@@ -331,6 +331,7 @@ fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut SyntaxTree) {
         click: None,
         cards: Vec::new(),
         sides: Vec::new(),
+        names: Vec::new(),
         span: s,
     };
     for p in it {
@@ -377,6 +378,12 @@ fn display_decl(cx: &Cx, item: Pair<Rule>, game: &mut SyntaxTree) {
             Rule::display_sides => {
                 decl.sides
                     .extend(p.into_inner().filter(|q| q.as_rule() == Rule::ident).map(ident));
+            }
+            Rule::display_names => {
+                let mut qs = p.into_inner().filter(|q| q.as_rule() != Rule::names_word);
+                let field = ident(qs.next().unwrap());
+                let names = qs.map(|q| (unquote(q.as_str()), span(&q))).collect();
+                decl.names.push((field, names));
             }
             _ => {
                 let part_span = span(&p);
@@ -1027,6 +1034,7 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::display_click | Rule::click_word => "`click`",
         Rule::display_cards | Rule::cards_word => "`cards`",
         Rule::display_sides | Rule::sides_word => "`sides`",
+        Rule::display_names | Rule::names_word => "`names`",
         Rule::end_decl => "`end when`",
         Rule::max_moves_decl | Rule::max_moves_word => "`max moves`",
         Rule::type_expr => "a type (int, bool, player, list<...>, set<...>)",

@@ -17,6 +17,7 @@
 mod api;
 mod api_error;
 mod clicks;
+mod fields;
 mod http;
 mod session;
 

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::api_error::ApiError;
 use super::clicks;
+use super::fields::fields_json;
 use crate::board::{Board, Style};
 use crate::cli::kit::agents::{AgentArgs, BoxedAgent, failure_line, make_agent_with, players_for};
 use crate::cli::kit::context::Context;
@@ -921,50 +922,6 @@ fn runs(rows: usize, cols: usize, cells: &[String], n: usize, empty: Option<&str
         }
     }
     (0..cells.len()).filter(|&i| marked[i]).collect()
-}
-
-/// The state's fields as `viewer` sees them (`None`: all of them), for a
-/// display of fields: each its name, whether it is drawn as cards, and its
-/// value as JSON (a number, a list; another player's private entry `null`,
-/// a field per player as one entry per player).
-fn fields_json(game: &Interpreted, state: &State, viewer: Option<Player>, d: &ir::Display) -> Value {
-    use crate::runtime::Seen;
-    use crate::value::Value as V;
-    fn value(v: &V, players: &[String]) -> Value {
-        match v {
-            V::Int(n) => json!(n),
-            V::Bool(b) => json!(b),
-            V::Player(p) => json!(players.get(*p).cloned().unwrap_or_else(|| p.to_string())),
-            V::List(items) => Value::Array(items.iter().map(|x| value(x, players)).collect()),
-            V::Set(items) => json!(items),
-            V::Range(lo, hi) => json!(format!("{lo}..{hi}")),
-        }
-    }
-    let players = &game.program().players;
-    let list: Vec<Value> = game
-        .seen(state, viewer)
-        .into_iter()
-        .map(|(name, seen)| {
-            let per_player = d.look.cards.iter().find(|(c, _)| *c == name).map(|(_, each)| *each);
-            let (value, each) = match seen {
-                Seen::Whole(V::List(items)) if per_player == Some(true) => {
-                    (Value::Array(items.iter().map(|x| value(x, players)).collect()), true)
-                }
-                Seen::Whole(v) => (value(&v, players), false),
-                Seen::Each(items) => (
-                    Value::Array(
-                        items
-                            .iter()
-                            .map(|x| x.as_ref().map_or(Value::Null, |x| value(x, players)))
-                            .collect(),
-                    ),
-                    true,
-                ),
-            };
-            json!({"name": name, "cards": per_player.is_some(), "each": each, "value": value})
-        })
-        .collect();
-    json!({"fields": list, "symbols": d.symbols, "players": players})
 }
 
 /// A run-time error of the rules, as the command line prints it.

@@ -848,12 +848,16 @@ function drawPits(b, clicks) {
 
 // The state's fields, those the display names as cards drawn as cards: a
 // number (0 for none: an empty place), a set or list of them, one entry
-// per player (another's hidden entry face down).
+// per player (another's hidden entry face down); the others as the text
+// the server writes (values by their names, a player's entry by the
+// player's name).
 function drawFields(f) {
   const box = document.createElement("div");
   box.className = "fields";
-  const name = (v) => (typeof v === "number" && f.symbols[v] ? f.symbols[v] : String(v));
   const mine = state.person !== null && !state.outcome ? state.person : null;
+  // A card's face: the field's own names for its values, else the symbols.
+  let faces = f.symbols;
+  const name = (v) => (typeof v === "number" && faces[v] ? faces[v] : String(v));
   const card = (v, parent, own) => {
     const c = document.createElement("span");
     c.className = "card";
@@ -901,11 +905,11 @@ function drawFields(f) {
     label.className = "label";
     label.textContent = field.name;
     line.appendChild(label);
+    faces = field.names || f.symbols;
     if (!field.cards) {
       const text = document.createElement("span");
-      text.textContent = field.each && Array.isArray(field.value)
-        ? field.value.map((x, p) => f.players[p] + " " + JSON.stringify(x)).join(", ")
-        : JSON.stringify(field.value).replaceAll(",", ", ");
+      text.className = "text";
+      text.textContent = field.text;
       line.appendChild(text);
     } else if (field.each) {
       const each = document.createElement("div");
