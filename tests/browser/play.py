@@ -459,6 +459,9 @@ def play_kuhn_to_a_showdown(d, url):
     d.wait("return document.getElementById('outcome').textContent !== ''", "the showdown")
     shown = d.js("return [...document.querySelectorAll(\"#board [data-field=card] .card\")].map(c => c.textContent)")
     assert shown == seen, (shown, seen)
+    # The actions by the names the display gives them, not as 0s and 1s.
+    actions = d.js("return document.querySelector('#board [data-field=actions] .text').textContent")
+    assert actions == "pass, pass", actions
     outcome = d.js("return document.getElementById('outcome').textContent")
     rank = "JQK"
     winner = "First" if rank.index(seen[0]) > rank.index(seen[1]) else "Second"
