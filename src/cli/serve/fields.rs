@@ -29,18 +29,15 @@ pub(super) fn fields_json(game: &Interpreted, state: &State, viewer: Option<Play
             let names = own.or((cards && !d.symbols.is_empty()).then_some(d.symbols.as_slice()));
             // A private field is seen entry by entry; a public one declared
             // `per player` is one entry per player too.
-            let entries: Option<Vec<Option<V>>> = match seen {
-                Seen::Each(items) => Some(items),
-                Seen::Whole(V::List(items)) if d.look.each.contains(&name) => {
-                    Some(items.into_iter().map(Some).collect())
-                }
+            let entries: Vec<Option<V>> = match seen {
+                Seen::Each(items) => items,
+                Seen::Whole(V::List(items)) if d.look.each.contains(&name) => items.into_iter().map(Some).collect(),
                 Seen::Whole(v) => {
                     let text = text(&v, names, players, true);
                     return json!({"name": name, "cards": cards, "each": false, "value": json_of(&v, players),
-                                  "names": names, "text": text});
+                                  "names": own, "text": text});
                 }
             };
-            let entries = entries.unwrap_or_default();
             let value: Vec<Value> = entries
                 .iter()
                 .map(|x| x.as_ref().map_or(Value::Null, |x| json_of(x, players)))
@@ -102,6 +99,7 @@ fn text(v: &V, names: Option<&[String]>, players: &[String], top: bool) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     fn names(n: &[&str]) -> Vec<String> {
         n.iter().map(|s| s.to_string()).collect()
@@ -121,5 +119,30 @@ mod tests {
         let nested = V::List(vec![V::List(vec![V::Int(1)]), V::Set([0, 1].into())]);
         assert_eq!(text(&nested, Some(&said), &players, true), "[bet], {pass, bet}");
         assert_eq!(text(&V::Player(1), None, &players, true), "Second");
+    }
+
+    #[test]
+    fn a_card_is_named_by_its_symbol_and_a_field_by_its_own_names() {
+        let text = "game G\nplayers A, B\nstate top: int = 2\nstate said: per player int = 1\n\
+                    state calls: list<int, 3> = [1, 0]\nmove go() { top = 1 }\nend when top == 1 { winner A }\n\
+                    display fields() {\n cards top\n symbols \"\", \"J\", \"Q\"\n names said \"no\", \"yes\"\n}\n";
+        let game = Interpreted::new(crate::compile::load("g.game", text, &[]).unwrap());
+        let d = game.program().display.clone().unwrap();
+        let json = fields_json(&game, &game.initial_state().unwrap(), None, &d);
+        let field = |n: &str| {
+            json["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["name"] == n)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(field("top")["text"], "Q");
+        // The symbols are the cards', not names the field gives itself.
+        assert!(field("top")["names"].is_null());
+        assert_eq!(field("said")["text"], "A yes, B yes");
+        assert_eq!(field("said")["names"], json!(["no", "yes"]));
+        assert_eq!(field("calls")["text"], "1, 0");
     }
 }
