@@ -96,7 +96,9 @@ def _render_mode(render_mode: Optional[str]) -> Optional[str]:
 class GdlEnv(gymnasium.Env):
     """One gdl game as a single-agent Gymnasium environment (see the module's text)."""
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"]}
+    # A board changes only when a move is made: a few frames a second shows
+    # a game at a pace a person can follow (Gymnasium's recorders read it).
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
