@@ -386,16 +386,7 @@ fn a_displays_look_is_checked_where_it_is_written() {
             "display rows(3) { row(i) = board[i]\n    click pieces }",
         ),
     ];
-    let mut all = String::new();
-    for (name, display) in cases {
-        let text = game(display);
-        let e = gdl::compile::load("look.game", &text, &[]).expect_err(name);
-        all += &format!(
-            "== {name}\n{}\n",
-            gdl::report::diagnostic::render_compile_errors(&e, false)
-        );
-    }
-    snap!("display_look_errors", all);
+    snap!("display_look_errors", errors_of("look.game", &cases, game));
     // A good one compiles, and keeps what it says.
     let text = game(
         "display grid(1, 3) { cell(r, c) = board[c]\n    symbols \".\", \"X\"\n    colours \"\", \"#c0392b\"\n    style marks\n    click pieces }",
@@ -439,16 +430,7 @@ fn cards_and_sides_are_checked_where_they_are_written() {
             "display grid(1, 3) { cell(r, c) = board[c]\n    style hex }",
         ),
     ];
-    let mut all = String::new();
-    for (name, display) in cases {
-        let text = game(display);
-        let e = gdl::compile::load("look.game", &text, &[]).expect_err(name);
-        all += &format!(
-            "== {name}\n{}\n",
-            gdl::report::diagnostic::render_compile_errors(&e, false)
-        );
-    }
-    snap!("display_cards_sides_errors", all);
+    snap!("display_cards_sides_errors", errors_of("look.game", &cases, game));
     // Good ones compile, and keep what they say.
     let fields = gdl::compile::load(
         "look.game",
@@ -469,6 +451,20 @@ fn cards_and_sides_are_checked_where_they_are_written() {
     // A display of fields draws no board: the terminal shows the fields.
     let game = Interpreted::new(fields);
     assert!(game.board(&game.initial_state().unwrap()).unwrap().is_none());
+}
+
+/// Each case's display in `game`'s file, compiled, and the errors rendered
+/// one after another under the case's name: one snapshot for a family.
+fn errors_of(file: &str, cases: &[(&str, &str)], game: impl Fn(&str) -> String) -> String {
+    let mut all = String::new();
+    for (name, display) in cases {
+        let e = gdl::compile::load(file, &game(display), &[]).expect_err(name);
+        all += &format!(
+            "== {name}\n{}\n",
+            gdl::report::diagnostic::render_compile_errors(&e, false)
+        );
+    }
+    all
 }
 
 /// `names` is checked where it is written: a field that is not one, holds
@@ -501,16 +497,7 @@ fn names_are_checked_where_they_are_written() {
             "display grid(1, 3) { cell(r, c) = actions[c]\n    names actions \"pass\", \"bet\" }",
         ),
     ];
-    let mut all = String::new();
-    for (name, display) in cases {
-        let text = game(display);
-        let e = gdl::compile::load("names.game", &text, &[]).expect_err(name);
-        all += &format!(
-            "== {name}\n{}\n",
-            gdl::report::diagnostic::render_compile_errors(&e, false)
-        );
-    }
-    snap!("display_names_errors", all);
+    snap!("display_names_errors", errors_of("names.game", &cases, game));
     // A good one compiles, and keeps what it says; the type says which
     // fields hold one entry per player.
     let good = gdl::compile::load(
